@@ -1,0 +1,16 @@
+"""cctviz: interactive, bivariate calling context trees of Hatchet profiles in Jupyter."""
+
+from ._version import __version__
+from .adapters import from_graphframe
+from .table import Metric, NodeTable, UnknownMetricError
+from .widget import CCT, show
+
+__all__ = [
+    "CCT",
+    "Metric",
+    "NodeTable",
+    "UnknownMetricError",
+    "__version__",
+    "from_graphframe",
+    "show",
+]

@@ -1,0 +1,99 @@
+"""Which dataframe columns are metrics, whether each is inclusive or exclusive, and their pairs.
+
+The readers' own lists are not trusted blindly: LLNL's HPCToolkit v4 reader lists the string
+column ``name`` among ``exc_metrics``, Thicket's ``default_metric`` can name a column that does not
+exist, and the two Hatchet distributions name the same Caliper metrics differently. So a metric is
+a *numeric* column; the readers' lists only say which numeric columns are metrics and of what kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+# Numeric columns that readers add as identifiers or source positions, not measurements.
+# Used only when a reader lists no metric at all.
+IDENTIFIER_COLUMNS = frozenset(
+    {"nid", "_hatchet_nid", "line", "rank", "thread", "profile", "depth", "node", "pid", "tid"}
+)
+
+# How the readers mark an inclusive column: "time (inc)" (HPCToolkit, cProfile, LLNL timemory),
+# "x.inc" (UMD timemory), "inclusive#..." / "...#inclusive#..." (Caliper, UMD names).
+_INCLUSIVE_MARKS = (
+    re.compile(r"\s*\(inc\)$"),
+    re.compile(r"\.inc$"),
+    re.compile(r"(^|#)inclusive#"),
+)
+
+
+def is_numeric_column(series: pd.Series) -> bool:
+    """True for int/float columns (not booleans, not objects)."""
+    return is_numeric_dtype(series.dtype) and not is_bool_dtype(series.dtype)
+
+
+def exclusive_name(name: str) -> str:
+    """The name an inclusive metric's exclusive partner would have (``name`` if none applies)."""
+    for mark in _INCLUSIVE_MARKS:
+        stripped = mark.sub(lambda m: m.group(1) if m.groups() else "", name, count=1)
+        if stripped != name:
+            return stripped
+    return name
+
+
+def discover(
+    df: pd.DataFrame, exc_listed: Iterable[str], inc_listed: Iterable[str]
+) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """Return ``(metric columns, kind per metric, partner per metric)``.
+
+    ``kind`` is ``"exclusive"``, ``"inclusive"`` or ``"other"``; ``partner`` maps an exclusive
+    metric to its inclusive partner and back (``time`` <-> ``time (inc)``).
+    """
+    exc = [c for c in dict.fromkeys(exc_listed) if c in df.columns]
+    inc = [c for c in dict.fromkeys(inc_listed) if c in df.columns]
+    numeric = [c for c in df.columns if is_numeric_column(df[c])]
+    listed = [c for c in dict.fromkeys([*exc, *inc]) if c in set(numeric)]
+    metrics = listed or [c for c in numeric if str(c) not in IDENTIFIER_COLUMNS]
+
+    kind: dict[str, str] = {}
+    for c in metrics:
+        if c in inc and c not in exc:
+            kind[c] = "inclusive"
+        elif c in exc and c not in inc:
+            # A reader may list an inclusive-looking column as exclusive (LLNL lists all Caliper
+            # aliases as exclusive); its name decides only when a partner exists, below.
+            kind[c] = "exclusive"
+        else:
+            kind[c] = "other"
+
+    partner: dict[str, str] = {}
+    by_name = {str(c): c for c in metrics}
+    for c in metrics:
+        base = exclusive_name(str(c))
+        if base != str(c) and base in by_name and by_name[base] not in partner:
+            e = by_name[base]
+            partner[e], partner[c] = c, e
+            kind[e], kind[c] = "exclusive", "inclusive"
+    return metrics, kind, partner
+
+
+def default_pair(
+    metrics: Sequence[str], kind: dict[str, str], partner: dict[str, str], default_metric: object
+) -> tuple[str, str]:
+    """Default (colour, size) metrics: an exclusive metric for colour, its inclusive partner for
+    size, preferring the reader's ``default_metric`` (or its partner) when it is a real metric."""
+    if not metrics:
+        raise ValueError("the profile has no numeric metric column to draw")
+    preferred = default_metric if default_metric in metrics else None
+    if preferred is not None and kind.get(preferred) == "inclusive" and preferred in partner:
+        preferred = partner[preferred]
+    paired = [m for m in metrics if kind[m] == "exclusive" and m in partner]
+    colour = (
+        preferred
+        if preferred is not None and (preferred in partner or not paired)
+        else (paired[0] if paired else metrics[0])
+    )
+    size = partner.get(colour, colour)
+    return colour, size

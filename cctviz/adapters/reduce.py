@@ -1,0 +1,39 @@
+"""Combine the rows of one node (one per rank, thread or profile) into one value per node."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..table import REDUCERS
+
+
+def check_reducer(reducer: str) -> str:
+    """Return ``reducer`` if it is one of :data:`cctviz.table.REDUCERS`, else raise ValueError."""
+    if reducer not in REDUCERS:
+        raise ValueError(
+            f"unknown reducer {reducer!r}; accepted: {', '.join(repr(r) for r in REDUCERS)}"
+        )
+    return reducer
+
+
+def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.ndarray:
+    """Reduce the rows of ``values`` (rows × metrics, float64) grouped by ``keys`` (node index per
+    row, ``-1`` for rows to ignore) into an ``n`` × metrics array.
+
+    NaN is missing, never zero: a node with no value, or only NaN values, stays NaN (``sum`` of
+    nothing is NaN, not 0); NaN rows are skipped by every reducer.
+    """
+    check_reducer(reducer)
+    out = np.full((n, values.shape[1]), np.nan)
+    keep = keys >= 0
+    keys, values = keys[keep], values[keep]
+    if keys.size == 0:
+        return out
+    if np.unique(keys).size == keys.size:  # one row per node: nothing to combine
+        out[keys] = values
+        return out
+    grouped = pd.DataFrame(values).groupby(keys, sort=False)
+    reduced = grouped.sum(min_count=1) if reducer == "sum" else getattr(grouped, reducer)()
+    out[reduced.index.to_numpy()] = reduced.to_numpy(dtype=np.float64)
+    return out

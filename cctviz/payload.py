@@ -1,0 +1,69 @@
+"""The node table as binary columns for the browser.
+
+Every column crosses the comm as its own buffer (``memoryview`` of a contiguous little-endian
+numpy array, described by ``dtype`` and ``length``); string tables are one UTF-8 blob plus offsets.
+The only JSON is the small header (metric names and kinds, counts). ``js/src/cct/decode.js`` is
+the other half of this format; ``PAYLOAD_VERSION`` changes when either side changes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .table import NodeTable
+
+PAYLOAD_VERSION = 1
+_DTYPES = {"int32": np.dtype("<i4"), "uint32": np.dtype("<u4"), "float64": np.dtype("<f8")}
+
+
+def column(values: np.ndarray, dtype: str) -> dict[str, Any]:
+    """One binary column: ``{"dtype", "length", "buffer"}``."""
+    arr = np.ascontiguousarray(values, dtype=_DTYPES[dtype])
+    return {"dtype": dtype, "length": int(arr.shape[0]), "buffer": memoryview(arr).cast("B")}
+
+
+def strings(values: list[str]) -> dict[str, Any]:
+    """A string table: the UTF-8 bytes of all strings back to back, and ``len + 1`` offsets."""
+    encoded = [s.encode("utf-8", "surrogatepass") for s in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.uint32)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return {"count": len(encoded), "blob": b"".join(encoded), "offsets": column(offsets, "uint32")}
+
+
+def encode(table: NodeTable) -> dict[str, Any]:
+    """The payload of ``table``, ready to be a synced widget trait."""
+    return {
+        "version": PAYLOAD_VERSION,
+        "size": table.size,
+        "parent": column(table.parent, "int32"),
+        "depth": column(table.depth, "int32"),
+        "name": column(table.name_code, "int32"),
+        "names": strings(table.names),
+        "type": column(table.type_code, "int32"),
+        "types": strings(table.types),
+        "metrics": [
+            {"name": m.name, "kind": m.kind, "partner": m.partner, "values": column(m.values, "float64")}
+            for m in table.metrics.values()
+        ],
+        "reducer": table.reducer,
+        "reduced_over": list(table.reduced_over),
+        "extra_edges": table.extra_edges,
+        "cycle_edges": table.cycle_edges,
+    }
+
+
+def payload_bytes(payload: dict[str, Any]) -> int:
+    """Total size of the binary buffers in ``payload`` (what crosses the comm, header aside)."""
+    total = 0
+    stack: list[Any] = [payload]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, (bytes, memoryview)):
+            total += memoryview(item).nbytes
+    return total

@@ -1,0 +1,81 @@
+"""The columnar node table: the one internal representation every other part of cctviz reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+MetricKind = Literal["exclusive", "inclusive", "other"]
+REDUCERS = ("mean", "sum", "min", "max")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One numeric metric column of the node table."""
+
+    name: str
+    values: np.ndarray  # float64, one value per node, NaN where the profile has no value
+    kind: MetricKind
+    partner: str | None = None  # the inclusive partner of an exclusive metric, and vice versa
+
+
+@dataclass(frozen=True)
+class NodeTable:
+    """A calling context tree as columns, in depth-first pre-order (a parent precedes its children).
+
+    Node ``i`` of the table is drawn once, under ``parent[i]`` (``-1`` for a root). In a DAG, a
+    node with several parents is drawn under the first parent reached in that traversal; the
+    other parent edges are counted in ``extra_edges`` (``cycle_edges`` of them close a cycle).
+    """
+
+    parent: np.ndarray  # int32
+    depth: np.ndarray  # int32
+    name_code: np.ndarray  # int32 index into ``names``
+    names: list[str]
+    type_code: np.ndarray  # int32 index into ``types``
+    types: list[str]
+    nodes: list[Any]  # the Hatchet Node objects, by table index (Python side only)
+    hatchet_nid: np.ndarray  # int64 ``_hatchet_nid`` of each node
+    metrics: dict[str, Metric]
+    attributes: dict[str, np.ndarray] = field(default_factory=dict)  # non-metric columns
+    reducer: str | None = None  # how rows of one node (ranks, threads, profiles) were combined
+    reduced_over: tuple[str, ...] = ()  # the index levels that were reduced
+    extra_edges: int = 0
+    cycle_edges: int = 0
+    source: str = ""
+
+    @property
+    def size(self) -> int:
+        """Number of nodes."""
+        return int(self.parent.shape[0])
+
+    @property
+    def roots(self) -> np.ndarray:
+        """Table indices of the roots."""
+        return np.flatnonzero(self.parent < 0)
+
+    def name(self, i: int) -> str:
+        """The name of node ``i``."""
+        return self.names[int(self.name_code[i])]
+
+    def metric(self, name: str) -> Metric:
+        """The metric called ``name``; a ``KeyError`` lists the available ones."""
+        try:
+            return self.metrics[name]
+        except KeyError:
+            raise UnknownMetricError(name, list(self.metrics)) from None
+
+
+class UnknownMetricError(KeyError, ValueError):
+    """A metric name that the profile does not have."""
+
+    def __init__(self, name: str, available: list[str]):
+        self.metric = name
+        self.available = available
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        listed = ", ".join(repr(m) for m in self.available) or "none"
+        return f"no metric {self.metric!r} in this profile; available metrics: {listed}"

@@ -1,0 +1,5 @@
+"""The anywidget classes of cctviz."""
+
+from .cct import CCT, show
+
+__all__ = ["CCT", "show"]

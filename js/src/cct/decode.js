@@ -1,0 +1,115 @@
+// Decodes the binary payload written by cctviz/payload.py into a columnar table.
+// Each column arrives as a DataView (over the comm), an ArrayBuffer or a typed array (in tests).
+
+/** @typedef {{dtype: string, length: number, buffer: ArrayBufferView | ArrayBuffer}} Column */
+/**
+ * @typedef {object} Metric
+ * @property {string} name
+ * @property {"exclusive" | "inclusive" | "other"} kind
+ * @property {string | null} partner
+ * @property {Float64Array} values
+ */
+/**
+ * @typedef {object} Table
+ * @property {number} size
+ * @property {Int32Array} parent
+ * @property {Int32Array} depth
+ * @property {Int32Array} nameCode
+ * @property {string[]} names
+ * @property {Int32Array} typeCode
+ * @property {string[]} types
+ * @property {Metric[]} metrics
+ * @property {string | null} reducer
+ * @property {string[]} reducedOver
+ * @property {number} extraEdges
+ * @property {number} cycleEdges
+ */
+
+export const PAYLOAD_VERSION = 1;
+
+const CODECS = {
+  int32: Int32Array,
+  uint32: Uint32Array,
+  float64: Float64Array,
+};
+
+/** @param {ArrayBufferView | ArrayBuffer} buf */
+function bytesOf(buf) {
+  if (buf instanceof ArrayBuffer) return new Uint8Array(buf);
+  if (ArrayBuffer.isView(buf)) return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  throw new TypeError(`expected a binary buffer, got ${Object.prototype.toString.call(buf)}`);
+}
+
+/**
+ * A typed array over one column; copies only when the bytes are not aligned for the type.
+ * @param {Column} column
+ */
+export function decodeColumn(column) {
+  const Ctor = CODECS[column?.dtype];
+  if (!Ctor) throw new TypeError(`unknown column dtype ${JSON.stringify(column?.dtype)}`);
+  let bytes = bytesOf(column.buffer);
+  const width = Ctor.BYTES_PER_ELEMENT;
+  if (bytes.byteLength !== column.length * width) {
+    throw new RangeError(
+      `column of ${column.length} ${column.dtype} values has ${bytes.byteLength} bytes`,
+    );
+  }
+  if (bytes.byteOffset % width !== 0) bytes = bytes.slice();
+  return new Ctor(bytes.buffer, bytes.byteOffset, column.length);
+}
+
+/** @param {{count: number, blob: ArrayBufferView | ArrayBuffer, offsets: Column}} table */
+export function decodeStrings(table) {
+  const offsets = decodeColumn(table.offsets);
+  const blob = bytesOf(table.blob);
+  const decoder = new TextDecoder("utf-8");
+  const out = new Array(table.count);
+  for (let i = 0; i < table.count; i++) {
+    out[i] = decoder.decode(blob.subarray(offsets[i], offsets[i + 1]));
+  }
+  return out;
+}
+
+/**
+ * @param {any} payload the `_payload` trait
+ * @returns {Table}
+ */
+export function decodeTable(payload) {
+  if (!payload || payload.version !== PAYLOAD_VERSION) {
+    throw new Error(
+      `cctviz payload version ${payload?.version} does not match the front end (${PAYLOAD_VERSION}); ` +
+        "reinstall cctviz so that Python and the bundle agree",
+    );
+  }
+  const size = payload.size;
+  const table = {
+    size,
+    parent: decodeColumn(payload.parent),
+    depth: decodeColumn(payload.depth),
+    nameCode: decodeColumn(payload.name),
+    names: decodeStrings(payload.names),
+    typeCode: decodeColumn(payload.type),
+    types: decodeStrings(payload.types),
+    metrics: payload.metrics.map((m) => ({
+      name: m.name,
+      kind: m.kind,
+      partner: m.partner ?? null,
+      values: decodeColumn(m.values),
+    })),
+    reducer: payload.reducer ?? null,
+    reducedOver: payload.reduced_over ?? [],
+    extraEdges: payload.extra_edges ?? 0,
+    cycleEdges: payload.cycle_edges ?? 0,
+  };
+  for (const key of ["parent", "depth", "nameCode", "typeCode"]) {
+    if (table[key].length !== size) {
+      throw new RangeError(`column ${key} has ${table[key].length} values for ${size} nodes`);
+    }
+  }
+  return table;
+}
+
+/** @param {Table} table @param {string} name */
+export function metricByName(table, name) {
+  return table.metrics.find((m) => m.name === name) ?? null;
+}

@@ -1,0 +1,73 @@
+// Label text and placement: shortened C++ names, and greedy collision avoidance in screen space.
+
+const ELLIPSIS = "…";
+
+/**
+ * Shortens long (C++) names for labels: template arguments and parameter lists become `<…>` and
+ * `(…)`, then the middle is elided to `max` characters. The full name stays in the tooltip.
+ * @param {string} name
+ * @param {number} [max]
+ */
+export function shortenName(name, max = 32) {
+  let s = collapseBrackets(collapseBrackets(name, "<", ">"), "(", ")");
+  if (s.length > max) {
+    const head = Math.ceil((max - 1) * 0.4);
+    const tail = max - 1 - head;
+    s = s.slice(0, head) + ELLIPSIS + s.slice(s.length - tail);
+  }
+  return s;
+}
+
+function collapseBrackets(s, open, close) {
+  if (!s.includes(open)) return s;
+  let out = "";
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === open) {
+      if (depth === 0) out += open + ELLIPSIS;
+      depth++;
+    } else if (ch === close && depth > 0) {
+      depth--;
+      if (depth === 0) out += close;
+    } else if (depth === 0) out += ch;
+  }
+  // an unbalanced name ("operator<") keeps its text as it was
+  return depth === 0 ? out : s;
+}
+
+/**
+ * Picks which labels to draw so that none overlap: candidates in priority order, each kept if
+ * its box (to the right of the node) is free. Boxes are binned in a uniform grid.
+ * @param {{ id: number, x: number, y: number, text: string }[]} candidates screen coordinates
+ * @param {{ fontSize: number, charWidth?: number, gap?: number }} metrics
+ * @returns {Set<number>} ids of the labels to draw
+ */
+export function placeLabels(candidates, { fontSize, charWidth = 0.6, gap = 2 }) {
+  const cell = fontSize * 4;
+  const grid = new Map();
+  const kept = new Set();
+  const h = fontSize + gap;
+  for (const c of candidates) {
+    const box = { x0: c.x, y0: c.y - h / 2, x1: c.x + c.text.length * fontSize * charWidth + gap, y1: c.y + h / 2 };
+    const keys = cellsOf(box, cell);
+    if (keys.some((k) => (grid.get(k) ?? []).some((b) => overlaps(b, box)))) continue;
+    for (const k of keys) {
+      if (!grid.has(k)) grid.set(k, []);
+      grid.get(k).push(box);
+    }
+    kept.add(c.id);
+  }
+  return kept;
+}
+
+function cellsOf(box, cell) {
+  const keys = [];
+  for (let i = Math.floor(box.x0 / cell); i <= Math.floor(box.x1 / cell); i++) {
+    for (let j = Math.floor(box.y0 / cell); j <= Math.floor(box.y1 / cell); j++) keys.push(`${i},${j}`);
+  }
+  return keys;
+}
+
+function overlaps(a, b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}

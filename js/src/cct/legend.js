@@ -1,0 +1,81 @@
+// Colour and size legends, drawn into an SVG group that does not zoom.
+import { formatValue } from "./format.js";
+
+let gradientCount = 0;
+
+/**
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {import("./scales.js").ColorScale} scale
+ * @param {{ title: string, width?: number }} options
+ */
+export function drawColorLegend(g, scale, { title, width = 160 }) {
+  g.selectAll("*").remove();
+  g.attr("class", "cct-legend cct-color-legend");
+  g.append("text").attr("class", "cct-legend-title").attr("y", 0).text(title);
+  if (!scale.domain) {
+    g.append("text").attr("class", "cct-legend-note").attr("y", 16).text("no values to colour");
+    return;
+  }
+  const id = `cct-gradient-${++gradientCount}`;
+  const gradient = g.append("defs").append("linearGradient").attr("id", id);
+  const stops = 16;
+  for (let i = 0; i <= stops; i++) {
+    gradient
+      .append("stop")
+      .attr("offset", `${(100 * i) / stops}%`)
+      .attr("stop-color", scale.interpolator(i / stops));
+  }
+  g.append("rect")
+    .attr("class", "cct-legend-bar")
+    .attr("y", 6)
+    .attr("width", width)
+    .attr("height", 10)
+    .attr("fill", `url(#${id})`);
+  const [lo, hi] = scale.domain;
+  const ends = [
+    { v: lo, x: 0, anchor: "start" },
+    { v: hi, x: width, anchor: "end" },
+  ];
+  for (const e of ends) {
+    g.append("text")
+      .attr("class", "cct-legend-tick")
+      .attr("x", e.x)
+      .attr("y", 28)
+      .attr("text-anchor", e.anchor)
+      .text(formatValue(e.v));
+  }
+  g.append("text")
+    .attr("class", "cct-legend-tick")
+    .attr("x", width / 2)
+    .attr("y", 28)
+    .attr("text-anchor", "middle")
+    .text(scale.type === "log" ? "log" : "");
+}
+
+/**
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {ReturnType<typeof import("./scales.js").sizeScale>} scale
+ * @param {{ title: string }} options
+ */
+export function drawSizeLegend(g, scale, { title }) {
+  g.selectAll("*").remove();
+  g.attr("class", "cct-legend cct-size-legend");
+  g.append("text").attr("class", "cct-legend-title").attr("y", 0).text(title);
+  const values = scale.max > 0 ? [scale.max / 16, scale.max / 4, scale.max] : [0];
+  let x = 0;
+  for (const v of values) {
+    const r = scale.radius(v);
+    g.append("circle")
+      .attr("class", "cct-legend-circle")
+      .attr("cx", x + r)
+      .attr("cy", 8 + scale.rMax)
+      .attr("r", r);
+    g.append("text")
+      .attr("class", "cct-legend-tick")
+      .attr("x", x + r)
+      .attr("y", 8 + 2 * scale.rMax + 12)
+      .attr("text-anchor", "middle")
+      .text(formatValue(v));
+    x += 2 * r + 24;
+  }
+}

@@ -1,0 +1,313 @@
+// The CCT renderer: layout, scales, legends, labels, tooltip, zoom and selection gestures.
+// It knows nothing about Jupyter: give it a container element, data and options; it reports
+// selection changes through `onSelect`. Used by js/src/widget.js and tested in jsdom.
+import { select } from "d3-selection";
+import { zoom, zoomIdentity } from "d3-zoom";
+import { metricByName } from "./decode.js";
+import { shortenName, placeLabels } from "./labels.js";
+import { drawColorLegend, drawSizeLegend } from "./legend.js";
+import { colorScale, sizeScale } from "./scales.js";
+import { createSvgBackend } from "./svg-backend.js";
+import { tooltipContent } from "./tooltip.js";
+import { buildHierarchy, layoutTree } from "./tree.js";
+
+const DEFAULTS = {
+  rowHeight: 28,
+  levelWidth: 150,
+  labelPx: 11,
+  rMin: 2.5,
+  rMax: 12,
+  margin: 24,
+  labelRoom: 180, // screen pixels kept free right of the deepest nodes for their labels
+};
+
+/**
+ * @typedef {object} ViewOptions
+ * @property {string} colorBy
+ * @property {string} sizeBy
+ * @property {"linear" | "log"} [colorScale]
+ */
+
+/**
+ * @param {HTMLElement} container
+ * @param {{ onSelect?: (ids: number[]) => void, width?: number, height?: number }} [options]
+ */
+export function createRenderer(container, { onSelect = () => {}, width = 800, height = 500 } = {}) {
+  const doc = container.ownerDocument;
+  const root = doc.createElement("div");
+  root.className = "cct-root";
+  container.appendChild(root);
+
+  const header = root.appendChild(doc.createElement("div"));
+  header.className = "cct-header";
+  const status = header.appendChild(doc.createElement("span"));
+  status.className = "cct-status";
+  const fitButton = header.appendChild(doc.createElement("button"));
+  fitButton.type = "button";
+  fitButton.className = "cct-fit";
+  fitButton.textContent = "Fit";
+  fitButton.title = "Fit the whole tree in view";
+  fitButton.setAttribute("aria-label", "Fit the whole tree in view");
+
+  const stage = root.appendChild(doc.createElement("div"));
+  stage.className = "cct-stage";
+  const backend = createSvgBackend(stage, { labelPx: DEFAULTS.labelPx });
+  const tooltip = stage.appendChild(doc.createElement("div"));
+  tooltip.className = "cct-tooltip";
+  tooltip.setAttribute("role", "tooltip");
+  tooltip.hidden = true;
+
+  /** @type {import("./decode.js").Table | null} */
+  let table = null;
+  let layout = null;
+  /** @type {Required<ViewOptions>} */
+  let view = { colorBy: "", sizeBy: "", colorScale: "linear" };
+  let scales = null;
+  let marks = [];
+  let selected = new Set();
+  let transform = zoomIdentity;
+  let userMoved = false;
+  let size = { width, height };
+
+  const svg = select(backend.svg);
+  const zoomer = zoom()
+    .scaleExtent([1e-4, 16])
+    .on("zoom", (event) => {
+      transform = event.transform;
+      backend.setTransform(transform);
+      if (event.sourceEvent) userMoved = true;
+    })
+    .on("end", () => updateLabels());
+  svg.call(zoomer).on("dblclick.zoom", null);
+
+  svg.on("pointerover", (event) => hover(backend.nodeAt(event), event));
+  svg.on("pointermove", (event) => {
+    if (!tooltip.hidden) moveTooltip(event);
+  });
+  svg.on("pointerout", (event) => {
+    if (backend.nodeAt(event) !== null) hover(null, event);
+  });
+  svg.on("click", (event) => {
+    const id = backend.nodeAt(event);
+    if (id === null) {
+      if (selected.size) commitSelection(new Set());
+      return;
+    }
+    const toggle = event.shiftKey || event.ctrlKey || event.metaKey;
+    const next = toggle ? new Set(selected) : new Set([id]);
+    if (toggle && next.has(id)) next.delete(id);
+    else next.add(id);
+    commitSelection(next);
+  });
+  fitButton.addEventListener("click", () => fitToView());
+
+  function commitSelection(next) {
+    selected = next;
+    backend.setSelected(selected);
+    onSelect([...selected]);
+  }
+
+  function hover(id, event) {
+    backend.setHovered(id);
+    if (id === null || !table) {
+      tooltip.hidden = true;
+      backend.drawHoverLabel(null);
+      return;
+    }
+    tooltip.replaceChildren(
+      tooltipContent(doc, table, id, { colorBy: view.colorBy, sizeBy: view.sizeBy, colorWhy: scales?.color.why }),
+    );
+    tooltip.hidden = false;
+    moveTooltip(event);
+    backend.drawHoverLabel(labelMark(id));
+  }
+
+  function moveTooltip(event) {
+    const box = stage.getBoundingClientRect();
+    const x = event.clientX - box.left + 14;
+    const y = event.clientY - box.top + 14;
+    tooltip.style.left = `${Math.max(0, Math.min(x, size.width - 260))}px`;
+    tooltip.style.top = `${Math.max(0, y)}px`;
+  }
+
+  function labelMark(id) {
+    return {
+      id,
+      x: layout.x[id],
+      y: layout.y[id],
+      r: marks[id]?.r ?? DEFAULTS.rMin,
+      text: shortenName(table.names[table.nameCode[id]]),
+    };
+  }
+
+  function setStatus() {
+    const roots = layout.nodes.filter((n) => n.depth === 1).length;
+    const parts = [
+      `${table.size.toLocaleString("en-US")} nodes`,
+      `${roots} root${roots === 1 ? "" : "s"}`,
+    ];
+    if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
+    if (table.extraEdges) {
+      const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
+      parts.push(
+        `${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} not drawn (DAG${cyc})`,
+      );
+    }
+    status.textContent = parts.join(" · ");
+    status.title =
+      table.extraEdges > 0
+        ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
+        : "";
+  }
+
+  function computeMarks() {
+    const colorMetric = metricByName(table, view.colorBy);
+    const sizeMetric = metricByName(table, view.sizeBy);
+    if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
+    if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
+    scales = {
+      color: colorScale(colorMetric.values, { type: view.colorScale }),
+      size: sizeScale(sizeMetric.values, { rMin: DEFAULTS.rMin, rMax: DEFAULTS.rMax }),
+    };
+    marks = new Array(table.size);
+    for (const node of layout.nodes) {
+      const id = node.data;
+      const s = sizeMetric.values[id];
+      marks[id] = {
+        id,
+        x: layout.x[id],
+        y: layout.y[id],
+        r: scales.size.radius(s),
+        fill: scales.color.color(colorMetric.values[id]),
+        negative: scales.size.negative(s),
+      };
+    }
+    drawLegends(colorMetric, sizeMetric);
+  }
+
+  function drawLegends(colorMetric, sizeMetric) {
+    const layer = backend.legendLayer;
+    layer.selectAll("*").remove();
+    const kind = (m) => (m.kind === "other" ? "" : ` (${m.kind})`);
+    const c = layer.append("g").attr("transform", "translate(12, 16)");
+    drawColorLegend(c, scales.color, { title: `colour: ${colorMetric.name}${kind(colorMetric)}` });
+    const s = layer.append("g").attr("transform", "translate(12, 62)");
+    drawSizeLegend(s, scales.size, { title: `size: ${sizeMetric.name}${kind(sizeMetric)}` });
+  }
+
+  function draw() {
+    if (!table || !view.colorBy) return;
+    computeMarks();
+    const list = layout.nodes.map((n) => marks[n.data]);
+    const segments = [];
+    for (const node of layout.nodes) {
+      const p = table.parent[node.data];
+      if (p >= 0) {
+        segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[node.data], y1: layout.y[node.data] });
+      }
+    }
+    backend.drawLinks(segments);
+    backend.drawNodes(list);
+    backend.setSelected(selected);
+    setStatus();
+  }
+
+  function restyle() {
+    computeMarks();
+    backend.styleNodes(layout.nodes.map((n) => marks[n.data]));
+    updateLabels();
+  }
+
+  /** Leaves get labels where they fit; bigger nodes win collisions. */
+  function updateLabels() {
+    if (!table || !layout) return;
+    const candidates = [];
+    const { width: w, height: h } = size;
+    for (const node of layout.nodes) {
+      if (node.children) continue;
+      const id = node.data;
+      const sx = transform.applyX(layout.x[id]);
+      const sy = transform.applyY(layout.y[id]);
+      if (sx < -DEFAULTS.labelRoom || sx > w || sy < 0 || sy > h) continue;
+      const m = labelMark(id);
+      candidates.push({ ...m, sx, sy, sr: m.r * transform.k });
+    }
+    candidates.sort((a, b) => b.r - a.r || a.sy - b.sy);
+    const kept = placeLabels(
+      candidates.map((c) => ({ id: c.id, x: c.sx + c.sr + 4, y: c.sy, text: c.text })),
+      { fontSize: DEFAULTS.labelPx },
+    );
+    backend.drawLabels(candidates.filter((c) => kept.has(c.id)));
+  }
+
+  function fitToView() {
+    if (!layout || layout.nodes.length === 0) return;
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (const n of layout.nodes) {
+      const id = n.data;
+      x0 = Math.min(x0, layout.x[id]);
+      x1 = Math.max(x1, layout.x[id]);
+      y0 = Math.min(y0, layout.y[id]);
+      y1 = Math.max(y1, layout.y[id]);
+    }
+    const m = DEFAULTS.margin;
+    const left = 190; // room for the legends
+    const availW = Math.max(50, size.width - left - m - DEFAULTS.labelRoom);
+    const availH = Math.max(50, size.height - 2 * m);
+    const k = Math.min(availW / Math.max(1, x1 - x0), availH / Math.max(1, y1 - y0), 1.5);
+    const tx = left + (availW - k * (x1 - x0)) / 2 - k * x0;
+    const ty = m + (availH - k * (y1 - y0)) / 2 - k * y0;
+    userMoved = false;
+    svg.call(zoomer.transform, zoomIdentity.translate(tx, ty).scale(k));
+    updateLabels();
+  }
+
+  function resize(w, h) {
+    if (!(w > 0 && h > 0)) return;
+    size = { width: w, height: h };
+    backend.resize(w, h);
+    if (!userMoved) fitToView();
+    else updateLabels();
+  }
+  resize(width, height);
+
+  return {
+    /** @param {import("./decode.js").Table} data */
+    setData(data) {
+      table = data;
+      layout = layoutTree(buildHierarchy(table), DEFAULTS, table.size);
+      selected = new Set([...selected].filter((id) => id < table.size));
+      draw();
+      fitToView();
+    },
+    /** @param {Partial<ViewOptions>} options */
+    setOptions(options) {
+      const before = view;
+      view = { ...view, ...options };
+      if (!table) return;
+      if (!before.colorBy) {
+        draw();
+        fitToView();
+      } else restyle();
+    },
+    /** @param {Iterable<number>} ids */
+    setSelection(ids) {
+      selected = new Set(ids);
+      backend.setSelected(selected);
+    },
+    get selection() {
+      return [...selected];
+    },
+    fitToView,
+    resize,
+    destroy() {
+      svg.on(".zoom", null);
+      svg.on("pointerover pointermove pointerout click", null);
+      backend.destroy();
+      root.remove();
+    },
+  };
+}

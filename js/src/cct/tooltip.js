@@ -1,0 +1,56 @@
+// Tooltip content for one node: built from text nodes only (names are untrusted text).
+import { formatValue } from "./format.js";
+
+const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "" };
+
+/**
+ * @param {Document} doc
+ * @param {import("./decode.js").Table} table
+ * @param {number} id
+ * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null }} view
+ * @returns {HTMLElement}
+ */
+export function tooltipContent(doc, table, id, view) {
+  const root = doc.createElement("div");
+  const title = root.appendChild(doc.createElement("div"));
+  title.className = "cct-tooltip-name";
+  title.textContent = table.names[table.nameCode[id]];
+  const type = table.types[table.typeCode[id]];
+  if (type) {
+    const sub = root.appendChild(doc.createElement("div"));
+    sub.className = "cct-tooltip-type";
+    sub.textContent = type;
+  }
+  const grid = root.appendChild(doc.createElement("table"));
+  grid.className = "cct-tooltip-metrics";
+  for (const m of table.metrics) {
+    const row = grid.appendChild(doc.createElement("tr"));
+    if (m.name === view.colorBy) row.classList.add("cct-color-metric");
+    if (m.name === view.sizeBy) row.classList.add("cct-size-metric");
+    const role = [m.name === view.colorBy ? "colour" : "", m.name === view.sizeBy ? "size" : ""]
+      .filter(Boolean)
+      .join(", ");
+    cell(doc, row, "th", m.name + (role ? ` (${role})` : ""));
+    cell(doc, row, "td", KIND_MARK[m.kind] ?? "").className = "cct-kind";
+    const v = m.values[id];
+    let text = formatValue(v);
+    if (m.name === view.colorBy && view.colorWhy) {
+      const why = view.colorWhy(v);
+      if (why && !Number.isNaN(v)) text += ` (${why})`;
+    }
+    if (Number.isNaN(v)) text = "missing (no value in the profile)";
+    cell(doc, row, "td", text).className = "cct-value";
+  }
+  if (table.reducer) {
+    const foot = root.appendChild(doc.createElement("div"));
+    foot.className = "cct-tooltip-reducer";
+    foot.textContent = `values: ${table.reducer} over ${table.reducedOver.join(", ")}`;
+  }
+  return root;
+}
+
+function cell(doc, row, tag, text) {
+  const el = row.appendChild(doc.createElement(tag));
+  el.textContent = text;
+  return el;
+}

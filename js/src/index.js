@@ -1,0 +1,5 @@
+// Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js).
+import "./widget.css";
+
+export { render } from "./widget.js";
+export { default } from "./widget.js";

@@ -1,5 +1,6 @@
 """cctviz: interactive, bivariate calling context trees of Hatchet profiles in Jupyter."""
 
+from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
 from .table import Metric, NodeTable, UnknownMetricError
@@ -11,6 +12,7 @@ __all__ = [
     "NodeTable",
     "UnknownMetricError",
     "__version__",
+    "examples",
     "from_graphframe",
     "show",
 ]

@@ -69,8 +69,9 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         for j, m in enumerate(metric_names)
     }
 
-    names = [_frame_value(node, "name") for node in nodes]
-    types = [_frame_value(node, "type") for node in nodes]
+    attributes = _attributes(df, keys, n, metric_names)
+    names = _labels(attributes.get("name"), nodes, "name")
+    types = _labels(attributes.get("type"), nodes, "type")
     name_code, name_table = pd.factorize(pd.Series(names, dtype=object), use_na_sentinel=False)
     type_code, type_table = pd.factorize(pd.Series(types, dtype=object), use_na_sentinel=False)
     reduced_over = tuple(str(x) for x in df.index.names if x != "node")
@@ -86,7 +87,7 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         nodes=nodes,
         hatchet_nid=nid,
         metrics=table_metrics,
-        attributes=_attributes(df, keys, n, metric_names),
+        attributes=attributes,
         reducer=reducer if multi_rows else None,
         reduced_over=reduced_over if multi_rows else (),
         extra_edges=len(extra),
@@ -169,10 +170,19 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
     return np.fromiter((key_of(u) for u in index), dtype=np.int64, count=len(index))
 
 
-def _frame_value(node: Any, key: str) -> str:
-    frame = node.frame
-    value = frame.get(key) if hasattr(frame, "get") else None
-    return "" if value is None else str(value)
+def _labels(column: np.ndarray | None, nodes: list[Any], key: str) -> list[str]:
+    """Per-node text from the dataframe column ``key`` (what users see in ``gf.dataframe``),
+    falling back to the node's frame, whose attributes differ between readers."""
+    out: list[str] = []
+    for i, node in enumerate(nodes):
+        value = column[i] if column is not None else None
+        if value is None or (isinstance(value, float) and value != value):
+            frame = node.frame
+            value = frame.get(key) if hasattr(frame, "get") else None
+            if value is None and key == "name":
+                value = str(frame)
+        out.append("" if value is None else str(value))
+    return out
 
 
 def _attributes(

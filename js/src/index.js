@@ -1,5 +1,4 @@
 // Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js).
 import "./widget.css";
 
-export { render } from "./widget.js";
 export { default } from "./widget.js";

@@ -6,7 +6,7 @@ import { decodeTable } from "./cct/decode.js";
 const OPTION_TRAITS = { color_by: "colorBy", size_by: "sizeBy", color_scale: "colorScale" };
 
 /** @param {{ model: any, el: HTMLElement }} context */
-export function render({ model, el }) {
+function render({ model, el }) {
   el.classList.add("cctviz");
   el.style.height = `${model.get("height")}px`;
   const renderer = createRenderer(el, {

@@ -9,6 +9,7 @@ const ELLIPSIS = "…";
  * @param {number} [max]
  */
 export function shortenName(name, max = 32) {
+  if (name.length <= max) return name;
   let s = collapseBrackets(collapseBrackets(name, "<", ">"), "(", ")");
   if (s.length > max) {
     const head = Math.ceil((max - 1) * 0.4);
@@ -23,7 +24,8 @@ function collapseBrackets(s, open, close) {
   let out = "";
   let depth = 0;
   for (const ch of s) {
-    if (ch === open) {
+    if (ch === open && (depth > 0 || /[\w:]$/.test(out))) {
+      // only brackets right after a name: "vector<int>", "f(int)"; not "<unknown procedure>"
       if (depth === 0) out += open + ELLIPSIS;
       depth++;
     } else if (ch === close && depth > 0) {

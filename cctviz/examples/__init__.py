@@ -1,0 +1,49 @@
+"""Small real profiles shipped with cctviz, for examples and first steps.
+
+>>> gf = cctviz.examples.load("hpctoolkit-cpi")    # a Hatchet GraphFrame
+
+The files come from the Hatchet project's test data (MIT licence); see ``data/README.md``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+# name -> (path inside data/, Hatchet reader)
+EXAMPLES: dict[str, tuple[str, str]] = {
+    "hpctoolkit-cpi": ("hpctoolkit-cpi", "from_hpctoolkit"),
+    "caliper-sw4-cuda": (
+        "caliper-sw4-cuda/caliper_cuda_activity_profile_summary_v2.cali",
+        "from_caliperreader",
+    ),
+    "cprofile-cycle": ("cprofile-cycle/cprofile-cycle.pstats", "from_cprofile"),
+}
+
+
+def names() -> list[str]:
+    """The names of the shipped example profiles."""
+    return list(EXAMPLES)
+
+
+def path(name: str) -> pathlib.Path:
+    """Where example ``name`` is on disk (a file, or a folder for HPCToolkit databases)."""
+    if name not in EXAMPLES:
+        raise KeyError(f"no example profile {name!r}; available: {', '.join(EXAMPLES)}")
+    return DATA / EXAMPLES[name][0]
+
+
+def load(name: str) -> Any:
+    """Read example ``name`` with Hatchet (whichever distribution is installed)."""
+    where = path(name)
+    try:
+        import hatchet
+    except ImportError as error:
+        raise ImportError(
+            "reading the example profiles needs Hatchet: pip install 'cctviz[umd]' "
+            "(UMD hatchet) or 'cctviz[llnl]' (LLNL llnl-hatchet)"
+        ) from error
+    reader = getattr(hatchet.GraphFrame, EXAMPLES[name][1])
+    return reader(str(where))

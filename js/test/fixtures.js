@@ -1,0 +1,82 @@
+// Builds payloads in the format of cctviz/payload.py, so tests go through the real decoder.
+
+const encoder = new TextEncoder();
+
+function column(values, dtype) {
+  const Ctor = { int32: Int32Array, uint32: Uint32Array, float64: Float64Array }[dtype];
+  const arr = Ctor.from(values);
+  return { dtype, length: arr.length, buffer: new DataView(arr.buffer) };
+}
+
+function strings(values) {
+  const encoded = values.map((s) => encoder.encode(s));
+  const offsets = [0];
+  for (const e of encoded) offsets.push(offsets[offsets.length - 1] + e.length);
+  const blob = new Uint8Array(offsets[offsets.length - 1]);
+  encoded.forEach((e, i) => {
+    blob.set(e, offsets[i]);
+  });
+  return { count: values.length, blob: new DataView(blob.buffer), offsets: column(offsets, "uint32") };
+}
+
+/**
+ * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
+ *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string }} spec
+ */
+export function payload({ parent, names, metrics, kinds = {}, partners = {}, reducer = null }) {
+  const depth = parent.map(function depthOf(p) {
+    return p < 0 ? 0 : 1 + depthOf(parent[p]);
+  });
+  const uniqueNames = [...new Set(names)];
+  return {
+    version: 1,
+    size: parent.length,
+    parent: column(parent, "int32"),
+    depth: column(depth, "int32"),
+    name: column(names.map((n) => uniqueNames.indexOf(n)), "int32"),
+    names: strings(uniqueNames),
+    type: column(parent.map(() => 0), "int32"),
+    types: strings(["function"]),
+    metrics: Object.entries(metrics).map(([name, values]) => ({
+      name,
+      kind: kinds[name] ?? "other",
+      partner: partners[name] ?? null,
+      values: column(values, "float64"),
+    })),
+    reducer,
+    reduced_over: reducer ? ["rank"] : [],
+    extra_edges: 0,
+    cycle_edges: 0,
+  };
+}
+
+/** main → (solve → (kernel_a, kernel_b), io), plus a second root `init`. */
+export function smallTree() {
+  return payload({
+    parent: [-1, 0, 1, 1, 0, -1],
+    names: ["main", "solve", "kernel_a", "kernel_b", "io", "init"],
+    metrics: {
+      time: [1, 2, 30, 10, 5, Number.NaN],
+      "time (inc)": [48, 42, 30, 10, 5, 0],
+    },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    reducer: "mean",
+  });
+}
+
+/** A random tree of `n` nodes (parents precede children), deterministic for a seed. */
+export function randomTree(n, seed = 1) {
+  let s = seed;
+  const rand = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+  const parent = [-1];
+  for (let i = 1; i < n; i++) parent.push(Math.floor(rand() * i));
+  return payload({
+    parent,
+    names: parent.map((_, i) => `f${i}`),
+    metrics: { time: parent.map(() => rand() * 100), "time (inc)": parent.map(() => rand() * 1000) },
+  });
+}

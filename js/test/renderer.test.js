@@ -1,0 +1,148 @@
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { createRenderer } from "../src/cct/renderer.js";
+import { payload, randomTree, smallTree } from "./fixtures.js";
+
+function mount(spec = smallTree(), options = { colorBy: "time", sizeBy: "time (inc)" }) {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const events = [];
+  const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
+  renderer.setOptions(options);
+  renderer.setData(decodeTable(spec));
+  return { container, renderer, events };
+}
+
+const circles = (c) => [...c.querySelectorAll("circle.cct-node")];
+const circle = (c, id) => c.querySelector(`circle.cct-node[data-id="${id}"]`);
+
+describe("renderer", () => {
+  test("draws one circle per node, all roots included", () => {
+    const { container } = mount();
+    expect(circles(container).map((e) => Number(e.getAttribute("data-id"))).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(container.querySelector(".cct-status").textContent).toContain("6 nodes · 2 roots · mean over rank");
+  });
+
+  test("lays out left to right: children right of parents, siblings apart", () => {
+    const { container } = mount();
+    const cx = (id) => Number(circle(container, id).getAttribute("cx"));
+    const cy = (id) => Number(circle(container, id).getAttribute("cy"));
+    expect(cx(1)).toBeGreaterThan(cx(0));
+    expect(cx(2)).toBeGreaterThan(cx(1));
+    expect(cx(2)).toBe(cx(3));
+    expect(cy(2)).not.toBe(cy(3));
+    expect(cx(5)).toBe(cx(0)); // both roots at depth 0
+  });
+
+  test("missing colour values get the hatched fill, never a NaN colour", () => {
+    const { container } = mount();
+    expect(circle(container, 5).getAttribute("fill")).toMatch(/^url\(#cct-missing-/);
+    expect(circle(container, 5).classList.contains("cct-missing")).toBe(true);
+    for (const el of circles(container)) {
+      expect(el.getAttribute("r")).not.toContain("NaN");
+      expect(el.getAttribute("fill")).not.toContain("NaN");
+    }
+  });
+
+  test("area follows the size metric", () => {
+    const { container } = mount();
+    const r = (id) => Number(circle(container, id).getAttribute("r"));
+    expect(r(0)).toBeGreaterThan(r(2));
+    expect(r(2)).toBeGreaterThan(r(3));
+  });
+
+  test("leaves are labelled with their names", () => {
+    const { container } = mount();
+    const labels = [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    expect(labels).toEqual(expect.arrayContaining(["kernel_a", "kernel_b", "io", "init"]));
+    expect(labels).not.toContain("main");
+  });
+
+  test("legends are titled with the metric names and kinds", () => {
+    const { container } = mount();
+    const titles = [...container.querySelectorAll(".cct-legend-title")].map((t) => t.textContent);
+    expect(titles).toEqual(["colour: time (exclusive)", "size: time (inc) (inclusive)"]);
+  });
+
+  test("changing the colour metric restyles without new elements", () => {
+    const { container, renderer } = mount();
+    const before = circle(container, 2);
+    const fill = before.getAttribute("fill");
+    renderer.setOptions({ colorBy: "time (inc)" });
+    expect(circle(container, 2)).toBe(before);
+    expect(circle(container, 5).getAttribute("fill")).not.toMatch(/^url/);
+    expect(circle(container, 2).getAttribute("fill")).not.toBe(fill);
+  });
+
+  test("click selects, shift-click toggles, background click clears", () => {
+    const { container, events } = mount();
+    const click = (el, init = {}) => el.dispatchEvent(new MouseEvent("click", { bubbles: true, ...init }));
+    click(circle(container, 2));
+    click(circle(container, 3), { shiftKey: true });
+    click(circle(container, 2), { shiftKey: true });
+    expect(events).toEqual([[2], [2, 3], [3]]);
+    expect(circle(container, 3).classList.contains("cct-selected")).toBe(true);
+    expect(circle(container, 2).classList.contains("cct-selected")).toBe(false);
+    click(container.querySelector("svg.cct-svg"));
+    expect(events.at(-1)).toEqual([]);
+  });
+
+  test("setSelection marks nodes without emitting an event", () => {
+    const { container, renderer, events } = mount();
+    renderer.setSelection([1, 4]);
+    expect(container.querySelectorAll(".cct-selected").length).toBe(2);
+    expect(events).toEqual([]);
+  });
+
+  test("hover shows a tooltip with every metric and the reducer, and no re-render", () => {
+    const { container } = mount();
+    const nodesBefore = circles(container);
+    circle(container, 1).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    const tip = container.querySelector(".cct-tooltip");
+    expect(tip.hidden).toBe(false);
+    expect(tip.querySelector(".cct-tooltip-name").textContent).toBe("solve");
+    expect(tip.textContent).toContain("time (colour)");
+    expect(tip.textContent).toContain("time (inc) (size)");
+    expect(tip.textContent).toContain("values: mean over rank");
+    expect(container.querySelector(".cct-hover-label text").textContent).toBe("solve");
+    expect(circles(container)).toEqual(nodesBefore);
+    circle(container, 1).dispatchEvent(new MouseEvent("pointerout", { bubbles: true }));
+    expect(tip.hidden).toBe(true);
+  });
+
+  test("tooltip says a missing value is missing", () => {
+    const { container } = mount();
+    circle(container, 5).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    expect(container.querySelector(".cct-tooltip").textContent).toContain("missing");
+  });
+
+  test("names are text, never HTML", () => {
+    const evil = "<img src=x onerror=alert(1)>";
+    const { container } = mount(
+      payload({ parent: [-1, 0], names: ["main", evil], metrics: { t: [1, 2] } }),
+      { colorBy: "t", sizeBy: "t" },
+    );
+    circle(container, 1).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.querySelector(".cct-tooltip-name").textContent).toBe(evil);
+    const label = container.querySelector('.cct-labels text[data-id="1"]');
+    expect(label.textContent).toBe(evil);
+    expect(label.children.length).toBe(0);
+  });
+
+  test("unknown metric names are rejected with the name in the message", () => {
+    const { renderer } = mount();
+    expect(() => renderer.setOptions({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
+  });
+
+  test("a 2,000-node tree draws every node and labels without overlap", () => {
+    const { container } = mount(randomTree(2000), { colorBy: "time", sizeBy: "time (inc)" });
+    expect(circles(container).length).toBe(2000);
+  });
+
+  test("destroy removes the view", () => {
+    const { container, renderer } = mount();
+    renderer.destroy();
+    expect(container.children.length).toBe(0);
+  });
+});

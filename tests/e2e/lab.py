@@ -1,0 +1,217 @@
+"""A real JupyterLab 4 on 127.0.0.1 and a headless Debian Chromium driven by Playwright.
+
+Shared by the end-to-end tests and ``benchmarks/render.py``. Nothing here is mocked: the server
+is ``jupyter lab`` in its own process group, the browser is ``/usr/bin/chromium``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = os.environ.get("CCTVIZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT_S = 90
+KERNEL_IDLE_TIMEOUT_MS = 60_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Lab:
+    """A running JupyterLab server with its own settings and a scratch notebook folder."""
+
+    def __init__(self, root: Path, port: int, process: subprocess.Popen[bytes], log: Path):
+        self.root = root
+        self.port = port
+        self.process = process
+        self.log = log
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.url}/lab/tree/{name}"
+
+    def write_notebook(self, name: str, cells: list[str]) -> str:
+        """Write a notebook of code cells into the server's folder; return its name."""
+        nb = {
+            "cells": [
+                {"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None}
+                for src in cells
+            ],
+            "metadata": {
+                "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+            },
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+        (self.root / name).write_text(json.dumps(nb))
+        return name
+
+    def copy_notebook(self, source: Path) -> str:
+        shutil.copy(source, self.root / source.name)
+        return source.name
+
+
+@contextlib.contextmanager
+def running_lab() -> Iterator[Lab]:
+    """Start JupyterLab on a free loopback port with isolated config; stop its process group after."""
+    base = Path(tempfile.mkdtemp(prefix="cctviz-lab-"))
+    root = base / "notebooks"
+    root.mkdir()
+    env = dict(os.environ)
+    for var, sub in {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_SETTINGS_DIR": "settings",
+        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+        "IPYTHONDIR": "ipython",
+    }.items():
+        (base / sub).mkdir()
+        env[var] = str(base / sub)
+    # keep the "Jupyter news?" toast from covering the widget
+    notify = base / "settings" / "@jupyterlab" / "apputils-extension"
+    notify.mkdir(parents=True)
+    (notify / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    port = _free_port()
+    log = base / "jupyterlab.log"
+    cmd = [
+        sys.executable, "-m", "jupyter", "lab",
+        "--allow-root", "--no-browser",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=", "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+    ]  # fmt: skip
+    with log.open("wb") as out:
+        process = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    lab = Lab(root, port, process, log)
+    try:
+        _wait_ready(lab)
+        yield lab
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _wait_ready(lab: Lab) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if lab.process.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited early:\n{lab.log.read_text()[-3000:]}")
+        with contextlib.suppress(OSError):
+            with urllib.request.urlopen(f"{lab.url}/api/status", timeout=2) as r:
+                if r.status == 200:
+                    return
+        time.sleep(0.3)
+    raise TimeoutError(f"jupyter lab not ready after {START_TIMEOUT_S}s:\n{lab.log.read_text()[-3000:]}")
+
+
+def launch_browser(playwright: Any) -> Any:
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+# JavaScript run in the page (window.jupyterapp exists thanks to expose_app_in_browser).
+_EXECUTE_JS = """
+async (code) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session.kernel;
+  const future = kernel.requestExecute({ code, store_history: false });
+  let out = "";
+  let error = null;
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === "stream") out += msg.content.text;
+    if (msg.header.msg_type === "error") error = msg.content.ename + ": " + msg.content.evalue;
+  };
+  await future.done;
+  if (error) throw new Error(error);
+  return out;
+}
+"""
+
+
+class NotebookPage:
+    """One open notebook in the browser, with helpers to run cells and read kernel state."""
+
+    def __init__(self, page: Any, lab: Lab, name: str):
+        self.page = page
+        self.lab = lab
+        self.name = name
+
+    def open(self) -> NotebookPage:
+        self.page.goto(self.lab.notebook_url(self.name))
+        self.page.wait_for_function(
+            "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+            " && window.jupyterapp.shell.currentWidget.sessionContext"
+            " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+            " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel",
+            timeout=KERNEL_IDLE_TIMEOUT_MS,
+        )
+        self.wait_idle()
+        return self
+
+    def wait_idle(self) -> None:
+        self.page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'",
+            timeout=KERNEL_IDLE_TIMEOUT_MS,
+        )
+
+    def run_all(self) -> None:
+        """Run every cell and wait until each has an execution count (stops at the first error)."""
+        self.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        self.page.wait_for_function(
+            """() => {
+              const nb = window.jupyterapp.shell.currentWidget.content;
+              return nb.widgets.every((c) => c.model.type !== 'code' || c.model.executionCount);
+            }""",
+            timeout=KERNEL_IDLE_TIMEOUT_MS,
+        )
+        self.wait_idle()
+        tracebacks = self.page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+        if tracebacks.count():
+            raise AssertionError(f"a cell raised:\n{tracebacks.first.inner_text()}")
+
+    def execute(self, code: str) -> str:
+        """Run ``code`` on the notebook's kernel without touching the UI; return its stdout."""
+        return str(self.page.evaluate(_EXECUTE_JS, code))
+
+    def python_json(self, expression: str) -> Any:
+        """Evaluate a Python expression in the kernel and return it through JSON."""
+        out = self.execute(f"import json as _j; print(_j.dumps({expression}))")
+        return json.loads(out.strip().splitlines()[-1])

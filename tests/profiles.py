@@ -1,0 +1,115 @@
+"""The real profiles in ../shared/data, each with how the installed Hatchet distribution reads it.
+
+A profile is listed for a distribution only where ../shared/data/README.md says that distribution
+reads it ("ok"); the tests then check cctviz against what Hatchet itself gives for that profile.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = Path(os.environ.get("CCTVIZ_SHARED_DATA", REPO.parent / "shared" / "data"))
+
+
+def distribution() -> str:
+    """'llnl' for LLNL's llnl-hatchet, 'umd' for PyPI's hatchet (both install `hatchet`)."""
+    import hatchet
+
+    return "llnl" if hasattr(hatchet.GraphFrame, "from_hpctoolkit_latest") else "umd"
+
+
+@dataclass(frozen=True)
+class Profile:
+    folder: str
+    reader: str  # a GraphFrame class method, or "thicket" for Thicket.from_caliperreader
+    target: str = ""  # a file inside the folder ("" = the folder itself; "*.cali" = every match)
+    only: str = ""  # "umd" or "llnl" when only that distribution reads it
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.folder}:{self.reader}"
+
+    def path(self) -> Path:
+        base = SHARED_DATA / self.folder
+        if not self.target:
+            return base
+        matches = sorted(base.glob(self.target))
+        if not matches:
+            raise FileNotFoundError(f"no {self.target} in {base}")
+        return matches[0]
+
+    def paths(self) -> list[Path]:
+        return sorted((SHARED_DATA / self.folder).glob(self.target or "*"))
+
+    def load(self) -> Any:
+        import hatchet
+
+        if self.reader == "thicket":
+            import thicket
+
+            return thicket.Thicket.from_caliperreader([str(p) for p in self.paths()], disable_tqdm=True)
+        reader: Callable[..., Any] = getattr(hatchet.GraphFrame, self.reader)
+        if self.reader == "from_json":  # takes the JSON text, not a path
+            return reader(self.path().read_text())
+        return reader(str(self.path()), **dict(self.kwargs))
+
+
+_NO_ORDER = (("node_ordering", False),)
+
+
+def _caliper_json(folder: str, target: str) -> list[Profile]:
+    # LLNL's from_caliper needs node_ordering=False for files without a "Node order" column
+    return [
+        Profile(folder, "from_caliper", target, only="umd"),
+        Profile(folder, "from_caliper", target, only="llnl", kwargs=_NO_ORDER),
+    ]
+
+
+PROFILES: list[Profile] = [
+    Profile("llnl-hatchet/caliper-ordered-cali-mpi", "from_caliperreader", "*.cali"),
+    Profile("llnl-hatchet/caliper-ordered-cali", "from_caliperreader", "*.cali"),
+    Profile("llnl-hatchet/caliper-ordered-duplicate-json", "from_caliper", "*.json"),
+    Profile("llnl-hatchet/caliper-ordered-json", "from_caliper", "*.json"),
+    Profile("llnl-hatchet/ams_mpi_test1-pfw", "from_perfflowaspect", "*.pfw", only="llnl"),
+    *_caliper_json("llnl-hatchet/caliper-ex-json", "*.json"),
+    Profile("thicket-tutorial/lulesh-strong-weak", "from_caliperreader", "strong/*.cali"),
+    Profile("thicket/mpi_scaling_cali", "from_caliperreader", "*.cali"),
+    Profile("thicket/rajaperf-lassen", "from_caliperreader", "**/*.cali"),
+    Profile("thicket/rajaperf-quartz", "from_caliperreader", "**/*.cali"),
+    Profile("thicket/XL_BaseCuda", "from_caliperreader", "*.cali"),
+    Profile("thicket/example-timeseries", "from_caliperreader", "*.cali"),
+    Profile("thicket/misc", "from_caliperreader", "*.cali"),
+    Profile("thicket/simple-cali", "from_caliperreader", "*.cali"),
+    *_caliper_json("hatchet/caliper-cpi-json", "*.json"),
+    Profile("hatchet/caliper-example-cali", "from_caliperreader", "*.cali"),
+    Profile("hatchet/caliper-lulesh-cali", "from_caliperreader", "*.cali"),
+    *_caliper_json("hatchet/caliper-lulesh-json", "*.json"),
+    Profile("hatchet/caliper-sw4-cuda-activity-profile-cali", "from_caliperreader", "*.cali"),
+    Profile("hatchet/cprofile-cycle", "from_cprofile", "*.pstats"),
+    Profile("hatchet/gprof2dot-cpi", "from_gprof_dot", "callgrind.dot*"),
+    Profile("hatchet/hatchet_cpi_v4_database", "from_hpctoolkit", only="umd"),
+    Profile("hatchet/hatchet_cpi_v4_database", "from_hpctoolkit_latest", only="llnl"),
+    Profile("hatchet/hpctoolkit-allgather-database", "from_hpctoolkit"),
+    Profile("hatchet/hpctoolkit-cpi-database", "from_hpctoolkit"),
+    Profile("hatchet/pyinstrument", "from_pyinstrument", "*.json"),
+    Profile("hatchet/scorep-cpi-cubex", "from_scorep", "*.cubex", only="umd"),
+    Profile("hatchet/tau-cpi-mpi", "from_tau"),
+    Profile("hatchet/timemory-wall", "from_timemory", "*.json"),
+    Profile("hatchet/tau_profiles", "from_tau", only="umd"),
+    Profile("error-cases/llnl-hatchet/graph-json-synthetic", "from_json", "*.json", only="llnl"),
+    Profile("thicket/mpi_scaling_cali", "thicket", "*.cali", only="llnl"),
+    Profile("thicket-tutorial/lulesh-strong-weak", "thicket", "strong/*.cali", only="llnl"),
+    Profile("thicket/rajaperf-quartz", "thicket", "**/*.cali", only="llnl"),
+]
+
+
+def readable() -> list[Profile]:
+    """The profiles the installed distribution reads."""
+    dist = distribution()
+    return [p for p in PROFILES if p.only in ("", dist)]

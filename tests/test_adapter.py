@@ -1,0 +1,168 @@
+"""The GraphFrame adapter against what Hatchet itself says about every readable real profile."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cctviz import NodeTable, from_graphframe
+
+from .conftest import load
+from .profiles import Profile, readable
+
+
+def _reachable(gf) -> list:
+    """Every node of the graph once, found through Hatchet's own traversal."""
+    return list(gf.graph.traverse())
+
+
+def _reference(gf, metric: str, reducer: str = "mean") -> dict[int, float]:
+    """Per-node values as pandas computes them from gf.dataframe (keyed by id(node))."""
+    col = gf.dataframe[metric].astype("float64")
+    if isinstance(gf.dataframe.index, pd.MultiIndex):
+        nodes = gf.dataframe.index.get_level_values("node")
+    else:
+        nodes = gf.dataframe.index
+    frame = pd.DataFrame({"key": [id(n) for n in nodes], "v": col.to_numpy()})
+    grouped = frame.groupby("key")["v"]
+    reduced = grouped.sum(min_count=1) if reducer == "sum" else getattr(grouped, reducer)()
+    return reduced.to_dict()
+
+
+def test_every_node_once_with_its_parent(profile: tuple[Profile, object]) -> None:
+    _, gf = profile
+    table = from_graphframe(gf)
+    nodes = _reachable(gf)
+    assert table.size == len(nodes) == len({id(n) for n in table.nodes})
+    assert {id(n) for n in table.nodes} == {id(n) for n in nodes}
+    roots = {id(r) for r in gf.graph.roots}
+    for i, node in enumerate(table.nodes):
+        p = table.parent[i]
+        if p < 0:
+            assert id(node) in roots
+        else:
+            assert p < i, "pre-order: a parent comes before its children"
+            assert any(c is node for c in table.nodes[p].children)
+            assert table.depth[i] == table.depth[p] + 1
+    edges = sum(len(n.children) for n in nodes)
+    assert table.extra_edges == edges - (table.size - len(table.roots))
+
+
+def test_metric_values_equal_the_dataframe(profile: tuple[Profile, object]) -> None:
+    _, gf = profile
+    table = from_graphframe(gf)
+    assert table.metrics, "every readable profile has at least one metric"
+    for name, metric in table.metrics.items():
+        column = next(c for c in gf.dataframe.columns if str(c) == name)
+        assert pd.api.types.is_numeric_dtype(gf.dataframe[column])
+        ref = _reference(gf, column)
+        expected = np.array([ref.get(id(n), np.nan) for n in table.nodes])
+        np.testing.assert_allclose(metric.values, expected, rtol=1e-12, equal_nan=True)
+
+
+def test_names_match_the_dataframe(profile: tuple[Profile, object]) -> None:
+    _, gf = profile
+    table = from_graphframe(gf)
+    if "name" not in gf.dataframe.columns:
+        pytest.skip("this reader has no name column")
+    nodes = gf.dataframe.index.get_level_values("node")
+    first = {}
+    for node, name in zip(nodes, gf.dataframe["name"], strict=True):
+        first.setdefault(id(node), name)
+    for i, node in enumerate(table.nodes):
+        if id(node) in first and isinstance(first[id(node)], str):
+            assert table.name(i) == first[id(node)]
+
+
+def test_metrics_are_numeric_with_kinds_from_the_reader(profile: tuple[Profile, object]) -> None:
+    _, gf = profile
+    table = from_graphframe(gf)
+    for name, m in table.metrics.items():
+        assert m.values.dtype == np.float64
+        if m.partner is not None:
+            assert table.metrics[m.partner].partner == name
+            assert {m.kind, table.metrics[m.partner].kind} == {"exclusive", "inclusive"}
+    listed = {str(c) for c in [*gf.exc_metrics, *gf.inc_metrics]}
+    numeric_listed = {
+        str(c) for c in listed & {str(c) for c in gf.dataframe.columns}
+        if pd.api.types.is_numeric_dtype(gf.dataframe[next(x for x in gf.dataframe.columns if str(x) == c)])
+    }
+    if numeric_listed:
+        assert set(table.metrics) == numeric_listed
+
+
+def _by_folder(folder: str, reader: str | None = None) -> Profile:
+    return next(p for p in readable() if p.folder == folder and (reader is None or p.reader == reader))
+
+
+@pytest.mark.parametrize("reducer", ["mean", "sum", "min", "max"])
+def test_multi_rank_frames_are_reduced_per_node(reducer: str) -> None:
+    gf = load(_by_folder("hatchet/hpctoolkit-cpi-database"))
+    table = from_graphframe(gf, reducer=reducer)
+    assert table.reducer == reducer and table.reduced_over == ("rank",)
+    main = next(i for i in range(table.size) if table.name(i) == "main")
+    per_rank = gf.dataframe.xs(table.nodes[main], level="node")["time (inc)"].to_numpy()
+    assert len(per_rank) == 4
+    assert table.metrics["time (inc)"].values[main] == pytest.approx(getattr(np, reducer)(per_rank))
+
+
+def test_rank_and_thread_levels_are_both_reduced() -> None:
+    gf = load(_by_folder("hatchet/hpctoolkit-allgather-database"))
+    table = from_graphframe(gf)
+    assert table.reduced_over == ("rank", "thread")
+
+
+def test_single_row_frames_report_no_reducer() -> None:
+    gf = load(_by_folder("hatchet/caliper-example-cali"))
+    assert from_graphframe(gf).reducer is None
+
+
+def test_missing_values_stay_missing_even_when_summed() -> None:
+    gf = load(_by_folder("hatchet/hpctoolkit-cpi-database")).deepcopy()
+    first_node = gf.dataframe.index.get_level_values("node")[0]
+    gf.dataframe.loc[first_node, "time"] = np.nan
+    table = from_graphframe(gf, reducer="sum")
+    i = next(i for i, n in enumerate(table.nodes) if n._hatchet_nid == first_node._hatchet_nid)
+    assert np.isnan(table.metrics["time"].values[i])
+    assert np.isfinite(table.metrics["time (inc)"].values[i])
+
+
+@pytest.mark.parametrize(
+    ("folder", "reader"), [("hatchet/cprofile-cycle", None), ("hatchet/gprof2dot-cpi", None)]
+)
+def test_dags_draw_each_node_once_and_count_extra_edges(folder: str, reader: str | None) -> None:
+    gf = load(_by_folder(folder, reader))
+    table = from_graphframe(gf)
+    assert table.size == len(_reachable(gf))
+    assert table.extra_edges > 0
+
+
+def test_a_cycle_is_counted_and_ends() -> None:
+    table = from_graphframe(load(_by_folder("hatchet/cprofile-cycle")))
+    assert table.cycle_edges >= 1
+    assert table.cycle_edges <= table.extra_edges
+
+
+def test_table_is_a_node_table(profile: tuple[Profile, object]) -> None:
+    _, gf = profile
+    table = from_graphframe(gf)
+    assert isinstance(table, NodeTable)
+    assert table.parent.dtype == np.int32 and table.depth.dtype == np.int32
+    assert len(table.names) == len(set(table.names))
+    assert table.name_code.max() < len(table.names)
+
+
+def test_thicket_values_are_reduced_over_profiles() -> None:
+    thicket_profiles = [p for p in readable() if p.reader == "thicket"]
+    if not thicket_profiles:
+        pytest.skip("Thicket needs llnl-thicket (the LLNL test environment)")
+    tk = load(thicket_profiles[0])
+    assert type(tk).__name__ == "Thicket"
+    table = from_graphframe(tk, reducer="max")
+    assert table.reduced_over == ("profile",) and table.reducer == "max"
+    name = next(iter(table.metrics))
+    column = next(c for c in tk.dataframe.columns if str(c) == name)
+    ref = _reference(tk, column, "max")
+    expected = np.array([ref.get(id(n), np.nan) for n in table.nodes])
+    np.testing.assert_allclose(table.metrics[name].values, expected, equal_nan=True)

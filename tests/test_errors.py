@@ -1,0 +1,79 @@
+"""Bad input gets a clear error that says what was wrong and what is accepted."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import traitlets
+
+import cctviz
+from cctviz import from_graphframe
+
+from .conftest import load
+from .profiles import readable
+
+
+@pytest.fixture
+def gf():
+    return load(next(p for p in readable() if p.folder == "hatchet/hpctoolkit-cpi-database"))
+
+
+@pytest.mark.parametrize("bad", [42, "profile.cali", pd.DataFrame({"a": [1]}), None])
+def test_not_a_graphframe_is_a_type_error_naming_what_is_accepted(bad) -> None:
+    with pytest.raises(TypeError, match=r"cctviz draws a Hatchet GraphFrame .* or a Thicket; got"):
+        from_graphframe(bad)
+    with pytest.raises(TypeError, match=r"Hatchet GraphFrame"):
+        cctviz.CCT(bad)
+
+
+def test_empty_graph_is_a_value_error() -> None:
+    import hatchet
+    from hatchet.graph import Graph
+
+    empty = hatchet.GraphFrame(Graph([]), pd.DataFrame(index=pd.Index([], name="node")), [], [])
+    with pytest.raises(ValueError, match="graph is empty"):
+        from_graphframe(empty)
+
+
+def test_unknown_metric_lists_the_available_ones(gf) -> None:
+    with pytest.raises(ValueError, match=r"no metric 'wall' in this profile; available metrics: 'time', 'time \(inc\)'"):
+        cctviz.CCT(gf, color_by="wall")
+    w = cctviz.CCT(gf)
+    with pytest.raises(traitlets.TraitError, match=r"no metric 'wall'.*'time \(inc\)'"):
+        w.size_by = "wall"
+    assert w.size_by == "time (inc)"
+
+
+def test_unknown_reducer(gf) -> None:
+    with pytest.raises(ValueError, match=r"unknown reducer 'median'; accepted: 'mean', 'sum', 'min', 'max'"):
+        cctviz.CCT(gf, reducer="median")
+
+
+def test_unknown_keyword_suggests_the_right_one(gf) -> None:
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'colour_by'; did you mean 'color_by'\?"):
+        cctviz.CCT(gf, colour_by="time")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [([99], r"node id 99 is out of range: this tree has 34 nodes \(ids 0 to 33\)"),
+     ([-1], r"node id -1 is out of range"),
+     (["main"], r"selection holds node ids \(integers from 0 to 33\); got 'main'"),
+     ([True], r"got True")],
+)
+def test_bad_selection(gf, value, message) -> None:
+    w = cctviz.CCT(gf)
+    with pytest.raises(traitlets.TraitError, match=message):
+        w.selection = value
+
+
+def test_dataframe_without_node_index() -> None:
+    gf = load(next(p for p in readable() if p.folder == "hatchet/caliper-example-cali")).deepcopy()
+    gf.dataframe = gf.dataframe.reset_index(drop=True)
+    with pytest.raises(TypeError, match=r"dataframe must be indexed by 'node'"):
+        from_graphframe(gf)
+
+
+def test_unknown_example_name() -> None:
+    with pytest.raises(KeyError, match="no example profile 'nope'; available: hpctoolkit-cpi"):
+        cctviz.examples.path("nope")

@@ -1,0 +1,129 @@
+"""The widget's Python side, with the front end simulated by setting synced state as the comm does."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from ipywidgets.widgets.widget import _remove_buffers
+
+import cctviz
+from cctviz.payload import PAYLOAD_VERSION
+
+from .conftest import load
+from .profiles import REPO, readable
+
+
+def _profile(folder: str):
+    return load(next(p for p in readable() if p.folder == folder))
+
+
+@pytest.fixture
+def gf():
+    return _profile("hatchet/hpctoolkit-cpi-database")
+
+
+def test_defaults_exclusive_colour_inclusive_size(gf) -> None:
+    w = cctviz.CCT(gf)
+    assert (w.color_by, w.size_by) == ("time", "time (inc)")
+    assert w.metrics == ["time", "time (inc)"]
+
+
+def test_defaults_without_pairs_use_a_real_metric() -> None:
+    gf = _profile("hatchet/caliper-example-cali")
+    w = cctviz.CCT(gf)
+    assert w.color_by in w.metrics and w.size_by in w.metrics
+
+
+def test_table_crosses_as_binary_buffers_not_json(gf) -> None:
+    w = cctviz.CCT(gf)
+    state, _paths, buffers = _remove_buffers(w.get_state())
+    header = json.dumps(state["_payload"])
+    assert len(buffers) >= 8  # parent, depth, name, type, 2 string tables (blob+offsets), metrics
+    assert "MPI_Init" not in header, "names cross in a binary string table"
+    assert len(header) < 2000
+    assert state["_payload"]["version"] == PAYLOAD_VERSION
+
+
+def _decode(payload):
+    def col(c):
+        return np.frombuffer(c["buffer"], dtype={"int32": "<i4", "uint32": "<u4", "float64": "<f8"}[c["dtype"]])
+
+    def strings(s):
+        offsets = col(s["offsets"])
+        blob = bytes(s["blob"])
+        return [blob[offsets[i]:offsets[i + 1]].decode() for i in range(s["count"])]
+
+    return col, strings
+
+
+def test_payload_round_trips_the_table(gf) -> None:
+    w = cctviz.CCT(gf)
+    p, t = w._payload, w.table
+    col, strings = _decode(p)
+    np.testing.assert_array_equal(col(p["parent"]), t.parent)
+    np.testing.assert_array_equal(col(p["depth"]), t.depth)
+    names = strings(p["names"])
+    assert [names[c] for c in col(p["name"])] == [t.name(i) for i in range(t.size)]
+    for m in p["metrics"]:
+        np.testing.assert_array_equal(col(m["values"]), t.metrics[m["name"]].values)
+    assert p["reducer"] == "mean" and p["reduced_over"] == ["rank"]
+
+
+def test_unicode_and_markup_names_survive_the_string_table() -> None:
+    from cctviz.payload import strings
+
+    values = ["<img src=x onerror=alert(1)>", "αβγ", "a&b \"q\"", ""]
+    table = strings(values)
+    _, decode = _decode({})
+    assert decode(table) == values
+
+
+def test_front_end_selection_reaches_python_and_observers(gf) -> None:
+    w = cctviz.CCT(gf)
+    seen = []
+    w.observe(lambda change: seen.append(change["new"]), "selection")
+    w.set_state({"selection": [3, 5]})  # what the comm does when the browser sends a click
+    assert w.selection == (3, 5)
+    assert seen == [(3, 5)]
+
+
+def test_setting_metrics_from_python_updates_synced_state(gf) -> None:
+    w = cctviz.CCT(gf)
+    w.color_by = "time (inc)"
+    assert w.get_state("color_by") == {"color_by": "time (inc)"}
+
+
+def test_changing_the_reducer_recomputes_the_payload(gf) -> None:
+    w = cctviz.CCT(gf)
+    main = next(i for i in range(w.table.size) if w.table.name(i) == "main")
+    mean = w.table.metrics["time (inc)"].values[main]
+    w.reducer = "sum"
+    assert w._payload["reducer"] == "sum"
+    assert w.table.metrics["time (inc)"].values[main] == pytest.approx(4 * mean, rel=0.01)
+
+
+def test_repr_is_cheap_and_informative(gf) -> None:
+    assert repr(cctviz.CCT(gf)) == (
+        "CCT(GraphFrame: 34 nodes, 1 root(s); color_by='time', size_by='time (inc)')"
+    )
+
+
+def test_examples_load_and_draw() -> None:
+    for name in cctviz.examples.names():
+        w = cctviz.CCT(cctviz.examples.load(name))
+        assert w.table.size > 0
+
+
+def test_python_and_js_versions_agree() -> None:
+    package = json.loads((REPO / "package.json").read_text())
+    assert package["version"] == cctviz.__version__
+
+
+def test_bundle_is_built_and_used() -> None:
+    from cctviz.widget import bundle
+
+    assert bundle.BUNDLE.is_file(), bundle.MISSING
+    assert isinstance(cctviz.CCT._esm, pathlib.Path) or "render" in str(cctviz.CCT._esm)

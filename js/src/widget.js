@@ -55,14 +55,17 @@ function render({ model, el }) {
   model.on("change:selection", onSelection);
   model.on("change:height", onHeight);
 
-  const observer =
-    typeof ResizeObserver === "undefined"
-      ? null
-      : new ResizeObserver(() => renderer.resize(el.clientWidth, model.get("height") - 32));
+  let frame = 0;
+  const onResize = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => renderer.resize(el.clientWidth, model.get("height") - 32));
+  };
+  const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
   observer?.observe(el);
 
   return () => {
     observer?.disconnect();
+    cancelAnimationFrame(frame);
     model.off("change:_payload", onData);
     for (const trait of Object.keys(OPTION_TRAITS)) model.off(`change:${trait}`, onOptions);
     model.off("change:selection", onSelection);

@@ -56,7 +56,8 @@ class Lab:
         return f"http://127.0.0.1:{self.port}"
 
     def notebook_url(self, name: str) -> str:
-        return f"{self.url}/lab/tree/{name}"
+        # ?reset: start from an empty workspace, so notebooks of earlier tests do not reopen
+        return f"{self.url}/lab/tree/{name}?reset"
 
     def write_notebook(self, name: str, cells: list[str]) -> str:
         """Write a notebook of code cells into the server's folder; return its name."""
@@ -177,10 +178,12 @@ class NotebookPage:
     def open(self) -> NotebookPage:
         self.page.goto(self.lab.notebook_url(self.name))
         self.page.wait_for_function(
-            "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-            " && window.jupyterapp.shell.currentWidget.sessionContext"
-            " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-            " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel",
+            """(name) => {
+              const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+              return w && w.context && w.context.path === name && w.sessionContext
+                && w.sessionContext.session && w.sessionContext.session.kernel;
+            }""",
+            arg=self.name,
             timeout=KERNEL_IDLE_TIMEOUT_MS,
         )
         self.wait_idle()

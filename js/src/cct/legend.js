@@ -65,17 +65,18 @@ export function drawSizeLegend(g, scale, { title }) {
   let x = 0;
   for (const v of values) {
     const r = scale.radius(v);
+    const cx = x + Math.max(r, 18);
     g.append("circle")
       .attr("class", "cct-legend-circle")
-      .attr("cx", x + r)
+      .attr("cx", cx)
       .attr("cy", 8 + scale.rMax)
       .attr("r", r);
     g.append("text")
       .attr("class", "cct-legend-tick")
-      .attr("x", x + r)
+      .attr("x", cx)
       .attr("y", 8 + 2 * scale.rMax + 12)
       .attr("text-anchor", "middle")
       .text(formatValue(v));
-    x += 2 * r + 24;
+    x += Math.max(2 * r, 36) + 14;
   }
 }

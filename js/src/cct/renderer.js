@@ -9,11 +9,14 @@ import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { tooltipContent } from "./tooltip.js";
-import { buildHierarchy, layoutTree } from "./tree.js";
+import { buildHierarchy, layoutTree, placeLevels } from "./tree.js";
 
 const DEFAULTS = {
   rowHeight: 28,
-  levelWidth: 150,
+  minLevelWidth: 60, // screen pixels between depth levels when the whole tree is in view
+  maxLevelWidth: 160,
+  maxFitScale: 1.5,
+  legendRoom: 190, // screen pixels left of the tree kept for the legends
   labelPx: 11,
   rMin: 2.5,
   rMax: 12,
@@ -253,22 +256,44 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
       y0 = Math.min(y0, layout.y[id]);
       y1 = Math.max(y1, layout.y[id]);
     }
-    const m = DEFAULTS.margin;
-    const left = 190; // room for the legends
-    const availW = Math.max(50, size.width - left - m - DEFAULTS.labelRoom);
-    const availH = Math.max(50, size.height - 2 * m);
-    const k = Math.min(availW / Math.max(1, x1 - x0), availH / Math.max(1, y1 - y0), 1.5);
-    const tx = left + (availW - k * (x1 - x0)) / 2 - k * x0;
-    const ty = m + (availH - k * (y1 - y0)) / 2 - k * y0;
+    const { width: availW, height: availH } = room();
+    const k = Math.min(availW / Math.max(1, x1 - x0), availH / Math.max(1, y1 - y0), DEFAULTS.maxFitScale);
+    const tx = DEFAULTS.legendRoom + (availW - k * (x1 - x0)) / 2 - k * x0;
+    const ty = DEFAULTS.margin + (availH - k * (y1 - y0)) / 2 - k * y0;
     userMoved = false;
     svg.call(zoomer.transform, zoomIdentity.translate(tx, ty).scale(k));
     updateLabels();
+  }
+
+  /** Room for the tree in screen pixels (legends on the left, leaf labels on the right). */
+  function room() {
+    const m = DEFAULTS.margin;
+    return {
+      width: Math.max(50, size.width - DEFAULTS.legendRoom - m - DEFAULTS.labelRoom),
+      height: Math.max(50, size.height - 2 * m),
+    };
+  }
+
+  /**
+   * Level width (layout units) such that, at the zoom that fits the tree's height, each level
+   * takes a readable share of the view's width. Returns whether the positions changed.
+   */
+  function spreadLevels() {
+    const avail = room();
+    const k = Math.min(DEFAULTS.maxFitScale, avail.height / Math.max(1, layout.height));
+    const screen = avail.width / Math.max(1, layout.maxDepth);
+    const perLevel = Math.max(DEFAULTS.minLevelWidth, Math.min(DEFAULTS.maxLevelWidth, screen));
+    const levelWidth = perLevel / k;
+    if (Math.abs(levelWidth - layout.levelWidth) < 1e-9) return false;
+    placeLevels(layout, levelWidth);
+    return true;
   }
 
   function resize(w, h) {
     if (!(w > 0 && h > 0)) return;
     size = { width: w, height: h };
     backend.resize(w, h);
+    if (table && !userMoved && spreadLevels()) draw();
     if (!userMoved) fitToView();
     else updateLabels();
   }
@@ -279,6 +304,7 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     setData(data) {
       table = data;
       layout = layoutTree(buildHierarchy(table), DEFAULTS, table.size);
+      spreadLevels();
       selected = new Set([...selected].filter((id) => id < table.size));
       draw();
       fitToView();

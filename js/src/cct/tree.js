@@ -32,22 +32,42 @@ export function buildHierarchy(table) {
 }
 
 /**
- * Tidy-tree layout, left to right: `x` is horizontal (depth), `y` vertical, in pixels.
+ * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
+ * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
+ * so that the spacing can follow the view's size without laying the tree out again.
  * The hidden root is not drawn; real roots sit at x = 0.
  * @param {import("d3-hierarchy").HierarchyNode<number>} root
- * @param {{ rowHeight: number, levelWidth: number }} spacing
- * @returns {{ x: Float64Array, y: Float64Array, nodes: import("d3-hierarchy").HierarchyPointNode<number>[] }}
+ * @param {{ rowHeight: number }} spacing
+ * @param {number} size number of nodes in the table
  */
-export function layoutTree(root, { rowHeight, levelWidth }, size) {
-  const laid = tree().nodeSize([rowHeight, levelWidth])(root);
+export function layoutTree(root, { rowHeight }, size) {
+  const laid = tree().nodeSize([rowHeight, 1])(root);
   const x = new Float64Array(size);
   const y = new Float64Array(size);
+  const depth = new Int32Array(size);
+  /** @type {import("d3-hierarchy").HierarchyPointNode<number>[]} */
   const nodes = [];
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  let maxDepth = 0;
   laid.each((node) => {
     if (node.data === HIDDEN_ROOT) return;
-    x[node.data] = (node.depth - 1) * levelWidth;
     y[node.data] = node.x;
+    depth[node.data] = node.depth - 1;
+    if (node.x < y0) y0 = node.x;
+    if (node.x > y1) y1 = node.x;
+    if (node.depth - 1 > maxDepth) maxDepth = node.depth - 1;
     nodes.push(node);
   });
-  return { x, y, nodes };
+  return { x, y, depth, nodes, height: nodes.length ? y1 - y0 : 0, maxDepth, levelWidth: 0 };
+}
+
+/**
+ * Sets the horizontal positions for a level width (layout units).
+ * @param {ReturnType<typeof layoutTree>} layout
+ * @param {number} levelWidth
+ */
+export function placeLevels(layout, levelWidth) {
+  for (const node of layout.nodes) layout.x[node.data] = layout.depth[node.data] * levelWidth;
+  layout.levelWidth = levelWidth;
 }

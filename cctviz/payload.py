@@ -15,13 +15,18 @@ import numpy as np
 from .table import NodeTable
 
 PAYLOAD_VERSION = 1
-_DTYPES = {"int32": np.dtype("<i4"), "uint32": np.dtype("<u4"), "float64": np.dtype("<f8")}
+_DTYPES: dict[str, np.dtype[Any]] = {
+    "int32": np.dtype("<i4"),
+    "uint32": np.dtype("<u4"),
+    "float64": np.dtype("<f8"),
+}
 
 
 def column(values: np.ndarray, dtype: str) -> dict[str, Any]:
     """One binary column: ``{"dtype", "length", "buffer"}``."""
     arr = np.ascontiguousarray(values, dtype=_DTYPES[dtype])
-    return {"dtype": dtype, "length": int(arr.shape[0]), "buffer": memoryview(arr).cast("B")}
+    buffer = memoryview(arr.data).cast("B")
+    return {"dtype": dtype, "length": int(arr.shape[0]), "buffer": buffer}
 
 
 def strings(values: list[str]) -> dict[str, Any]:
@@ -44,7 +49,12 @@ def encode(table: NodeTable) -> dict[str, Any]:
         "type": column(table.type_code, "int32"),
         "types": strings(table.types),
         "metrics": [
-            {"name": m.name, "kind": m.kind, "partner": m.partner, "values": column(m.values, "float64")}
+            {
+                "name": m.name,
+                "kind": m.kind,
+                "partner": m.partner,
+                "values": column(m.values, "float64"),
+            }
             for m in table.metrics.values()
         ],
         "reducer": table.reducer,

@@ -39,7 +39,9 @@ class NodeTable:
     nodes: list[Any]  # the Hatchet Node objects, by table index (Python side only)
     hatchet_nid: np.ndarray  # int64 ``_hatchet_nid`` of each node
     metrics: dict[str, Metric]
-    attributes: dict[str, np.ndarray] = field(default_factory=dict)  # non-metric columns
+    first_row: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    """Position in ``gf.dataframe`` of each node's first row (-1 if none): the way to its
+    non-metric columns (file, line, module, ...)."""
     reducer: str | None = None  # how rows of one node (ranks, threads, profiles) were combined
     reduced_over: tuple[str, ...] = ()  # the index levels that were reduced
     extra_edges: int = 0

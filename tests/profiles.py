@@ -53,7 +53,9 @@ class Profile:
         if self.reader == "thicket":
             import thicket
 
-            return thicket.Thicket.from_caliperreader([str(p) for p in self.paths()], disable_tqdm=True)
+            return thicket.Thicket.from_caliperreader(
+                [str(p) for p in self.paths()], disable_tqdm=True
+            )
         reader: Callable[..., Any] = getattr(hatchet.GraphFrame, self.reader)
         if self.reader == "from_json":  # takes the JSON text, not a path
             return reader(self.path().read_text())

@@ -85,15 +85,20 @@ def test_metrics_are_numeric_with_kinds_from_the_reader(profile: tuple[Profile, 
             assert {m.kind, table.metrics[m.partner].kind} == {"exclusive", "inclusive"}
     listed = {str(c) for c in [*gf.exc_metrics, *gf.inc_metrics]}
     numeric_listed = {
-        str(c) for c in listed & {str(c) for c in gf.dataframe.columns}
-        if pd.api.types.is_numeric_dtype(gf.dataframe[next(x for x in gf.dataframe.columns if str(x) == c)])
+        str(c)
+        for c in listed & {str(c) for c in gf.dataframe.columns}
+        if pd.api.types.is_numeric_dtype(
+            gf.dataframe[next(x for x in gf.dataframe.columns if str(x) == c)]
+        )
     }
     if numeric_listed:
         assert set(table.metrics) == numeric_listed
 
 
 def _by_folder(folder: str, reader: str | None = None) -> Profile:
-    return next(p for p in readable() if p.folder == folder and (reader is None or p.reader == reader))
+    return next(
+        p for p in readable() if p.folder == folder and (reader is None or p.reader == reader)
+    )
 
 
 @pytest.mark.parametrize("reducer", ["mean", "sum", "min", "max"])

@@ -36,7 +36,10 @@ def test_empty_graph_is_a_value_error() -> None:
 
 
 def test_unknown_metric_lists_the_available_ones(gf) -> None:
-    with pytest.raises(ValueError, match=r"no metric 'wall' in this profile; available metrics: 'time', 'time \(inc\)'"):
+    with pytest.raises(
+        ValueError,
+        match=r"no metric 'wall' in this profile; available metrics: 'time', 'time \(inc\)'",
+    ):
         cctviz.CCT(gf, color_by="wall")
     w = cctviz.CCT(gf)
     with pytest.raises(traitlets.TraitError, match=r"no metric 'wall'.*'time \(inc\)'"):
@@ -45,21 +48,27 @@ def test_unknown_metric_lists_the_available_ones(gf) -> None:
 
 
 def test_unknown_reducer(gf) -> None:
-    with pytest.raises(ValueError, match=r"unknown reducer 'median'; accepted: 'mean', 'sum', 'min', 'max'"):
+    with pytest.raises(
+        ValueError, match=r"unknown reducer 'median'; accepted: 'mean', 'sum', 'min', 'max'"
+    ):
         cctviz.CCT(gf, reducer="median")
 
 
 def test_unknown_keyword_suggests_the_right_one(gf) -> None:
-    with pytest.raises(TypeError, match=r"unexpected keyword argument 'colour_by'; did you mean 'color_by'\?"):
+    with pytest.raises(
+        TypeError, match=r"unexpected keyword argument 'colour_by'; did you mean 'color_by'\?"
+    ):
         cctviz.CCT(gf, colour_by="time")
 
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [([99], r"node id 99 is out of range: this tree has 34 nodes \(ids 0 to 33\)"),
-     ([-1], r"node id -1 is out of range"),
-     (["main"], r"selection holds node ids \(integers from 0 to 33\); got 'main'"),
-     ([True], r"got True")],
+    [
+        ([99], r"node id 99 is out of range: this tree has 34 nodes \(ids 0 to 33\)"),
+        ([-1], r"node id -1 is out of range"),
+        (["main"], r"selection holds node ids \(integers from 0 to 33\); got 'main'"),
+        ([True], r"got True"),
+    ],
 )
 def test_bad_selection(gf, value, message) -> None:
     w = cctviz.CCT(gf)

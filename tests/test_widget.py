@@ -1,4 +1,4 @@
-"""The widget's Python side, with the front end simulated by setting synced state as the comm does."""
+"""The widget's Python side; the front end is simulated by setting synced state as the comm does."""
 
 from __future__ import annotations
 
@@ -49,12 +49,14 @@ def test_table_crosses_as_binary_buffers_not_json(gf) -> None:
 
 def _decode(payload):
     def col(c):
-        return np.frombuffer(c["buffer"], dtype={"int32": "<i4", "uint32": "<u4", "float64": "<f8"}[c["dtype"]])
+        return np.frombuffer(
+            c["buffer"], dtype={"int32": "<i4", "uint32": "<u4", "float64": "<f8"}[c["dtype"]]
+        )
 
     def strings(s):
         offsets = col(s["offsets"])
         blob = bytes(s["blob"])
-        return [blob[offsets[i]:offsets[i + 1]].decode() for i in range(s["count"])]
+        return [blob[offsets[i] : offsets[i + 1]].decode() for i in range(s["count"])]
 
     return col, strings
 
@@ -75,7 +77,7 @@ def test_payload_round_trips_the_table(gf) -> None:
 def test_unicode_and_markup_names_survive_the_string_table() -> None:
     from cctviz.payload import strings
 
-    values = ["<img src=x onerror=alert(1)>", "αβγ", "a&b \"q\"", ""]
+    values = ["<img src=x onerror=alert(1)>", "αβγ", 'a&b "q"', ""]
     table = strings(values)
     _, decode = _decode({})
     assert decode(table) == values

@@ -69,25 +69,23 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         for j, m in enumerate(metric_names)
     }
 
-    attributes = _attributes(df, keys, n, metric_names)
-    names = _labels(attributes.get("name"), nodes, "name")
-    types = _labels(attributes.get("type"), nodes, "type")
-    name_code, name_table = pd.factorize(pd.Series(names, dtype=object), use_na_sentinel=False)
-    type_code, type_table = pd.factorize(pd.Series(types, dtype=object), use_na_sentinel=False)
+    first_row = _first_rows(keys, n)
+    name_code, name_table = _string_column(df, "name", first_row, nodes)
+    type_code, type_table = _string_column(df, "type", first_row, nodes)
     reduced_over = tuple(str(x) for x in df.index.names if x != "node")
     multi_rows = len(df.index) > 0 and not df.index.get_level_values("node").is_unique
 
     return NodeTable(
         parent=np.asarray(parent, dtype=np.int32),
         depth=np.asarray(depth, dtype=np.int32),
-        name_code=name_code.astype(np.int32),
-        names=[str(x) for x in name_table],
-        type_code=type_code.astype(np.int32),
-        types=[str(x) for x in type_table],
+        name_code=name_code,
+        names=name_table,
+        type_code=type_code,
+        types=type_table,
         nodes=nodes,
         hatchet_nid=nid,
         metrics=table_metrics,
-        attributes=attributes,
+        first_row=first_row,
         reducer=reducer if multi_rows else None,
         reduced_over=reduced_over if multi_rows else (),
         extra_edges=len(extra),
@@ -99,20 +97,25 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
 to_node_table = from_graphframe
 
 
-def _spanning_tree(roots: list[Any]) -> tuple[list[Any], list[int], list[int], list[tuple[int, int]]]:
+def _spanning_tree(
+    roots: list[Any],
+) -> tuple[list[Any], list[int], list[int], list[tuple[int, int]]]:
     """Depth-first pre-order over the graph, each node once, under the first parent reached.
 
     Returns nodes, parent index, depth, and the (parent, child) index pairs of the edges not drawn.
-    Iterative, so deep trees do not hit the recursion limit, and cycles end (a node is visited once).
+    Iterative, so deep trees do not hit the recursion limit; cycles end (each node is visited once).
     """
     position: dict[int, int] = {}
     nodes: list[Any] = []
     parent: list[int] = []
     depth: list[int] = []
     extra: list[tuple[int, int]] = []
-    stack: list[tuple[Any, int, int]] = [(r, -1, 0) for r in reversed(roots)]
+    # two parallel stacks (node, parent index) instead of tuples: this loop is the hot path
+    stack = list(reversed(roots))
+    stack_parent = [-1] * len(stack)
     while stack:
-        node, par, d = stack.pop()
+        node = stack.pop()
+        par = stack_parent.pop()
         key = id(node)
         seen = position.get(key)
         if seen is not None:
@@ -123,11 +126,11 @@ def _spanning_tree(roots: list[Any]) -> tuple[list[Any], list[int], list[int], l
         position[key] = i
         nodes.append(node)
         parent.append(par)
-        depth.append(d)
+        depth.append(depth[par] + 1 if par >= 0 else 0)
         children = node.children
         if children:
-            d1 = d + 1
-            stack.extend([(c, i, d1) for c in reversed(children)])
+            stack.extend(reversed(children))
+            stack_parent.extend([i] * len(children))
     return nodes, parent, depth, extra
 
 
@@ -149,58 +152,55 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
             f"the GraphFrame's dataframe must be indexed by 'node'; its index levels are "
             f"{list(df.index.names)}"
         )
-    if np.unique(nid).size == nid.size:  # normal case: map through _hatchet_nid
-        lookup: dict[Any, int] = {int(v): i for i, v in enumerate(nid)}
-
-        def key_of(node: Any) -> int:
-            return lookup.get(int(node._hatchet_nid), -1)
-    else:  # a graph whose nids collide: fall back to object identity
-        lookup = {id(node): i for i, node in enumerate(nodes)}
-
-        def key_of(node: Any) -> int:
-            return lookup.get(id(node), -1)
-
     index = df.index
     if isinstance(index, pd.MultiIndex):
         level = index.names.index("node")
-        uniques = index.levels[level]
-        codes = index.codes[level]
-        mapped = np.fromiter((key_of(u) for u in uniques), dtype=np.int64, count=len(uniques))
-        return np.where(codes >= 0, mapped[codes], -1)
-    return np.fromiter((key_of(u) for u in index), dtype=np.int64, count=len(index))
+        uniques, codes = index.levels[level], index.codes[level]
+    else:
+        uniques, codes = index, None
+    order = np.argsort(nid, kind="stable")
+    sorted_nid = nid[order]
+    if np.all(sorted_nid[1:] != sorted_nid[:-1]):  # normal case: map through _hatchet_nid
+        row_nid = np.fromiter((u._hatchet_nid for u in uniques), dtype=np.int64, count=len(uniques))
+        at = np.minimum(np.searchsorted(sorted_nid, row_nid), len(nid) - 1)
+        mapped = np.where(sorted_nid[at] == row_nid, order[at], -1)
+    else:  # a graph whose nids collide: fall back to object identity
+        lookup = {id(node): i for i, node in enumerate(nodes)}
+        mapped = np.fromiter((lookup.get(id(u), -1) for u in uniques), np.int64, len(uniques))
+    if codes is None:
+        return mapped
+    return np.where(codes >= 0, mapped[codes], -1)
 
 
-def _labels(column: np.ndarray | None, nodes: list[Any], key: str) -> list[str]:
-    """Per-node text from the dataframe column ``key`` (what users see in ``gf.dataframe``),
-    falling back to the node's frame, whose attributes differ between readers."""
-    out: list[str] = []
-    for i, node in enumerate(nodes):
-        value = column[i] if column is not None else None
-        if value is None or (isinstance(value, float) and value != value):
-            frame = node.frame
-            value = frame.get(key) if hasattr(frame, "get") else None
-            if value is None and key == "name":
-                value = str(frame)
-        out.append("" if value is None else str(value))
-    return out
-
-
-def _attributes(
-    df: pd.DataFrame, keys: np.ndarray, n: int, metric_names: list[Any]
-) -> dict[str, np.ndarray]:
-    """Non-metric columns, one value per node (the first row of the node)."""
-    rest = [c for c in df.columns if c not in set(metric_names)]
-    if not rest:
-        return {}
+def _first_rows(keys: np.ndarray, n: int) -> np.ndarray:
+    """Index of the first dataframe row of each node (-1 for a node with no row)."""
     first = np.full(n, -1, dtype=np.int64)
-    rows = np.arange(keys.size)
-    valid = keys >= 0
-    # reversed assignment leaves the first row of each node in place
-    first[keys[valid][::-1]] = rows[valid][::-1]
-    have = first >= 0
-    out: dict[str, np.ndarray] = {}
-    for c in rest:
-        col = np.full(n, None, dtype=object)
-        col[have] = df[c].to_numpy(dtype=object)[first[have]]
-        out[str(c)] = col
-    return out
+    rows = np.flatnonzero(keys >= 0)
+    # assigning in reverse leaves the first row of each node in place
+    first[keys[rows][::-1]] = rows[::-1]
+    return first
+
+
+def _string_column(
+    df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: list[Any]
+) -> tuple[np.ndarray, list[str]]:
+    """Per-node text as (int32 codes, string table), from the dataframe column ``column`` (what
+    users see in ``gf.dataframe``), else from the node's frame, whose keys differ by reader."""
+    n = len(nodes)
+    values = np.full(n, None, dtype=object)
+    have = first_row >= 0
+    if column in df.columns:
+        values[have] = df[column].to_numpy(dtype=object)[first_row[have]]
+    missing = np.flatnonzero(pd.isna(values))
+    if missing.size:
+        fallback = np.empty(missing.size, dtype=object)
+        fallback[:] = [_frame_text(nodes[i].frame, column) for i in missing]
+        values[missing] = fallback
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    return codes.astype(np.int32), ["" if u is None else str(u) for u in uniques]
+
+
+def _frame_text(frame: Any, key: str) -> Any:
+    attrs = getattr(frame, "attrs", None)  # both distributions' Frame keeps a dict here
+    value = attrs.get(key) if type(attrs) is dict else None
+    return str(frame) if value is None and key == "name" else value

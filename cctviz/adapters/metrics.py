@@ -9,7 +9,7 @@ a *numeric* column; the readers' lists only say which numeric columns are metric
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
@@ -80,7 +80,10 @@ def discover(
 
 
 def default_pair(
-    metrics: Sequence[str], kind: dict[str, str], partner: dict[str, str], default_metric: object
+    metrics: Sequence[str],
+    kind: Mapping[str, str],
+    partner: Mapping[str, str],
+    default_metric: str | None,
 ) -> tuple[str, str]:
     """Default (colour, size) metrics: an exclusive metric for colour, its inclusive partner for
     size, preferring the reader's ``default_metric`` (or its partner) when it is a real metric."""

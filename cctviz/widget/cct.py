@@ -128,7 +128,9 @@ class CCT(anywidget.AnyWidget):
 
 
 def _check_keywords(kwargs: dict[str, Any]) -> None:
-    allowed = set(CCT.class_trait_names()) - {n for n in CCT.class_trait_names() if n.startswith("_")}
+    allowed = set(CCT.class_trait_names()) - {
+        n for n in CCT.class_trait_names() if n.startswith("_")
+    }
     for key in kwargs:
         if key not in allowed:
             close = difflib.get_close_matches(key, sorted(allowed | {"color_by", "size_by"}), n=1)

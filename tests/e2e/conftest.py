@@ -57,7 +57,9 @@ def open_notebook(lab: Lab, page: Any, request: pytest.FixtureRequest):
     """Write a notebook of the given cells, open it, run it; return the NotebookPage."""
 
     def _open(cells: list[str]) -> NotebookPage:
-        name = lab.write_notebook(f"{request.node.name}.ipynb".replace("[", "-").replace("]", ""), cells)
+        name = lab.write_notebook(
+            f"{request.node.name}.ipynb".replace("[", "-").replace("]", ""), cells
+        )
         notebook = NotebookPage(page, lab, name).open()
         notebook.run_all()
         return notebook

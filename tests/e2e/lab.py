@@ -63,7 +63,13 @@ class Lab:
         """Write a notebook of code cells into the server's folder; return its name."""
         nb = {
             "cells": [
-                {"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None}
+                {
+                    "cell_type": "code",
+                    "metadata": {},
+                    "source": src,
+                    "outputs": [],
+                    "execution_count": None,
+                }
                 for src in cells
             ],
             "metadata": {
@@ -82,7 +88,7 @@ class Lab:
 
 @contextlib.contextmanager
 def running_lab() -> Iterator[Lab]:
-    """Start JupyterLab on a free loopback port with isolated config; stop its process group after."""
+    """Start JupyterLab on a free loopback port with isolated config; stop its process group."""
     base = Path(tempfile.mkdtemp(prefix="cctviz-lab-"))
     root = base / "notebooks"
     root.mkdir()
@@ -114,7 +120,9 @@ def running_lab() -> Iterator[Lab]:
         "--LabApp.expose_app_in_browser=True",
     ]  # fmt: skip
     with log.open("wb") as out:
-        process = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     lab = Lab(root, port, process, log)
     try:
         _wait_ready(lab)
@@ -134,12 +142,16 @@ def _wait_ready(lab: Lab) -> None:
     while time.monotonic() < deadline:
         if lab.process.poll() is not None:
             raise RuntimeError(f"jupyter lab exited early:\n{lab.log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"{lab.url}/api/status", timeout=2) as r:
-                if r.status == 200:
-                    return
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{lab.url}/api/status", timeout=2) as r,
+        ):
+            if r.status == 200:
+                return
         time.sleep(0.3)
-    raise TimeoutError(f"jupyter lab not ready after {START_TIMEOUT_S}s:\n{lab.log.read_text()[-3000:]}")
+    raise TimeoutError(
+        f"jupyter lab not ready after {START_TIMEOUT_S}s:\n{lab.log.read_text()[-3000:]}"
+    )
 
 
 def launch_browser(playwright: Any) -> Any:
@@ -191,7 +203,8 @@ class NotebookPage:
 
     def wait_idle(self) -> None:
         self.page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'",
+            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+            " === 'idle'",
             timeout=KERNEL_IDLE_TIMEOUT_MS,
         )
 
@@ -206,7 +219,9 @@ class NotebookPage:
             timeout=KERNEL_IDLE_TIMEOUT_MS,
         )
         self.wait_idle()
-        tracebacks = self.page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+        tracebacks = self.page.locator(
+            ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']"
+        )
         if tracebacks.count():
             raise AssertionError(f"a cell raised:\n{tracebacks.first.inner_text()}")
 

@@ -1,4 +1,4 @@
-"""End to end in a real JupyterLab 4 and Chromium: the quickstart notebook and the basic gestures."""
+"""End to end in a real JupyterLab 4 and Chromium: the quickstart notebook and basic gestures."""
 
 from __future__ import annotations
 
@@ -44,8 +44,10 @@ def test_quickstart_runs_and_draws_every_node(lab, page) -> None:
 
 def test_hover_shows_name_and_value(open_notebook, page) -> None:
     notebook = open_notebook(SMALL)
-    node_id = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
-    expected = notebook.python_json("float(w.table.metrics['time'].values[%d])" % node_id)
+    node_id = notebook.python_json(
+        "next(i for i in range(w.table.size) if w.table.name(i) == 'main')"
+    )
+    expected = notebook.python_json(f"float(w.table.metrics['time'].values[{node_id}])")
     widget(page).locator(f'circle.cct-node[data-id="{node_id}"]').hover()
     tooltip = widget(page).locator(".cct-tooltip")
     tooltip.wait_for(state="visible")
@@ -73,12 +75,17 @@ def test_click_selects_and_the_kernel_reads_it(open_notebook, page) -> None:
 def test_setting_color_by_in_a_cell_recolours(open_notebook, page) -> None:
     notebook = open_notebook(SMALL)
     view = widget(page)
-    fills = view.locator("circle.cct-node").evaluate_all("els => els.map(e => e.getAttribute('fill'))")
+    fills = view.locator("circle.cct-node").evaluate_all(
+        "els => els.map(e => e.getAttribute('fill'))"
+    )
     notebook.execute("w.color_by = 'time (inc)'")
     page.wait_for_function(
-        "() => document.querySelector('.cct-color-legend .cct-legend-title').textContent.includes('time (inc)')"
+        "() => document.querySelector('.cct-color-legend .cct-legend-title')"
+        ".textContent.includes('time (inc)')"
     )
-    after = view.locator("circle.cct-node").evaluate_all("els => els.map(e => e.getAttribute('fill'))")
+    after = view.locator("circle.cct-node").evaluate_all(
+        "els => els.map(e => e.getAttribute('fill'))"
+    )
     assert len(after) == len(fills)
     assert sum(a != b for a, b in zip(after, fills, strict=True)) > len(fills) // 2
 
@@ -87,5 +94,9 @@ def test_selection_set_in_python_is_drawn(open_notebook, page) -> None:
     notebook = open_notebook(SMALL)
     notebook.execute("w.selection = (3, 4)")
     page.wait_for_function("() => document.querySelectorAll('circle.cct-selected').length === 2")
-    ids = widget(page).locator("circle.cct-selected").evaluate_all("els => els.map(e => +e.dataset.id)")
+    ids = (
+        widget(page)
+        .locator("circle.cct-selected")
+        .evaluate_all("els => els.map(e => +e.dataset.id)")
+    )
     assert sorted(ids) == [3, 4]

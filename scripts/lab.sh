@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets everything up, then opens JupyterLab on the quickstart notebook (bundled real profile).
+# Extra arguments go to `jupyter lab` (e.g. --port 9999).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+args=(--ServerApp.ip=127.0.0.1)
+[ "$(id -u)" -eq 0 ] && args+=(--allow-root)
+exec .venv/bin/jupyter lab notebooks/quickstart.ipynb "${args[@]}" "$@"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: lint and types (JS and Python), vitest in jsdom,
+# the wheel check, a benchmark smoke run, pytest against LLNL's llnl-hatchet + llnl-thicket
+# (adapter and widget model), and last the full pytest suite against UMD hatchet, including the
+# end-to-end tests in a real JupyterLab driven by Playwright + Debian Chromium.
+# Any failure, including pytest's exit 5 (no tests collected), fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --tests
+
+say() { printf '\n== %s\n' "$*"; }
+
+say "JS: lint, types, unit tests (vitest + jsdom)"
+npm run --silent lint
+npm run --silent typecheck
+npm test --silent
+
+say "Python: lint and types"
+.venv/bin/ruff check cctviz tests benchmarks
+.venv/bin/ruff format --check cctviz tests benchmarks
+.venv/bin/mypy
+
+say "wheel ships the built bundle"
+rm -rf dist
+.venv/bin/python -m pip wheel -q --no-deps --no-build-isolation -w dist .
+.venv/bin/python - <<'PY'
+import glob, zipfile
+wheel = glob.glob("dist/cctviz-*.whl")[0]
+names = zipfile.ZipFile(wheel).namelist()
+for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget.css",
+               "cctviz/examples/data/hatchet+hatchet-LICENSE", "cctviz/py.typed"):
+    assert needed in names, f"{needed} missing from {wheel}"
+print(f"{wheel}: bundle, example data and licence present")
+PY
+
+say "benchmark smoke run"
+.venv/bin/python benchmarks/serialize.py --smoke
+
+say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
+.venv-llnl/bin/python -m pytest -m "not e2e" -p no:cacheprovider
+
+say "pytest with UMD hatchet (everything, end to end in JupyterLab included)"
+.venv/bin/python -m pytest -p no:cacheprovider

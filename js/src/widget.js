@@ -27,7 +27,9 @@ function render({ model, el }) {
     el.replaceChildren(box);
   };
 
+  let started = false;
   const onData = () => {
+    if (!started) return;
     try {
       renderer.setData(decodeTable(model.get("_payload")));
     } catch (error) {
@@ -48,8 +50,15 @@ function render({ model, el }) {
   };
 
   renderer.setOptions(options());
-  onData();
-  onSelection();
+  // Draw once the cell has its real width (the element is often not in the page yet when
+  // render runs); drawing at a guessed width would lay out and draw everything twice.
+  const start = () => {
+    if (started) return;
+    started = true;
+    renderer.resize(el.clientWidth || 800, model.get("height") - 32);
+    onData();
+    onSelection();
+  };
   model.on("change:_payload", onData);
   for (const trait of Object.keys(OPTION_TRAITS)) model.on(`change:${trait}`, onOptions);
   model.on("change:selection", onSelection);
@@ -57,11 +66,16 @@ function render({ model, el }) {
 
   let frame = 0;
   const onResize = () => {
+    if (!started) {
+      if (el.clientWidth > 0) start();
+      return;
+    }
     cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => renderer.resize(el.clientWidth, model.get("height") - 32));
   };
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
   observer?.observe(el);
+  if (!observer || el.clientWidth > 0) start();
 
   return () => {
     observer?.disconnect();

@@ -201,7 +201,13 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
   function draw() {
     if (!table || !view.colorBy) return;
     computeMarks();
-    const list = layout.nodes.map((n) => marks[n.data]);
+    backend.drawLinks(linkSegments());
+    backend.drawNodes(layout.nodes.map((n) => marks[n.data]));
+    backend.setSelected(selected);
+    setStatus();
+  }
+
+  function linkSegments() {
     const segments = [];
     for (const node of layout.nodes) {
       const p = table.parent[node.data];
@@ -209,10 +215,7 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
         segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[node.data], y1: layout.y[node.data] });
       }
     }
-    backend.drawLinks(segments);
-    backend.drawNodes(list);
-    backend.setSelected(selected);
-    setStatus();
+    return segments;
   }
 
   function restyle() {
@@ -293,7 +296,11 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     if (!(w > 0 && h > 0)) return;
     size = { width: w, height: h };
     backend.resize(w, h);
-    if (table && !userMoved && spreadLevels()) draw();
+    if (table && !userMoved && spreadLevels()) {
+      computeMarks();
+      backend.moveNodes(layout.nodes.map((n) => marks[n.data]));
+      backend.drawLinks(linkSegments());
+    }
     if (!userMoved) fitToView();
     else updateLabels();
   }

@@ -79,6 +79,16 @@ export function createSvgBackend(container, { labelPx }) {
       this.styleNodes(marks);
     },
 
+    /** Moves existing marks (a new level spacing): no new elements. @param {NodeMark[]} marks */
+    moveNodes(marks) {
+      for (const m of marks) {
+        const el = elements[m.id];
+        if (!el) continue;
+        el.setAttribute("cx", String(m.x));
+        el.setAttribute("cy", String(m.y));
+      }
+    },
+
     /** Restyles existing marks (metric or scale change): no new elements. @param {NodeMark[]} marks */
     styleNodes(marks) {
       for (const m of marks) {
@@ -142,9 +152,6 @@ export function createSvgBackend(container, { labelPx }) {
     setTransform(t) {
       scale = t.k;
       viewport.attr("transform", `translate(${t.x},${t.y}) scale(${t.k})`);
-      viewport.style("--cct-k", t.k);
-      links.attr("stroke-width", 1.2 / t.k);
-      nodeLayer.attr("stroke-width", 1 / t.k);
       positionLabels(labelLayer, scale);
       positionLabels(hoverLayer, scale);
     },

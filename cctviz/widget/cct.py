@@ -40,6 +40,11 @@ class CCT(anywidget.AnyWidget):
         default_value="mean",
         help="How per-rank/thread/profile rows of one node are combined.",
     ).tag(sync=True)
+    backend = t.Enum(
+        ["auto", "svg", "canvas"],
+        default_value="auto",
+        help="Drawing backend: 'svg', 'canvas', or 'auto' (canvas above 4,000 nodes).",
+    ).tag(sync=True)
     selection = t.Tuple(help="Ids of the selected nodes, in selection order.").tag(sync=True)
     height = t.Int(520, min=200, help="Height of the view in pixels.").tag(sync=True)
 

@@ -3,7 +3,12 @@ import { createRenderer } from "./cct/renderer.js";
 import { decodeTable } from "./cct/decode.js";
 
 /** The traits of cctviz.CCT that the front end reads or writes (see cctviz/widget/cct.py). */
-const OPTION_TRAITS = { color_by: "colorBy", size_by: "sizeBy", color_scale: "colorScale" };
+const OPTION_TRAITS = {
+  color_by: "colorBy",
+  size_by: "sizeBy",
+  color_scale: "colorScale",
+  backend: "backend",
+};
 
 /** @param {{ model: any, el: HTMLElement }} context */
 function render({ model, el }) {

@@ -97,7 +97,7 @@ describe("renderer", () => {
   test("hover shows a tooltip with every metric and the reducer, and no re-render", () => {
     const { container } = mount();
     const nodesBefore = circles(container);
-    circle(container, 1).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     const tip = container.querySelector(".cct-tooltip");
     expect(tip.hidden).toBe(false);
     expect(tip.querySelector(".cct-tooltip-name").textContent).toBe("solve");
@@ -106,13 +106,13 @@ describe("renderer", () => {
     expect(tip.textContent).toContain("values: mean over rank");
     expect(container.querySelector(".cct-hover-label text").textContent).toBe("solve");
     expect(circles(container)).toEqual(nodesBefore);
-    circle(container, 1).dispatchEvent(new MouseEvent("pointerout", { bubbles: true }));
+    container.querySelector("svg.cct-svg").dispatchEvent(new MouseEvent("pointerleave"));
     expect(tip.hidden).toBe(true);
   });
 
   test("tooltip says a missing value is missing", () => {
     const { container } = mount();
-    circle(container, 5).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    circle(container, 5).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     expect(container.querySelector(".cct-tooltip").textContent).toContain("missing");
   });
 
@@ -122,7 +122,7 @@ describe("renderer", () => {
       payload({ parent: [-1, 0], names: ["main", evil], metrics: { t: [1, 2] } }),
       { colorBy: "t", sizeBy: "t" },
     );
-    circle(container, 1).dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     expect(container.querySelector("img")).toBeNull();
     expect(container.querySelector(".cct-tooltip-name").textContent).toBe(evil);
     const label = container.querySelector('.cct-labels text[data-id="1"]');

@@ -7,6 +7,7 @@ import { metricByName } from "./decode.js";
 import { shortenName, placeLabels } from "./labels.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { colorScale, sizeScale } from "./scales.js";
+import { createCanvasBackend } from "./canvas-backend.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { tooltipContent } from "./tooltip.js";
 import { buildHierarchy, layoutTree, placeLevels } from "./tree.js";
@@ -22,13 +23,19 @@ const DEFAULTS = {
   rMax: 12,
   margin: 24,
   labelRoom: 180, // screen pixels kept free right of the deepest nodes for their labels
+  canvasAbove: 4000,
+  maxLabelCandidates: 3000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
 };
+
+export const BACKENDS = ["auto", "svg", "canvas"];
+const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
 
 /**
  * @typedef {object} ViewOptions
  * @property {string} colorBy
  * @property {string} sizeBy
  * @property {"linear" | "log"} [colorScale]
+ * @property {"auto" | "svg" | "canvas"} [backend] "auto": SVG up to DEFAULTS.canvasAbove nodes
  */
 
 /**
@@ -54,7 +61,8 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
 
   const stage = root.appendChild(doc.createElement("div"));
   stage.className = "cct-stage";
-  const backend = createSvgBackend(stage, { labelPx: DEFAULTS.labelPx });
+  const surface = stage.appendChild(doc.createElement("div"));
+  surface.className = "cct-surface";
   const tooltip = stage.appendChild(doc.createElement("div"));
   tooltip.className = "cct-tooltip";
   tooltip.setAttribute("role", "tooltip");
@@ -64,15 +72,16 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
   let table = null;
   let layout = null;
   /** @type {Required<ViewOptions>} */
-  let view = { colorBy: "", sizeBy: "", colorScale: "linear" };
+  let view = { colorBy: "", sizeBy: "", colorScale: "linear", backend: "auto" };
   let scales = null;
   let marks = [];
   let selected = new Set();
   let transform = zoomIdentity;
   let userMoved = false;
   let size = { width, height };
+  /** @type {number | null} */
+  let hovered = null;
 
-  const svg = select(backend.svg);
   const zoomer = zoom()
     .scaleExtent([1e-4, 16])
     .on("zoom", (event) => {
@@ -81,16 +90,42 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
       if (event.sourceEvent) userMoved = true;
     })
     .on("end", () => updateLabels());
-  svg.call(zoomer).on("dblclick.zoom", null);
 
-  svg.on("pointerover", (event) => hover(backend.nodeAt(event), event));
-  svg.on("pointermove", (event) => {
-    if (!tooltip.hidden) moveTooltip(event);
-  });
-  svg.on("pointerout", (event) => {
-    if (backend.nodeAt(event) !== null) hover(null, event);
-  });
-  svg.on("click", (event) => {
+  /** @type {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} */
+  let backend = null;
+  /** @type {import("d3-selection").Selection<SVGSVGElement, unknown, null, undefined>} */
+  let svg = null;
+
+  /** Switches to the SVG or canvas backend; events and zoom move to its surface. */
+  function useBackend(kind) {
+    if (backend?.kind === kind) return false;
+    if (backend) {
+      svg.on(".zoom", null).on("pointermove pointerleave click", null);
+      backend.destroy();
+    }
+    backend = CREATE_BACKEND[kind](surface, { labelPx: DEFAULTS.labelPx });
+    backend.resize(size.width, size.height);
+    svg = select(backend.svg);
+    svg.call(zoomer).on("dblclick.zoom", null);
+    svg.property("__zoom", transform);
+    backend.setTransform(transform);
+    svg.on("pointermove", onPointerMove).on("pointerleave", (event) => hover(null, event)).on("click", onClick);
+    return true;
+  }
+
+  function backendKind() {
+    if (view.backend !== "auto") return view.backend;
+    return (layout?.nodes.length ?? 0) > DEFAULTS.canvasAbove ? "canvas" : "svg";
+  }
+
+  /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
+  function onPointerMove(event) {
+    const id = backend.nodeAt(event);
+    if (id !== hovered) hover(id, event);
+    else if (id !== null) moveTooltip(event);
+  }
+
+  function onClick(event) {
     const id = backend.nodeAt(event);
     if (id === null) {
       if (selected.size) commitSelection(new Set());
@@ -101,8 +136,9 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     if (toggle && next.has(id)) next.delete(id);
     else next.add(id);
     commitSelection(next);
-  });
+  }
   fitButton.addEventListener("click", () => fitToView());
+  useBackend("svg");
 
   function commitSelection(next) {
     selected = next;
@@ -111,6 +147,7 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
   }
 
   function hover(id, event) {
+    hovered = id;
     backend.setHovered(id);
     if (id === null || !table) {
       tooltip.hidden = true;
@@ -200,6 +237,7 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
 
   function draw() {
     if (!table || !view.colorBy) return;
+    useBackend(backendKind());
     computeMarks();
     backend.drawLinks(linkSegments());
     backend.drawNodes(layout.nodes.map((n) => marks[n.data]));
@@ -224,26 +262,29 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     updateLabels();
   }
 
-  /** Leaves get labels where they fit; bigger nodes win collisions. */
+  /**
+   * Leaves get labels where they fit; bigger nodes win collisions. Only the largest few thousand
+   * leaves in view are tried: a view has room for far fewer labels than that.
+   */
   function updateLabels() {
-    if (!table || !layout) return;
-    const candidates = [];
+    if (!table || !layout || !marks.length) return;
     const { width: w, height: h } = size;
-    for (const node of layout.nodes) {
-      if (node.children) continue;
-      const id = node.data;
+    const ids = [];
+    for (const id of layout.leaves) {
       const sx = transform.applyX(layout.x[id]);
       const sy = transform.applyY(layout.y[id]);
       if (sx < -DEFAULTS.labelRoom || sx > w || sy < 0 || sy > h) continue;
-      const m = labelMark(id);
-      candidates.push({ ...m, sx, sy, sr: m.r * transform.k });
+      ids.push(id);
     }
-    candidates.sort((a, b) => b.r - a.r || a.sy - b.sy);
-    const kept = placeLabels(
-      candidates.map((c) => ({ id: c.id, x: c.sx + c.sr + 4, y: c.sy, text: c.text })),
-      { fontSize: DEFAULTS.labelPx },
-    );
-    backend.drawLabels(candidates.filter((c) => kept.has(c.id)));
+    ids.sort((a, b) => marks[b].r - marks[a].r || layout.y[a] - layout.y[b]);
+    const candidates = ids.slice(0, DEFAULTS.maxLabelCandidates).map((id) => ({
+      id,
+      x: transform.applyX(layout.x[id]) + marks[id].r * transform.k + 4,
+      y: transform.applyY(layout.y[id]),
+      text: shortenName(table.names[table.nameCode[id]]),
+    }));
+    const kept = placeLabels(candidates, { fontSize: DEFAULTS.labelPx });
+    backend.drawLabels(candidates.filter((c) => kept.has(c.id)).map((c) => labelMark(c.id)));
   }
 
   function fitToView() {
@@ -318,13 +359,27 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     },
     /** @param {Partial<ViewOptions>} options */
     setOptions(options) {
+      if (options.backend !== undefined && !BACKENDS.includes(options.backend)) {
+        throw new RangeError(`unknown backend ${JSON.stringify(options.backend)}; accepted: ${BACKENDS.join(", ")}`);
+      }
       const before = view;
       view = { ...view, ...options };
       if (!table) return;
-      if (!before.colorBy) {
+      if (!before.colorBy || backendKind() !== backend.kind) {
         draw();
         fitToView();
       } else restyle();
+    },
+    /** The drawing backend in use: "svg" or "canvas". */
+    get backend() {
+      return backend.kind;
+    },
+    /**
+     * Where node `id` is on screen, relative to the drawing surface (for tests and tools).
+     * @param {number} id
+     */
+    screenPosition(id) {
+      return { x: transform.applyX(layout.x[id]), y: transform.applyY(layout.y[id]) };
     },
     /** @param {Iterable<number>} ids */
     setSelection(ids) {
@@ -337,8 +392,7 @@ export function createRenderer(container, { onSelect = () => {}, width = 800, he
     fitToView,
     resize,
     destroy() {
-      svg.on(".zoom", null);
-      svg.on("pointerover pointermove pointerout click", null);
+      svg.on(".zoom", null).on("pointermove pointerleave click", null);
       backend.destroy();
       root.remove();
     },

@@ -50,6 +50,7 @@ export function layoutTree(root, { rowHeight }, size) {
   let y0 = Infinity;
   let y1 = -Infinity;
   let maxDepth = 0;
+  const leaves = [];
   laid.each((node) => {
     if (node.data === HIDDEN_ROOT) return;
     y[node.data] = node.x;
@@ -57,9 +58,10 @@ export function layoutTree(root, { rowHeight }, size) {
     if (node.x < y0) y0 = node.x;
     if (node.x > y1) y1 = node.x;
     if (node.depth - 1 > maxDepth) maxDepth = node.depth - 1;
+    if (!node.children) leaves.push(node.data);
     nodes.push(node);
   });
-  return { x, y, depth, nodes, height: nodes.length ? y1 - y0 : 0, maxDepth, levelWidth: 0 };
+  return { x, y, depth, nodes, leaves, height: nodes.length ? y1 - y0 : 0, maxDepth, levelWidth: 0 };
 }
 
 /**

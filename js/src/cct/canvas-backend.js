@@ -1,0 +1,245 @@
+// The canvas drawing backend, for large trees: nodes and links are painted on one <canvas>
+// (10^4–10^5 SVG elements take seconds to create and paint), hit-testing goes through a
+// quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
+// shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
+import { quadtree } from "d3-quadtree";
+import { createOverlay, SVG_NS } from "./overlay.js";
+import { linkPath } from "./svg-backend.js";
+
+const STROKE_BATCH = 500;
+
+/**
+ * @param {HTMLElement} container
+ * @param {{ labelPx: number }} options
+ */
+export function createCanvasBackend(container, { labelPx }) {
+  const doc = container.ownerDocument;
+  const win = doc.defaultView;
+  const canvas = doc.createElement("canvas");
+  canvas.className = "cct-canvas";
+  container.appendChild(canvas);
+  const overlay = createOverlay(container, { labelPx, className: "cct-overlay" });
+  const rings = overlay.content.append("g").attr("class", "cct-rings");
+  const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
+
+  /** @type {CanvasRenderingContext2D | null} */
+  let ctx = null;
+  try {
+    ctx = canvas.getContext("2d");
+  } catch {
+    ctx = null; // no canvas support (jsdom): marks are kept and hit-tested, not painted
+  }
+
+  /** @type {import("./svg-backend.js").NodeMark[]} */
+  let list = [];
+  /** @type {(import("./svg-backend.js").NodeMark | undefined)[]} */
+  let byId = [];
+  /** @type {import("./svg-backend.js").LinkMark[]} */
+  let segments = [];
+  /** @type {import("d3-quadtree").Quadtree<import("./svg-backend.js").NodeMark>} */
+  let index = quadtree();
+  let maxR = 0;
+  let t = { x: 0, y: 0, k: 1 };
+  let width = 0;
+  let height = 0;
+  let frame = 0;
+  let selected = new Set();
+  /** @type {CanvasPattern | string | null} */
+  let missingFill = null;
+
+  function reindex() {
+    index = /** @type {import("d3-quadtree").Quadtree<import("./svg-backend.js").NodeMark>} */ (
+      quadtree()
+    )
+      .x((m) => m.x)
+      .y((m) => m.y)
+      .addAll(list);
+    maxR = 0;
+    for (const m of list) if (m.r > maxR) maxR = m.r;
+  }
+
+  function schedule() {
+    if (frame) return;
+    const raf = win.requestAnimationFrame ?? ((f) => win.setTimeout(f, 16));
+    frame = raf(() => {
+      frame = 0;
+      paint();
+    });
+  }
+
+  function themeColor(name, fallback) {
+    const value = win.getComputedStyle(container).getPropertyValue(name).trim();
+    return value || fallback;
+  }
+
+  function hatchPattern() {
+    const tile = doc.createElement("canvas");
+    tile.width = 6;
+    tile.height = 6;
+    const c = tile.getContext("2d");
+    if (!c) return "#bdbdbd";
+    c.fillStyle = themeColor("--jp-layout-color3", "#bdbdbd");
+    c.fillRect(0, 0, 6, 6);
+    c.strokeStyle = themeColor("--jp-ui-font-color2", "#616161");
+    c.lineWidth = 1.5;
+    c.beginPath();
+    c.moveTo(0, 6);
+    c.lineTo(6, 0);
+    c.stroke();
+    return ctx.createPattern(tile, "repeat");
+  }
+
+  function paint() {
+    if (ctx) {
+      const dpr = win.devicePixelRatio || 1;
+      missingFill ??= hatchPattern();
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+      // what is in view, in layout units, with a margin of the largest radius
+      const pad = maxR + 2 / t.k;
+      const x0 = -t.x / t.k - pad;
+      const x1 = (width - t.x) / t.k + pad;
+      const y0 = -t.y / t.k - pad;
+      const y1 = (height - t.y) / t.k + pad;
+
+      ctx.lineWidth = 1.2 / t.k;
+      ctx.strokeStyle = themeColor("--jp-border-color1", "#b0b0b0");
+      // Stroked in batches: the software rasteriser slows down badly (seconds) on one path with
+      // 10^5 curves, while many small paths cost little more than their segments.
+      const visible = segments.filter((s) => !outside(s, x0, x1, y0, y1));
+      for (let i = 0; i < visible.length; i += STROKE_BATCH) {
+        ctx.stroke(new Path2D(linkPath(visible.slice(i, i + STROKE_BATCH))));
+      }
+
+      const inView = list.filter((m) => m.x >= x0 && m.x <= x1 && m.y >= y0 && m.y <= y1);
+      for (const m of inView) {
+        ctx.beginPath();
+        ctx.arc(m.x, m.y, m.r, 0, 2 * Math.PI);
+        ctx.fillStyle = m.fill ?? missingFill;
+        ctx.fill();
+      }
+      if (maxR * t.k > 1.5) {
+        // outlines only once circles are big enough to show them, in batches as for links
+        ctx.lineWidth = 0.75 / t.k;
+        ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#444");
+        for (const negative of [false, true]) {
+          ctx.setLineDash(negative ? [2 / t.k, 1 / t.k] : []);
+          const group = inView.filter((m) => m.negative === negative);
+          for (let i = 0; i < group.length; i += STROKE_BATCH) {
+            const path = new Path2D();
+            for (const m of group.slice(i, i + STROKE_BATCH)) {
+              path.moveTo(m.x + m.r, m.y);
+              path.arc(m.x, m.y, m.r, 0, 2 * Math.PI);
+            }
+            ctx.stroke(path);
+          }
+        }
+        ctx.setLineDash([]);
+      }
+      const drawn = inView.length;
+      canvas.dataset.painted = String(drawn);
+    }
+    // every node has been drawn (or is out of view and would be if scrolled to)
+    canvas.setAttribute("data-node-count", String(list.length));
+  }
+
+  function drawRings(layer, ids, className) {
+    const marks = [...ids].map((id) => byId[id]).filter(Boolean);
+    layer
+      .selectAll("circle")
+      .data(marks, (m) => m.id)
+      .join((enter) => enter.append(() => doc.createElementNS(SVG_NS, "circle")))
+      .attr("class", `cct-ring ${className}`)
+      .attr("data-id", (m) => m.id)
+      .attr("aria-selected", className === "cct-selected" ? "true" : null)
+      .attr("cx", (m) => m.x)
+      .attr("cy", (m) => m.y)
+      .attr("r", (m) => m.r)
+      .attr("fill", "none");
+  }
+
+  return {
+    kind: "canvas",
+    svg: overlay.svg.node(),
+    legendLayer: overlay.legendLayer,
+    drawLabels: overlay.drawLabels,
+    drawHoverLabel: overlay.drawHoverLabel,
+
+    drawLinks(next) {
+      segments = next;
+      schedule();
+    },
+
+    drawNodes(marks) {
+      list = marks;
+      byId = [];
+      for (const m of marks) byId[m.id] = m;
+      reindex();
+      drawRings(rings, selected, "cct-selected");
+      schedule();
+    },
+
+    moveNodes(marks) {
+      this.drawNodes(marks);
+    },
+
+    styleNodes(marks) {
+      this.drawNodes(marks);
+    },
+
+    setSelected(ids) {
+      selected = new Set(ids);
+      drawRings(rings, selected, "cct-selected");
+    },
+
+    setHovered(id) {
+      drawRings(hoverRing, id === null ? [] : [id], "cct-hovered");
+    },
+
+    setTransform(next) {
+      t = { x: next.x, y: next.y, k: next.k };
+      overlay.setTransform(t);
+      rings.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+      hoverRing.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+      schedule();
+    },
+
+    /** The node under the pointer: nearest centre within its radius (plus 3 screen pixels). */
+    nodeAt(event) {
+      const box = canvas.getBoundingClientRect();
+      const x = (event.clientX - box.left - t.x) / t.k;
+      const y = (event.clientY - box.top - t.y) / t.k;
+      const slack = 3 / t.k;
+      const m = index.find(x, y, maxR + slack);
+      if (!m) return null;
+      return Math.hypot(m.x - x, m.y - y) <= m.r + slack ? m.id : null;
+    },
+
+    resize(w, h) {
+      width = w;
+      height = h;
+      const dpr = win.devicePixelRatio || 1;
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+      overlay.resize(w, h);
+      schedule();
+    },
+
+    destroy() {
+      if (frame) (win.cancelAnimationFrame ?? win.clearTimeout)(frame);
+      overlay.destroy();
+      canvas.remove();
+      list = [];
+      byId = [];
+    },
+  };
+}
+
+function outside(s, x0, x1, y0, y1) {
+  return (
+    (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1)
+  );
+}

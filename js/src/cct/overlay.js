@@ -1,0 +1,89 @@
+// The SVG overlay both drawing backends share: it receives pointer and zoom events, and holds
+// the leaf labels, the hover label and the legends. Labels keep their screen size at any zoom.
+import { select } from "d3-selection";
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * @typedef {{ id: number, x: number, y: number, r: number, text: string }} LabelMark
+ */
+
+/**
+ * @param {HTMLElement} container
+ * @param {{ labelPx: number, className?: string }} options
+ */
+export function createOverlay(container, { labelPx, className = "" }) {
+  const svg = select(container)
+    .append("svg")
+    .attr("class", `cct-svg ${className}`.trim())
+    .attr("xmlns", SVG_NS)
+    .attr("role", "img");
+  const defs = svg.append("defs");
+  const viewport = svg.append("g").attr("class", "cct-viewport");
+  const content = viewport.append("g").attr("class", "cct-content");
+  const labelLayer = viewport.append("g").attr("class", "cct-labels");
+  const hoverLayer = viewport.append("g").attr("class", "cct-hover-label");
+  const legendLayer = svg.append("g").attr("class", "cct-legends");
+
+  let k = 1;
+  /** @type {Set<number>} */
+  let labelled = new Set();
+
+  function positionLabels(layer) {
+    layer.attr("font-size", labelPx / k).attr("stroke-width", 3 / k);
+    layer.selectAll("text").each(function (m) {
+      this.setAttribute("x", String(m.x + m.r + 4 / k));
+      this.setAttribute("y", String(m.y));
+    });
+  }
+
+  return {
+    svg,
+    defs,
+    /** where a backend puts marks that zoom with the tree (SVG backend only) */
+    content,
+    legendLayer,
+
+    /** @param {LabelMark[]} marks */
+    drawLabels(marks) {
+      labelled = new Set(marks.map((m) => m.id));
+      labelLayer
+        .selectAll("text")
+        .data(marks, (m) => m.id)
+        .join("text")
+        .attr("class", "cct-label")
+        .attr("data-id", (m) => m.id)
+        .attr("dominant-baseline", "central")
+        .text((m) => m.text); // text, never HTML: names are untrusted
+      positionLabels(labelLayer);
+    },
+
+    /** @param {LabelMark | null} mark the hovered node's label, shown whatever the collisions */
+    drawHoverLabel(mark) {
+      hoverLayer
+        .selectAll("text")
+        .data(mark && !labelled.has(mark.id) ? [mark] : [])
+        .join("text")
+        .attr("class", "cct-label cct-label-hover")
+        .attr("dominant-baseline", "central")
+        .text((m) => m.text);
+      positionLabels(hoverLayer);
+    },
+
+    /** @param {{ x: number, y: number, k: number }} t */
+    setTransform(t) {
+      k = t.k;
+      viewport.attr("transform", `translate(${t.x},${t.y}) scale(${t.k})`);
+      positionLabels(labelLayer);
+      positionLabels(hoverLayer);
+    },
+
+    resize(width, height) {
+      svg.attr("width", width).attr("height", height).attr("viewBox", `0 0 ${width} ${height}`);
+    },
+
+    destroy() {
+      svg.remove();
+    },
+  };
+}

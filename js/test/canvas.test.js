@@ -1,0 +1,110 @@
+import { beforeEach, describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { createRenderer } from "../src/cct/renderer.js";
+import { randomTree, smallTree } from "./fixtures.js";
+
+// jsdom has no canvas: a fake 2D context that records what the last paint drew.
+// (Each vitest file has its own jsdom, so the stub does not leak into other files.)
+let painted;
+beforeEach(() => {
+  painted = { fills: 0, fillStyles: [] };
+  const ctx = {
+    setTransform() {},
+    clearRect() {
+      painted = { fills: 0, fillStyles: [] };
+    },
+    beginPath() {},
+    arc() {},
+    fill() {
+      painted.fills++;
+      painted.fillStyles.push(ctx.fillStyle);
+    },
+    stroke() {},
+    setLineDash() {},
+    createPattern: () => "hatch-pattern",
+    fillRect() {},
+    moveTo() {},
+    lineTo() {},
+  };
+  HTMLCanvasElement.prototype.getContext = () => ctx;
+  globalThis.Path2D = class {
+    moveTo() {}
+    arc() {}
+  };
+  globalThis.requestAnimationFrame = (f) => setTimeout(f, 0);
+});
+
+const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function mount(spec, options) {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const events = [];
+  const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
+  renderer.setOptions({ colorBy: "time", sizeBy: "time (inc)", ...options });
+  renderer.setData(decodeTable(spec));
+  return { container, renderer, events };
+}
+
+function pointerAt(container, renderer, id, type = "pointermove", init = {}) {
+  const { x, y } = renderer.screenPosition(id);
+  const target = container.querySelector("svg.cct-overlay");
+  target.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: x, clientY: y, ...init }));
+}
+
+describe("canvas backend", () => {
+  test("auto switches to canvas above the SVG limit and paints every node in view", async () => {
+    const { container, renderer } = mount(randomTree(5000));
+    expect(renderer.backend).toBe("canvas");
+    expect(container.querySelectorAll("circle.cct-node").length).toBe(0);
+    await nextFrame();
+    const canvas = container.querySelector("canvas.cct-canvas");
+    expect(canvas.getAttribute("data-node-count")).toBe("5000");
+    expect(Number(canvas.dataset.painted)).toBe(5000); // fit to view: all in view
+    expect(painted.fills).toBe(5000);
+  });
+
+  test("small trees stay SVG under auto, and canvas can be forced", () => {
+    expect(mount(smallTree()).renderer.backend).toBe("svg");
+    expect(mount(smallTree(), { backend: "canvas" }).renderer.backend).toBe("canvas");
+  });
+
+  test("missing values are painted with the hatch pattern", async () => {
+    mount(smallTree(), { backend: "canvas" });
+    await nextFrame();
+    expect(painted.fillStyles.filter((s) => s === "hatch-pattern").length).toBe(1);
+  });
+
+  test("hover finds the node under the pointer through the quadtree", () => {
+    const { container, renderer } = mount(smallTree(), { backend: "canvas" });
+    pointerAt(container, renderer, 2);
+    expect(container.querySelector(".cct-tooltip-name").textContent).toBe("kernel_a");
+    expect(container.querySelector("circle.cct-hovered").getAttribute("data-id")).toBe("2");
+    const svg = container.querySelector("svg.cct-overlay");
+    svg.dispatchEvent(new MouseEvent("pointermove", { bubbles: true, clientX: 5000, clientY: 5000 }));
+    expect(container.querySelector(".cct-tooltip").hidden).toBe(true);
+  });
+
+  test("click and shift-click select, with rings on the overlay", () => {
+    const { container, renderer, events } = mount(smallTree(), { backend: "canvas" });
+    pointerAt(container, renderer, 1, "click");
+    pointerAt(container, renderer, 4, "click", { shiftKey: true });
+    expect(events).toEqual([[1], [1, 4]]);
+    const rings = [...container.querySelectorAll("circle.cct-selected")].map((c) => c.getAttribute("data-id"));
+    expect(rings.sort()).toEqual(["1", "4"]);
+  });
+
+  test("switching backend keeps the selection", () => {
+    const { container, renderer } = mount(smallTree());
+    renderer.setSelection([3]);
+    renderer.setOptions({ backend: "canvas" });
+    expect(renderer.backend).toBe("canvas");
+    expect(container.querySelector("circle.cct-selected").getAttribute("data-id")).toBe("3");
+    expect(container.querySelectorAll("svg.cct-svg").length).toBe(1);
+  });
+
+  test("an unknown backend is an error naming the accepted ones", () => {
+    const { renderer } = mount(smallTree());
+    expect(() => renderer.setOptions({ backend: "webgl" })).toThrow(/unknown backend "webgl"; accepted: auto, svg, canvas/);
+  });
+});

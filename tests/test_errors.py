@@ -76,6 +76,12 @@ def test_bad_selection(gf, value, message) -> None:
         w.selection = value
 
 
+def test_unknown_backend(gf) -> None:
+    w = cctviz.CCT(gf)
+    with pytest.raises(traitlets.TraitError, match=r"expected any of \['auto', 'svg', 'canvas'\]"):
+        w.backend = "webgl"
+
+
 def test_dataframe_without_node_index() -> None:
     gf = load(next(p for p in readable() if p.folder == "hatchet/caliper-example-cali")).deepcopy()
     gf.dataframe = gf.dataframe.reset_index(drop=True)

@@ -54,6 +54,8 @@ function render({ model, el }) {
     renderer.resize(el.clientWidth, model.get("height") - 32);
   };
 
+  // a handle for tests and debugging in the browser console: el.cctRenderer.screenPosition(id)
+  Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
   renderer.setOptions(options());
   // Draw once the cell has its real width (the element is often not in the page yet when
   // render runs); drawing at a guessed width would lay out and draw everything twice.

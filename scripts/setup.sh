@@ -22,6 +22,12 @@ apt_install() {
 
 stamp_of() { sha1sum "$@" | sha1sum | cut -c1-16; }
 
+# pip, without the machine's notes about find-links folders that do not exist
+pip_quiet() {
+  "$@" 2>&1 | { grep -v "^WARNING: Location .* is ignored" || true; }
+  return "${PIPESTATUS[0]}"
+}
+
 # --- system packages -------------------------------------------------------------------------
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then apt_install nodejs npm; fi
 if ! "$PYTHON" -m venv --help >/dev/null 2>&1; then apt_install python3-venv; fi
@@ -45,10 +51,10 @@ make_venv() { # name lockfile
   say "Python environment $venv from $lock"
   rm -rf "$venv"
   "$PYTHON" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --upgrade pip
-  "$venv/bin/python" -m pip install -q -r "$lock"
+  pip_quiet "$venv/bin/python" -m pip install -q --upgrade pip
+  pip_quiet "$venv/bin/python" -m pip install -q -r "$lock"
   # the bundle is already built above, so the jupyter-builder hook has nothing to do
-  "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e .
+  pip_quiet "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e .
   touch "$stamp"
 }
 

@@ -100,3 +100,40 @@ def test_selection_set_in_python_is_drawn(open_notebook, page) -> None:
         .evaluate_all("els => els.map(e => +e.dataset.id)")
     )
     assert sorted(ids) == [3, 4]
+
+
+def test_view_follows_the_cell_size(open_notebook, page) -> None:
+    notebook = open_notebook(SMALL)
+    svg = widget(page).locator("svg.cct-svg")
+
+    def size() -> tuple[int, int]:
+        return int(svg.get_attribute("width")), int(svg.get_attribute("height"))
+
+    width, height = size()
+    page.set_viewport_size({"width": 900, "height": 1000})
+    page.wait_for_function(
+        "(w) => +document.querySelector('.cctviz svg.cct-svg').getAttribute('width') < w",
+        arg=width,
+    )
+    assert size()[0] < width
+    notebook.execute("w.height = 700")
+    page.wait_for_function(
+        "(h) => +document.querySelector('.cctviz svg.cct-svg').getAttribute('height') > h",
+        arg=height,
+    )
+    # the tree is fitted again: every node lies inside the view
+    inside = (
+        widget(page)
+        .locator("circle.cct-node")
+        .evaluate_all(
+            """(els) => {
+          const box = document.querySelector('.cctviz svg.cct-svg').getBoundingClientRect();
+          return els.every((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left >= box.left - 1 && r.right <= box.right + 1
+              && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+          });
+        }"""
+        )
+    )
+    assert inside

@@ -4,6 +4,7 @@
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { metricByName } from "./decode.js";
+import { append } from "./dom.js";
 import { shortenName, placeLabels } from "./labels.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { colorScale, sizeScale } from "./scales.js";
@@ -44,28 +45,18 @@ const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
  */
 export function createRenderer(container, { onSelect = () => {}, width = 800, height = 500 } = {}) {
   const doc = container.ownerDocument;
-  const root = doc.createElement("div");
-  root.className = "cct-root";
-  container.appendChild(root);
-
-  const header = root.appendChild(doc.createElement("div"));
-  header.className = "cct-header";
-  const status = header.appendChild(doc.createElement("span"));
-  status.className = "cct-status";
-  const fitButton = header.appendChild(doc.createElement("button"));
-  fitButton.type = "button";
-  fitButton.className = "cct-fit";
-  fitButton.textContent = "Fit";
-  fitButton.title = "Fit the whole tree in view";
-  fitButton.setAttribute("aria-label", "Fit the whole tree in view");
-
-  const stage = root.appendChild(doc.createElement("div"));
-  stage.className = "cct-stage";
-  const surface = stage.appendChild(doc.createElement("div"));
-  surface.className = "cct-surface";
-  const tooltip = stage.appendChild(doc.createElement("div"));
-  tooltip.className = "cct-tooltip";
-  tooltip.setAttribute("role", "tooltip");
+  const root = append(container, "div", { className: "cct-root" });
+  const header = append(root, "div", { className: "cct-header" });
+  const status = append(header, "span", { className: "cct-status" });
+  const fitLabel = "Fit the whole tree in view";
+  const fitButton = append(header, "button", {
+    className: "cct-fit",
+    text: "Fit",
+    attrs: { type: "button", title: fitLabel, "aria-label": fitLabel },
+  });
+  const stage = append(root, "div", { className: "cct-stage" });
+  const surface = append(stage, "div", { className: "cct-surface" });
+  const tooltip = append(stage, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
   tooltip.hidden = true;
 
   /** @type {import("./decode.js").Table | null} */

@@ -80,3 +80,17 @@ export function randomTree(n, seed = 1) {
     metrics: { time: parent.map(() => rand() * 100), "time (inc)": parent.map(() => rand() * 1000) },
   });
 }
+
+/** A payload from a real profile exported by scripts/make_js_fixtures.py (NaN stored as null). */
+export async function realProfile(name) {
+  const { readFile } = await import("node:fs/promises");
+  const { resolve } = await import("node:path");
+  // under jsdom, import.meta.url is not a file URL: resolve from the working directory
+  const cwd = process.cwd();
+  const file = resolve(cwd, cwd.endsWith("js") ? "test/data" : "js/test/data", `${name}.json`);
+  const doc = JSON.parse(await readFile(file, "utf-8"));
+  const metrics = Object.fromEntries(
+    Object.entries(doc.metrics).map(([k, v]) => [k, v.map((x) => (x === null ? Number.NaN : x))]),
+  );
+  return payload({ parent: doc.parent, names: doc.names, metrics, kinds: doc.kinds, partners: doc.partners });
+}

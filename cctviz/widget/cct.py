@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 import anywidget
@@ -12,6 +13,13 @@ from ..adapters import from_graphframe
 from ..payload import encode
 from ..table import REDUCERS, NodeTable, UnknownMetricError
 from . import bundle
+
+# The colour-blind-safe palettes of js/src/cct/scales.js ("auto": viridis, or the diverging
+# "rdbu" centred on 0 when the colour metric changes sign). A test checks both lists agree.
+PALETTES = (
+    *("auto", "viridis", "cividis", "magma", "plasma", "inferno", "blues", "greys"),
+    *("rdbu", "puor"),
+)
 
 
 class MetricTraitError(UnknownMetricError, t.TraitError):
@@ -45,8 +53,33 @@ class CCT(anywidget.AnyWidget):
         default_value="auto",
         help="Drawing backend: 'svg', 'canvas', or 'auto' (canvas above 4,000 nodes).",
     ).tag(sync=True)
+    palette = t.Enum(
+        list(PALETTES), default_value="auto", help="Colour palette ('auto': diverging if signed)."
+    ).tag(sync=True)
+    legend = t.Enum(
+        ["shared", "per-root"],
+        default_value="shared",
+        help="One colour scale and legend for all trees, or one per tree.",
+    ).tag(sync=True)
     selection = t.Tuple(help="Ids of the selected nodes, in selection order.").tag(sync=True)
-    height = t.Int(520, min=200, help="Height of the view in pixels.").tag(sync=True)
+    collapsed = t.Tuple(help="Ids of the collapsed nodes (each drawn as one glyph).").tag(sync=True)
+    prune_range = t.Tuple(
+        t.Float(),
+        t.Float(),
+        default_value=None,
+        allow_none=True,
+        help="(low, high) of the colour metric kept; others fold into aggregates. None: all.",
+    ).tag(sync=True)
+    focus = t.Int(None, allow_none=True, help="Id of the node the view is rooted at.").tag(
+        sync=True
+    )
+    visible_roots = t.Tuple(
+        default_value=None, allow_none=True, help="Ids of the roots shown; None: all."
+    ).tag(sync=True)
+    search = t.Unicode("", help="Search pattern matched against node names.").tag(sync=True)
+    search_regex = t.Bool(False, help="Treat search as a regular expression.").tag(sync=True)
+    search_case = t.Bool(False, help="Case-sensitive search.").tag(sync=True)
+    height = t.Int(560, min=240, help="Height of the widget in pixels.").tag(sync=True)
 
     def __init__(
         self,
@@ -102,22 +135,78 @@ class CCT(anywidget.AnyWidget):
             raise MetricTraitError(name, list(self._table.metrics))
         return name
 
-    @t.validate("selection")
-    def _valid_selection(self, proposal: t.Bunch) -> tuple[int, ...]:
+    def _node_id(self, value: Any, trait: str) -> int:
         n = self._table.size
-        ids: list[int] = []
-        for value in proposal["value"]:
-            if isinstance(value, bool) or not hasattr(value, "__index__"):
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise t.TraitError(
+                f"{trait} holds node ids (integers from 0 to {n - 1}); got {value!r}"
+            )
+        i = int(value.__index__())
+        if not 0 <= i < n:
+            raise t.TraitError(
+                f"node id {i} is out of range: this tree has {n} nodes (ids 0 to {n - 1})"
+            )
+        return i
+
+    @t.validate("selection", "collapsed")
+    def _valid_node_ids(self, proposal: t.Bunch) -> tuple[int, ...]:
+        name = proposal["trait"].name
+        return tuple(dict.fromkeys(self._node_id(v, name) for v in proposal["value"]))
+
+    @t.validate("focus")
+    def _valid_focus(self, proposal: t.Bunch) -> int | None:
+        value = proposal["value"]
+        return None if value is None else self._node_id(value, "focus")
+
+    @t.validate("visible_roots")
+    def _valid_roots(self, proposal: t.Bunch) -> tuple[int, ...] | None:
+        if proposal["value"] is None:
+            return None
+        roots = set(self._table.roots.tolist())
+        ids = tuple(dict.fromkeys(self._node_id(v, "visible_roots") for v in proposal["value"]))
+        for i in ids:
+            if i not in roots:
+                listed = ", ".join(map(str, sorted(roots)))
+                raise t.TraitError(f"node {i} is not a root; the roots are {listed}")
+        return ids
+
+    @t.validate("prune_range")
+    def _valid_prune(self, proposal: t.Bunch) -> tuple[float, float] | None:
+        value = proposal["value"]
+        if value is not None and value[0] > value[1]:
+            raise t.TraitError(
+                f"inverted prune range: low {value[0]!r} is above high {value[1]!r}; "
+                "give (low, high) with low <= high, or None to keep every node"
+            )
+        return value
+
+    @t.validate("search", "search_regex", "search_case")
+    def _valid_search(self, proposal: t.Bunch) -> Any:
+        name, value = proposal["trait"].name, proposal["value"]
+        pattern = value if name == "search" else self.search
+        regex = value if name == "search_regex" else self.search_regex
+        if regex and pattern:
+            try:
+                re.compile(pattern)
+            except re.error as error:
                 raise t.TraitError(
-                    f"selection holds node ids (integers from 0 to {n - 1}); got {value!r}"
-                )
-            i = int(value.__index__())
-            if not 0 <= i < n:
-                raise t.TraitError(
-                    f"node id {i} is out of range: this tree has {n} nodes (ids 0 to {n - 1})"
-                )
-            ids.append(i)
-        return tuple(dict.fromkeys(ids))
+                    f"invalid regular expression {pattern!r}: {error}; "
+                    "set search_regex=False to search for the text as it is"
+                ) from None
+        return value
+
+    @property
+    def search_matches(self) -> list[int]:
+        """Ids of the nodes whose names match ``search`` (with ``search_regex``/``search_case``)."""
+        if not self.search:
+            return []
+        flags = 0 if self.search_case else re.IGNORECASE
+        if self.search_regex:
+            test = re.compile(self.search, flags).search
+        else:
+            test = re.compile(re.escape(self.search), flags).search
+        names = self._table.names
+        return [i for i, code in enumerate(self._table.name_code) if test(names[code])]
 
     @t.observe("reducer")
     def _reduce_again(self, change: t.Bunch) -> None:

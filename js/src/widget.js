@@ -1,30 +1,47 @@
 // The thin widget layer: binds the Jupyter-agnostic renderer to the anywidget model.
-import { createRenderer } from "./cct/renderer.js";
 import { decodeTable } from "./cct/decode.js";
+import { createRenderer } from "./cct/renderer.js";
 
-/** The traits of cctviz.CCT that the front end reads or writes (see cctviz/widget/cct.py). */
-const OPTION_TRAITS = {
+/** Traits of cctviz.CCT (see cctviz/widget/cct.py) ⇄ keys of the renderer's view state. */
+const STATE_TRAITS = {
   color_by: "colorBy",
   size_by: "sizeBy",
   color_scale: "colorScale",
   backend: "backend",
+  palette: "palette",
+  legend: "legend",
+  collapsed: "collapsed",
+  prune_range: "prune",
+  focus: "focus",
+  visible_roots: "roots",
+  search: "search",
+  search_regex: "searchRegex",
+  search_case: "searchCase",
 };
+const TRAIT_OF = Object.fromEntries(Object.entries(STATE_TRAITS).map(([t, k]) => [k, t]));
+const HEADER_PX = 86; // toolbar and status line above the drawing
 
 /** @param {{ model: any, el: HTMLElement }} context */
 function render({ model, el }) {
   el.classList.add("cctviz");
   el.style.height = `${model.get("height")}px`;
+  const drawHeight = () => Math.max(120, model.get("height") - HEADER_PX);
   const renderer = createRenderer(el, {
     width: el.clientWidth || 800,
-    height: model.get("height") - 32,
+    height: drawHeight(),
     onSelect(ids) {
       model.set("selection", ids);
       model.save_changes();
     },
+    onChange(state) {
+      for (const [key, value] of Object.entries(state)) model.set(TRAIT_OF[key], value);
+      model.save_changes();
+    },
   });
+  // a handle for tests and debugging in the browser console: el.cctRenderer.screenPosition(id)
+  Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
 
-  const options = () =>
-    Object.fromEntries(Object.entries(OPTION_TRAITS).map(([trait, key]) => [key, model.get(trait)]));
+  const traitState = (traits) => Object.fromEntries(traits.map((t) => [STATE_TRAITS[t], model.get(t) ?? null]));
   const showError = (error) => {
     const box = el.ownerDocument.createElement("div");
     box.className = "cct-error";
@@ -41,7 +58,11 @@ function render({ model, el }) {
       showError(error);
     }
   };
-  const onOptions = () => renderer.setOptions(options());
+  // one listener per trait (anywidget's model contract has "change:<name>" events only)
+  const stateListeners = Object.keys(STATE_TRAITS).map((trait) => [
+    `change:${trait}`,
+    () => renderer.setState(traitState([trait])),
+  ]);
   const onSelection = () => {
     const ids = model.get("selection") ?? [];
     const current = renderer.selection;
@@ -51,23 +72,21 @@ function render({ model, el }) {
   };
   const onHeight = () => {
     el.style.height = `${model.get("height")}px`;
-    renderer.resize(el.clientWidth, model.get("height") - 32);
+    renderer.resize(el.clientWidth, drawHeight());
   };
 
-  // a handle for tests and debugging in the browser console: el.cctRenderer.screenPosition(id)
-  Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
-  renderer.setOptions(options());
+  renderer.setState(traitState(Object.keys(STATE_TRAITS)));
   // Draw once the cell has its real width (the element is often not in the page yet when
   // render runs); drawing at a guessed width would lay out and draw everything twice.
   const start = () => {
     if (started) return;
     started = true;
-    renderer.resize(el.clientWidth || 800, model.get("height") - 32);
+    renderer.resize(el.clientWidth || 800, drawHeight());
     onData();
     onSelection();
   };
   model.on("change:_payload", onData);
-  for (const trait of Object.keys(OPTION_TRAITS)) model.on(`change:${trait}`, onOptions);
+  for (const [event, listener] of stateListeners) model.on(event, listener);
   model.on("change:selection", onSelection);
   model.on("change:height", onHeight);
 
@@ -78,7 +97,7 @@ function render({ model, el }) {
       return;
     }
     cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => renderer.resize(el.clientWidth, model.get("height") - 32));
+    frame = requestAnimationFrame(() => renderer.resize(el.clientWidth, drawHeight()));
   };
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
   observer?.observe(el);
@@ -88,7 +107,7 @@ function render({ model, el }) {
     observer?.disconnect();
     cancelAnimationFrame(frame);
     model.off("change:_payload", onData);
-    for (const trait of Object.keys(OPTION_TRAITS)) model.off(`change:${trait}`, onOptions);
+    for (const [event, listener] of stateListeners) model.off(event, listener);
     model.off("change:selection", onSelection);
     model.off("change:height", onHeight);
     renderer.destroy();

@@ -41,7 +41,7 @@ function mount(spec, options) {
   document.body.appendChild(container);
   const events = [];
   const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
-  renderer.setOptions({ colorBy: "time", sizeBy: "time (inc)", ...options });
+  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", ...options });
   renderer.setData(decodeTable(spec));
   return { container, renderer, events };
 }
@@ -97,7 +97,7 @@ describe("canvas backend", () => {
   test("switching backend keeps the selection", () => {
     const { container, renderer } = mount(smallTree());
     renderer.setSelection([3]);
-    renderer.setOptions({ backend: "canvas" });
+    renderer.setState({ backend: "canvas" });
     expect(renderer.backend).toBe("canvas");
     expect(container.querySelector("circle.cct-selected").getAttribute("data-id")).toBe("3");
     expect(container.querySelectorAll("svg.cct-svg").length).toBe(1);
@@ -105,6 +105,6 @@ describe("canvas backend", () => {
 
   test("an unknown backend is an error naming the accepted ones", () => {
     const { renderer } = mount(smallTree());
-    expect(() => renderer.setOptions({ backend: "webgl" })).toThrow(/unknown backend "webgl"; accepted: auto, svg, canvas/);
+    expect(() => renderer.setState({ backend: "webgl" })).toThrow(/unknown backend "webgl"; accepted: auto, svg, canvas/);
   });
 });

@@ -8,7 +8,7 @@ function mount(spec = smallTree(), options = { colorBy: "time", sizeBy: "time (i
   document.body.appendChild(container);
   const events = [];
   const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
-  renderer.setOptions(options);
+  renderer.setState(options);
   renderer.setData(decodeTable(spec));
   return { container, renderer, events };
 }
@@ -68,7 +68,7 @@ describe("renderer", () => {
     const { container, renderer } = mount();
     const before = circle(container, 2);
     const fill = before.getAttribute("fill");
-    renderer.setOptions({ colorBy: "time (inc)" });
+    renderer.setState({ colorBy: "time (inc)" });
     expect(circle(container, 2)).toBe(before);
     expect(circle(container, 5).getAttribute("fill")).not.toMatch(/^url/);
     expect(circle(container, 2).getAttribute("fill")).not.toBe(fill);
@@ -132,7 +132,7 @@ describe("renderer", () => {
 
   test("unknown metric names are rejected with the name in the message", () => {
     const { renderer } = mount();
-    expect(() => renderer.setOptions({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
+    expect(() => renderer.setState({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
   });
 
   test("a 2,000-node tree draws every node and labels without overlap", () => {

@@ -67,3 +67,24 @@ describe("sizeScale", () => {
     expect(s.radius(0)).toBe(3);
   });
 });
+
+describe("palettes", () => {
+  test("auto picks a diverging palette centred on 0 for signed values", () => {
+    const s = colorScale(values(-10, 2, 5));
+    expect(s.palette).toBe("rdbu");
+    expect(s.domain).toEqual([-10, 10]);
+    expect(s.color(0)).toBe(s.interpolator(0.5));
+    expect(s.color(-10)).toBe(s.interpolator(0));
+  });
+
+  test("auto stays sequential for one-signed values; a named palette is used as asked", () => {
+    expect(colorScale(values(1, 2)).palette).toBe("viridis");
+    const s = colorScale(values(1, 2), { palette: "cividis" });
+    expect(s.palette).toBe("cividis");
+    expect(s.color(1)).toBe(s.interpolator(0));
+  });
+
+  test("an unknown palette is an error listing the accepted ones", () => {
+    expect(() => colorScale(values(1), { palette: "jet" })).toThrow(/unknown palette "jet"; accepted: auto, viridis/);
+  });
+});

@@ -4,6 +4,7 @@
 // shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
 import { quadtree } from "d3-quadtree";
 import { createOverlay, SVG_NS } from "./overlay.js";
+import { shapePath } from "./shapes.js";
 import { linkPath } from "./svg-backend.js";
 
 const STROKE_BATCH = 500;
@@ -19,8 +20,13 @@ export function createCanvasBackend(container, { labelPx }) {
   canvas.className = "cct-canvas";
   container.appendChild(canvas);
   const overlay = createOverlay(container, { labelPx, className: "cct-overlay" });
+  const matchRings = overlay.content.append("g").attr("class", "cct-rings");
   const rings = overlay.content.append("g").attr("class", "cct-rings");
+  const cursorRing = overlay.content.append("g").attr("class", "cct-rings");
   const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
+  const ringLayers = [matchRings, rings, cursorRing, hoverRing];
+  let matches = new Set();
+  let cursor = null;
 
   /** @type {CanvasRenderingContext2D | null} */
   let ctx = null;
@@ -114,9 +120,13 @@ export function createCanvasBackend(container, { labelPx }) {
 
       const inView = list.filter((m) => m.x >= x0 && m.x <= x1 && m.y >= y0 && m.y <= y1);
       for (const m of inView) {
+        ctx.fillStyle = m.fill ?? missingFill;
+        if (m.shape && m.shape !== "circle") {
+          ctx.fill(new Path2D(shapePath(m.shape, m.x, m.y, m.r)));
+          continue;
+        }
         ctx.beginPath();
         ctx.arc(m.x, m.y, m.r, 0, 2 * Math.PI);
-        ctx.fillStyle = m.fill ?? missingFill;
         ctx.fill();
       }
       if (maxR * t.k > 1.5) {
@@ -177,6 +187,8 @@ export function createCanvasBackend(container, { labelPx }) {
       for (const m of marks) byId[m.id] = m;
       reindex();
       drawRings(rings, selected, "cct-selected");
+      drawRings(matchRings, matches, "cct-match");
+      drawRings(cursorRing, cursor === null ? [] : [cursor], "cct-cursor");
       schedule();
     },
 
@@ -197,11 +209,22 @@ export function createCanvasBackend(container, { labelPx }) {
       drawRings(hoverRing, id === null ? [] : [id], "cct-hovered");
     },
 
+    setMatches(ids) {
+      matches = new Set(ids);
+      drawRings(matchRings, matches, "cct-match");
+    },
+
+    setCursor(id) {
+      cursor = id;
+      drawRings(cursorRing, id === null ? [] : [id], "cct-cursor");
+    },
+
     setTransform(next) {
       t = { x: next.x, y: next.y, k: next.k };
       overlay.setTransform(t);
-      rings.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
-      hoverRing.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+      for (const layer of ringLayers) {
+        layer.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+      }
       schedule();
     },
 

@@ -2,11 +2,13 @@
 // element, so the browser does hit-testing and the view exports as it is. The renderer talks to
 // a backend only through the methods returned here (see canvas-backend.js for the other one).
 import { createOverlay, SVG_NS } from "./overlay.js";
+import { shapePath } from "./shapes.js";
 
 let instances = 0;
 
 /**
- * @typedef {{ id: number, x: number, y: number, r: number, fill: string | null, negative: boolean }} NodeMark
+ * @typedef {{ id: number, x: number, y: number, r: number, fill: string | null, negative: boolean,
+ *   shape?: "circle" | "triangle" | "diamond" }} NodeMark
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} LinkMark
  */
 
@@ -56,12 +58,11 @@ export function createSvgBackend(container, { labelPx }) {
       const fragment = doc.createDocumentFragment();
       elements = [];
       for (const m of marks) {
-        const el = /** @type {SVGCircleElement} */ (doc.createElementNS(SVG_NS, "circle"));
+        const circle = !m.shape || m.shape === "circle";
+        const el = /** @type {SVGCircleElement} */ (doc.createElementNS(SVG_NS, circle ? "circle" : "path"));
         el.setAttribute("class", nodeClass(m));
         el.setAttribute("data-id", String(m.id));
-        el.setAttribute("cx", String(m.x));
-        el.setAttribute("cy", String(m.y));
-        el.setAttribute("r", String(m.r));
+        place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
         fragment.appendChild(el);
         elements[m.id] = el;
@@ -74,9 +75,7 @@ export function createSvgBackend(container, { labelPx }) {
     moveNodes(marks) {
       for (const m of marks) {
         const el = elements[m.id];
-        if (!el) continue;
-        el.setAttribute("cx", String(m.x));
-        el.setAttribute("cy", String(m.y));
+        if (el) place(el, m);
       }
     },
 
@@ -85,9 +84,10 @@ export function createSvgBackend(container, { labelPx }) {
       for (const m of marks) {
         const el = elements[m.id];
         if (!el) continue;
-        el.setAttribute("r", String(m.r));
+        place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
-        el.setAttribute("class", nodeClass(m) + (el.classList.contains("cct-selected") ? " cct-selected" : ""));
+        const keep = ["cct-selected", "cct-match", "cct-cursor"].filter((c) => el.classList.contains(c));
+        el.setAttribute("class", [nodeClass(m), ...keep].join(" "));
       }
     },
 
@@ -104,6 +104,18 @@ export function createSvgBackend(container, { labelPx }) {
         el.setAttribute("aria-selected", "true");
         el.parentNode.appendChild(el); // draw on top
       }
+    },
+
+    /** Search matches. @param {Set<number>} ids */
+    setMatches(ids) {
+      for (const el of nodeLayer.node().querySelectorAll(".cct-match")) el.classList.remove("cct-match");
+      for (const id of ids) elements[id]?.classList.add("cct-match");
+    },
+
+    /** The keyboard cursor. @param {number | null} id */
+    setCursor(id) {
+      nodeLayer.select(".cct-cursor").classed("cct-cursor", false);
+      if (id !== null) elements[id]?.classList.add("cct-cursor");
     },
 
     /** @param {number | null} id */
@@ -139,8 +151,18 @@ export function createSvgBackend(container, { labelPx }) {
   };
 }
 
+function place(el, m) {
+  if (el.tagName === "circle") {
+    el.setAttribute("cx", String(m.x));
+    el.setAttribute("cy", String(m.y));
+    el.setAttribute("r", String(m.r));
+  } else el.setAttribute("d", shapePath(m.shape, m.x, m.y, m.r));
+}
+
 function nodeClass(m) {
   let c = "cct-node";
+  if (m.shape === "triangle") c += " cct-collapsed";
+  if (m.shape === "diamond") c += " cct-aggregate";
   if (m.fill === null) c += " cct-missing";
   if (m.negative) c += " cct-negative";
   return c;

@@ -54,3 +54,38 @@ function cell(doc, row, tag, text) {
   el.textContent = text;
   return el;
 }
+
+/**
+ * Tooltip for a collapsed subtree or an aggregate of pruned nodes: how many nodes it hides and the
+ * sums of their exclusive metrics; for a collapsed node also the node's own tooltip and inclusive
+ * values. Text nodes only.
+ * @param {Document} doc
+ * @param {import("./decode.js").Table} table
+ * @param {{ kind: string, id: number, hidden: number[] }} item
+ * @param {{ count: number, sums: { name: string, value: number }[] }} hidden
+ * @param {Parameters<typeof tooltipContent>[3]} view
+ */
+export function aggregateContent(doc, table, item, hidden, view) {
+  const root = item.kind === "collapsed" ? tooltipContent(doc, table, item.id, view) : doc.createElement("div");
+  const box = root.appendChild(doc.createElement("div"));
+  box.className = "cct-tooltip-aggregate";
+  const head = box.appendChild(doc.createElement("div"));
+  head.className = "cct-tooltip-name";
+  head.textContent =
+    item.kind === "collapsed"
+      ? `collapsed: ${hidden.count} hidden node${hidden.count === 1 ? "" : "s"}`
+      : `${hidden.count} node${hidden.count === 1 ? "" : "s"} outside the prune range`;
+  const grid = box.appendChild(doc.createElement("table"));
+  grid.className = "cct-tooltip-metrics";
+  for (const s of hidden.sums) {
+    const row = grid.appendChild(doc.createElement("tr"));
+    cell(doc, row, "th", `Σ ${s.name}`);
+    cell(doc, row, "td", "exc").className = "cct-kind";
+    cell(doc, row, "td", formatValue(s.value)).className = "cct-value";
+  }
+  const note = box.appendChild(doc.createElement("div"));
+  note.className = "cct-tooltip-reducer";
+  note.textContent =
+    item.kind === "collapsed" ? "Σ: over the whole subtree; double-click to expand" : "Σ: over the hidden subtrees";
+  return root;
+}

@@ -32,6 +32,22 @@ export function buildHierarchy(table) {
 }
 
 /**
+ * The hierarchy of the items of a view tree (see view-tree.js), by their keys.
+ * @param {{ key: number, parentKey: number }[]} items in pre-order
+ */
+export function itemHierarchy(items) {
+  const children = new Map([[HIDDEN_ROOT, []]]);
+  for (const it of items) {
+    children.set(it.key, []);
+    children.get(it.parentKey).push(it.key);
+  }
+  return hierarchy(HIDDEN_ROOT, (key) => {
+    const c = children.get(key);
+    return c.length ? c : undefined;
+  });
+}
+
+/**
  * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
  * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
  * so that the spacing can follow the view's size without laying the tree out again.

@@ -22,6 +22,8 @@ import { childLists } from "./tree.js";
 export function subtreeStats(table) {
   const n = table.size;
   const size = new Int32Array(n).fill(1);
+  const rootOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) rootOf[i] = table.parent[i] < 0 ? i : rootOf[table.parent[i]];
   const exclusive = table.metrics.filter((m) => m.kind === "exclusive");
   const sums = new Map(exclusive.map((m) => [m.name, Float64Array.from(m.values)]));
   // pre-order: every child comes after its parent, so one backward pass accumulates subtrees
@@ -35,7 +37,7 @@ export function subtreeStats(table) {
       s[p] = Number.isNaN(s[p]) ? v : s[p] + v;
     }
   }
-  return { size, sums, ...childLists(table.parent) };
+  return { size, sums, rootOf, ...childLists(table.parent) };
 }
 
 /**

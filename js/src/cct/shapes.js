@@ -1,0 +1,17 @@
+// Glyph outlines shared by both backends: a collapsed subtree is a right-pointing triangle (it
+// hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles.
+
+export const SHAPES = ["circle", "triangle", "diamond"];
+
+/** SVG path data of a glyph of "radius" r centred on (x, y). */
+export function shapePath(shape, x, y, r) {
+  if (shape === "triangle") {
+    const h = r * 1.25;
+    return `M${x - h * 0.8},${y - h}L${x + h},${y}L${x - h * 0.8},${y + h}Z`;
+  }
+  if (shape === "diamond") {
+    const h = r * 1.3;
+    return `M${x},${y - h}L${x + h},${y}L${x},${y + h}L${x - h},${y}Z`;
+  }
+  return `M${x + r},${y}A${r},${r} 0 1,1 ${x - r},${y}A${r},${r} 0 1,1 ${x + r},${y}Z`;
+}

@@ -1,0 +1,265 @@
+// The toolbar: metric, palette, scale and legend choices, tree controls, selection tools,
+// history, search and the prune range. It holds no state of its own: it shows the renderer's
+// view (`update`) and reports what the user asks for through `dispatch`.
+import { bin, extent } from "d3-array";
+import { append } from "./dom.js";
+import { formatValue } from "./format.js";
+import { PALETTE_NAMES } from "./scales.js";
+
+const SLIDER_STEPS = 1000;
+const BINS = 40;
+
+/**
+ * @param {HTMLElement} parent
+ * @param {(action: { set?: object, command?: string, value?: any }) => void} dispatch
+ */
+export function createToolbar(parent, dispatch) {
+  const bar = append(parent, "div", { className: "cct-toolbar", attrs: { role: "toolbar", "aria-label": "Tree view controls" } });
+  const row1 = append(bar, "div", { className: "cct-toolbar-row" });
+  const row2 = append(bar, "div", { className: "cct-toolbar-row" });
+
+  const group = (row, label) => {
+    const g = append(row, "span", { className: "cct-group", attrs: { role: "group", "aria-label": label } });
+    return g;
+  };
+  const select = (g, label, onChange) => {
+    const wrap = append(g, "label", { className: "cct-field" });
+    append(wrap, "span", { text: label });
+    const el = /** @type {HTMLSelectElement} */ (append(wrap, "select", { attrs: { "aria-label": label } }));
+    el.addEventListener("change", () => onChange(el.value));
+    return el;
+  };
+  const button = (g, text, label, onClick) => {
+    const el = /** @type {HTMLButtonElement} */ (
+      append(g, "button", { text, attrs: { type: "button", title: label, "aria-label": label } })
+    );
+    el.addEventListener("click", onClick);
+    return el;
+  };
+  const options = (el, values, labels = values) => {
+    el.replaceChildren();
+    values.forEach((v, i) => {
+      const o = /** @type {HTMLOptionElement} */ (append(el, "option", { text: labels[i] }));
+      o.value = v;
+    });
+  };
+
+  // metrics and colours
+  const metricsGroup = group(row1, "Metrics");
+  const colorSelect = select(metricsGroup, "colour", (v) => dispatch({ set: { colorBy: v } }));
+  const sizeSelect = select(metricsGroup, "size", (v) => dispatch({ set: { sizeBy: v } }));
+  const incWrap = append(metricsGroup, "label", { className: "cct-field" });
+  const incBox = /** @type {HTMLInputElement} */ (
+    append(incWrap, "input", { attrs: { type: "checkbox", "aria-label": "inclusive metrics" } })
+  );
+  append(incWrap, "span", { text: "inclusive" });
+  incBox.addEventListener("change", () => dispatch({ command: "inclusive", value: incBox.checked }));
+  const styleGroup = group(row1, "Colour scale");
+  const paletteSelect = select(styleGroup, "palette", (v) => dispatch({ set: { palette: v } }));
+  options(paletteSelect, PALETTE_NAMES);
+  const scaleSelect = select(styleGroup, "scale", (v) => dispatch({ set: { colorScale: v } }));
+  options(scaleSelect, ["linear", "log"]);
+  const legendSelect = select(styleGroup, "legend", (v) => dispatch({ set: { legend: v } }));
+  options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
+
+  // roots
+  const rootsGroup = group(row1, "Roots");
+  const rootsMenu = append(rootsGroup, "details", { className: "cct-roots" });
+  const rootsSummary = append(rootsMenu, "summary", { text: "roots: all", attrs: { "aria-label": "Choose the trees to show" } });
+  const rootsList = append(rootsMenu, "div", { className: "cct-roots-list" });
+
+  // tree
+  const treeGroup = group(row1, "Tree");
+  button(treeGroup, "Expand all", "Expand every collapsed subtree", () => dispatch({ command: "expandAll" }));
+  const depthInput = /** @type {HTMLInputElement} */ (
+    append(treeGroup, "input", { className: "cct-depth", attrs: { type: "number", min: "0", value: "2", "aria-label": "depth" } })
+  );
+  button(treeGroup, "Collapse to depth", "Collapse every subtree below this depth", () =>
+    dispatch({ command: "collapseToDepth", value: Number(depthInput.value) }),
+  );
+  button(treeGroup, "Hot path", "From the focused node, open the child with the largest inclusive value, repeatedly", () =>
+    dispatch({ command: "hotPath" }),
+  );
+  button(treeGroup, "Focus", "Show only the subtree of the keyboard-focused or selected node", () =>
+    dispatch({ command: "focus" }),
+  );
+
+  // selection
+  const selectGroup = group(row1, "Selection");
+  const brushButton = button(selectGroup, "Brush", "Select with a rectangle (shift adds)", () =>
+    dispatch({ command: "brush" }),
+  );
+  brushButton.setAttribute("aria-pressed", "false");
+  button(selectGroup, "Subtree", "Add the subtrees of the selected nodes to the selection", () =>
+    dispatch({ command: "selectSubtree" }),
+  );
+  button(selectGroup, "Clear", "Clear the selection", () => dispatch({ command: "clearSelection" }));
+
+  // history and view
+  const historyGroup = group(row1, "History");
+  const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ command: "undo" }));
+  const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ command: "redo" }));
+  button(historyGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
+    dispatch({ command: "reset" }),
+  );
+  button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ command: "fit" }));
+
+  // search
+  const searchGroup = group(row2, "Search");
+  const searchInput = /** @type {HTMLInputElement} */ (
+    append(searchGroup, "input", {
+      className: "cct-search",
+      attrs: { type: "search", placeholder: "search names  ( / )", "aria-label": "Search node names" },
+    })
+  );
+  searchInput.addEventListener("input", () => dispatch({ command: "search", value: searchInput.value }));
+  const toggle = (text, label, key) => {
+    const b = button(searchGroup, text, label, () =>
+      dispatch({ set: { [key]: b.getAttribute("aria-pressed") !== "true" } }),
+    );
+    b.setAttribute("aria-pressed", "false");
+    return b;
+  };
+  const regexButton = toggle(".*", "Regular expression", "searchRegex");
+  const caseButton = toggle("Aa", "Match case", "searchCase");
+  button(searchGroup, "◀", "Previous match", () => dispatch({ command: "match", value: -1 }));
+  button(searchGroup, "▶", "Next match", () => dispatch({ command: "match", value: 1 }));
+  const searchInfo = append(searchGroup, "span", { className: "cct-search-info", attrs: { "aria-live": "polite" } });
+
+  // prune range over the colour metric
+  const pruneGroup = group(row2, "Prune by range");
+  append(pruneGroup, "span", { text: "range" });
+  const scented = append(pruneGroup, "span", { className: "cct-prune" });
+  const histogram = scented.appendChild(parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "svg"));
+  histogram.setAttribute("class", "cct-histogram");
+  histogram.setAttribute("aria-hidden", "true");
+  const lowInput = /** @type {HTMLInputElement} */ (
+    append(scented, "input", { attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: "0", "aria-label": "lowest value kept" } })
+  );
+  const highInput = /** @type {HTMLInputElement} */ (
+    append(scented, "input", {
+      attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: String(SLIDER_STEPS), "aria-label": "highest value kept" },
+    })
+  );
+  const pruneInfo = append(pruneGroup, "span", { className: "cct-prune-info" });
+  button(pruneGroup, "All", "Clear the prune range", () => dispatch({ set: { prune: null } }));
+
+  /** @type {{ lo: number, hi: number, log: boolean } | null} */
+  let domain = null;
+  const toValue = (step) => {
+    const t = Number(step) / SLIDER_STEPS;
+    if (!domain) return 0;
+    if (domain.log) return Math.exp(Math.log(domain.lo) + t * (Math.log(domain.hi) - Math.log(domain.lo)));
+    return domain.lo + t * (domain.hi - domain.lo);
+  };
+  const toStep = (v) => {
+    if (!domain || domain.hi === domain.lo) return 0;
+    const t = domain.log
+      ? (Math.log(v) - Math.log(domain.lo)) / (Math.log(domain.hi) - Math.log(domain.lo))
+      : (v - domain.lo) / (domain.hi - domain.lo);
+    return Math.round(Math.max(0, Math.min(1, t)) * SLIDER_STEPS);
+  };
+  const onRange = () => {
+    let a = Number(lowInput.value);
+    let b = Number(highInput.value);
+    if (a > b) [a, b] = [b, a];
+    const full = a === 0 && b === SLIDER_STEPS;
+    dispatch({ set: { prune: full ? null : [toValue(a), toValue(b)] } });
+  };
+  lowInput.addEventListener("change", onRange);
+  highInput.addEventListener("change", onRange);
+
+  return {
+    element: bar,
+    searchInput,
+
+    /** New data: the metric lists, the roots. */
+    setData(table, rootNames) {
+      const names = table.metrics.map((m) => m.name);
+      const labels = table.metrics.map((m) => (m.kind === "other" ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
+      options(colorSelect, names, labels);
+      options(sizeSelect, names, labels);
+      incBox.disabled = !table.metrics.some((m) => m.partner);
+      rootsList.replaceChildren();
+      const all = append(rootsList, "label", { className: "cct-field" });
+      const allBox = /** @type {HTMLInputElement} */ (append(all, "input", { attrs: { type: "checkbox", "data-root": "all" } }));
+      append(all, "span", { text: "All" });
+      allBox.addEventListener("change", () => dispatch({ set: { roots: null } }));
+      for (const { id, name } of rootNames) {
+        const row = append(rootsList, "label", { className: "cct-field" });
+        const box = /** @type {HTMLInputElement} */ (
+          append(row, "input", { attrs: { type: "checkbox", "data-root": String(id) } })
+        );
+        append(row, "span", { text: name });
+        box.addEventListener("change", () => dispatch({ command: "toggleRoot", value: id }));
+      }
+    },
+
+    /** Shows the view state. */
+    update(view, { canUndo, canRedo, brush, rootCount, incChecked }) {
+      colorSelect.value = view.colorBy;
+      sizeSelect.value = view.sizeBy;
+      incBox.checked = incChecked;
+      paletteSelect.value = view.palette;
+      scaleSelect.value = view.colorScale;
+      legendSelect.value = view.legend;
+      undoButton.disabled = !canUndo;
+      redoButton.disabled = !canRedo;
+      brushButton.setAttribute("aria-pressed", String(brush));
+      regexButton.setAttribute("aria-pressed", String(view.searchRegex));
+      caseButton.setAttribute("aria-pressed", String(view.searchCase));
+      if (searchInput.value !== view.search && parent.ownerDocument.activeElement !== searchInput) {
+        searchInput.value = view.search;
+      }
+      const shown = view.roots ? new Set(view.roots) : null;
+      for (const box of rootsList.querySelectorAll("input")) {
+        const key = box.getAttribute("data-root");
+        /** @type {HTMLInputElement} */ (box).checked = key === "all" ? !shown : !shown || shown.has(Number(key));
+      }
+      rootsSummary.textContent = shown ? `roots: ${shown.size} of ${rootCount}` : `roots: all ${rootCount}`;
+    },
+
+    setSearchInfo(text, isError) {
+      searchInfo.textContent = text;
+      searchInfo.classList.toggle("cct-error-text", isError);
+    },
+
+    /** The colour metric's distribution under the prune range sliders. */
+    setHistogram(values, type, range, hiddenCount) {
+      const finite = [...values].filter((v) => Number.isFinite(v) && (type !== "log" || v > 0));
+      const [lo, hi] = finite.length ? extent(finite) : [0, 0];
+      domain = finite.length ? { lo, hi, log: type === "log" && lo > 0 && hi > lo } : null;
+      const disabled = !domain || lo === hi;
+      lowInput.disabled = disabled;
+      highInput.disabled = disabled;
+      lowInput.value = String(range ? toStep(range[0]) : 0);
+      highInput.value = String(range ? toStep(range[1]) : SLIDER_STEPS);
+      const w = 160;
+      const h = 22;
+      histogram.setAttribute("width", String(w));
+      histogram.setAttribute("height", String(h));
+      histogram.replaceChildren();
+      if (!disabled) {
+        const steps = finite.map((v) => toStep(v));
+        const bins = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)(steps);
+        const top = Math.max(...bins.map((b) => b.length));
+        for (const b of bins) {
+          const rect = histogram.appendChild(parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect"));
+          const x0 = (b.x0 / SLIDER_STEPS) * w;
+          const bh = b.length ? Math.max(1, (Math.log1p(b.length) / Math.log1p(top)) * h) : 0;
+          rect.setAttribute("x", String(x0));
+          rect.setAttribute("y", String(h - bh));
+          rect.setAttribute("width", String(Math.max(1, ((b.x1 - b.x0) / SLIDER_STEPS) * w - 1)));
+          rect.setAttribute("height", String(bh));
+          const inside = !range || (toValue(b.x1) >= range[0] && toValue(b.x0) <= range[1]);
+          rect.setAttribute("class", inside ? "cct-bin" : "cct-bin cct-bin-out");
+        }
+      }
+      pruneInfo.textContent = range
+        ? `${formatValue(range[0])} – ${formatValue(range[1])} · ${hiddenCount} hidden`
+        : domain
+          ? `${formatValue(lo)} – ${formatValue(hi)}`
+          : "no values";
+    },
+  };
+}

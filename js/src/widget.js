@@ -19,16 +19,13 @@ const STATE_TRAITS = {
   search_case: "searchCase",
 };
 const TRAIT_OF = Object.fromEntries(Object.entries(STATE_TRAITS).map(([t, k]) => [k, t]));
-const HEADER_PX = 86; // toolbar and status line above the drawing
 
 /** @param {{ model: any, el: HTMLElement }} context */
 function render({ model, el }) {
   el.classList.add("cctviz");
-  el.style.height = `${model.get("height")}px`;
-  const drawHeight = () => Math.max(120, model.get("height") - HEADER_PX);
   const renderer = createRenderer(el, {
     width: el.clientWidth || 800,
-    height: drawHeight(),
+    height: model.get("height") - 90,
     onSelect(ids) {
       model.set("selection", ids);
       model.save_changes();
@@ -38,6 +35,11 @@ function render({ model, el }) {
       model.save_changes();
     },
   });
+  // The height goes on our own element: ipywidgets' layout view may reset the style of `el`.
+  const setHeight = () => {
+    renderer.element.style.height = `${model.get("height")}px`;
+  };
+  setHeight();
   // a handle for tests and debugging in the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
 
@@ -70,10 +72,9 @@ function render({ model, el }) {
       renderer.setSelection(ids);
     }
   };
-  const onHeight = () => {
-    el.style.height = `${model.get("height")}px`;
-    renderer.resize(el.clientWidth, drawHeight());
-  };
+  // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
+  const stageSize = () => [renderer.stage.clientWidth, renderer.stage.clientHeight];
+  const onHeight = setHeight;
 
   renderer.setState(traitState(Object.keys(STATE_TRAITS)));
   // Draw once the cell has its real width (the element is often not in the page yet when
@@ -81,7 +82,7 @@ function render({ model, el }) {
   const start = () => {
     if (started) return;
     started = true;
-    renderer.resize(el.clientWidth || 800, drawHeight());
+    renderer.resize(...stageSize());
     onData();
     onSelection();
   };
@@ -93,15 +94,15 @@ function render({ model, el }) {
   let frame = 0;
   const onResize = () => {
     if (!started) {
-      if (el.clientWidth > 0) start();
+      if (renderer.stage.clientWidth > 0) start();
       return;
     }
     cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => renderer.resize(el.clientWidth, drawHeight()));
+    frame = requestAnimationFrame(() => renderer.resize(...stageSize()));
   };
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
-  observer?.observe(el);
-  if (!observer || el.clientWidth > 0) start();
+  observer?.observe(renderer.stage);
+  if (!observer || renderer.stage.clientWidth > 0) start();
 
   return () => {
     observer?.disconnect();

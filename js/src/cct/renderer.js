@@ -938,6 +938,10 @@ export function createRenderer(
     },
     fitToView,
     resize,
+    /** The element the tree is drawn in: its size is the drawing's size. */
+    stage,
+    /** The renderer's outermost element (toolbar, status line and stage). */
+    element: root,
     destroy() {
       svg.on(".zoom", null).on("pointermove pointerleave pointerdown click dblclick", null);
       backend.destroy();

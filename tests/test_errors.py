@@ -92,3 +92,32 @@ def test_dataframe_without_node_index() -> None:
 def test_unknown_example_name() -> None:
     with pytest.raises(KeyError, match="no example profile 'nope'; available: hpctoolkit-cpi"):
         cctviz.examples.path("nope")
+
+
+@pytest.mark.parametrize(
+    ("trait", "value", "message"),
+    [
+        ("prune_range", (5.0, 1.0), r"inverted prune range: low 5.0 is above high 1.0"),
+        ("focus", 99, r"node id 99 is out of range"),
+        ("collapsed", (1, 77), r"node id 77 is out of range"),
+        ("visible_roots", (1,), r"node 1 is not a root; the roots are 0"),
+        ("palette", "jet", r"expected any of \['auto', 'viridis'"),
+        ("legend", "each", r"expected any of \['shared', 'per-root'\]"),
+    ],
+)
+def test_bad_view_state(gf, trait, value, message) -> None:
+    w = cctviz.CCT(gf)
+    with pytest.raises(traitlets.TraitError, match=message):
+        setattr(w, trait, value)
+
+
+def test_bad_regex_is_refused_whichever_is_set_last(gf) -> None:
+    w = cctviz.CCT(gf)
+    w.search = "MPI_("  # fine as plain text
+    with pytest.raises(traitlets.TraitError, match=r"invalid regular expression 'MPI_\('"):
+        w.search_regex = True
+    w.search = "MPI_[IB]"
+    w.search_regex = True
+    with pytest.raises(traitlets.TraitError, match=r"invalid regular expression"):
+        w.search = "a["
+    assert w.search == "MPI_[IB]"

@@ -129,3 +129,45 @@ def test_bundle_is_built_and_used() -> None:
 
     assert bundle.BUNDLE.is_file(), bundle.MISSING
     assert isinstance(cctviz.CCT._esm, pathlib.Path) or "render" in str(cctviz.CCT._esm)
+
+
+def test_view_state_set_by_the_front_end_reaches_python(gf) -> None:
+    w = cctviz.CCT(gf)
+    w.set_state(
+        {
+            "collapsed": [1],
+            "focus": 1,
+            "prune_range": [0.0, 1e6],
+            "search": "MPI",
+            "palette": "magma",
+        }
+    )
+    assert w.collapsed == (1,)
+    assert w.focus == 1
+    assert w.prune_range == (0.0, 1e6)
+    assert w.palette == "magma"
+    assert w.search_matches and all("mpi" in w.table.name(i).lower() for i in w.search_matches)
+
+
+def test_search_matches_follow_the_options(gf) -> None:
+    w = cctviz.CCT(gf)
+    w.search = "mpi_init"
+    insensitive = w.search_matches
+    assert insensitive
+    w.search_case = True
+    assert w.search_matches == []
+    w.search, w.search_regex = "^MPI_Init", True
+    assert w.search_matches == [
+        i for i in range(w.table.size) if w.table.name(i).startswith("MPI_Init")
+    ]
+
+
+def test_python_and_js_palettes_agree() -> None:
+    import re
+
+    from cctviz.widget.cct import PALETTES
+
+    source = (REPO / "js" / "src" / "cct" / "scales.js").read_text()
+    block = source.split("export const PALETTES = {", 1)[1].split("};", 1)[0]
+    js = re.findall(r"^\s+(\w+):", block, flags=re.M)
+    assert list(PALETTES) == ["auto", *js]

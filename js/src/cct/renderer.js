@@ -476,9 +476,8 @@ export function createRenderer(
     backend.svg.addEventListener("pointerup", done);
   }
 
-  function brushMove(event) {
+  function brushMove(event, b = brushState) {
     const box = stage.getBoundingClientRect();
-    const b = brushState;
     b.x1 = event.clientX - box.left;
     b.y1 = event.clientY - box.top;
     Object.assign(b.rect.style, {
@@ -493,7 +492,7 @@ export function createRenderer(
     const b = brushState;
     brushState = null;
     if (!b) return;
-    brushMove(event);
+    brushMove(event, b);
     b.rect.remove();
     const [x0, x1] = [Math.min(b.x0, b.x1), Math.max(b.x0, b.x1)];
     const [y0, y1] = [Math.min(b.y0, b.y1), Math.max(b.y0, b.y1)];

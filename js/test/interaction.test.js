@@ -1,0 +1,245 @@
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { createRenderer } from "../src/cct/renderer.js";
+import { payload, smallTree } from "./fixtures.js";
+
+function mount(spec = smallTree(), state = {}) {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const changes = [];
+  const selections = [];
+  const renderer = createRenderer(container, {
+    onSelect: (ids) => selections.push(ids),
+    onChange: (s) => changes.push(s),
+    width: 900,
+    height: 500,
+  });
+  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", ...state });
+  renderer.setData(decodeTable(spec));
+  return { container, renderer, changes, selections };
+}
+
+const node = (c, id) => c.querySelector(`.cct-node[data-id="${id}"]`);
+const fire = (el, type, init = {}) => el.dispatchEvent(new MouseEvent(type, { bubbles: true, ...init }));
+const key = (c, k, init = {}) =>
+  c.querySelector(".cct-stage").dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, ...init }));
+const button = (c, label) => [...c.querySelectorAll(".cct-toolbar button")].find((b) => b.getAttribute("aria-label") === label);
+const drawnIds = (c) => [...c.querySelectorAll(".cct-nodes .cct-node")].map((e) => Number(e.getAttribute("data-id")));
+
+describe("collapse and expand", () => {
+  test("double-click folds a subtree into one triangle glyph that reports what it hides", () => {
+    const { container, changes } = mount();
+    fire(node(container, 1), "dblclick");
+    expect(changes.at(-1)).toEqual({ collapsed: [1] });
+    expect(drawnIds(container).sort()).toEqual([0, 1, 4, 5]);
+    const glyph = node(container, 1);
+    expect(glyph.tagName).toBe("path");
+    expect(glyph.classList.contains("cct-collapsed")).toBe(true);
+    fire(glyph, "pointermove");
+    const tip = container.querySelector(".cct-tooltip").textContent;
+    expect(tip).toContain("collapsed: 2 hidden nodes");
+    expect(tip).toContain("Σ time"); // 2 + 30 + 10 over the subtree
+    expect(tip).toContain("42");
+    expect(container.querySelector(".cct-status").textContent).toContain("4 shown, 2 hidden");
+    fire(glyph, "dblclick");
+    expect(changes.at(-1)).toEqual({ collapsed: [] });
+    expect(drawnIds(container).length).toBe(6);
+  });
+
+  test("toolbar: collapse to depth, expand all, hot path", () => {
+    const { container, renderer } = mount();
+    container.querySelector(".cct-depth").value = "1";
+    button(container, "Collapse every subtree below this depth").click();
+    expect(renderer.state.collapsed).toEqual([1]);
+    button(container, "Expand every collapsed subtree").click();
+    expect(renderer.state.collapsed).toEqual([]);
+    button(container, "From the focused node, open the child with the largest inclusive value, repeatedly").click();
+    // from root 0 the hot path is 0 → 1 → 2: nothing off the path has children, so nothing folds
+    expect(renderer.cursor).toBe(2);
+  });
+});
+
+describe("prune", () => {
+  test("nodes outside the range fold into aggregates; ancestors of kept nodes stay", () => {
+    const { container, renderer } = mount();
+    renderer.setState({ prune: [20, 100] }); // only kernel_a (30) is in range
+    expect(drawnIds(container).filter((id) => id < 6).sort()).toEqual([0, 1, 2]);
+    const diamonds = [...container.querySelectorAll(".cct-aggregate")];
+    expect(diamonds.length).toBe(3); // under solve (kernel_b), under main (io), and root init
+    expect(container.querySelector(".cct-status").textContent).toContain("3 hidden");
+    renderer.setState({ prune: null });
+    expect(drawnIds(container).length).toBe(6);
+  });
+
+  test("an inverted range is refused with a message", () => {
+    const { renderer } = mount();
+    expect(() => renderer.setState({ prune: [5, 1] })).toThrow(/low ≤ high/);
+  });
+});
+
+describe("search", () => {
+  test("matches are highlighted, counted, and their collapsed ancestors expanded", () => {
+    const { container, renderer, changes } = mount(smallTree(), { collapsed: [1] });
+    const input = container.querySelector(".cct-search");
+    input.value = "kernel";
+    input.dispatchEvent(new Event("input"));
+    expect(changes.at(-1)).toEqual({ search: "kernel", collapsed: [] });
+    expect(renderer.matches).toEqual([2, 3]);
+    expect(container.querySelectorAll(".cct-match").length).toBe(2);
+    expect(container.querySelector(".cct-search-info").textContent).toBe("2 matches");
+    button(container, "Next match").click();
+    button(container, "Next match").click();
+    expect(renderer.cursor).toBe(3);
+    expect(container.querySelector(".cct-search-info").textContent).toBe("2 of 2");
+  });
+
+  test("an invalid regular expression is an inline message, not an exception", () => {
+    const { container, renderer, changes } = mount(smallTree(), { searchRegex: true });
+    const input = container.querySelector(".cct-search");
+    input.value = "kernel_(";
+    expect(() => input.dispatchEvent(new Event("input"))).not.toThrow();
+    const info = container.querySelector(".cct-search-info");
+    expect(info.textContent).toMatch(/invalid regular expression/);
+    expect(info.classList.contains("cct-error-text")).toBe(true);
+    expect(changes).toEqual([]);
+    input.value = "kernel_[ab]";
+    input.dispatchEvent(new Event("input"));
+    expect(renderer.matches).toEqual([2, 3]);
+  });
+
+  test("case option", () => {
+    const { renderer } = mount(smallTree(), { search: "MAIN" });
+    expect(renderer.matches).toEqual([0]);
+    renderer.setState({ searchCase: true });
+    expect(renderer.matches).toEqual([]);
+  });
+});
+
+describe("focus and roots", () => {
+  test("focus re-roots the view; the breadcrumb leads back", () => {
+    const { container, renderer, changes } = mount();
+    renderer.setState({ focus: 1 });
+    expect(drawnIds(container).sort()).toEqual([1, 2, 3]);
+    const crumbs = [...container.querySelectorAll(".cct-crumb")].map((b) => b.textContent);
+    expect(crumbs).toEqual(["All", "main", "solve"]);
+    container.querySelectorAll(".cct-crumb")[1].click();
+    expect(changes.at(-1)).toEqual({ focus: 0 });
+    container.querySelector(".cct-crumb").click();
+    expect(renderer.state.focus).toBeNull();
+    expect(drawnIds(container).length).toBe(6);
+  });
+
+  test("50 roots: show some, and 'All' is always reachable", () => {
+    const parent = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? -1 : i - 1));
+    const spec = payload({ parent, names: parent.map((_, i) => `f${i}`), metrics: { time: parent.map((_, i) => i), "time (inc)": parent.map((_, i) => i) } });
+    const { container, renderer } = mount(spec);
+    expect(container.querySelector(".cct-status").textContent).toContain("50 roots");
+    const box = (id) => container.querySelector(`.cct-roots-list input[data-root="${id}"]`);
+    box(0).click(); // hide root 0
+    expect(renderer.state.roots.length).toBe(49);
+    expect(drawnIds(container)).not.toContain(0);
+    expect(container.querySelector(".cct-status").textContent).toContain("49 of 50 roots");
+    box("all").click();
+    expect(renderer.state.roots).toBeNull();
+    expect(drawnIds(container).length).toBe(100);
+  });
+});
+
+describe("selection", () => {
+  test("brush mode selects the nodes inside the rectangle; select subtree; clear", () => {
+    const { container, renderer, selections } = mount();
+    button(container, "Select with a rectangle (shift adds)").click();
+    const svg = container.querySelector("svg.cct-svg");
+    const p = (id) => renderer.screenPosition(id);
+    const [a, b] = [p(2), p(3)];
+    fire(svg, "pointerdown", { clientX: a.x - 5, clientY: Math.min(a.y, b.y) - 5 });
+    fire(svg, "pointermove", { clientX: b.x + 5, clientY: Math.max(a.y, b.y) + 5 });
+    fire(svg, "pointerup", { clientX: b.x + 5, clientY: Math.max(a.y, b.y) + 5 });
+    expect(selections.at(-1).sort()).toEqual([2, 3]);
+    renderer.setSelection([1]);
+    button(container, "Add the subtrees of the selected nodes to the selection").click();
+    expect(selections.at(-1).sort()).toEqual([1, 2, 3]);
+    button(container, "Clear the selection").click();
+    expect(selections.at(-1)).toEqual([]);
+  });
+});
+
+describe("keyboard", () => {
+  test("arrows move the cursor, Enter collapses, Space selects, / searches, Esc clears", () => {
+    const { container, renderer, selections } = mount();
+    key(container, "ArrowDown"); // first key: cursor on the first node
+    expect(renderer.cursor).toBe(0);
+    key(container, "ArrowRight");
+    expect(renderer.cursor).toBe(1);
+    key(container, "ArrowRight");
+    key(container, "ArrowDown");
+    expect(renderer.cursor).toBe(3);
+    key(container, "ArrowLeft");
+    expect(renderer.cursor).toBe(1);
+    key(container, "Enter");
+    expect(renderer.state.collapsed).toEqual([1]);
+    key(container, " ");
+    expect(selections.at(-1)).toEqual([1]);
+    key(container, "/");
+    expect(document.activeElement).toBe(container.querySelector(".cct-search"));
+    key(container, "Escape");
+    expect(selections.at(-1)).toEqual([]);
+    expect(container.querySelector(".cct-cursor").getAttribute("data-id")).toBe("1");
+  });
+});
+
+describe("undo and redo", () => {
+  test("view operations undo and redo, by keyboard and buttons", () => {
+    const { container, renderer, changes } = mount();
+    fire(node(container, 1), "dblclick");
+    renderer.setState({ colorBy: "time (inc)" });
+    key(container, "z", { ctrlKey: true });
+    expect(renderer.state.colorBy).toBe("time");
+    expect(changes.at(-1)).toEqual({ colorBy: "time" });
+    key(container, "z", { ctrlKey: true });
+    expect(renderer.state.collapsed).toEqual([]);
+    key(container, "z", { ctrlKey: true, shiftKey: true });
+    expect(renderer.state.collapsed).toEqual([1]);
+    button(container, "Redo (Ctrl+Shift+Z)").click();
+    expect(renderer.state.colorBy).toBe("time (inc)");
+    expect(button(container, "Redo (Ctrl+Shift+Z)").disabled).toBe(true);
+    button(container, "Undo (Ctrl+Z)").click();
+    expect(renderer.state.colorBy).toBe("time");
+  });
+});
+
+describe("toolbar styles", () => {
+  test("palette, scale and legend mode", () => {
+    const parent = [-1, 0, -1, 2];
+    const spec = payload({ parent, names: ["a", "b", "c", "d"], metrics: { time: [1, 2, 100, 200], "time (inc)": [3, 2, 300, 200] } });
+    const { container, renderer } = mount(spec);
+    const fill = () => node(container, 1).getAttribute("fill");
+    const before = fill();
+    renderer.setState({ palette: "cividis" });
+    expect(fill()).not.toBe(before);
+    renderer.setState({ legend: "per-root" });
+    expect(container.querySelectorAll(".cct-color-legend").length).toBe(2);
+    // per tree: each root's largest value gets the top colour
+    expect(node(container, 1).getAttribute("fill")).toBe(node(container, 3).getAttribute("fill"));
+    renderer.setState({ colorScale: "log" });
+    expect(container.querySelector(".cct-color-legend").textContent).toContain("log");
+  });
+
+  test("inclusive switch swaps both metrics for their partners", () => {
+    const { container, renderer } = mount();
+    const box = container.querySelector('input[aria-label="inclusive metrics"]');
+    box.click();
+    expect(renderer.state.colorBy).toBe("time (inc)");
+    expect(renderer.state.sizeBy).toBe("time (inc)");
+    box.click();
+    expect(renderer.state.colorBy).toBe("time");
+  });
+
+  test("the toolbar shows state set from outside", () => {
+    const { container, renderer } = mount();
+    renderer.setState({ colorBy: "time (inc)", palette: "magma", search: "io" });
+    expect(container.querySelector('select[aria-label="colour"]').value).toBe("time (inc)");
+    expect(container.querySelector('select[aria-label="palette"]').value).toBe("magma");
+    expect(container.querySelector(".cct-search").value).toBe("io");
+  });
+});

@@ -512,7 +512,7 @@ export function createRenderer(
     hovered = key;
     backend.setHovered(key);
     const item = key === null ? null : viewTree?.byKey.get(key);
-    if (!item) {
+    if (!item || !event) {
       tooltip.hidden = true;
       backend.drawHoverLabel(null);
       return;
@@ -763,6 +763,7 @@ export function createRenderer(
     const roots = view.roots?.filter((r) => table.parent[r] < 0) ?? null;
     const focus = view.focus !== null && view.focus < table.size ? view.focus : null;
     viewTree = buildViewTree(table, stats, { collapsed: new Set(view.collapsed), keep, focus, roots });
+    hover(null, null); // what was under the pointer may be gone or of another kind now
     const keys = viewTree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
     layout = layoutTree(itemHierarchy(viewTree.items), DEFAULTS, keys);
     layout.levelWidth = 0;

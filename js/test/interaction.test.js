@@ -243,3 +243,14 @@ describe("toolbar styles", () => {
     expect(container.querySelector(".cct-search").value).toBe("io");
   });
 });
+
+test("nodes are tree items named after their functions; controls are labelled", () => {
+  const { container } = mount(smallTree(), { collapsed: [1] });
+  const main = node(container, 0);
+  expect(main.getAttribute("role")).toBe("treeitem");
+  expect(main.getAttribute("aria-label")).toBe("main");
+  expect(node(container, 1).getAttribute("aria-label")).toBe("solve (collapsed)");
+  expect(container.querySelector(".cct-stage").getAttribute("role")).toBe("tree");
+  expect(container.querySelector(".cct-toolbar").getAttribute("role")).toBe("toolbar");
+  for (const b of container.querySelectorAll(".cct-toolbar button")) expect(b.getAttribute("aria-label")).toBeTruthy();
+});

@@ -689,7 +689,8 @@ export function createRenderer(
     for (const item of viewTree.items) {
       const key = item.key;
       if (item.kind === "aggregate") {
-        marks[key] = { id: key, x: layout.x[key], y: layout.y[key], r: DEFAULTS.rMin + 2, fill: DEFAULTS.aggregateFill, negative: false, shape: "diamond" };
+        const label = `${hiddenNodes(stats, item)} hidden nodes`;
+        marks[key] = { id: key, x: layout.x[key], y: layout.y[key], r: DEFAULTS.rMin + 2, fill: DEFAULTS.aggregateFill, negative: false, shape: "diamond", label };
         continue;
       }
       const s = sizeMetric.values[item.id];
@@ -701,6 +702,7 @@ export function createRenderer(
         fill: colors.of(item.id).color(colorMetric.values[item.id]),
         negative: scales.size.negative(s),
         shape: item.kind === "collapsed" ? "triangle" : "circle",
+        label: table.names[table.nameCode[item.id]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
       };
     }
     drawLegends(colorMetric, sizeMetric, colors.list);

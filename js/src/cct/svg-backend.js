@@ -8,7 +8,7 @@ let instances = 0;
 
 /**
  * @typedef {{ id: number, x: number, y: number, r: number, fill: string | null, negative: boolean,
- *   shape?: "circle" | "triangle" | "diamond" }} NodeMark
+ *   shape?: "circle" | "triangle" | "diamond", label?: string }} NodeMark
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} LinkMark
  */
 
@@ -62,6 +62,8 @@ export function createSvgBackend(container, { labelPx }) {
         const el = /** @type {SVGCircleElement} */ (doc.createElementNS(SVG_NS, circle ? "circle" : "path"));
         el.setAttribute("class", nodeClass(m));
         el.setAttribute("data-id", String(m.id));
+        el.setAttribute("role", "treeitem");
+        if (m.label) el.setAttribute("aria-label", m.label);
         place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
         fragment.appendChild(el);

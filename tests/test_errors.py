@@ -98,7 +98,7 @@ def test_unknown_example_name() -> None:
     ("trait", "value", "message"),
     [
         ("prune_range", (5.0, 1.0), r"inverted prune range: low 5.0 is above high 1.0"),
-        ("focus", 99, r"node id 99 is out of range"),
+        ("focused", 99, r"node id 99 is out of range"),
         ("collapsed", (1, 77), r"node id 77 is out of range"),
         ("visible_roots", (1,), r"node 1 is not a root; the roots are 0"),
         ("palette", "jet", r"expected any of \['auto', 'viridis'"),

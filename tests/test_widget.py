@@ -136,14 +136,14 @@ def test_view_state_set_by_the_front_end_reaches_python(gf) -> None:
     w.set_state(
         {
             "collapsed": [1],
-            "focus": 1,
+            "focused": 1,
             "prune_range": [0.0, 1e6],
             "search": "MPI",
             "palette": "magma",
         }
     )
     assert w.collapsed == (1,)
-    assert w.focus == 1
+    assert w.focused == 1
     assert w.prune_range == (0.0, 1e6)
     assert w.palette == "magma"
     assert w.search_matches and all("mpi" in w.table.name(i).lower() for i in w.search_matches)

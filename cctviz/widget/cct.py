@@ -70,7 +70,7 @@ class CCT(anywidget.AnyWidget):
         allow_none=True,
         help="(low, high) of the colour metric kept; others fold into aggregates. None: all.",
     ).tag(sync=True)
-    focus = t.Int(None, allow_none=True, help="Id of the node the view is rooted at.").tag(
+    focused = t.Int(None, allow_none=True, help="Id of the node the view is rooted at.").tag(
         sync=True
     )
     visible_roots = t.Tuple(
@@ -153,10 +153,10 @@ class CCT(anywidget.AnyWidget):
         name = proposal["trait"].name
         return tuple(dict.fromkeys(self._node_id(v, name) for v in proposal["value"]))
 
-    @t.validate("focus")
+    @t.validate("focused")
     def _valid_focus(self, proposal: t.Bunch) -> int | None:
         value = proposal["value"]
-        return None if value is None else self._node_id(value, "focus")
+        return None if value is None else self._node_id(value, "focused")
 
     @t.validate("visible_roots")
     def _valid_roots(self, proposal: t.Bunch) -> tuple[int, ...] | None:

@@ -12,7 +12,7 @@ const STATE_TRAITS = {
   legend: "legend",
   collapsed: "collapsed",
   prune_range: "prune",
-  focus: "focus",
+  focused: "focus",
   visible_roots: "roots",
   search: "search",
   search_regex: "searchRegex",

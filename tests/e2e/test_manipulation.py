@@ -112,14 +112,14 @@ def test_search_focus_and_breadcrumb(open_notebook, page) -> None:
     assert notebook.python_json("w.search") == "cudaMalloc"
     # focus on a node from Python; the breadcrumb leads back to all
     target = notebook.python_json("int(w.table.parent[w.search_matches[0]])")
-    notebook.execute(f"w.focus = {target}")
+    notebook.execute(f"w.focused = {target}")
     crumbs = view(page).locator(".cct-crumb")
     crumbs.first.wait_for()
     assert crumbs.first.inner_text() == "All"
     shown = view(page).locator(".cct-nodes .cct-node").count()
     assert shown < notebook.python_json("w.table.size")
     crumbs.first.click()
-    wait_kernel(notebook, "w.focus", None)
+    wait_kernel(notebook, "w.focused", None)
 
 
 def test_brush_keyboard_and_roots(open_notebook, page) -> None:

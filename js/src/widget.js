@@ -17,6 +17,7 @@ const STATE_TRAITS = {
   search: "search",
   search_regex: "searchRegex",
   search_case: "searchCase",
+  highlighted: "highlighted",
 };
 const TRAIT_OF = Object.fromEntries(Object.entries(STATE_TRAITS).map(([t, k]) => [k, t]));
 

@@ -254,3 +254,15 @@ test("nodes are tree items named after their functions; controls are labelled", 
   expect(container.querySelector(".cct-toolbar").getAttribute("role")).toBe("toolbar");
   for (const b of container.querySelectorAll(".cct-toolbar button")) expect(b.getAttribute("aria-label")).toBeTruthy();
 });
+
+test("highlighted nodes are marked from outside, on both backends, and are not undone", () => {
+  const { container, renderer } = mount();
+  renderer.setState({ highlighted: [2, 4] });
+  const marked = [...container.querySelectorAll(".cct-highlight")].map((e) => e.getAttribute("data-id")).sort();
+  expect(marked).toEqual(["2", "4"]);
+  expect(container.querySelectorAll(".cct-selected").length).toBe(0);
+  renderer.setState({ backend: "canvas" });
+  expect([...container.querySelectorAll("circle.cct-highlight")].length).toBe(2);
+  key(container, "z", { ctrlKey: true });
+  expect(renderer.state.highlighted).toEqual([2, 4]);
+});

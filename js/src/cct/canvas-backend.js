@@ -20,12 +20,14 @@ export function createCanvasBackend(container, { labelPx }) {
   canvas.className = "cct-canvas";
   container.appendChild(canvas);
   const overlay = createOverlay(container, { labelPx, className: "cct-overlay" });
+  const highlightRings = overlay.content.append("g").attr("class", "cct-rings");
   const matchRings = overlay.content.append("g").attr("class", "cct-rings");
   const rings = overlay.content.append("g").attr("class", "cct-rings");
   const cursorRing = overlay.content.append("g").attr("class", "cct-rings");
   const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
-  const ringLayers = [matchRings, rings, cursorRing, hoverRing];
+  const ringLayers = [highlightRings, matchRings, rings, cursorRing, hoverRing];
   let matches = new Set();
+  let highlighted = new Set();
   let cursor = null;
 
   /** @type {CanvasRenderingContext2D | null} */
@@ -188,6 +190,7 @@ export function createCanvasBackend(container, { labelPx }) {
       reindex();
       drawRings(rings, selected, "cct-selected");
       drawRings(matchRings, matches, "cct-match");
+      drawRings(highlightRings, highlighted, "cct-highlight");
       drawRings(cursorRing, cursor === null ? [] : [cursor], "cct-cursor");
       schedule();
     },
@@ -212,6 +215,11 @@ export function createCanvasBackend(container, { labelPx }) {
     setMatches(ids) {
       matches = new Set(ids);
       drawRings(matchRings, matches, "cct-match");
+    },
+
+    setHighlighted(ids) {
+      highlighted = new Set(ids);
+      drawRings(highlightRings, highlighted, "cct-highlight");
     },
 
     setCursor(id) {

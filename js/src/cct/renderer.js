@@ -62,6 +62,7 @@ const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
  * @property {string} search
  * @property {boolean} searchRegex
  * @property {boolean} searchCase
+ * @property {number[]} highlighted ids marked from Python (not a selection)
  */
 export const VIEW_DEFAULTS = Object.freeze({
   colorBy: "",
@@ -77,9 +78,11 @@ export const VIEW_DEFAULTS = Object.freeze({
   search: "",
   searchRegex: false,
   searchCase: false,
+  highlighted: [],
 });
-/** What undo and redo step through (the backend is a rendering choice, not a view operation). */
-const UNDOABLE = Object.keys(VIEW_DEFAULTS).filter((k) => k !== "backend");
+/** What undo and redo step through (the backend is a rendering choice, highlights are marks
+ * set from Python: neither is a view operation). */
+const UNDOABLE = Object.keys(VIEW_DEFAULTS).filter((k) => k !== "backend" && k !== "highlighted");
 const STRUCTURE = ["collapsed", "prune", "focus", "roots"];
 const STYLE = ["colorBy", "sizeBy", "colorScale", "palette", "legend"];
 const SEARCH = ["search", "searchRegex", "searchCase"];
@@ -199,7 +202,7 @@ export function createRenderer(
       if (key === "prune" && value !== null && !(value.length === 2 && value[0] <= value[1])) {
         throw new RangeError(`prune range must be [low, high] with low ≤ high; got ${JSON.stringify(value)}`);
       }
-      if (key === "collapsed") out[key] = [...new Set(value)].sort((a, b) => a - b);
+      if (key === "collapsed" || key === "highlighted") out[key] = [...new Set(value)].sort((a, b) => a - b);
       else if (key === "prune") out[key] = value === null ? null : [Number(value[0]), Number(value[1])];
       else if (key === "roots") out[key] = value === null ? null : [...value];
       else out[key] = value;
@@ -225,6 +228,7 @@ export function createRenderer(
         fitToView();
       } else if (has(STYLE)) restyle();
       if (has(SEARCH) || has(STRUCTURE)) updateSearch();
+      if (changed.includes("highlighted")) backend.setHighlighted(new Set(view.highlighted));
     }
     if (record) history.record(undoable());
     refreshToolbar();
@@ -735,6 +739,7 @@ export function createRenderer(
     backend.drawNodes(markList());
     backend.setSelected(selected);
     backend.setCursor(viewTree.byKey.has(cursor) ? cursor : null);
+    backend.setHighlighted(new Set(view.highlighted));
     setStatus();
     drawBreadcrumb();
   }

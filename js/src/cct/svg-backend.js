@@ -88,7 +88,9 @@ export function createSvgBackend(container, { labelPx }) {
         if (!el) continue;
         place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
-        const keep = ["cct-selected", "cct-match", "cct-cursor"].filter((c) => el.classList.contains(c));
+        const keep = ["cct-selected", "cct-match", "cct-cursor", "cct-highlight"].filter((c) =>
+          el.classList.contains(c),
+        );
         el.setAttribute("class", [nodeClass(m), ...keep].join(" "));
       }
     },
@@ -112,6 +114,12 @@ export function createSvgBackend(container, { labelPx }) {
     setMatches(ids) {
       for (const el of nodeLayer.node().querySelectorAll(".cct-match")) el.classList.remove("cct-match");
       for (const id of ids) elements[id]?.classList.add("cct-match");
+    },
+
+    /** Nodes marked from Python. @param {Set<number>} ids */
+    setHighlighted(ids) {
+      for (const el of nodeLayer.node().querySelectorAll(".cct-highlight")) el.classList.remove("cct-highlight");
+      for (const id of ids) elements[id]?.classList.add("cct-highlight");
     },
 
     /** The keyboard cursor. @param {number | null} id */

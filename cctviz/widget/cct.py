@@ -11,6 +11,7 @@ import anywidget
 import traitlets as t
 
 from .. import selection as sel
+from .. import view
 from ..adapters import from_graphframe
 from ..callpath import ContextKeys
 from ..payload import encode
@@ -92,6 +93,7 @@ class CCT(anywidget.AnyWidget):
         color_by: str | None = None,
         size_by: str | None = None,
         reducer: str = "mean",
+        state: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         bundle.require()
@@ -110,8 +112,85 @@ class CCT(anywidget.AnyWidget):
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
         )
+        if state is not None:
+            self._apply_state(state)
 
     # -- data --------------------------------------------------------------------------------
+    @property
+    def data(self) -> Any:
+        """The GraphFrame (or Thicket) shown. Setting another one swaps the data and keeps the
+        view state that still applies (metrics it has, nodes with the same call paths)."""
+        return self._data
+
+    @data.setter
+    def data(self, data: Any) -> None:
+        saved = self.view_state
+        table = from_graphframe(data, reducer=self.reducer)
+        with self.hold_trait_notifications():
+            # empty the node-id traits first: they are validated against the new table
+            for name in ("selection", "collapsed", "highlighted"):
+                setattr(self, name, ())
+            self.focused = None
+            self.set_trait("visible_roots", None)
+            self._data, self._table = data, table
+            colour, size = self._default_metrics()
+            if self.color_by not in table.metrics:
+                self.color_by = colour
+            if self.size_by not in table.metrics:
+                self.size_by = size
+            self._payload = encode(table)
+        self._apply_state(saved)
+
+    @property
+    def view_state(self) -> dict[str, Any]:
+        """The whole view state as a JSON-serialisable dict (nodes given by call path);
+        ``cctviz.CCT(gf, state=w.view_state)`` restores it, also on another run's GraphFrame."""
+        return view.to_json(self)
+
+    def _apply_state(self, state: dict[str, Any]) -> None:
+        values = view.from_json(state, self._table, self.metrics)
+        if "reducer" in values:
+            self.reducer = values.pop("reducer")
+        with self.hold_sync():
+            for name, value in values.items():
+                setattr(self, name, value)
+
+    def to_code(self, name: str = "gf") -> str:
+        """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's
+        own ``filter`` (squashed): the nodes drawn, collapsed glyphs included, aggregates not."""
+        if sel.is_thicket(self._data):
+            raise TypeError("to_code writes GraphFrame code; for a Thicket use w.view_state")
+        table = self._table
+        ids = view.visible_nodes(
+            table,
+            collapsed=self.collapsed,
+            prune_range=self.prune_range,
+            color_values=table.metrics[self.color_by].values,
+            focused=self.focused,
+            visible_roots=self.visible_roots,
+        )
+        nids = sorted(int(table.hatchet_nid[i]) for i in ids)
+        notes = [f"# cctviz view of {name}: {len(ids)} of {table.size} nodes"]
+        if self.focused is not None:
+            notes.append(f"# focus: {table.name(self.focused)!r}")
+        if self.visible_roots is not None:
+            notes.append(f"# roots: {[table.name(i) for i in self.visible_roots]!r}")
+        if self.collapsed:
+            notes.append(f"# collapsed: {[table.name(i) for i in self.collapsed]!r}")
+        if self.prune_range is not None:
+            lo, hi = self.prune_range
+            notes.append(f"# pruned: {self.color_by!r} kept in [{lo!r}, {hi!r}] (and ancestors)")
+        return "\n".join(
+            [
+                *notes,
+                f"visible = {set(nids)!r}  # _hatchet_nid of the nodes drawn",
+                f"view = {name}.filter(",
+                '    lambda row: row["node"]._hatchet_nid in visible, squash=True, num_procs=1',
+                ")",
+                "",
+            ]
+        )
+
     @property
     def table(self) -> NodeTable:
         """The node table drawn by this widget (read-only)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -180,12 +181,17 @@ class CCT(anywidget.AnyWidget):
         if self.prune_range is not None:
             lo, hi = self.prune_range
             notes.append(f"# pruned: {self.color_by!r} kept in [{lo!r}, {hi!r}] (and ancestors)")
+        # as in selected_graphframe: keep the full profile's inclusive values where Hatchet lets
+        # us (LLNL), since recomputing them fails on several real profiles
+        options = "squash=True, num_procs=1"
+        if "update_inc_cols" in inspect.signature(self._data.filter).parameters:
+            options += ", update_inc_cols=False"
         return "\n".join(
             [
                 *notes,
                 f"visible = {set(nids)!r}  # _hatchet_nid of the nodes drawn",
                 f"view = {name}.filter(",
-                '    lambda row: row["node"]._hatchet_nid in visible, squash=True, num_procs=1',
+                f'    lambda row: row["node"]._hatchet_nid in visible, {options}',
                 ")",
                 "",
             ]

@@ -56,7 +56,7 @@ function render({ model, el }) {
   const onData = () => {
     if (!started) return;
     try {
-      renderer.setData(decodeTable(model.get("_payload")));
+      renderer.setData(decodeTable(model.get("_payload")), traitState(Object.keys(STATE_TRAITS)));
     } catch (error) {
       showError(error);
     }

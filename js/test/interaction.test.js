@@ -266,3 +266,11 @@ test("highlighted nodes are marked from outside, on both backends, and are not u
   key(container, "z", { ctrlKey: true });
   expect(renderer.state.highlighted).toEqual([2, 4]);
 });
+
+test("new data arrives with its own metric names", () => {
+  const { container, renderer } = mount();
+  const other = payload({ parent: [-1, 0], names: ["a", "b"], metrics: { wall: [1, 2] } });
+  expect(() => renderer.setData(decodeTable(other), { colorBy: "wall", sizeBy: "wall", collapsed: [] })).not.toThrow();
+  expect(drawnIds(container)).toEqual([0, 1]);
+  expect(renderer.state.colorBy).toBe("wall");
+});

@@ -108,6 +108,10 @@ def running_lab() -> Iterator[Lab]:
     (notify / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False})
     )
+    # save widget state into notebooks, so that a reloaded notebook shows its widgets
+    widgets = base / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
+    widgets.mkdir(parents=True)
+    (widgets / "plugin.jupyterlab-settings").write_text(json.dumps({"saveState": True}))
     port = _free_port()
     log = base / "jupyterlab.log"
     cmd = [

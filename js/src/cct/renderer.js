@@ -884,9 +884,15 @@ export function createRenderer(
   resize(width, height);
 
   return {
-    /** @param {import("./decode.js").Table} data */
-    setData(data) {
+    /**
+     * New data, with the view state that goes with it (a widget swaps both at once, and the new
+     * metric names only make sense for the new table).
+     * @param {import("./decode.js").Table} data
+     * @param {Partial<ViewState>} [state]
+     */
+    setData(data, state = {}) {
       table = data;
+      view = { ...view, ...normalize(state) };
       stats = subtreeStats(table);
       selected = new Set([...selected].filter((id) => id < table.size));
       view = { ...view, ...normalize({ collapsed: view.collapsed.filter((id) => id < table.size) }) };

@@ -1,0 +1,102 @@
+"""End to end: scripting and the view share one state, in both directions, and it is saved."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+CPI = "import cctviz\ngf = cctviz.examples.load('hpctoolkit-cpi')\nw = cctviz.CCT(gf)\nw"
+
+
+def view(page, index: int = 0):
+    return page.locator(".cctviz").nth(index)
+
+
+def wait_kernel(notebook, expression: str, expected, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = notebook.python_json(expression)
+        if value == expected or time.monotonic() > deadline:
+            assert value == expected
+            return
+        time.sleep(0.2)
+
+
+def test_gestures_become_pandas_and_hatchet_objects(open_notebook, page) -> None:
+    notebook = open_notebook([CPI])
+    main = notebook.python_json("w.select('main')[0]")
+    notebook.execute("w.selection = ()")
+    view(page).locator(f'.cct-node[data-id="{main}"]').click()
+    wait_kernel(notebook, "list(w.selection)", [main])
+    # the rows of gf.dataframe for the clicked node, every rank
+    assert notebook.python_json("len(w.selected_frame)") == 4
+    assert notebook.python_json("w.selected_frame.equals(gf.dataframe.loc[w.selected_nodes])")
+    query_nodes = notebook.python_json(
+        "sorted(n.frame.get('name') for n in "
+        "gf.filter(w.selection_query, squash=True, num_procs=1).graph.traverse())"
+    )
+    assert query_nodes == ["main"]
+
+
+def test_python_calls_change_the_view(open_notebook, page) -> None:
+    notebook = open_notebook([CPI])
+    notebook.execute("w.select('PMPI_Init')")
+    selected = notebook.python_json("list(w.selection)")
+    page.wait_for_selector(f'.cctviz .cct-selected[data-id="{selected[0]}"]')
+    notebook.execute("w.highlight(lambda row: row['time'] > 100_000)")
+    count = notebook.python_json("len(w.highlighted)")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.cctviz .cct-highlight').length === n", arg=count
+    )
+    notebook.execute("w.collapse('main')")
+    page.wait_for_selector(".cctviz path.cct-collapsed")
+    notebook.execute("w.expand(); w.focus('main')")
+    page.wait_for_selector(".cctviz .cct-crumb")
+    drawn = view(page).locator(".cct-nodes .cct-node").count()
+    expected = notebook.python_json("len(cctviz.view.visible_nodes(w.table, focused=w.focused))")
+    assert drawn == expected
+    with pytest.raises(Exception, match="no node is named 'mian'"):
+        notebook.execute("w.select('mian')")
+
+
+def test_two_widgets_independent_linked_and_data_swap(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [
+            CPI,
+            "v = cctviz.CCT(gf)\nv",
+        ]
+    )
+    view(page, 0).locator('.cct-node[data-id="1"]').click()
+    wait_kernel(notebook, "[list(w.selection), list(v.selection)]", [[1], []])
+    assert view(page, 1).locator(".cct-selected").count() == 0
+    notebook.execute("import traitlets\nlink = traitlets.link((w, 'selection'), (v, 'selection'))")
+    view(page, 1).locator('.cct-node[data-id="3"]').click()
+    wait_kernel(notebook, "list(w.selection)", [3])
+    page.wait_for_selector('.cctviz >> nth=0 >> .cct-selected[data-id="3"]')
+    # swap the data of one widget: it redraws, keeping what still applies
+    notebook.execute("w.data = cctviz.examples.load('caliper-sw4-cuda')")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.cctviz')[0]"
+        ".querySelectorAll('.cct-nodes .cct-node').length === 393"
+    )
+    assert "393 nodes" in view(page, 0).locator(".cct-status").inner_text()
+
+
+def test_saved_notebook_reloads_the_same_view(lab, page) -> None:
+    from .lab import NotebookPage
+
+    name = lab.write_notebook("saved_state.ipynb", [CPI])
+    notebook = NotebookPage(page, lab, name).open()
+    notebook.run_all()
+    notebook.execute("w.collapse('main'); w.palette = 'magma'")
+    page.wait_for_selector(".cctviz path.cct-collapsed")
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_timeout(1000)
+    # reopen the saved notebook: nothing is run, the widget comes from the saved state
+    page.goto(lab.notebook_url(name))
+    page.wait_for_selector(".cctviz path.cct-collapsed", timeout=30_000)
+    assert page.locator(".cctviz select[aria-label=palette]").input_value() == "magma"
+    assert page.locator(".jp-InputPrompt").first.inner_text().strip() in ("[1]:", "[ ]:")

@@ -115,3 +115,12 @@ def readable() -> list[Profile]:
     """The profiles the installed distribution reads."""
     dist = distribution()
     return [p for p in PROFILES if p.only in ("", dist)]
+
+
+def two_runs() -> tuple[Any, Any]:
+    """GraphFrames of two runs of one program (LULESH, strong scaling, Caliper)."""
+    import hatchet
+
+    runs = sorted((SHARED_DATA / "thicket-tutorial/lulesh-strong-weak/strong").glob("*.cali"))
+    a, b = (hatchet.GraphFrame.from_caliperreader(str(p)) for p in runs[:2])
+    return a, b

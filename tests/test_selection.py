@@ -13,7 +13,7 @@ from cctviz.callpath import call_path, path_key
 from cctviz.selection import hatchet_filter
 
 from .conftest import load
-from .profiles import Profile, distribution, readable
+from .profiles import Profile, distribution, readable, two_runs
 
 # UMD hatchet 1.4.1 itself fails to squash any filter of these (its inclusive-metric
 # recomputation breaks with pandas 2 on these multi-index frames): a Hatchet limit, not cctviz's
@@ -71,14 +71,7 @@ def test_selection_query_matches_exactly_the_selection(profile: tuple[Profile, o
 
 
 def test_selection_query_finds_the_same_contexts_in_another_run() -> None:
-    runs = sorted(
-        (readable()[0].path().parents[2] / "thicket-tutorial/lulesh-strong-weak/strong").glob(
-            "*.cali"
-        )
-    )
-    import hatchet
-
-    a, b = (hatchet.GraphFrame.from_caliperreader(str(p)) for p in runs[:2])
+    a, b = two_runs()
     w = cctviz.CCT(a)
     w.select(["CalcHourglassControlForElems", "IntegrateStressForElems"])
     assert len(w.selection) == 2

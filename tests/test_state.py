@@ -12,7 +12,7 @@ import cctviz
 from cctviz.view import visible_nodes
 
 from .conftest import load
-from .profiles import Profile, distribution, readable
+from .profiles import Profile, distribution, readable, two_runs
 from .test_selection import SQUASH_FAILS
 
 
@@ -62,14 +62,7 @@ def test_focus_and_roots_survive_a_round_trip() -> None:
 
 
 def test_state_from_one_run_applies_to_another() -> None:
-    runs = sorted(
-        (readable()[0].path().parents[2] / "thicket-tutorial/lulesh-strong-weak/strong").glob(
-            "*.cali"
-        )
-    )
-    import hatchet
-
-    a, b = (hatchet.GraphFrame.from_caliperreader(str(p)) for p in runs[:2])
+    a, b = two_runs()
     w = cctviz.CCT(a)
     w.select(["CalcHourglassControlForElems", "IntegrateStressForElems"])
     w.collapse("LagrangeElements")

@@ -237,3 +237,14 @@ class NotebookPage:
         """Evaluate a Python expression in the kernel and return it through JSON."""
         out = self.execute(f"import json as _j; print(_j.dumps({expression}))")
         return json.loads(out.strip().splitlines()[-1])
+
+    def wait_python(self, expression: str, expected: Any, timeout_s: float = 10.0) -> None:
+        """Poll a kernel expression until it equals ``expected`` (comm messages are
+        asynchronous); assert on the last value when time runs out."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            value = self.python_json(expression)
+            if value == expected or time.monotonic() > deadline:
+                assert value == expected, f"{expression} = {value!r}, expected {expected!r}"
+                return
+            time.sleep(0.2)

@@ -18,24 +18,11 @@ def button(page, label: str):
     return view(page).get_by_role("button", name=label, exact=True)
 
 
-def wait_kernel(notebook, expression: str, expected, timeout_s: float = 10.0):
-    """Poll a kernel expression until it equals `expected` (comm messages are asynchronous)."""
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = notebook.python_json(expression)
-        if value == expected or time.monotonic() > deadline:
-            assert value == expected
-            return
-        time.sleep(0.2)
-
-
 def test_collapse_expand_and_undo(open_notebook, page) -> None:
     notebook = open_notebook(CPI)
     main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
     view(page).locator(f'.cct-node[data-id="{main}"]').dblclick()
-    wait_kernel(notebook, "list(w.collapsed)", [main])
+    notebook.wait_python("list(w.collapsed)", [main])
     glyph = view(page).locator(f'path.cct-collapsed[data-id="{main}"]')
     glyph.wait_for()
     glyph.hover()
@@ -44,17 +31,17 @@ def test_collapse_expand_and_undo(open_notebook, page) -> None:
     # undo from the keyboard, redo from the toolbar
     view(page).locator(".cct-stage").focus()
     page.keyboard.press("Control+z")
-    wait_kernel(notebook, "list(w.collapsed)", [])
+    notebook.wait_python("list(w.collapsed)", [])
     button(page, "Redo (Ctrl+Shift+Z)").click()
-    wait_kernel(notebook, "list(w.collapsed)", [main])
+    notebook.wait_python("list(w.collapsed)", [main])
     button(page, "Expand every collapsed subtree").click()
-    wait_kernel(notebook, "list(w.collapsed)", [])
+    notebook.wait_python("list(w.collapsed)", [])
     view(page).get_by_label("depth", exact=True).fill("2")
     button(page, "Collapse every subtree below this depth").click()
     expected = notebook.python_json(
         "[i for i in range(w.table.size) if w.table.depth[i] == 2 and (w.table.parent == i).any()]"
     )
-    wait_kernel(notebook, "sorted(w.collapsed)", expected)
+    notebook.wait_python("sorted(w.collapsed)", expected)
     # Python sets the state: the view follows at once
     notebook.execute("w.collapsed = ()")
     page.wait_for_function("() => !document.querySelector('.cctviz .cct-collapsed')")
@@ -84,7 +71,7 @@ def test_prune_by_range(open_notebook, page) -> None:
     assert drawn == kept
     assert "hidden" in view(page).locator(".cct-status").inner_text()
     button(page, "Clear the prune range").click()
-    wait_kernel(notebook, "w.prune_range", None)
+    notebook.wait_python("w.prune_range", None)
     # the slider: keep the upper part of the range
     view(page).get_by_label("lowest value kept").fill("500")
     view(page).get_by_label("lowest value kept").dispatch_event("change")
@@ -97,7 +84,7 @@ def test_search_focus_and_breadcrumb(open_notebook, page) -> None:
     notebook = open_notebook(SW4)
     search = view(page).get_by_label("Search node names")
     search.fill("cudaMalloc")
-    wait_kernel(notebook, "w.search", "cudaMalloc")
+    notebook.wait_python("w.search", "cudaMalloc")
     expected = notebook.python_json("len(w.search_matches)")
     assert expected > 0
     page.wait_for_function(
@@ -106,7 +93,7 @@ def test_search_focus_and_breadcrumb(open_notebook, page) -> None:
     assert view(page).locator(".cct-search-info").inner_text().startswith(f"{expected} match")
     # an invalid regular expression is an inline message; the kernel keeps the last valid search
     button(page, "Regular expression").click()
-    wait_kernel(notebook, "w.search_regex", True)
+    notebook.wait_python("w.search_regex", True)
     search.fill("cuda(")
     assert "invalid regular expression" in view(page).locator(".cct-search-info").inner_text()
     assert notebook.python_json("w.search") == "cudaMalloc"
@@ -119,7 +106,7 @@ def test_search_focus_and_breadcrumb(open_notebook, page) -> None:
     shown = view(page).locator(".cct-nodes .cct-node").count()
     assert shown < notebook.python_json("w.table.size")
     crumbs.first.click()
-    wait_kernel(notebook, "w.focused", None)
+    notebook.wait_python("w.focused", None)
 
 
 def test_brush_keyboard_and_roots(open_notebook, page) -> None:
@@ -134,37 +121,37 @@ def test_brush_keyboard_and_roots(open_notebook, page) -> None:
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] - 2, box["y"] + box["height"] - 2, steps=5)
     page.mouse.up()
-    wait_kernel(notebook, "len(w.selection)", notebook.python_json("w.table.size"))
+    notebook.wait_python("len(w.selection)", notebook.python_json("w.table.size"))
     button(page, "Select with a rectangle (shift adds)").click()
     # keyboard: Escape clears, arrows move, Space selects
     view(page).locator(".cct-stage").focus()
     page.keyboard.press("Escape")
-    wait_kernel(notebook, "list(w.selection)", [])
+    notebook.wait_python("list(w.selection)", [])
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Space")
-    wait_kernel(notebook, "list(w.selection)", [1])
+    notebook.wait_python("list(w.selection)", [1])
     # show one of the two roots, then all again
     view(page).locator("summary", has_text="roots").click()
     view(page).locator('.cct-roots-list input[data-root="0"]').click()
-    wait_kernel(notebook, "w.visible_roots", [notebook.python_json("int(w.table.roots[1])")])
+    notebook.wait_python("w.visible_roots", [notebook.python_json("int(w.table.roots[1])")])
     assert "1 of 2 roots" in view(page).locator(".cct-status").inner_text()
     view(page).locator('.cct-roots-list input[data-root="all"]').click()
-    wait_kernel(notebook, "w.visible_roots", None)
+    notebook.wait_python("w.visible_roots", None)
 
 
 def test_toolbar_metric_palette_scale_legend(open_notebook, page) -> None:
     notebook = open_notebook(CPI)
     view(page).get_by_label("colour", exact=True).select_option("time (inc)")
-    wait_kernel(notebook, "w.color_by", "time (inc)")
+    notebook.wait_python("w.color_by", "time (inc)")
     view(page).get_by_label("inclusive metrics").uncheck()
-    wait_kernel(notebook, "[w.color_by, w.size_by]", ["time", "time"])
+    notebook.wait_python("[w.color_by, w.size_by]", ["time", "time"])
     view(page).get_by_label("palette", exact=True).select_option("cividis")
-    wait_kernel(notebook, "w.palette", "cividis")
+    notebook.wait_python("w.palette", "cividis")
     view(page).get_by_label("scale", exact=True).select_option("log")
-    wait_kernel(notebook, "w.color_scale", "log")
+    notebook.wait_python("w.color_scale", "log")
     view(page).get_by_label("legend", exact=True).select_option("per-root")
-    wait_kernel(notebook, "w.legend", "per-root")
+    notebook.wait_python("w.legend", "per-root")
     notebook.execute("w.palette = 'magma'")
     page.wait_for_function(
         "() => document.querySelector('.cctviz select[aria-label=palette]').value === 'magma'"

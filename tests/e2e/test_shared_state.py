@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -15,22 +13,12 @@ def view(page, index: int = 0):
     return page.locator(".cctviz").nth(index)
 
 
-def wait_kernel(notebook, expression: str, expected, timeout_s: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = notebook.python_json(expression)
-        if value == expected or time.monotonic() > deadline:
-            assert value == expected
-            return
-        time.sleep(0.2)
-
-
 def test_gestures_become_pandas_and_hatchet_objects(open_notebook, page) -> None:
     notebook = open_notebook([CPI])
     main = notebook.python_json("w.select('main')[0]")
     notebook.execute("w.selection = ()")
     view(page).locator(f'.cct-node[data-id="{main}"]').click()
-    wait_kernel(notebook, "list(w.selection)", [main])
+    notebook.wait_python("list(w.selection)", [main])
     # the rows of gf.dataframe for the clicked node, every rank
     assert notebook.python_json("len(w.selected_frame)") == 4
     assert notebook.python_json("w.selected_frame.equals(gf.dataframe.loc[w.selected_nodes])")
@@ -70,11 +58,11 @@ def test_two_widgets_independent_linked_and_data_swap(open_notebook, page) -> No
         ]
     )
     view(page, 0).locator('.cct-node[data-id="1"]').click()
-    wait_kernel(notebook, "[list(w.selection), list(v.selection)]", [[1], []])
+    notebook.wait_python("[list(w.selection), list(v.selection)]", [[1], []])
     assert view(page, 1).locator(".cct-selected").count() == 0
     notebook.execute("import traitlets\nlink = traitlets.link((w, 'selection'), (v, 'selection'))")
     view(page, 1).locator('.cct-node[data-id="3"]').click()
-    wait_kernel(notebook, "list(w.selection)", [3])
+    notebook.wait_python("list(w.selection)", [3])
     page.wait_for_selector('.cctviz >> nth=0 >> .cct-selected[data-id="3"]')
     # swap the data of one widget: it redraws, keeping what still applies
     notebook.execute("w.data = cctviz.examples.load('caliper-sw4-cuda')")

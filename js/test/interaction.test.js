@@ -1,7 +1,12 @@
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
 import { payload, smallTree } from "./fixtures.js";
+
+// jsdom has no canvas; say so quietly (its default reports "not implemented" on the console)
+beforeAll(() => {
+  HTMLCanvasElement.prototype.getContext = () => null;
+});
 
 function mount(spec = smallTree(), state = {}) {
   const container = document.createElement("div");

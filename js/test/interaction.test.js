@@ -279,3 +279,9 @@ test("new data arrives with its own metric names", () => {
   expect(drawnIds(container)).toEqual([0, 1]);
   expect(renderer.state.colorBy).toBe("wall");
 });
+
+test("metric menus name the kind once", () => {
+  const { container } = mount();
+  const labels = [...container.querySelectorAll('select[aria-label="colour"] option')].map((o) => o.textContent);
+  expect(labels).toEqual(["time (exc)", "time (inc)"]);
+});

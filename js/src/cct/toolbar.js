@@ -176,7 +176,9 @@ export function createToolbar(parent, dispatch) {
     /** New data: the metric lists, the roots. */
     setData(table, rootNames) {
       const names = table.metrics.map((m) => m.name);
-      const labels = table.metrics.map((m) => (m.kind === "other" ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
+      // "time (exc)", but not "time (inc) (inc)": the kind only where the name does not say it
+      const says = (m) => m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
+      const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
       options(colorSelect, names, labels);
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);

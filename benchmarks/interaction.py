@@ -21,6 +21,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.lab import NotebookPage, launch_browser, running_lab  # noqa: E402
 
+sys.path.insert(0, str(REPO / "benchmarks"))
+import synthetic  # noqa: E402
+
 MEASURE_JS = """
 async ({ kind, count }) => {
   const el = document.querySelector('.cctviz');
@@ -65,9 +68,9 @@ def main() -> None:
             name = lab.write_notebook(
                 f"interaction-{backend}.ipynb",
                 [
-                    f"import sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r})\n"
-                    f"import cctviz, synthetic\ngf = synthetic.graphframe({args.nodes})\n"
-                    f"w = cctviz.CCT(gf, backend={backend!r}, height=800)\nw"
+                    synthetic.notebook_source(
+                        args.nodes, f"w = cctviz.CCT(gf, backend={backend!r}, height=800)\nw"
+                    )
                 ],
             )
             notebook = NotebookPage(page, lab, name).open()

@@ -25,6 +25,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.lab import NotebookPage, launch_browser, running_lab  # noqa: E402
 
+sys.path.insert(0, str(REPO / "benchmarks"))
+import synthetic  # noqa: E402
+
 CLICK_JS = """
 (id) => {
   const el = document.querySelector('.cctviz');
@@ -68,10 +71,11 @@ def main() -> None:
         name = lab.write_notebook(
             "latency.ipynb",
             [
-                f"import sys, time; sys.path.insert(0, {str(REPO / 'benchmarks')!r})\n"
-                f"import cctviz, synthetic\ngf = synthetic.graphframe({args.nodes})\n"
-                "w = cctviz.CCT(gf, height=800)\nseen = []\n"
-                "w.observe(lambda c: seen.append(time.time() * 1000), 'selection')\nw"
+                synthetic.notebook_source(
+                    args.nodes,
+                    "import time\nw = cctviz.CCT(gf, height=800)\nseen = []\n"
+                    "w.observe(lambda c: seen.append(time.time() * 1000), 'selection')\nw",
+                )
             ],
         )
         notebook = NotebookPage(page, lab, name).open()

@@ -25,6 +25,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.lab import NotebookPage, launch_browser, running_lab  # noqa: E402
 
+sys.path.insert(0, str(REPO / "benchmarks"))
+import synthetic  # noqa: E402
+
 DRAWN_TIMEOUT_MS = 300_000
 
 
@@ -71,11 +74,7 @@ def main() -> None:
         for n in args.sizes:
             name = lab.write_notebook(
                 f"render-{n}.ipynb",
-                [
-                    f"import sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r})\n"
-                    f"import cctviz, synthetic\ngf = synthetic.graphframe({n})",
-                    "w = cctviz.CCT(gf)\nw",
-                ],
+                [synthetic.notebook_source(n), "w = cctviz.CCT(gf)\nw"],
             )
             notebook = NotebookPage(page, lab, name).open()
             run_cell(notebook, 0)

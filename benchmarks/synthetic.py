@@ -8,6 +8,8 @@ distribution), so building a 1M-node frame takes seconds, not the minutes ``from
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -54,3 +56,13 @@ def graphframe(n: int, max_depth: int = 40, seed: int = 0):
         {"node": nodes, "name": names, "time": exclusive, "time (inc)": inclusive}
     ).set_index("node")
     return GraphFrame(graph, df, ["time"], ["time (inc)"])
+
+
+def notebook_source(n: int, then: str = "") -> str:
+    """Notebook cell source that builds ``gf``, a synthetic GraphFrame of ``n`` nodes, in a kernel
+    started anywhere (it imports this module by path), followed by ``then``."""
+    here = str(Path(__file__).resolve().parent)
+    return (
+        f"import sys; sys.path.insert(0, {here!r})\n"
+        f"import cctviz, synthetic\ngf = synthetic.graphframe({n})\n{then}"
+    )

@@ -62,18 +62,3 @@ def encode(table: NodeTable) -> dict[str, Any]:
         "extra_edges": table.extra_edges,
         "cycle_edges": table.cycle_edges,
     }
-
-
-def payload_bytes(payload: dict[str, Any]) -> int:
-    """Total size of the binary buffers in ``payload`` (what crosses the comm, header aside)."""
-    total = 0
-    stack: list[Any] = [payload]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, (bytes, memoryview)):
-            total += memoryview(item).nbytes
-    return total

@@ -94,9 +94,6 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
     )
 
 
-to_node_table = from_graphframe
-
-
 def _spanning_tree(
     roots: list[Any],
 ) -> tuple[list[Any], list[int], list[int], list[tuple[int, int]]]:

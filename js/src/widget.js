@@ -26,7 +26,7 @@ function render({ model, el }) {
   el.classList.add("cctviz");
   const renderer = createRenderer(el, {
     width: el.clientWidth || 800,
-    height: model.get("height") - 90,
+    height: model.get("height") - 90, // a first guess: start() sizes it to the stage
     onSelect(ids) {
       model.set("selection", ids);
       model.save_changes();

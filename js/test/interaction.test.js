@@ -285,3 +285,17 @@ test("metric menus name the kind once", () => {
   const labels = [...container.querySelectorAll('select[aria-label="colour"] option')].map((o) => o.textContent);
   expect(labels).toEqual(["time (exc)", "time (inc)"]);
 });
+
+test("hot path opens the heaviest children and folds the siblings along it", () => {
+  const spec = payload({
+    parent: [-1, 0, 1, 1, 0, 4],
+    names: ["main", "solve", "a", "b", "io", "write"],
+    metrics: { time: [1, 2, 30, 10, 3, 2], "time (inc)": [48, 42, 30, 10, 5, 2] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+  });
+  const { container, renderer } = mount(spec, { collapsed: [1] });
+  button(container, "From the focused node, open the child with the largest inclusive value, repeatedly").click();
+  expect(renderer.state.collapsed).toEqual([4]); // solve opened, io (off the path) folded
+  expect(renderer.cursor).toBe(2);
+});

@@ -555,7 +555,6 @@ export function createRenderer(
     if (id === null || !table) return;
     const v = metricByName(table, view.colorBy)?.values[id];
     announcer.textContent = `${table.names[table.nameCode[id]]}, ${view.colorBy} ${v}`;
-    stage.setAttribute("aria-activedescendant", "");
   }
 
   stage.addEventListener("keydown", (event) => {

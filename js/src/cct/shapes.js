@@ -1,8 +1,6 @@
 // Glyph outlines shared by both backends: a collapsed subtree is a right-pointing triangle (it
 // hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles.
 
-export const SHAPES = ["circle", "triangle", "diamond"];
-
 /** SVG path data of a glyph of "radius" r centred on (x, y). */
 export function shapePath(shape, x, y, r) {
   if (shape === "triangle") {

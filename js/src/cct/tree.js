@@ -1,5 +1,5 @@
-// Builds the d3 hierarchy of a table (several roots under one hidden root) and lays it out as a
-// left-to-right tidy tree.
+// The d3 hierarchy of the drawn items (several roots under one hidden root), laid out as a
+// left-to-right tidy tree; and the children lists of a table.
 import { hierarchy, tree } from "d3-hierarchy";
 
 export const HIDDEN_ROOT = -1;
@@ -20,15 +20,6 @@ export function childLists(parent) {
     else children[p] = [i];
   }
   return { roots, children };
-}
-
-/**
- * @param {import("./decode.js").Table} table
- * @returns {import("d3-hierarchy").HierarchyNode<number>}
- */
-export function buildHierarchy(table) {
-  const { roots, children } = childLists(table.parent);
-  return hierarchy(HIDDEN_ROOT, (id) => (id === HIDDEN_ROOT ? roots : children[id]));
 }
 
 /**

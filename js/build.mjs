@@ -18,9 +18,12 @@ const options = {
   logLevel: "info",
 };
 
+// the headless figure page of cctviz.export: a classic script that sets `cctvizFigure`
+/** @type {import("esbuild").BuildOptions} */
+const figure = { ...options, entryPoints: { figure: "js/src/figure-page.js" }, format: "iife" };
+
 if (watch) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const o of [options, figure]) await (await esbuild.context(o)).watch();
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(figure)]);
 }

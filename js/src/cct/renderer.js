@@ -40,7 +40,10 @@ const DEFAULTS = {
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 3000,
   aggregateFill: "#9e9e9e",
+  legendPosition: "left", // "left": a column left of the tree; "top": a row above it (narrow figures)
+  legendScale: 1, // legends are drawn for 11 px text; figures scale them to their font size
 };
+const LEGEND_BAND = 58; // height of the row of legends when they are on top (at legendScale 1)
 
 export const BACKENDS = ["auto", "svg", "canvas"];
 export const LEGEND_MODES = ["shared", "per-root"];
@@ -90,12 +93,22 @@ const SEARCH = ["search", "searchRegex", "searchCase"];
 /**
  * @param {HTMLElement} container
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
- *   width?: number, height?: number, toolbar?: boolean }} [options]
+ *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<typeof DEFAULTS> }} [options]
+ *   `layout` overrides sizes in DEFAULTS (figures set their font size and legend placement)
  */
 export function createRenderer(
   container,
-  { onSelect = () => {}, onChange = () => {}, width = 800, height = 500, toolbar: withToolbar = true } = {},
+  {
+    onSelect = () => {},
+    onChange = () => {},
+    width = 800,
+    height = 500,
+    toolbar: withToolbar = true,
+    layout: layoutOptions = {},
+  } = {},
 ) {
+  const D = { ...DEFAULTS, ...layoutOptions };
+  const legendsOnTop = D.legendPosition === "top";
   const doc = container.ownerDocument;
   const root = append(container, "div", { className: "cct-root" });
   const toolbar = withToolbar ? createToolbar(root, (action) => dispatch(action)) : null;
@@ -131,6 +144,8 @@ export function createRenderer(
   /** @type {number | null} */
   let hovered = null;
   let brushing = false;
+  /** @type {Record<string, string>} unit of each metric, shown in the legend titles */
+  let units = {};
   const history = createHistory();
 
   const zoomer = zoom()
@@ -157,7 +172,7 @@ export function createRenderer(
       svg.on(".zoom", null).on("pointermove pointerleave pointerdown click dblclick", null);
       backend.destroy();
     }
-    backend = CREATE_BACKEND[kind](surface, { labelPx: DEFAULTS.labelPx });
+    backend = CREATE_BACKEND[kind](surface, { labelPx: D.labelPx });
     backend.resize(size.width, size.height);
     svg = select(backend.svg);
     svg.call(zoomer).on("dblclick.zoom", null);
@@ -174,7 +189,7 @@ export function createRenderer(
 
   function backendKind() {
     if (view.backend !== "auto") return view.backend;
-    return (layout?.nodes.length ?? 0) > DEFAULTS.canvasAbove ? "canvas" : "svg";
+    return (layout?.nodes.length ?? 0) > D.canvasAbove ? "canvas" : "svg";
   }
 
   // --- state -------------------------------------------------------------------------------
@@ -624,7 +639,7 @@ export function createRenderer(
     let text = name;
     if (item.kind === "collapsed") text = `${name} (+${hiddenNodes(stats, item)})`;
     if (item.kind === "aggregate") text = `${hiddenNodes(stats, item)} hidden`;
-    return { id: key, x: layout.x[key], y: layout.y[key], r: marks[key]?.r ?? DEFAULTS.rMin, text };
+    return { id: key, x: layout.x[key], y: layout.y[key], r: marks[key]?.r ?? D.rMin, text };
   }
 
   function setStatus() {
@@ -686,14 +701,14 @@ export function createRenderer(
     const colors = colorScales(colorMetric);
     scales = {
       color: colors.shared ?? colorScale(new Float64Array(0)),
-      size: sizeScale(sizeMetric.values, { rMin: DEFAULTS.rMin, rMax: DEFAULTS.rMax }),
+      size: sizeScale(sizeMetric.values, { rMin: D.rMin, rMax: D.rMax }),
     };
     marks = [];
     for (const item of viewTree.items) {
       const key = item.key;
       if (item.kind === "aggregate") {
         const label = `${hiddenNodes(stats, item)} hidden nodes`;
-        marks[key] = { id: key, x: layout.x[key], y: layout.y[key], r: DEFAULTS.rMin + 2, fill: DEFAULTS.aggregateFill, negative: false, shape: "diamond", label };
+        marks[key] = { id: key, x: layout.x[key], y: layout.y[key], r: D.rMin + 2, fill: D.aggregateFill, negative: false, shape: "diamond", label };
         continue;
       }
       const s = sizeMetric.values[item.id];
@@ -714,16 +729,26 @@ export function createRenderer(
   function drawLegends(colorMetric, sizeMetric, colorList) {
     const layer = backend.legendLayer;
     layer.selectAll("*").remove();
-    const kind = (m) => (m.kind === "other" ? "" : ` (${m.kind})`);
+    layer.attr("transform", D.legendScale === 1 ? null : `scale(${D.legendScale})`);
+    const title = (m) => {
+      const unit = units[m.name] ? ` [${units[m.name]}]` : "";
+      return `${m.name}${m.kind === "other" ? "" : ` (${m.kind})`}${unit}`;
+    };
+    // a column on the left; or a row on top, each legend 200 px wide at scale 1
+    let x = 12;
     let y = 16;
-    for (const { root: r, scale } of colorList.slice(0, 6)) {
-      const g = layer.append("g").attr("transform", `translate(12, ${y})`);
+    const next = (dy) => {
+      if (legendsOnTop) x += 200;
+      else y += dy;
+    };
+    for (const { root: r, scale } of colorList.slice(0, legendsOnTop ? 2 : 6)) {
+      const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
       const tree = r === null ? "" : `${shortenName(table.names[table.nameCode[r]], 14)}: `;
-      drawColorLegend(g, scale, { title: `${tree}colour: ${colorMetric.name}${kind(colorMetric)}` });
-      y += 46;
+      drawColorLegend(g, scale, { title: `${tree}colour: ${title(colorMetric)}` });
+      next(46);
     }
-    const s = layer.append("g").attr("transform", `translate(12, ${y})`);
-    drawSizeLegend(s, scales.size, { title: `size: ${sizeMetric.name}${kind(sizeMetric)}` });
+    const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+    drawSizeLegend(s, scales.size, { title: `size: ${title(sizeMetric)}` });
   }
 
   function markList() {
@@ -796,15 +821,15 @@ export function createRenderer(
     for (const key of layout.leaves) {
       const sx = transform.applyX(layout.x[key]);
       const sy = transform.applyY(layout.y[key]);
-      if (sx < -DEFAULTS.labelRoom || sx > w || sy < 0 || sy > h) continue;
+      if (sx < -D.labelRoom || sx > w || sy < 0 || sy > h) continue;
       keys.push(key);
     }
     keys.sort((a, b) => marks[b].r - marks[a].r || layout.y[a] - layout.y[b]);
-    const candidates = keys.slice(0, DEFAULTS.maxLabelCandidates).map((key) => {
+    const candidates = keys.slice(0, D.maxLabelCandidates).map((key) => {
       const m = labelMark(key);
       return { id: key, x: transform.applyX(m.x) + m.r * transform.k + 4, y: transform.applyY(m.y), text: m.text, mark: m };
     });
-    const kept = placeLabels(candidates, { fontSize: DEFAULTS.labelPx });
+    const kept = placeLabels(candidates, { fontSize: D.labelPx });
     backend.drawLabels(candidates.filter((c) => kept.has(c.id)).map((c) => c.mark));
   }
 
@@ -822,9 +847,9 @@ export function createRenderer(
       y1 = Math.max(y1, layout.y[key]);
     }
     const { width: availW, height: availH } = room();
-    const k = Math.min(availW / Math.max(1, x1 - x0), availH / Math.max(1, y1 - y0), DEFAULTS.maxFitScale);
-    const tx = DEFAULTS.legendRoom + (availW - k * (x1 - x0)) / 2 - k * x0;
-    const ty = DEFAULTS.margin + (availH - k * (y1 - y0)) / 2 - k * y0;
+    const k = Math.min(availW / Math.max(1, x1 - x0), availH / Math.max(1, y1 - y0), D.maxFitScale);
+    const tx = leftRoom() + (availW - k * (x1 - x0)) / 2 - k * x0;
+    const ty = D.margin + topRoom() + (availH - k * (y1 - y0)) / 2 - k * y0;
     userMoved = false;
     svg.call(zoomer.transform, zoomIdentity.translate(tx, ty).scale(k));
     updateLabels();
@@ -832,12 +857,16 @@ export function createRenderer(
 
   /** Room for the tree in screen pixels (legends on the left, leaf labels on the right). */
   function room() {
-    const m = DEFAULTS.margin;
+    const m = D.margin;
     return {
-      width: Math.max(50, size.width - DEFAULTS.legendRoom - m - DEFAULTS.labelRoom),
-      height: Math.max(50, size.height - 2 * m),
+      width: Math.max(50, size.width - leftRoom() - m - D.labelRoom),
+      height: Math.max(50, size.height - 2 * m - topRoom()),
     };
   }
+
+  /** Screen pixels taken by the legends left of the tree, or above it. */
+  const leftRoom = () => (legendsOnTop ? D.margin : D.legendRoom);
+  const topRoom = () => (legendsOnTop ? LEGEND_BAND * D.legendScale : 0);
 
   /**
    * Level width (layout units) such that, at the zoom that fits the tree's height, each level
@@ -845,9 +874,9 @@ export function createRenderer(
    */
   function spreadLevels() {
     const avail = room();
-    const k = Math.min(DEFAULTS.maxFitScale, avail.height / Math.max(1, layout.height));
+    const k = Math.min(D.maxFitScale, avail.height / Math.max(1, layout.height));
     const screen = avail.width / Math.max(1, layout.maxDepth);
-    const perLevel = Math.max(DEFAULTS.minLevelWidth, Math.min(DEFAULTS.maxLevelWidth, screen));
+    const perLevel = Math.max(D.minLevelWidth, Math.min(D.maxLevelWidth, screen));
     const levelWidth = perLevel / k;
     if (Math.abs(levelWidth - layout.levelWidth) < 1e-9) return false;
     placeLevels(layout, levelWidth);
@@ -954,6 +983,22 @@ export function createRenderer(
     stage,
     /** The renderer's outermost element (toolbar, status line and stage). */
     element: root,
+    /** The drawing's SVG element (with the canvas backend: the overlay above the canvas). */
+    get svg() {
+      return backend.svg;
+    },
+    /** The zoom transform from layout to screen coordinates. */
+    get transform() {
+      return { x: transform.x, y: transform.y, k: transform.k };
+    },
+    get size() {
+      return { ...size };
+    },
+    /** Units of metrics for the legend titles, e.g. `{ time: "s" }`. @param {Record<string, string>} map */
+    setUnits(map) {
+      units = { ...map };
+      if (table && view.colorBy && viewTree) restyle();
+    },
     destroy() {
       svg.on(".zoom", null).on("pointermove pointerleave pointerdown click dblclick", null);
       backend.destroy();

@@ -1,0 +1,166 @@
+// Static figures: the view drawn by the same renderer as the widget, always with the SVG
+// backend, then made standalone (every style a presentation attribute, fonts with fallbacks, no
+// external reference) with a title and provenance metadata. Used by the headless export
+// (figure-page.js, driven from Python) and by the widget's static fallback image.
+import { figureStyle } from "./figure-style.js";
+import { SVG_NS } from "./overlay.js";
+import { createRenderer } from "./renderer.js";
+
+const RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+const DC_NS = "http://purl.org/dc/elements/1.1/";
+export const PROVENANCE_NS = "https://github.com/cctviz/cctviz#provenance";
+/** Narrower figures get their legends in a row above the tree rather than in a left column. */
+const LEGENDS_ON_TOP_BELOW = 600;
+
+/**
+ * @typedef {object} FigureOptions
+ * @property {number} width layout width in CSS pixels
+ * @property {number} height
+ * @property {string} [widthAttr] the SVG's width attribute, e.g. "3.5in" (default: pixels)
+ * @property {string} [heightAttr]
+ * @property {"screen" | "paper"} [style]
+ * @property {string | null} [fontFamily]
+ * @property {number | null} [fontSize] points
+ * @property {number[]} [selection]
+ * @property {Record<string, string>} [units] metric name → unit, for the legend titles
+ * @property {string} [title]
+ * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
+ */
+
+/**
+ * The view of `table` in `state` as a standalone SVG document.
+ * @param {import("./decode.js").Table} table
+ * @param {Partial<import("./renderer.js").ViewState>} state
+ * @param {FigureOptions} options
+ * @returns {{ svg: string, nodes: number }} the SVG text, and how many node marks it holds
+ */
+export function figureSVG(table, state, options) {
+  const { width, height } = options;
+  if (!(width > 0 && height > 0)) throw new RangeError(`figure size must be positive; got ${width} × ${height}`);
+  const style = figureStyle(options.style ?? "screen", options);
+  const doc = globalThis.document;
+  // laid out in the page (off screen) so that the browser can measure the text
+  const host = doc.createElement("div");
+  Object.assign(host.style, { position: "absolute", left: "-100000px", top: "0", width: `${width}px`, height: `${height}px` });
+  doc.body.append(host);
+  const renderer = createRenderer(host, {
+    width,
+    height,
+    toolbar: false,
+    layout: {
+      labelPx: style.fontPx,
+      legendScale: style.fontPx / 11,
+      legendPosition: width < LEGENDS_ON_TOP_BELOW ? "top" : "left",
+    },
+  });
+  try {
+    renderer.setUnits(options.units ?? {});
+    /** @type {Partial<import("./renderer.js").ViewState>} */
+    const view = { ...state, backend: "svg" };
+    if (style.palette && (view.palette ?? "auto") === "auto") view.palette = style.palette;
+    renderer.setData(table, view);
+    renderer.setSelection(options.selection ?? []);
+    const live = renderer.svg;
+    const box = contentBox(live, width, height);
+    const svg = /** @type {SVGSVGElement} */ (live.cloneNode(true));
+    inlineStyles(svg, style, renderer.transform.k);
+    frame(svg, box, style, options);
+    describe(svg, table, options);
+    const nodes = svg.querySelectorAll(".cct-node").length;
+    return { svg: new XMLSerializer().serializeToString(svg), nodes };
+  } finally {
+    renderer.destroy();
+    host.remove();
+  }
+}
+
+/**
+ * What the drawing covers, the view's frame included: labels that stick out of the frame widen
+ * the box, so the figure shrinks a little rather than clip them. jsdom cannot measure: the frame.
+ * @param {SVGSVGElement} svg
+ */
+function contentBox(svg, width, height) {
+  const frameBox = { x: 0, y: 0, width, height };
+  if (typeof svg.getBBox !== "function") return frameBox;
+  const b = svg.getBBox();
+  const pad = 2;
+  const x0 = Math.min(0, b.x - pad);
+  const y0 = Math.min(0, b.y - pad);
+  const x1 = Math.max(width, b.x + b.width + pad);
+  const y1 = Math.max(height, b.y + b.height + pad);
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Replaces the widget's CSS with attributes: the same look wherever the SVG is opened. */
+function inlineStyles(svg, s, k) {
+  const set = (el, attrs) => {
+    for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  };
+  const all = (selector, attrs) => {
+    for (const el of svg.querySelectorAll(selector)) set(el, attrs);
+  };
+  // what only an interactive view has: hover, keyboard cursor, ARIA roles, canvas rings
+  for (const el of svg.querySelectorAll(".cct-hover-label, .cct-ring")) el.remove();
+  for (const el of svg.querySelectorAll("*")) {
+    for (const name of ["role", "aria-label", "aria-selected", "tabindex", "style"]) el.removeAttribute(name);
+    el.classList.remove("cct-hovered", "cct-cursor");
+  }
+  set(svg, { "font-family": s.fontFamily, fill: s.text });
+  svg.removeAttribute("role");
+  svg.removeAttribute("style");
+  all(".cct-links", { fill: "none", stroke: s.link, "stroke-width": s.linkWidth / k });
+  all(".cct-nodes", { stroke: s.nodeStroke, "stroke-width": s.nodeWidth / k });
+  all(".cct-missing-bg", { fill: s.missingFill });
+  all(".cct-missing-line", { stroke: s.muted, "stroke-width": 1.5 });
+  const w = (f) => (f * Math.max(s.nodeWidth, 0.5)) / (0.75 * k); // as the widget's CSS, scaled
+  all(".cct-node.cct-negative", { "stroke-dasharray": `${2 / k} ${1 / k}` });
+  all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
+  // later rules win, as in widget.css
+  all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(4) });
+  all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
+  all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
+  all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });
+  all(".cct-legends", { "font-size": 11 });
+  all(".cct-legend text", { fill: s.text, stroke: "none" });
+  all(".cct-legend-title", { "font-weight": 600 });
+  all(".cct-legend-bar", { stroke: s.muted, "stroke-width": 0.5 });
+  all(".cct-legend-circle", { fill: "none", stroke: s.muted });
+}
+
+/** Size, view box and background: the content box shown at the requested size. */
+function frame(svg, box, s, options) {
+  svg.setAttribute("version", "1.1");
+  svg.setAttribute("width", options.widthAttr ?? String(options.width));
+  svg.setAttribute("height", options.heightAttr ?? String(options.height));
+  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
+  const bg = svg.ownerDocument.createElementNS(SVG_NS, "rect");
+  for (const [name, value] of Object.entries({ class: "cct-background", fill: s.background, ...box })) {
+    bg.setAttribute(name, String(value));
+  }
+  svg.insertBefore(bg, svg.querySelector(".cct-viewport"));
+}
+
+/** <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON. */
+function describe(svg, table, options) {
+  const doc = svg.ownerDocument;
+  const el = (ns, name, text = null) => {
+    const node = doc.createElementNS(ns, name);
+    if (text !== null) node.textContent = text; // text, never markup: names are untrusted
+    return node;
+  };
+  const provenance = options.provenance ?? {};
+  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes)`;
+  const metadata = el(SVG_NS, "metadata");
+  const rdf = metadata.appendChild(el(RDF_NS, "rdf:RDF"));
+  const about = rdf.appendChild(el(RDF_NS, "rdf:Description"));
+  about.appendChild(el(DC_NS, "dc:title", title));
+  about.appendChild(el(DC_NS, "dc:format", "image/svg+xml"));
+  if (provenance.generator) about.appendChild(el(DC_NS, "dc:creator", String(provenance.generator)));
+  if (provenance.created) about.appendChild(el(DC_NS, "dc:date", String(provenance.created)));
+  if (provenance.source) about.appendChild(el(DC_NS, "dc:source", String(provenance.source)));
+  const record = el(PROVENANCE_NS, "cctviz:provenance", JSON.stringify(provenance));
+  record.setAttribute("format", "application/json");
+  metadata.appendChild(record);
+  svg.insertBefore(metadata, svg.firstChild);
+  svg.insertBefore(el(SVG_NS, "title", title), svg.firstChild);
+}

@@ -1,0 +1,26 @@
+// Entry point of the headless figure bundle (cctviz/widget/static/figure.js). cctviz.export
+// loads it into a blank page of headless Chromium and calls `cctvizFigure`: the same renderer as
+// the widget draws the view, so a figure made from Python looks as the widget does.
+import { decodeTable } from "./cct/decode.js";
+import { figureSVG } from "./cct/figure.js";
+
+/** Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only). */
+export function fromBase64(value) {
+  if (Array.isArray(value)) return value.map(fromBase64);
+  if (value && typeof value === "object") {
+    if (typeof value.$b64 === "string") return Uint8Array.from(atob(value.$b64), (c) => c.charCodeAt(0));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromBase64(v)]));
+  }
+  return value;
+}
+
+/**
+ * @param {object} payload cctviz.payload.encode(table), buffers in base64
+ * @param {object} state the renderer's view state
+ * @param {import("./cct/figure.js").FigureOptions} options
+ */
+function cctvizFigure(payload, state, options) {
+  return figureSVG(decodeTable(fromBase64(payload)), state, options);
+}
+
+globalThis.cctvizFigure = cctvizFigure;

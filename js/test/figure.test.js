@@ -1,0 +1,128 @@
+import { interpolateCividis, interpolateMagma } from "d3-scale-chromatic";
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { figureSVG, PROVENANCE_NS } from "../src/cct/figure.js";
+import { figureStyle } from "../src/cct/figure-style.js";
+import { fromBase64 } from "../src/figure-page.js";
+import { payload, randomTree, smallTree } from "./fixtures.js";
+
+const STATE = { colorBy: "time", sizeBy: "time (inc)" };
+
+function parse(svg) {
+  const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+  expect(doc.querySelector("parsererror")).toBeNull();
+  return doc.documentElement;
+}
+
+describe("figureSVG", () => {
+  test("is a standalone SVG: namespace, size, view box, background, no style sheet needed", () => {
+    const { svg, nodes } = figureSVG(decodeTable(smallTree()), STATE, {
+      width: 600,
+      height: 400,
+      widthAttr: "6.25in",
+      heightAttr: "4.16667in",
+    });
+    const root = parse(svg);
+    expect(root.namespaceURI).toBe("http://www.w3.org/2000/svg");
+    expect(root.getAttribute("width")).toBe("6.25in");
+    expect(root.getAttribute("viewBox")).toBe("0 0 600 400");
+    expect(root.getAttribute("font-family")).toContain("sans-serif");
+    expect(nodes).toBe(6);
+    expect(root.querySelectorAll(".cct-node")).toHaveLength(6);
+    expect(root.querySelector(".cct-background").getAttribute("fill")).toBe("#ffffff");
+    // every look is an attribute: links, node outlines, labels, legend text
+    expect(root.querySelector(".cct-links").getAttribute("stroke")).toBe("#b0b0b0");
+    expect(root.querySelector(".cct-nodes").getAttribute("stroke")).toBe("#444444");
+    expect(root.querySelector(".cct-labels").getAttribute("fill")).toBe("#1f1f1f");
+    expect(root.querySelector(".cct-legend-title").getAttribute("font-weight")).toBe("600");
+    // nothing interactive or external is left
+    expect(svg).not.toMatch(/aria-|role=|tabindex|style=|href=|<image|@import|url\(http/);
+  });
+
+  test("draws every node with the SVG backend, even past the canvas threshold", () => {
+    const { svg, nodes } = figureSVG(decodeTable(randomTree(4500)), { ...STATE, backend: "canvas" }, { width: 900, height: 600 });
+    expect(nodes).toBe(4500);
+    expect(parse(svg).querySelectorAll("circle.cct-node, path.cct-node")).toHaveLength(4500);
+  });
+
+  test("keeps the view state: collapsed subtrees, focus, selection and search marks", () => {
+    const table = decodeTable(smallTree());
+    const { svg, nodes } = figureSVG(table, { ...STATE, collapsed: [1], search: "init" }, {
+      width: 800,
+      height: 500,
+      selection: [4],
+    });
+    const root = parse(svg);
+    expect(nodes).toBe(4); // main, solve (collapsed), io, init
+    expect(root.querySelector('.cct-collapsed[data-id="1"]')).not.toBeNull();
+    const io = root.querySelector('.cct-node[data-id="4"]');
+    expect(io.getAttribute("class")).toContain("cct-selected");
+    expect(io.getAttribute("stroke")).toBe("#1976d2");
+    expect(root.querySelector('.cct-node[data-id="5"]').getAttribute("stroke")).toBe("#e65100");
+    const focused = parse(figureSVG(table, { ...STATE, focus: 1 }, { width: 800, height: 500 }).svg);
+    expect([...focused.querySelectorAll(".cct-node")].map((e) => e.getAttribute("data-id")).sort()).toEqual(["1", "2", "3"]);
+  });
+
+  test("names with markup characters stay text", () => {
+    const names = ['<script>alert("x")</script>', "a & b", "it's", "main"];
+    const spec = payload({ parent: [-1, 0, 0, 0], names: names.slice(3).concat(names.slice(0, 3)), metrics: { time: [1, 2, 3, 4] } });
+    const { svg } = figureSVG(decodeTable(spec), { colorBy: "time", sizeBy: "time" }, { width: 900, height: 500, title: "<b>&" });
+    expect(svg).not.toContain("<script>");
+    expect(svg).toContain("&lt;script&gt;");
+    const root = parse(svg);
+    const labels = [...root.querySelectorAll(".cct-label")].map((e) => e.textContent);
+    expect(labels).toEqual(expect.arrayContaining(["a & b", "it's"]));
+    expect(root.querySelector("title").textContent).toBe("<b>&");
+  });
+
+  test("records provenance as JSON and Dublin Core in <metadata>", () => {
+    const provenance = { generator: "cctviz 9.9", created: "2026-11-22T00:00:00Z", source: "run <1>.cali", state: { focus: null } };
+    const { svg } = figureSVG(decodeTable(smallTree()), STATE, { width: 800, height: 500, provenance });
+    const root = parse(svg);
+    const record = root.getElementsByTagNameNS(PROVENANCE_NS, "provenance")[0];
+    expect(JSON.parse(record.textContent)).toEqual(provenance);
+    const dc = (name) => root.getElementsByTagNameNS("http://purl.org/dc/elements/1.1/", name)[0]?.textContent;
+    expect(dc("source")).toBe("run <1>.cali");
+    expect(dc("date")).toBe("2026-11-22T00:00:00Z");
+  });
+
+  test("paper style: black text, thin strokes, cividis unless a palette is chosen, units in legends", () => {
+    const table = decodeTable(smallTree());
+    const opts = { width: 336, height: 240, style: "paper", fontSize: 9, units: { "time (inc)": "s" } };
+    const root = parse(figureSVG(table, STATE, opts).svg);
+    expect(root.querySelector(".cct-labels").getAttribute("fill")).toBe("#000000");
+    expect(Number(root.querySelector(".cct-links").getAttribute("stroke-width"))).toBeLessThan(1.2);
+    const titles = [...root.querySelectorAll(".cct-legend-title")].map((e) => e.textContent);
+    expect(titles).toContain("size: time (inc) (inclusive) [s]");
+    // narrow figure: legends in a row above the tree, scaled to 9 pt
+    expect(root.querySelector(".cct-legends").getAttribute("transform")).toBe(`scale(${(9 * 96) / 72 / 11})`);
+    const stops = [...root.querySelectorAll(".cct-legend stop")].map((e) => e.getAttribute("stop-color"));
+    expect(stops[0]).toBe(interpolateCividis(0));
+    const chosen = parse(figureSVG(table, { ...STATE, palette: "magma" }, opts).svg);
+    expect(chosen.querySelector(".cct-legend stop").getAttribute("stop-color")).toBe(interpolateMagma(0));
+  });
+
+  test("bad sizes and styles are named", () => {
+    const table = decodeTable(smallTree());
+    expect(() => figureSVG(table, STATE, { width: 0, height: 10 })).toThrow(/figure size must be positive/);
+    expect(() => figureSVG(table, STATE, { width: 10, height: 10, style: "poster" })).toThrow(/unknown figure style "poster"; accepted: screen, paper/);
+    expect(() => figureStyle("paper", { fontSize: -1 })).toThrow(/positive number of points/);
+  });
+
+  test("leaves the page as it was", () => {
+    const before = document.body.children.length;
+    figureSVG(decodeTable(smallTree()), STATE, { width: 800, height: 500 });
+    expect(document.body.children.length).toBe(before);
+  });
+});
+
+describe("figure page", () => {
+  test("decodes base64 buffers anywhere in the payload", () => {
+    const bytes = Uint8Array.from([1, 0, 0, 0, 255, 255, 255, 255]);
+    const encoded = { a: [{ $b64: btoa(String.fromCharCode(...bytes)) }], b: "text", c: 3 };
+    const decoded = fromBase64(encoded);
+    expect([...decoded.a[0]]).toEqual([...bytes]);
+    expect(decoded.b).toBe("text");
+    expect(decoded.c).toBe(3);
+  });
+});

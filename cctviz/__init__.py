@@ -3,6 +3,7 @@
 from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
+from .figure import export
 from .table import Metric, NodeTable, UnknownMetricError
 from .widget import CCT, show
 
@@ -13,6 +14,7 @@ __all__ = [
     "UnknownMetricError",
     "__version__",
     "examples",
+    "export",
     "from_graphframe",
     "show",
 ]

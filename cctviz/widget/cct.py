@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import pathlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,8 @@ from .. import selection as sel
 from .. import view
 from ..adapters import from_graphframe
 from ..callpath import ContextKeys
+from ..figure.of_widget import figure_of
+from ..figure.render import figure_format
 from ..payload import encode
 from ..table import REDUCERS, NodeTable, UnknownMetricError
 from . import bundle
@@ -86,6 +89,12 @@ class CCT(anywidget.AnyWidget):
     search_regex = t.Bool(False, help="Treat search as a regular expression.").tag(sync=True)
     search_case = t.Bool(False, help="Case-sensitive search.").tag(sync=True)
     height = t.Int(560, min=240, help="Height of the widget in pixels.").tag(sync=True)
+    units = t.Dict(
+        value_trait=t.Unicode(), help="Units of metrics for the legend titles, e.g. {'time': 's'}."
+    ).tag(sync=True)
+    _stage_size = t.Tuple(
+        t.Int(), t.Int(), default_value=(0, 0), help="Drawing size on screen (set by the view)."
+    ).tag(sync=True)
 
     def __init__(
         self,
@@ -95,6 +104,7 @@ class CCT(anywidget.AnyWidget):
         size_by: str | None = None,
         reducer: str = "mean",
         state: dict[str, Any] | None = None,
+        source: str | None = None,
         **kwargs: Any,
     ) -> None:
         bundle.require()
@@ -105,6 +115,8 @@ class CCT(anywidget.AnyWidget):
             )
         self._data = data
         self._table = from_graphframe(data, reducer=reducer)
+        #: where the data came from (a file, a run), recorded in exported figures
+        self.source: str | None = source if source is not None else data_source(data)
         default_colour, default_size = self._default_metrics()
         super().__init__(
             _payload=encode(self._table),
@@ -406,12 +418,65 @@ class CCT(anywidget.AnyWidget):
         self._table = from_graphframe(self._data, reducer=change["new"])
         self._payload = encode(self._table)
 
+    # -- figures -----------------------------------------------------------------------------
+    def to_svg(self, **options: Any) -> str:
+        """A standalone SVG of the current view, drawn by the widget's renderer in headless
+        Chromium. Options as for ``save`` (``dpi`` aside); the default size is the widget's
+        size on screen."""
+        return figure_of(self, **options).svg
+
+    def save(self, path: str | pathlib.Path, **options: Any) -> pathlib.Path:
+        """Write the current view to ``path``: ``.svg``, ``.pdf`` (vector) or ``.png``.
+
+        Options: ``width``, ``height`` (pixels, or strings with a unit: ``"3.5in"``, ``"8cm"``,
+        ``"240pt"``); ``dpi`` (PNG, default 300); ``style`` (``"screen"`` or ``"paper"``:
+        white, black text, thin strokes, cividis); ``font_family``; ``font_size`` (points);
+        ``title``; ``units`` (metric name to unit, added to ``w.units``). The file records the
+        data source, metrics, view state, cctviz version and date."""
+        figure_format(path)  # a bad extension fails before any drawing
+        return figure_of(self, **options).write(path)
+
+    def renderer_state(self) -> dict[str, Any]:
+        """The view state in the front end's terms (what the renderer draws)."""
+        return {key: _jsonable(getattr(self, trait)) for trait, key in STATE_TRAITS.items()}
+
     def __repr__(self) -> str:
         table = self._table
         return (
             f"CCT({table.source}: {table.size} nodes, {len(table.roots)} root(s); "
             f"color_by={self.color_by!r}, size_by={self.size_by!r})"
         )
+
+
+# traits of CCT ⇄ keys of the renderer's view state (js/src/widget.js has the same table)
+STATE_TRAITS = {
+    "color_by": "colorBy",
+    "size_by": "sizeBy",
+    "color_scale": "colorScale",
+    "backend": "backend",
+    "palette": "palette",
+    "legend": "legend",
+    "collapsed": "collapsed",
+    "prune_range": "prune",
+    "focused": "focus",
+    "visible_roots": "roots",
+    "search": "search",
+    "search_regex": "searchRegex",
+    "search_case": "searchCase",
+    "highlighted": "highlighted",
+}
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def data_source(data: Any) -> str | None:
+    """Where ``data`` was read from, when it says: a Thicket's profile files."""
+    mapping = getattr(data, "profile_mapping", None)
+    if isinstance(mapping, dict) and mapping:
+        return ", ".join(str(v) for v in mapping.values())
+    return None
 
 
 def _check_keywords(kwargs: dict[str, Any]) -> None:

@@ -1,6 +1,12 @@
 // The thin widget layer: binds the Jupyter-agnostic renderer to the anywidget model.
 import { decodeTable } from "./cct/decode.js";
+import { figureSVG } from "./cct/figure.js";
+import { svgToPng } from "./cct/rasterize.js";
 import { createRenderer } from "./cct/renderer.js";
+import { registerFallback } from "./fallback.js";
+
+/** How long the view has to stay unchanged before its fallback image is drawn again. */
+const SNAPSHOT_DELAY_MS = 1000;
 
 /** Traits of cctviz.CCT (see cctviz/widget/cct.py) ⇄ keys of the renderer's view state. */
 const STATE_TRAITS = {
@@ -30,10 +36,12 @@ function render({ model, el }) {
     onSelect(ids) {
       model.set("selection", ids);
       model.save_changes();
+      scheduleSnapshot();
     },
     onChange(state) {
       for (const [key, value] of Object.entries(state)) model.set(TRAIT_OF[key], value);
       model.save_changes();
+      scheduleSnapshot();
     },
   });
   // The height goes on our own element: ipywidgets' layout view may reset the style of `el`.
@@ -53,30 +61,79 @@ function render({ model, el }) {
   };
 
   let started = false;
+  /** @type {import("./cct/decode.js").Table | null} */
+  let table = null;
   const onData = () => {
     if (!started) return;
     try {
-      renderer.setData(decodeTable(model.get("_payload")), traitState(Object.keys(STATE_TRAITS)));
+      table = decodeTable(model.get("_payload"));
+      renderer.setData(table, traitState(Object.keys(STATE_TRAITS)));
     } catch (error) {
+      table = null;
       showError(error);
     }
+    scheduleSnapshot();
   };
   // one listener per trait (anywidget's model contract has "change:<name>" events only)
   const stateListeners = Object.keys(STATE_TRAITS).map((trait) => [
     `change:${trait}`,
-    () => renderer.setState(traitState([trait])),
+    () => {
+      renderer.setState(traitState([trait]));
+      scheduleSnapshot();
+    },
   ]);
   const onSelection = () => {
     const ids = model.get("selection") ?? [];
     const current = renderer.selection;
     if (ids.length !== current.length || ids.some((id, i) => id !== current[i])) {
       renderer.setSelection(ids);
+      scheduleSnapshot();
     }
+  };
+  const onUnits = () => {
+    renderer.setUnits(model.get("units") ?? {});
+    scheduleSnapshot();
   };
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
   const stageSize = () => [renderer.stage.clientWidth, renderer.stage.clientHeight];
   const onHeight = setHeight;
+  /** Python draws figures at the size the view has on screen (CCT.to_svg, CCT.save). */
+  const reportSize = () => {
+    const [w, h] = stageSize();
+    const known = model.get("_stage_size") ?? [];
+    if (w > 0 && h > 0 && (known[0] !== w || known[1] !== h)) {
+      model.set("_stage_size", [w, h]);
+      model.save_changes();
+    }
+  };
 
+  // the static fallback image (see fallback.js): redrawn once the view has settled
+  /** @type {import("./fallback.js").Snapshot | null} */
+  let snapshot = null;
+  let snapshotTimer = 0;
+  let disposed = false;
+  const fallback = registerFallback({ model, png: () => snapshot });
+  function scheduleSnapshot() {
+    clearTimeout(snapshotTimer);
+    snapshotTimer = setTimeout(takeSnapshot, SNAPSHOT_DELAY_MS);
+  }
+  async function takeSnapshot() {
+    if (disposed || !table || !renderer.state.colorBy) return;
+    const [width, height] = stageSize();
+    if (!(width > 0 && height > 0)) return;
+    try {
+      const options = { width, height, selection: renderer.selection, units: model.get("units") ?? {} };
+      const { svg } = figureSVG(table, renderer.state, options);
+      const scale = Math.min(2, Math.max(1, globalThis.devicePixelRatio || 1));
+      snapshot = { data: await svgToPng(svg, width, height, scale), width, height };
+      el.dataset.cctSnapshot = String(Date.now()); // tests wait for this
+      fallback.refreshed();
+    } catch (error) {
+      console.warn("cctviz: no static image of this view", error);
+    }
+  }
+
+  renderer.setUnits(model.get("units") ?? {});
   renderer.setState(traitState(Object.keys(STATE_TRAITS)));
   // Draw once the cell has its real width (the element is often not in the page yet when
   // render runs); drawing at a guessed width would lay out and draw everything twice.
@@ -86,11 +143,14 @@ function render({ model, el }) {
     renderer.resize(...stageSize());
     onData();
     onSelection();
+    reportSize();
+    watchRemoval();
   };
   model.on("change:_payload", onData);
   for (const [event, listener] of stateListeners) model.on(event, listener);
   model.on("change:selection", onSelection);
   model.on("change:height", onHeight);
+  model.on("change:units", onUnits);
 
   let frame = 0;
   const onResize = () => {
@@ -99,21 +159,46 @@ function render({ model, el }) {
       return;
     }
     cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => renderer.resize(...stageSize()));
+    frame = requestAnimationFrame(() => {
+      renderer.resize(...stageSize());
+      reportSize();
+      scheduleSnapshot();
+    });
   };
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
   observer?.observe(renderer.stage);
   if (!observer || renderer.stage.clientWidth > 0) start();
 
-  return () => {
+  // JupyterLab renders an output again when its data change (the fallback image is written
+  // at save): the new view takes this element's place without removing this view. A view whose
+  // element left its parent is gone for good (a cell scrolled out of the window moves with its
+  // parent), so it stops listening.
+  let removal = null;
+  function watchRemoval() {
+    const parent = el.parentNode;
+    if (!parent || typeof MutationObserver === "undefined") return;
+    removal = new MutationObserver(() => {
+      if (el.parentNode !== parent) dispose();
+    });
+    removal.observe(parent, { childList: true });
+  }
+
+  function dispose() {
+    if (disposed) return;
+    disposed = true;
+    removal?.disconnect();
     observer?.disconnect();
     cancelAnimationFrame(frame);
+    clearTimeout(snapshotTimer);
+    fallback.unregister();
     model.off("change:_payload", onData);
     for (const [event, listener] of stateListeners) model.off(event, listener);
     model.off("change:selection", onSelection);
     model.off("change:height", onHeight);
+    model.off("change:units", onUnits);
     renderer.destroy();
-  };
+  }
+  return dispose;
 }
 
 export default { render };

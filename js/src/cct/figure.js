@@ -43,6 +43,7 @@ export function figureSVG(table, state, options) {
   const host = doc.createElement("div");
   Object.assign(host.style, { position: "absolute", left: "-100000px", top: "0", width: `${width}px`, height: `${height}px` });
   doc.body.append(host);
+  const narrow = width < LEGENDS_ON_TOP_BELOW;
   const renderer = createRenderer(host, {
     width,
     height,
@@ -50,7 +51,12 @@ export function figureSVG(table, state, options) {
     layout: {
       labelPx: style.fontPx,
       legendScale: style.fontPx / 11,
-      legendPosition: width < LEGENDS_ON_TOP_BELOW ? "top" : "left",
+      legendPosition: narrow ? "top" : "left",
+      // a column-wide figure cannot spare the widget's margins; labels that still stick out
+      // shrink the figure a little (contentBox) rather than being clipped
+      margin: narrow ? 10 : 24,
+      labelRoom: Math.min(180, 0.3 * width),
+      minLevelWidth: narrow ? 20 : 60,
     },
   });
   try {

@@ -734,17 +734,18 @@ export function createRenderer(
       const unit = units[m.name] ? ` [${units[m.name]}]` : "";
       return `${m.name}${m.kind === "other" ? "" : ` (${m.kind})`}${unit}`;
     };
-    // a column on the left; or a row on top, each legend 200 px wide at scale 1
+    // a column on the left; or a row on top (narrow figures: shorter colour bars)
     let x = 12;
     let y = 16;
     const next = (dy) => {
-      if (legendsOnTop) x += 200;
+      if (legendsOnTop) x += 150;
       else y += dy;
     };
     for (const { root: r, scale } of colorList.slice(0, legendsOnTop ? 2 : 6)) {
       const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
       const tree = r === null ? "" : `${shortenName(table.names[table.nameCode[r]], 14)}: `;
-      drawColorLegend(g, scale, { title: `${tree}colour: ${title(colorMetric)}` });
+      const width = legendsOnTop ? 120 : 160;
+      drawColorLegend(g, scale, { title: `${tree}colour: ${title(colorMetric)}`, width });
       next(46);
     }
     const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);

@@ -1,0 +1,231 @@
+"""Figures of a view as SVG, PDF and PNG, drawn by the widget's renderer in headless Chromium.
+
+SVG comes from the renderer (js/src/cct/figure.js). PDF and PNG are Chromium's own printing
+and screenshots of that SVG: the PDF stays vector (paths and text, no raster image) and the PNG
+shows the same pixels a browser would. Metadata are added with pypdf and Pillow.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..payload import encode
+from ..table import NodeTable
+from . import provenance as prov_mod
+from .browser import shared
+from .size import Length, length
+
+FORMATS = (".svg", ".pdf", ".png")
+STYLES = ("screen", "paper")
+
+
+@dataclass(frozen=True)
+class FigureOptions:
+    """How a figure looks and how big it is (checked; see ``figure_options``)."""
+
+    width: Length
+    height: Length
+    style: str = "screen"
+    font_family: str | None = None
+    font_size: float | None = None
+    dpi: float = 300.0
+    title: str | None = None
+    units: dict[str, str] = field(default_factory=dict)
+
+
+def figure_options(
+    *,
+    width: Any,
+    height: Any,
+    style: str = "screen",
+    font_family: str | None = None,
+    font_size: float | None = None,
+    dpi: float = 300,
+    title: str | None = None,
+    units: dict[str, str] | None = None,
+) -> FigureOptions:
+    """Check figure options; errors say what was wrong and what is accepted."""
+    if style not in STYLES:
+        raise ValueError(f"unknown figure style {style!r}; accepted: {', '.join(STYLES)}")
+    if font_family is not None and (not isinstance(font_family, str) or not font_family.strip()):
+        raise ValueError(f"font_family must be a font name such as 'Times'; got {font_family!r}")
+    if font_size is not None and not (_number(font_size) and 1 <= font_size <= 72):
+        raise ValueError(f"font_size is in points, 1 to 72; got {font_size!r}")
+    if not (_number(dpi) and 10 <= dpi <= 1200):
+        raise ValueError(f"dpi must be a number from 10 to 1200; got {dpi!r}")
+    units = dict(units or {})
+    for name, unit in units.items():
+        if not isinstance(unit, str):
+            raise ValueError(f"units maps metric names to unit strings; got {name!r}: {unit!r}")
+    return FigureOptions(
+        width=length(width, "width"),
+        height=length(height, "height"),
+        style=style,
+        font_family=font_family,
+        font_size=None if font_size is None else float(font_size),
+        dpi=float(dpi),
+        title=title,
+        units=units,
+    )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def figure_format(path: str | pathlib.Path) -> str:
+    """The format of ``path`` from its extension, or a clear error."""
+    suffix = pathlib.Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        shown = repr(suffix) if suffix else "no extension"
+        raise ValueError(
+            f"cannot tell the figure format of {str(path)!r} ({shown}); "
+            f"accepted extensions: {', '.join(FORMATS)}"
+        )
+    return suffix
+
+
+def _b64(value: Any) -> Any:
+    """The payload with its buffers as base64 (Playwright passes JSON into the page)."""
+    if isinstance(value, (memoryview, bytes, bytearray)):
+        return {"$b64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {k: _b64(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_b64(v) for v in value]
+    return value
+
+
+def svg_of(
+    table: NodeTable,
+    state: dict[str, Any],
+    selection: list[int],
+    options: FigureOptions,
+    provenance: dict[str, Any],
+) -> tuple[str, int]:
+    """The SVG text of the view, and how many node marks it holds."""
+    from ..widget import bundle
+
+    bundle.require_figure()
+    script = bundle.FIGURE.read_text(encoding="utf-8")
+    payload = _b64(encode(table))
+    js_options = {
+        "width": options.width.px,
+        "height": options.height.px,
+        "widthAttr": options.width.attr,
+        "heightAttr": options.height.attr,
+        "style": options.style,
+        "fontFamily": options.font_family,
+        "fontSize": options.font_size,
+        "selection": list(selection),
+        "units": options.units,
+        "title": options.title,
+        "provenance": provenance,
+    }
+
+    def draw(browser: Any) -> dict[str, Any]:
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        try:
+            page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
+            page.add_script_tag(content=script)
+            result: dict[str, Any] = page.evaluate(
+                "([p, s, o]) => cctvizFigure(p, s, o)", [payload, state, js_options]
+            )
+            return result
+        finally:
+            page.close()
+
+    result = shared().run(draw)
+    return result["svg"], int(result["nodes"])
+
+
+def _page_html(svg: str, options: FigureOptions) -> str:
+    w, h = options.width.px, options.height.px
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><style>"
+        f"@page {{ size: {w}px {h}px; margin: 0 }}"
+        "html, body { margin: 0; padding: 0; overflow: hidden }"
+        f"svg {{ display: block; width: {w}px; height: {h}px }}"
+        f"</style></head><body>{svg}</body></html>"
+    )
+
+
+def pdf_bytes(svg: str, options: FigureOptions) -> bytes:
+    """A one-page vector PDF of the SVG, the page the size of the figure."""
+    html = _page_html(svg, options)
+
+    def job(browser: Any) -> bytes:
+        page = browser.new_page()
+        try:
+            page.set_content(html)
+            data: bytes = page.pdf(
+                width=f"{options.width.px}px",
+                height=f"{options.height.px}px",
+                print_background=True,
+                prefer_css_page_size=True,
+                margin={"top": "0", "right": "0", "bottom": "0", "left": "0"},
+            )
+            return data
+        finally:
+            page.close()
+
+    return shared().run(job)
+
+
+def png_image(svg: str, options: FigureOptions) -> Any:
+    """The SVG as a Pillow image of the figure's size at ``options.dpi``."""
+    try:
+        from PIL import Image
+    except ImportError as error:
+        raise ImportError("writing PNG figures needs Pillow: pip install 'cctviz[export]'") from (
+            error
+        )
+
+    scale = options.dpi / 96.0
+    w, h = options.width.px, options.height.px
+    target = (max(1, round(w * scale)), max(1, round(h * scale)))
+    html = _page_html(svg, options)
+
+    def job(browser: Any) -> bytes:
+        viewport = {"width": math.ceil(w), "height": math.ceil(h)}
+        page = browser.new_page(viewport=viewport, device_scale_factor=scale)
+        try:
+            page.set_content(html)
+            shot: bytes = page.screenshot(
+                type="png", clip={"x": 0, "y": 0, "width": w, "height": h}
+            )
+            return shot
+        finally:
+            page.close()
+
+    image: Image.Image = Image.open(io.BytesIO(shared().run(job)))
+    image.load()
+    if image.size != target:  # Chromium rounds the clip to device pixels: at most a pixel off
+        image = image.resize(target, Image.Resampling.LANCZOS)
+    return image
+
+
+def write(
+    path: str | pathlib.Path, svg: str, options: FigureOptions, provenance: dict[str, Any]
+) -> pathlib.Path:
+    """Write the SVG to ``path`` as SVG, PDF or PNG (by extension), with the provenance."""
+    out = pathlib.Path(path)
+    kind = figure_format(out)
+    if not out.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} is missing")
+    title = options.title or "Calling context tree"
+    if kind == ".svg":
+        out.write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + svg + "\n", encoding="utf-8")
+    elif kind == ".pdf":
+        out.write_bytes(pdf_bytes(svg, options))
+        prov_mod.add_to_pdf(out, provenance, title)
+    else:
+        image = png_image(svg, options)
+        dpi = (options.dpi, options.dpi)
+        image.save(out, format="PNG", dpi=dpi, pnginfo=prov_mod.png_info(provenance, title))
+    return out

@@ -1,0 +1,26 @@
+// SVG text → PNG, in the browser: the SVG is drawn as an image onto a canvas.
+
+/**
+ * @param {string} svg a standalone SVG document
+ * @param {number} width CSS pixels
+ * @param {number} height
+ * @param {number} [scale] device pixels per CSS pixel
+ * @returns {Promise<string>} the PNG, base64-encoded
+ */
+export async function svgToPng(svg, width, height, scale = 1) {
+  const doc = globalThis.document;
+  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = doc.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    const data = canvas.toDataURL("image/png");
+    return data.slice(data.indexOf(",") + 1);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

@@ -1,0 +1,298 @@
+"""Figures: SVG, PDF and PNG drawn by the widget's renderer in headless Chromium, no JupyterLab."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("playwright", reason="figures need Playwright (pip install 'cctviz[export]')")
+
+import cctviz  # noqa: E402
+from cctviz import view  # noqa: E402
+from cctviz.figure.browser import BrowserUnavailableError  # noqa: E402
+
+from .profiles import REPO  # noqa: E402
+
+SVG = "{http://www.w3.org/2000/svg}"
+PROVENANCE = "{https://github.com/cctviz/cctviz#provenance}provenance"
+REFERENCE = Path(__file__).parent / "data" / "figure-reference.png"
+
+
+@pytest.fixture(scope="module")
+def gf() -> Any:
+    return cctviz.examples.load("hpctoolkit-cpi")
+
+
+def node_marks(root: ET.Element) -> list[ET.Element]:
+    return [el for el in root.iter() if "cct-node" in el.get("class", "").split()]
+
+
+def drawn_count(w: cctviz.CCT) -> int:
+    """What the view shows, by cctviz's Python twin of the renderer's view tree."""
+    ids = view.visible_nodes(
+        w.table,
+        collapsed=w.collapsed,
+        prune_range=w.prune_range,
+        color_values=w.table.metrics[w.color_by].values,
+        focused=w.focused,
+        visible_roots=w.visible_roots,
+    )
+    return len(ids)
+
+
+def without_metadata(svg: str) -> str:
+    return re.sub(r"<metadata>.*</metadata>", "", svg, flags=re.S)
+
+
+def test_svg_parses_and_holds_one_mark_per_drawn_node(gf: Any) -> None:
+    w = cctviz.CCT(gf)
+    w.collapse(w.table.roots[0] + 2)
+    root = ET.fromstring(w.to_svg())
+    assert root.tag == f"{SVG}svg"
+    marks = node_marks(root)
+    assert len(marks) == drawn_count(w) < w.table.size
+    assert int(root.get("data-node-count", -1)) == len(marks)
+    assert sorted(int(m.get("data-id", -1)) for m in marks) == sorted(
+        view.visible_nodes(
+            w.table,
+            collapsed=w.collapsed,
+            prune_range=None,
+            color_values=w.table.metrics[w.color_by].values,
+            focused=None,
+            visible_roots=None,
+        )
+    )
+    # standalone: styles are attributes, no style sheet, script or external reference
+    text = ET.tostring(root, encoding="unicode")
+    assert "<style" not in text and "<script" not in text and "href=" not in text
+    assert "sans-serif" in root.get("font-family", "")
+
+
+def test_focus_and_selection_are_drawn(gf: Any) -> None:
+    w = cctviz.CCT(gf)
+    target = int(np.argmax(w.table.metrics[w.color_by].values))
+    w.focus(int(w.table.parent[target]))
+    w.select([target])
+    marks = node_marks(ET.fromstring(w.to_svg()))
+    assert len(marks) == drawn_count(w) < w.table.size
+    selected = [m for m in marks if "cct-selected" in m.get("class", "")]
+    assert [int(m.get("data-id", -1)) for m in selected] == [target]
+
+
+def test_names_with_markup_survive_escaped() -> None:
+    from hatchet import GraphFrame
+
+    names = ['<script>alert("x")</script>', "a & b", "it's \"quoted\""]
+    leaves = [
+        {"frame": {"name": n, "type": "function"}, "metrics": {"time": 1.0 + i}}
+        for i, n in enumerate(names)
+    ]
+    gf = GraphFrame.from_literal(
+        [{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1.0}, "children": leaves}]
+    )
+    w = cctviz.CCT(gf, source="<run & 1>")
+    text = w.to_svg(title='fig "1" <b>')
+    assert "<script>" not in text
+    root = ET.fromstring(text)  # parses: every name is escaped
+    labels = {el.text for el in root.iter() if "cct-label" in el.get("class", "")}
+    assert set(names) <= labels
+    assert root.find(f"{SVG}title").text == 'fig "1" <b>'
+    record = json.loads(root.find(f"{SVG}metadata/{PROVENANCE}").text)
+    assert record["source"] == "<run & 1>"
+
+
+def test_provenance_records_source_metrics_state_version_date(gf: Any) -> None:
+    w = cctviz.CCT(gf, source="hpctoolkit-cpi", units={"time (inc)": "µs"})
+    w.collapse(w.table.roots[0] + 2)
+    root = ET.fromstring(w.to_svg())
+    record = json.loads(root.find(f"{SVG}metadata/{PROVENANCE}").text)
+    assert record["generator"] == f"cctviz {cctviz.__version__}"
+    assert record["source"] == "hpctoolkit-cpi"
+    assert record["metrics"] == {"color": w.color_by, "size": w.size_by}
+    assert record["view_state"] == json.loads(json.dumps(w.view_state))
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", record["created"])
+    assert record["nodes"] == w.table.size
+    titles = [el.text for el in root.iter() if "cct-legend-title" in el.get("class", "")]
+    assert f"size: {w.size_by} (inclusive) [µs]" in titles
+
+
+def test_pdf_is_vector_with_metadata(gf: Any, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    w = cctviz.CCT(gf, source="hpctoolkit-cpi")
+    out = w.save(tmp_path / "cct.pdf", style="paper", width="3.5in", height="2.5in")
+    reader = PdfReader(out)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert [round(float(v)) for v in page.mediabox[2:]] == [252, 180]  # 3.5 × 2.5 in, in points
+    content = page.get_contents().get_data().decode("latin-1")
+    # vector: curves (nodes, links) and text; not one embedded raster image
+    assert len(re.findall(r"\sc\n", content)) > 20
+    assert "Tj" in content or "TJ" in content
+    xobjects = page["/Resources"].get("/XObject", {})
+    assert not [x for x in xobjects.values() if x.get_object().get("/Subtype") == "/Image"]
+    meta = reader.metadata
+    assert meta["/Creator"] == f"cctviz {cctviz.__version__}"
+    assert "hpctoolkit-cpi" in meta["/Subject"]
+    assert json.loads(meta["/CctvizProvenance"])["view_state"]["color_by"] == w.color_by
+
+
+@pytest.mark.parametrize(
+    ("size", "dpi", "pixels"),
+    [(("4in", "3in"), 150, (600, 450)), ((500, 300), 96, (500, 300)), (("8cm", "6cm"), 300, (945, 709))],
+)
+def test_png_has_the_requested_pixel_size(
+    gf: Any, tmp_path: Path, size: tuple[Any, Any], dpi: int, pixels: tuple[int, int]
+) -> None:
+    from PIL import Image
+
+    out = cctviz.export(gf, tmp_path / "cct.png", width=size[0], height=size[1], dpi=dpi)
+    with Image.open(out) as image:
+        assert image.size == pixels
+        assert json.loads(image.text["cctviz:provenance"])["generator"].startswith("cctviz ")
+        assert image.info["dpi"][0] == pytest.approx(dpi, abs=0.5)
+
+
+def test_headless_export_is_the_widget_picture(gf: Any, tmp_path: Path) -> None:
+    w = cctviz.CCT(gf, palette="magma")
+    w.collapse(w.table.roots[0] + 2)
+    w.select([3])
+    out = cctviz.export(
+        gf, tmp_path / "cct.svg", state=w.view_state, width=700, height=420, title="t"
+    )
+    exported = out.read_text(encoding="utf-8")
+    assert exported.startswith('<?xml version="1.0" encoding="UTF-8"?>')
+    assert without_metadata(exported.split("\n", 1)[1].strip()) == without_metadata(
+        w.to_svg(width=700, height=420, title="t")
+    )
+
+
+def test_export_takes_view_options(gf: Any, tmp_path: Path) -> None:
+    out = cctviz.export(gf, tmp_path / "cct.svg", color_by="time", palette="greys", legend="shared")
+    root = ET.parse(out).getroot()
+    record = json.loads(root.find(f"{SVG}metadata/{PROVENANCE}").text)
+    assert record["metrics"]["color"] == "time"
+    with pytest.raises(TypeError, match="did you mean 'palette'"):
+        cctviz.export(gf, tmp_path / "x.svg", pallete="greys")
+
+
+def test_matches_the_reference_picture(gf: Any, tmp_path: Path) -> None:
+    """A fixed view drawn now against a stored picture (CCTVIZ_UPDATE_REFERENCE=1 rewrites it)."""
+    from PIL import Image, ImageChops
+
+    w = cctviz.CCT(gf, color_by="time", size_by="time (inc)")
+    w.collapse(w.table.roots[0] + 2)
+    out = w.save(tmp_path / "ref.png", style="paper", width="4in", height="3in", dpi=100)
+    if os.environ.get("CCTVIZ_UPDATE_REFERENCE") == "1":
+        REFERENCE.parent.mkdir(exist_ok=True)
+        REFERENCE.write_bytes(out.read_bytes())
+    with Image.open(out) as now, Image.open(REFERENCE) as ref:
+        assert now.size == ref.size
+        diff = np.asarray(ImageChops.difference(now.convert("RGB"), ref.convert("RGB")))
+    changed = (diff.max(axis=2) > 48).mean()
+    assert changed < 0.005, f"{changed:.2%} of the pixels differ from {REFERENCE.name}"
+    assert diff.mean() < 2.0
+
+
+def test_reference_check_catches_a_different_view(gf: Any, tmp_path: Path) -> None:
+    from PIL import Image, ImageChops
+
+    w = cctviz.CCT(gf, color_by="time", size_by="time (inc)")  # not collapsed: another picture
+    out = w.save(tmp_path / "other.png", style="paper", width="4in", height="3in", dpi=100)
+    with Image.open(out) as now, Image.open(REFERENCE) as ref:
+        diff = np.asarray(ImageChops.difference(now.convert("RGB"), ref.convert("RGB")))
+    assert (diff.max(axis=2) > 48).mean() > 0.005
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("fig.jpg", r"'\.jpg'\); accepted extensions: \.svg, \.pdf, \.png"),
+        ("fig", r"\(no extension\); accepted extensions"),
+    ],
+)
+def test_unknown_extension_is_a_clear_error(gf: Any, tmp_path: Path, name: str, message: str) -> None:
+    w = cctviz.CCT(gf)
+    with pytest.raises(ValueError, match=message):
+        w.save(tmp_path / name)
+    with pytest.raises(ValueError, match=message):
+        cctviz.export(gf, tmp_path / name)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"width": "3.5 inches"}, ValueError, r"figure width must be .* \(px, in, cm, mm, pt\)"),
+        ({"height": 0}, ValueError, "figure height 0 is 0 px; give 1 px to 20000 px"),
+        ({"style": "poster"}, ValueError, "unknown figure style 'poster'; accepted: screen, paper"),
+        ({"dpi": 5000}, ValueError, "dpi must be a number from 10 to 1200"),
+        ({"font_size": "8pt"}, ValueError, "font_size is in points"),
+        ({"colour": "red"}, TypeError, "unknown figure option 'colour'; accepted: width"),
+    ],
+)
+def test_bad_figure_options_are_named(
+    gf: Any, tmp_path: Path, options: dict[str, Any], error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        cctviz.CCT(gf).save(tmp_path / "f.png", **options)
+
+
+def test_missing_folder_is_named(gf: Any, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="folder .*nowhere.* is missing"):
+        cctviz.CCT(gf).save(tmp_path / "nowhere" / "f.svg")
+
+
+def test_missing_chromium_is_a_clear_error(gf: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cctviz.figure import browser
+
+    monkeypatch.setenv("CCTVIZ_CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(browser, "_shared", browser.Browser())
+    with pytest.raises(BrowserUnavailableError, match="CCTVIZ_CHROMIUM='/nonexistent/chromium'"):
+        cctviz.CCT(gf).to_svg()
+
+
+def test_missing_playwright_is_a_clear_error(gf: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from cctviz.figure import browser
+
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)
+    monkeypatch.setattr(browser, "_shared", browser.Browser())
+    with pytest.raises(ImportError, match=r"pip install 'cctviz\[export\]'"):
+        cctviz.CCT(gf).to_svg()
+
+
+def test_ten_thousand_nodes_stay_vector(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from synthetic import graphframe
+
+    w = cctviz.CCT(graphframe(10_000))
+    svg = w.to_svg()
+    assert len(node_marks(ET.fromstring(svg))) == 10_000
+    from pypdf import PdfReader
+
+    page = PdfReader(w.save(tmp_path / "big.pdf")).pages[0]
+    assert not [
+        x
+        for x in page["/Resources"].get("/XObject", {}).values()
+        if x.get_object().get("/Subtype") == "/Image"
+    ]
+
+
+def test_python_and_js_state_keys_agree() -> None:
+    from cctviz.widget.cct import STATE_TRAITS
+
+    source = (REPO / "js" / "src" / "widget.js").read_text()
+    block = source.split("const STATE_TRAITS = {", 1)[1].split("};", 1)[0]
+    js = dict(re.findall(r"^\s+(\w+): \"(\w+)\",", block, flags=re.M))
+    assert js == STATE_TRAITS

@@ -14,11 +14,11 @@ import pytest
 
 pytest.importorskip("playwright", reason="figures need Playwright (pip install 'cctviz[export]')")
 
-import cctviz  # noqa: E402
-from cctviz import view  # noqa: E402
-from cctviz.figure.browser import BrowserUnavailableError  # noqa: E402
+import cctviz
+from cctviz import view
+from cctviz.figure.browser import BrowserUnavailableError
 
-from .profiles import REPO  # noqa: E402
+from .profiles import REPO
 
 SVG = "{http://www.w3.org/2000/svg}"
 PROVENANCE = "{https://github.com/cctviz/cctviz#provenance}provenance"
@@ -89,13 +89,19 @@ def test_focus_and_selection_are_drawn(gf: Any) -> None:
 def test_names_with_markup_survive_escaped() -> None:
     from hatchet import GraphFrame
 
-    names = ['<script>alert("x")</script>', "a & b", "it's \"quoted\""]
+    names = ['<script>alert("x")</script>', "a & b", 'it\'s "quoted"']
     leaves = [
         {"frame": {"name": n, "type": "function"}, "metrics": {"time": 1.0 + i}}
         for i, n in enumerate(names)
     ]
     gf = GraphFrame.from_literal(
-        [{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1.0}, "children": leaves}]
+        [
+            {
+                "frame": {"name": "main", "type": "function"},
+                "metrics": {"time": 1.0},
+                "children": leaves,
+            }
+        ]
     )
     w = cctviz.CCT(gf, source="<run & 1>")
     text = w.to_svg(title='fig "1" <b>')
@@ -146,7 +152,11 @@ def test_pdf_is_vector_with_metadata(gf: Any, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("size", "dpi", "pixels"),
-    [(("4in", "3in"), 150, (600, 450)), ((500, 300), 96, (500, 300)), (("8cm", "6cm"), 300, (945, 709))],
+    [
+        (("4in", "3in"), 150, (600, 450)),
+        ((500, 300), 96, (500, 300)),
+        (("8cm", "6cm"), 300, (945, 709)),
+    ],
 )
 def test_png_has_the_requested_pixel_size(
     gf: Any, tmp_path: Path, size: tuple[Any, Any], dpi: int, pixels: tuple[int, int]
@@ -218,7 +228,9 @@ def test_reference_check_catches_a_different_view(gf: Any, tmp_path: Path) -> No
         ("fig", r"\(no extension\); accepted extensions"),
     ],
 )
-def test_unknown_extension_is_a_clear_error(gf: Any, tmp_path: Path, name: str, message: str) -> None:
+def test_unknown_extension_is_a_clear_error(
+    gf: Any, tmp_path: Path, name: str, message: str
+) -> None:
     w = cctviz.CCT(gf)
     with pytest.raises(ValueError, match=message):
         w.save(tmp_path / name)
@@ -246,7 +258,7 @@ def test_bad_figure_options_are_named(
 
 
 def test_missing_folder_is_named(gf: Any, tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="folder .*nowhere.* is missing"):
+    with pytest.raises(FileNotFoundError, match=r"folder .*nowhere.* is missing"):
         cctviz.CCT(gf).save(tmp_path / "nowhere" / "f.svg")
 
 

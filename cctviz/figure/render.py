@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import io
-import math
 import pathlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,35 +177,34 @@ def pdf_bytes(svg: str, options: FigureOptions) -> bytes:
 
 
 def png_image(svg: str, options: FigureOptions) -> Any:
-    """The SVG as a Pillow image of the figure's size at ``options.dpi``."""
+    """The SVG as a Pillow image of the figure's size at ``options.dpi``: Chromium draws it
+    onto a canvas of exactly that many pixels."""
     try:
         from PIL import Image
     except ImportError as error:
         raise ImportError("writing PNG figures needs Pillow: pip install 'cctviz[export]'") from (
             error
         )
+    from ..widget import bundle
 
+    script = bundle.FIGURE.read_text(encoding="utf-8")
     scale = options.dpi / 96.0
-    w, h = options.width.px, options.height.px
-    target = (max(1, round(w * scale)), max(1, round(h * scale)))
-    html = _page_html(svg, options)
 
-    def job(browser: Any) -> bytes:
-        viewport = {"width": math.ceil(w), "height": math.ceil(h)}
-        page = browser.new_page(viewport=viewport, device_scale_factor=scale)
+    def job(browser: Any) -> str:
+        page = browser.new_page()
         try:
-            page.set_content(html)
-            shot: bytes = page.screenshot(
-                type="png", clip={"x": 0, "y": 0, "width": w, "height": h}
+            page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
+            page.add_script_tag(content=script)
+            data: str = page.evaluate(
+                "([svg, w, h, s]) => cctvizPng(svg, w, h, s)",
+                [svg, options.width.px, options.height.px, scale],
             )
-            return shot
+            return data
         finally:
             page.close()
 
-    image: Image.Image = Image.open(io.BytesIO(shared().run(job)))
+    image: Image.Image = Image.open(io.BytesIO(base64.b64decode(shared().run(job))))
     image.load()
-    if image.size != target:  # Chromium rounds the clip to device pixels: at most a pixel off
-        image = image.resize(target, Image.Resampling.LANCZOS)
     return image
 
 

@@ -3,6 +3,7 @@
 // the widget draws the view, so a figure made from Python looks as the widget does.
 import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
+import { svgToPng } from "./cct/rasterize.js";
 
 /** Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only). */
 export function fromBase64(value) {
@@ -24,3 +25,5 @@ function cctvizFigure(payload, state, options) {
 }
 
 globalThis.cctvizFigure = cctvizFigure;
+// PNG: the SVG drawn onto a canvas of the exact pixel size (no screenshot of the page)
+globalThis.cctvizPng = svgToPng;

@@ -1,0 +1,90 @@
+"""End to end: a saved notebook carries a PNG of each view, which nbconvert HTML shows."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from typing import Any
+
+import pytest
+
+from .lab import NotebookPage
+
+pytestmark = pytest.mark.e2e
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+CELLS = ["import cctviz\ngf = cctviz.examples.load('hpctoolkit-cpi')\nw = cctviz.CCT(gf)\nw"]
+
+
+def save(notebook: NotebookPage) -> dict[str, Any]:
+    """Save through JupyterLab's own command; return the notebook file as written."""
+    notebook.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    return json.loads((notebook.lab.root / notebook.name).read_text())
+
+
+def widget_outputs(nb: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        output
+        for cell in nb["cells"]
+        for output in cell.get("outputs", [])
+        if WIDGET_MIME in output.get("data", {})
+    ]
+
+
+def wait_snapshot(page: Any, after: str = "0") -> str:
+    """Wait for the view's next static image; return its stamp."""
+    handle = page.wait_for_function(
+        """(after) => {
+          const stamp = document.querySelector('.cctviz')?.dataset.cctSnapshot;
+          return stamp && Number(stamp) > Number(after) ? stamp : null;
+        }""",
+        arg=after,
+        timeout=20_000,
+    )
+    return str(handle.json_value())
+
+
+def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -> None:
+    from nbconvert import HTMLExporter
+    from PIL import Image
+
+    notebook = open_notebook(CELLS)
+    page.locator(".cctviz circle.cct-node").first.wait_for()
+    stamp = wait_snapshot(page)
+    nb = save(notebook)
+    [output] = widget_outputs(nb)
+    data = output["data"]["image/png"]
+    size = output["metadata"]["image/png"]
+    stage = page.locator(".cctviz .cct-stage").bounding_box()
+    assert [size["width"], size["height"]] == [round(stage["width"]), round(stage["height"])]
+    with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+        assert image.size == (size["width"], size["height"])  # device pixel ratio 1 here
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert colours is not None and len(colours) > 50  # a drawing, not a blank canvas
+
+    # JupyterLab drew the output again with its new data: one live view remains
+    assert page.locator(".cctviz").count() == 1
+    page.locator(".cctviz circle.cct-node").first.wait_for()
+    node = page.locator(".cctviz circle.cct-node").nth(3)
+    node_id = int(node.get_attribute("data-id"))
+    node.click()
+    notebook.wait_python("list(w.selection)", [node_id])
+
+    # the image follows the view: collapse from Python, save again, another picture
+    notebook.execute("w.collapse(w.table.roots[0] + 2)")
+    wait_snapshot(page, after=stamp)
+    [again] = widget_outputs(save(notebook))
+    assert again["data"]["image/png"] != data
+
+    # nbconvert, as JupyterLab saves by default (widget state not stored): the image shows
+    nb = json.loads((notebook.lab.root / notebook.name).read_text())
+    nb["metadata"].pop("widgets", None)
+    html, _ = HTMLExporter().from_notebook_node(_node(nb))
+    assert f'src="data:image/png;base64,{again["data"]["image/png"][:64]}' in html
+
+
+def _node(nb: dict[str, Any]) -> Any:
+    import nbformat
+
+    return nbformat.reads(json.dumps(nb), as_version=4)

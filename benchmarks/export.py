@@ -37,7 +37,8 @@ def main() -> None:
     start = time.perf_counter()
     shared().run(lambda browser: browser.version)
     print(f"Chromium start (once per process): {time.perf_counter() - start:.2f} s\n")
-    header = f"{'nodes':>9} | {'format':>6} | {'save (median)':>13} | {'max':>8} | {'file size':>12}"
+    columns = [f"{'nodes':>9}", f"{'format':>6}", f"{'save (median)':>13}", f"{'max':>8}"]
+    header = " | ".join([*columns, f"{'file size':>12}"])
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:

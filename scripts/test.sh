@@ -28,6 +28,7 @@ import glob, zipfile
 wheel = glob.glob("dist/cctviz-*.whl")[0]
 names = zipfile.ZipFile(wheel).namelist()
 for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget.css",
+               "cctviz/widget/static/figure.js",
                "cctviz/examples/data/hatchet+hatchet-LICENSE", "cctviz/py.typed"):
     assert needed in names, f"{needed} missing from {wheel}"
 print(f"{wheel}: bundle, example data and licence present")
@@ -35,6 +36,7 @@ PY
 
 say "benchmark smoke run"
 .venv/bin/python benchmarks/serialize.py --smoke
+.venv/bin/python benchmarks/export.py --sizes 1000 --repeat 1
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 .venv-llnl/bin/python -m pytest -m "not e2e" -p no:cacheprovider

@@ -308,3 +308,44 @@ def test_python_and_js_state_keys_agree() -> None:
     block = source.split("const STATE_TRAITS = {", 1)[1].split("};", 1)[0]
     js = dict(re.findall(r"^\s+(\w+): \"(\w+)\",", block, flags=re.M))
     assert js == STATE_TRAITS
+
+
+def test_labels_are_never_clipped(tmp_path: Path) -> None:
+    """Long names at the right edge of a narrow figure: every label lies inside the picture."""
+    from hatchet import GraphFrame
+
+    from cctviz.figure.browser import shared
+
+    long = "very_long_function_name_that_does_not_fit_{}"
+    leaves = [
+        {"frame": {"name": long.format(i), "type": "function"}, "metrics": {"time": 1.0 + i}}
+        for i in range(4)
+    ]
+    root = {"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1.0}}
+    gf = GraphFrame.from_literal([{**root, "children": leaves}])
+    svg = cctviz.CCT(gf).to_svg(style="paper", width="2.5in", height="2in")
+    x, _, width, _ = map(float, ET.fromstring(svg).get("viewBox", "").split())
+    assert x + width > 240  # the view box grew past the 240 px frame to take the labels in
+
+    def boxes(browser: Any) -> dict[str, Any]:
+        page = browser.new_page()
+        try:
+            page.set_content(f"<!doctype html><body style='margin:0'>{svg}</body>")
+            return page.evaluate(
+                """() => {
+                  const frame = document.querySelector('svg').getBoundingClientRect();
+                  const labels = [...document.querySelectorAll('.cct-label')];
+                  const out = labels.filter((t) => {
+                    const b = t.getBoundingClientRect();
+                    return b.left < frame.left - 0.5 || b.right > frame.right + 0.5
+                      || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5;
+                  });
+                  return { labels: labels.length, outside: out.map((t) => t.textContent) };
+                }"""
+            )
+        finally:
+            page.close()
+
+    result = shared().run(boxes)
+    assert result["labels"] >= 2
+    assert result["outside"] == []

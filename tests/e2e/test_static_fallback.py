@@ -88,3 +88,22 @@ def _node(nb: dict[str, Any]) -> Any:
     import nbformat
 
     return nbformat.reads(json.dumps(nb), as_version=4)
+
+
+def test_to_svg_in_the_kernel_draws_the_view_on_screen(open_notebook, page) -> None:
+    """In a running JupyterLab: the figure has the view's size and as many marks as the page."""
+    notebook = open_notebook(CELLS)
+    view = page.locator(".cctviz")
+    view.locator("circle.cct-node").first.wait_for()
+    notebook.execute("w.collapse(w.table.roots[0] + 2)")
+    page.wait_for_function("() => document.querySelectorAll('.cctviz .cct-collapsed').length === 1")
+    stage = view.locator(".cct-stage").bounding_box()
+    size = [round(stage["width"]), round(stage["height"])]
+    notebook.wait_python("list(w._stage_size)", size)
+    figure = notebook.python_json(
+        "(lambda r: [r.get('width'), r.get('height'), len([e for e in r.iter() if 'cct-node'"
+        " in e.get('class', '').split()])])(__import__('xml.etree.ElementTree').etree"
+        ".ElementTree.fromstring(w.to_svg()))"
+    )
+    drawn = view.locator(".cct-node").count()
+    assert figure == [str(size[0]), str(size[1]), drawn]

@@ -66,10 +66,11 @@ export function figureSVG(table, state, options) {
     if (style.palette && (view.palette ?? "auto") === "auto") view.palette = style.palette;
     renderer.setData(table, view);
     renderer.setSelection(options.selection ?? []);
-    const live = renderer.svg;
-    const box = contentBox(live, width, height);
-    const svg = /** @type {SVGSVGElement} */ (live.cloneNode(true));
+    // styled in place (the renderer is thrown away below), then measured with the fonts and
+    // sizes the file will have
+    const svg = renderer.svg;
     inlineStyles(svg, style, renderer.transform.k);
+    const box = contentBox(svg, width, height);
     frame(svg, box, style, options);
     describe(svg, table, options);
     const nodes = svg.querySelectorAll(".cct-node").length;
@@ -89,7 +90,7 @@ function contentBox(svg, width, height) {
   const frameBox = { x: 0, y: 0, width, height };
   if (typeof svg.getBBox !== "function") return frameBox;
   const b = svg.getBBox();
-  const pad = 2;
+  const pad = 4; // strokes are outside getBBox, and a little air looks better
   const x0 = Math.min(0, b.x - pad);
   const y0 = Math.min(0, b.y - pad);
   const x1 = Math.max(width, b.x + b.width + pad);

@@ -7,6 +7,9 @@ import { registerFallback } from "./fallback.js";
 
 /** How long the view has to stay unchanged before its fallback image is drawn again. */
 const SNAPSHOT_DELAY_MS = 1000;
+/** Zoom of views that JupyterLab replaced (see watchRemoval), for the view that replaces them;
+ * keyed by the model's payload, the one object all views of a model share. */
+const replacedZoom = new WeakMap();
 
 /** Traits of cctviz.CCT (see cctviz/widget/cct.py) ⇄ keys of the renderer's view state. */
 const STATE_TRAITS = {
@@ -59,6 +62,22 @@ function render({ model, el }) {
     box.textContent = `cctviz could not draw this profile: ${error.message}`;
     el.replaceChildren(box);
   };
+
+  // JupyterLab renders an output again when its data change (the fallback image is written
+  // at save): the new view takes this element's place without removing this view. A view whose
+  // element left its parent is gone for good (a cell scrolled out of the window moves with its
+  // parent), so it stops listening.
+  let removal = null;
+  function watchRemoval() {
+    const parent = el.parentNode;
+    if (!parent || typeof MutationObserver === "undefined") return;
+    removal = new MutationObserver(() => {
+      if (el.parentNode === parent || disposed) return;
+      replacedZoom.set(model.get("_payload"), renderer.transform);
+      dispose();
+    });
+    removal.observe(parent, { childList: true });
+  }
 
   let started = false;
   /** @type {import("./cct/decode.js").Table | null} */
@@ -145,6 +164,8 @@ function render({ model, el }) {
     onSelection();
     reportSize();
     watchRemoval();
+    const zoom = replacedZoom.get(model.get("_payload"));
+    if (zoom) renderer.setTransform(zoom);
   };
   model.on("change:_payload", onData);
   for (const [event, listener] of stateListeners) model.on(event, listener);
@@ -168,20 +189,6 @@ function render({ model, el }) {
   const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
   observer?.observe(renderer.stage);
   if (!observer || renderer.stage.clientWidth > 0) start();
-
-  // JupyterLab renders an output again when its data change (the fallback image is written
-  // at save): the new view takes this element's place without removing this view. A view whose
-  // element left its parent is gone for good (a cell scrolled out of the window moves with its
-  // parent), so it stops listening.
-  let removal = null;
-  function watchRemoval() {
-    const parent = el.parentNode;
-    if (!parent || typeof MutationObserver === "undefined") return;
-    removal = new MutationObserver(() => {
-      if (el.parentNode !== parent) dispose();
-    });
-    removal.observe(parent, { childList: true });
-  }
 
   function dispose() {
     if (disposed) return;

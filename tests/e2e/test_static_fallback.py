@@ -52,7 +52,15 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
     notebook = open_notebook(CELLS)
     page.locator(".cctviz circle.cct-node").first.wait_for()
     stamp = wait_snapshot(page)
+    # zoom in with the wheel: the view JupyterLab draws again after the save keeps it
+    box = page.locator(".cctviz .cct-stage").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -300)
+    page.wait_for_timeout(300)
+    zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
+    old = page.locator(".cctviz").element_handle()
     nb = save(notebook)
+    page.wait_for_function("(old) => !old.isConnected", arg=old)
     [output] = widget_outputs(nb)
     data = output["data"]["image/png"]
     size = output["metadata"]["image/png"]
@@ -63,9 +71,11 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
         colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is not None and len(colours) > 50  # a drawing, not a blank canvas
 
-    # JupyterLab drew the output again with its new data: one live view remains
+    # JupyterLab drew the output again with its new data: one live view remains, zoomed as before
     assert page.locator(".cctviz").count() == 1
     page.locator(".cctviz circle.cct-node").first.wait_for()
+    again_zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
+    assert zoom["k"] > 1.01 and again_zoom == pytest.approx(zoom)
     node = page.locator(".cctviz circle.cct-node").nth(3)
     node_id = int(node.get_attribute("data-id"))
     node.click()

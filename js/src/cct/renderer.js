@@ -979,6 +979,13 @@ export function createRenderer(
       return { x: transform.applyX(layout.x[key]), y: transform.applyY(layout.y[key]) };
     },
     fitToView,
+    /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). */
+    setTransform(t) {
+      if (!layout) return;
+      svg.call(zoomer.transform, zoomIdentity.translate(t.x, t.y).scale(t.k));
+      userMoved = true;
+      updateLabels();
+    },
     resize,
     /** The element the tree is drawn in: its size is the drawing's size. */
     stage,

@@ -171,3 +171,16 @@ def test_python_and_js_palettes_agree() -> None:
     block = source.split("export const PALETTES = {", 1)[1].split("};", 1)[0]
     js = re.findall(r"^\s+(\w+):", block, flags=re.M)
     assert list(PALETTES) == ["auto", *js]
+
+
+def test_thicket_source_names_its_profile_files() -> None:
+    """Exported figures record where the data came from: a Thicket knows its files."""
+    thicket_profiles = [p for p in readable() if p.reader == "thicket"]
+    if not thicket_profiles:
+        pytest.skip("Thicket needs llnl-thicket (the LLNL test environment)")
+    tk = load(thicket_profiles[0])
+    w = cctviz.CCT(tk)
+    files = [str(v) for v in tk.profile_mapping.values()]
+    assert files and all(f.endswith(".cali") for f in files)
+    assert w.source == ", ".join(files)
+    assert cctviz.CCT(tk, source="my run").source == "my run"

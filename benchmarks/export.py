@@ -43,7 +43,7 @@ def main() -> None:
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            w = cctviz.CCT(synthetic.graphframe(n))
+            w = cctviz.CCT(synthetic.graphframe(n), budget=None)
             for fmt in FORMATS:
                 path = Path(tmp) / f"cct{fmt}"
                 times = []

@@ -69,7 +69,8 @@ def main() -> None:
                 f"interaction-{backend}.ipynb",
                 [
                     synthetic.notebook_source(
-                        args.nodes, f"w = cctviz.CCT(gf, backend={backend!r}, height=800)\nw"
+                        args.nodes,
+                        f"w = cctviz.CCT(gf, budget=None, backend={backend!r}, height=800)\nw",
                     )
                 ],
             )

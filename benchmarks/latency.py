@@ -73,7 +73,7 @@ def main() -> None:
             [
                 synthetic.notebook_source(
                     args.nodes,
-                    "import time\nw = cctviz.CCT(gf, height=800)\nseen = []\n"
+                    "import time\nw = cctviz.CCT(gf, budget=None, height=800)\nseen = []\n"
                     "w.observe(lambda c: seen.append(time.time() * 1000), 'selection')\nw",
                 )
             ],

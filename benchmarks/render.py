@@ -74,7 +74,7 @@ def main() -> None:
         for n in args.sizes:
             name = lab.write_notebook(
                 f"render-{n}.ipynb",
-                [synthetic.notebook_source(n), "w = cctviz.CCT(gf)\nw"],
+                [synthetic.notebook_source(n), "w = cctviz.CCT(gf, budget=None)\nw"],
             )
             notebook = NotebookPage(page, lab, name).open()
             run_cell(notebook, 0)

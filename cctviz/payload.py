@@ -37,9 +37,24 @@ def strings(values: list[str]) -> dict[str, Any]:
     return {"count": len(encoded), "blob": b"".join(encoded), "offsets": column(offsets, "uint32")}
 
 
-def encode(table: NodeTable) -> dict[str, Any]:
-    """The payload of ``table``, ready to be a synced widget trait."""
+def encode(
+    table: NodeTable,
+    *,
+    node_id: np.ndarray | None = None,
+    folded: np.ndarray | None = None,
+    total: int | None = None,
+) -> dict[str, Any]:
+    """The payload of ``table``, ready to be a synced widget trait.
+
+    Under level of detail (cctviz.lod) ``table`` holds only what is drawn: ``node_id`` maps its
+    rows to ids of the full tree (-1 for a fold row), ``folded`` counts the nodes each fold row
+    stands for, and ``total`` is the size of the full tree."""
+    extra: dict[str, Any] = {"total": table.size if total is None else int(total)}
+    if node_id is not None and folded is not None:
+        extra["node_id"] = column(node_id, "int32")
+        extra["folded"] = column(folded, "int32")
     return {
+        **extra,
         "version": PAYLOAD_VERSION,
         "size": table.size,
         "parent": column(table.parent, "int32"),

@@ -288,7 +288,7 @@ def test_ten_thousand_nodes_stay_vector(tmp_path: Path) -> None:
     sys.path.insert(0, str(REPO / "benchmarks"))
     from synthetic import graphframe
 
-    w = cctviz.CCT(graphframe(10_000))
+    w = cctviz.CCT(graphframe(10_000), budget=None)  # every node, no level of detail
     svg = w.to_svg()
     assert len(node_marks(ET.fromstring(svg))) == 10_000
     from pypdf import PdfReader

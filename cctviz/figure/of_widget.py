@@ -47,7 +47,8 @@ def figure_of(widget: Any, **options: Any) -> Figure:
         reducer=table.reducer,
         view_state=widget.view_state,
     )
+    # what the browser has: under level of detail the loaded nodes and their folds
     svg, nodes = render.svg_of(
-        table, widget.renderer_state(), list(widget.selection), checked, record
+        widget._payload, widget.renderer_state(), list(widget.selection), checked, record
     )
     return Figure(svg, nodes, checked, record)

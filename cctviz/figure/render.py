@@ -13,8 +13,6 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..payload import encode
-from ..table import NodeTable
 from . import provenance as prov_mod
 from .browser import shared
 from .size import Length, length
@@ -101,18 +99,20 @@ def _b64(value: Any) -> Any:
 
 
 def svg_of(
-    table: NodeTable,
+    payload: dict[str, Any],
     state: dict[str, Any],
     selection: list[int],
     options: FigureOptions,
     provenance: dict[str, Any],
 ) -> tuple[str, int]:
-    """The SVG text of the view, and how many node marks it holds."""
+    """The SVG text of the view of ``payload`` (cctviz.payload.encode; under level of detail
+    what the browser has), and how many node marks it holds. Ids in ``state`` and
+    ``selection`` are ids of the full tree."""
     from ..widget import bundle
 
     bundle.require_figure()
     script = bundle.FIGURE.read_text(encoding="utf-8")
-    payload = _b64(encode(table))
+    payload = _b64(payload)
     js_options = {
         "width": options.width.px,
         "height": options.height.px,

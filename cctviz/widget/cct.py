@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anywidget
+import numpy as np
 import traitlets as t
 
 from .. import selection as sel
@@ -18,6 +19,7 @@ from ..adapters import from_graphframe
 from ..callpath import ContextKeys
 from ..figure.of_widget import figure_of
 from ..figure.render import figure_format
+from ..lod import DEFAULT_BUDGET, EXPAND_STEP, LevelOfDetail
 from ..payload import encode
 from ..table import REDUCERS, NodeTable, UnknownMetricError
 from . import bundle
@@ -105,6 +107,7 @@ class CCT(anywidget.AnyWidget):
         reducer: str = "mean",
         state: dict[str, Any] | None = None,
         source: str | None = None,
+        budget: int | None = DEFAULT_BUDGET,
         **kwargs: Any,
     ) -> None:
         bundle.require()
@@ -113,18 +116,28 @@ class CCT(anywidget.AnyWidget):
             raise ValueError(
                 f"unknown reducer {reducer!r}; accepted: {', '.join(map(repr, REDUCERS))}"
             )
+        if budget is not None and (
+            isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
+        ):
+            raise ValueError(
+                f"budget is the number of nodes drawn at first (at least 1), or None to send "
+                f"every node; got {budget!r}"
+            )
+        self._budget = budget
         self._data = data
         self._table = from_graphframe(data, reducer=reducer)
+        self._lod = self._level_of_detail(self._table)
         #: where the data came from (a file, a run), recorded in exported figures
         self.source: str | None = source if source is not None else data_source(data)
         default_colour, default_size = self._default_metrics()
         super().__init__(
-            _payload=encode(self._table),
+            _payload=self._encode(),
             reducer=reducer,
             color_by=color_by if color_by is not None else default_colour,
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
         )
+        self.on_msg(self._on_command)
         if state is not None:
             self._apply_state(state)
 
@@ -146,12 +159,13 @@ class CCT(anywidget.AnyWidget):
             self.focused = None
             self.set_trait("visible_roots", None)
             self._data, self._table = data, table
+            self._lod = self._level_of_detail(table)
             colour, size = self._default_metrics()
             if self.color_by not in table.metrics:
                 self.color_by = colour
             if self.size_by not in table.metrics:
                 self.size_by = size
-            self._payload = encode(table)
+            self._payload = self._encode()
         self._apply_state(saved)
 
     @property
@@ -252,12 +266,19 @@ class CCT(anywidget.AnyWidget):
     @t.validate("selection", "collapsed", "highlighted")
     def _valid_node_ids(self, proposal: t.Bunch) -> tuple[int, ...]:
         name = proposal["trait"].name
-        return tuple(dict.fromkeys(self._node_id(v, name) for v in proposal["value"]))
+        ids = tuple(dict.fromkeys(self._node_id(v, name) for v in proposal["value"]))
+        if name != "collapsed":
+            self._reveal(ids)  # before the trait syncs: the browser must have the nodes
+        return ids
 
     @t.validate("focused")
     def _valid_focus(self, proposal: t.Bunch) -> int | None:
         value = proposal["value"]
-        return None if value is None else self._node_id(value, "focused")
+        if value is None:
+            return None
+        node = self._node_id(value, "focused")
+        self._reveal([node])
+        return node
 
     @t.validate("visible_roots")
     def _valid_roots(self, proposal: t.Bunch) -> tuple[int, ...] | None:
@@ -269,6 +290,7 @@ class CCT(anywidget.AnyWidget):
             if i not in roots:
                 listed = ", ".join(map(str, sorted(roots)))
                 raise t.TraitError(f"node {i} is not a root; the roots are {listed}")
+        self._reveal(ids)
         return ids
 
     @t.validate("prune_range")
@@ -416,7 +438,82 @@ class CCT(anywidget.AnyWidget):
     @t.observe("reducer")
     def _reduce_again(self, change: t.Bunch) -> None:
         self._table = from_graphframe(self._data, reducer=change["new"])
-        self._payload = encode(self._table)
+        revealed = None if self._lod is None else self._lod.revealed
+        self._lod = self._level_of_detail(self._table)
+        if self._lod is not None and revealed is not None:
+            self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
+        self._payload = self._encode()
+
+    # -- level of detail -----------------------------------------------------------------------
+    def _level_of_detail(self, table: NodeTable) -> LevelOfDetail | None:
+        if self._budget is None or table.size <= self._budget:
+            return None
+        return LevelOfDetail(table, self._budget)
+
+    def _encode(self) -> dict[str, Any]:
+        if self._lod is None:
+            return encode(self._table)
+        drawn = self._lod.drawn()
+        return encode(
+            drawn.table, node_id=drawn.node_id, folded=drawn.folded, total=self._table.size
+        )
+
+    @property
+    def budget(self) -> int | None:
+        """Nodes sent to the browser at first (``None``: all). Trees up to this size are sent
+        whole; bigger ones are sent best-first by inclusive value, the rest folded into "N more"
+        rows that load on click. Set it with ``CCT(data, budget=...)``."""
+        return self._budget
+
+    @property
+    def loaded(self) -> np.ndarray:
+        """Ids of the nodes the browser has (all of them below the budget)."""
+        if self._lod is None:
+            return np.arange(self._table.size)
+        return np.flatnonzero(self._lod.revealed)
+
+    def load(self, what: Any) -> int:
+        """Send these nodes (as ``select`` finds them) and their ancestors to the browser;
+        returns how many were not there yet. Selecting, focusing or highlighting does it too."""
+        return self._reveal(self._resolver().ids(what))
+
+    def _reveal(self, ids: Any) -> int:
+        if self._lod is None:
+            return 0
+        added = self._lod.reveal(ids)
+        if added:
+            self._payload = self._encode()
+        return added
+
+    def expand_fold(self, node: int, step: int = EXPAND_STEP) -> int:
+        """Load the next ``step`` hidden children of ``node`` (``-1``: hidden roots), the largest
+        first: what clicking a "N more" row does. Returns how many were loaded."""
+        if self._lod is None:
+            return 0
+        added = self._lod.expand(int(node), step)
+        if added:
+            self._payload = self._encode()
+        return added
+
+    def _on_command(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        """Commands from the front end; each gets a reply with its request id."""
+        if not isinstance(content, dict) or content.get("type") != "expand":
+            return
+        reply: dict[str, Any] = {"type": "reply", "id": content.get("id")}
+        try:
+            node = content.get("node")
+            if isinstance(node, bool) or not isinstance(node, int):
+                raise ValueError(f"expand needs a node id; got {node!r}")
+            reply.update(ok=True, loaded=self.expand_fold(node))
+        except ValueError as error:
+            reply.update(ok=False, error=str(error))
+        self.send(reply)
+
+    @t.observe("search", "search_regex", "search_case")
+    def _load_matches(self, _change: t.Bunch) -> None:
+        # search runs over the full tree here; matches not in the browser yet are loaded
+        if self._lod is not None and self.search:
+            self._reveal(self.search_matches[:MAX_LOADED_MATCHES])
 
     # -- figures -----------------------------------------------------------------------------
     def to_svg(self, **options: Any) -> str:
@@ -447,6 +544,9 @@ class CCT(anywidget.AnyWidget):
             f"color_by={self.color_by!r}, size_by={self.size_by!r})"
         )
 
+
+MAX_LOADED_MATCHES = 1000
+"""Search matches loaded into the browser at most (the rest stay in their folds)."""
 
 # traits of CCT ⇄ keys of the renderer's view state (js/src/widget.js has the same table)
 STATE_TRAITS = {

@@ -4,6 +4,7 @@
 import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
 import { svgToPng } from "./cct/rasterize.js";
+import { idMapping, rowsOf, stateToRows } from "./ids.js";
 
 /** Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only). */
 export function fromBase64(value) {
@@ -21,7 +22,10 @@ export function fromBase64(value) {
  * @param {import("./cct/figure.js").FigureOptions} options
  */
 function cctvizFigure(payload, state, options) {
-  return figureSVG(decodeTable(fromBase64(payload)), state, options);
+  // Python gives node ids of the full tree; under level of detail the table's rows differ
+  const table = decodeTable(fromBase64(payload));
+  const ids = idMapping(table);
+  return figureSVG(table, stateToRows(ids, state), { ...options, selection: rowsOf(ids, options.selection) });
 }
 
 globalThis.cctvizFigure = cctvizFigure;

@@ -4,6 +4,7 @@ import { figureSVG } from "./cct/figure.js";
 import { svgToPng } from "./cct/rasterize.js";
 import { createRenderer } from "./cct/renderer.js";
 import { registerFallback } from "./fallback.js";
+import { changeToIds, idMapping, rowsOf, stateToRows } from "./ids.js";
 
 /** How long the view has to stay unchanged before its fallback image is drawn again. */
 const SNAPSHOT_DELAY_MS = 1000;
@@ -36,17 +37,38 @@ function render({ model, el }) {
   const renderer = createRenderer(el, {
     width: el.clientWidth || 800,
     height: model.get("height") - 90, // a first guess: start() sizes it to the stage
-    onSelect(ids) {
-      model.set("selection", ids);
+    // the renderer speaks rows of the table it has; traits hold ids of the full tree
+    onSelect(rows) {
+      model.set("selection", rows.map(ids.toId));
       model.save_changes();
       scheduleSnapshot();
     },
     onChange(state) {
-      for (const [key, value] of Object.entries(state)) model.set(TRAIT_OF[key], value);
+      const change = changeToIds(ids, state, (key) => model.get(TRAIT_OF[key]));
+      for (const [key, value] of Object.entries(change)) model.set(TRAIT_OF[key], value);
       model.save_changes();
       scheduleSnapshot();
     },
+    onExpand(row) {
+      // a fold row of level of detail: ask Python for the next children of its parent
+      const parentRow = table.parent[row];
+      const node = parentRow >= 0 ? ids.toId(parentRow) : -1;
+      const at = parentRow >= 0 ? renderer.screenPosition(parentRow) : null;
+      const request = ++requests;
+      pending.set(request, { node, at, zoom: renderer.transform });
+      model.send({ type: "expand", id: request, node });
+    },
   });
+  /** id ⇄ row mapping of the table drawn now (see ids.js) */
+  let ids = idMapping({ size: 0, nodeId: null });
+  let requests = 0;
+  /** expansions sent to Python, by request id: where the expanded node was on screen */
+  const pending = new Map();
+  const onMessage = (message) => {
+    if (message?.type !== "reply" || !pending.has(message.id)) return;
+    pending.delete(message.id);
+    if (!message.ok) console.warn(`cctviz: ${message.error}`);
+  };
   // The height goes on our own element: ipywidgets' layout view may reset the style of `el`.
   const setHeight = () => {
     renderer.element.style.height = `${model.get("height")}px`;
@@ -55,7 +77,8 @@ function render({ model, el }) {
   // a handle for tests and debugging in the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
 
-  const traitState = (traits) => Object.fromEntries(traits.map((t) => [STATE_TRAITS[t], model.get(t) ?? null]));
+  const traitState = (traits) =>
+    stateToRows(ids, Object.fromEntries(traits.map((t) => [STATE_TRAITS[t], model.get(t) ?? null])));
   const showError = (error) => {
     const box = el.ownerDocument.createElement("div");
     box.className = "cct-error";
@@ -86,7 +109,12 @@ function render({ model, el }) {
     if (!started) return;
     try {
       table = decodeTable(model.get("_payload"));
+      ids = idMapping(table);
+      // an expansion answered: keep the expanded node where it was on screen, at the same zoom
+      const expanded = [...pending.values()].at(-1);
       renderer.setData(table, traitState(Object.keys(STATE_TRAITS)));
+      renderer.setSelection(rowsOf(ids, model.get("selection")));
+      if (expanded?.at) keepInPlace(expanded);
     } catch (error) {
       table = null;
       showError(error);
@@ -102,13 +130,20 @@ function render({ model, el }) {
     },
   ]);
   const onSelection = () => {
-    const ids = model.get("selection") ?? [];
+    const rows = rowsOf(ids, model.get("selection"));
     const current = renderer.selection;
-    if (ids.length !== current.length || ids.some((id, i) => id !== current[i])) {
-      renderer.setSelection(ids);
+    if (rows.length !== current.length || rows.some((id, i) => id !== current[i])) {
+      renderer.setSelection(rows);
       scheduleSnapshot();
     }
   };
+  function keepInPlace({ node, at, zoom }) {
+    const row = ids.toRow(node);
+    if (row < 0) return;
+    renderer.setTransform(zoom);
+    const now = renderer.screenPosition(row);
+    renderer.setTransform({ x: zoom.x + at.x - now.x, y: zoom.y + at.y - now.y, k: zoom.k });
+  }
   const onUnits = () => {
     renderer.setUnits(model.get("units") ?? {});
     scheduleSnapshot();
@@ -172,6 +207,7 @@ function render({ model, el }) {
   model.on("change:selection", onSelection);
   model.on("change:height", onHeight);
   model.on("change:units", onUnits);
+  model.on("msg:custom", onMessage);
 
   let frame = 0;
   const onResize = () => {
@@ -203,6 +239,7 @@ function render({ model, el }) {
     model.off("change:selection", onSelection);
     model.off("change:height", onHeight);
     model.off("change:units", onUnits);
+    model.off("msg:custom", onMessage);
     renderer.destroy();
   }
   return dispose;

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.e2e
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 LARGE = [
     f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
-    "import cctviz, synthetic\ngf = synthetic.graphframe(10_000)\nw = cctviz.CCT(gf)\nw"
+    "import cctviz, synthetic\ngf = synthetic.graphframe(10_000)\n"
+    "w = cctviz.CCT(gf, budget=None)\nw"
 ]
 
 

@@ -23,6 +23,10 @@
  * @property {string[]} reducedOver
  * @property {number} extraEdges
  * @property {number} cycleEdges
+ * @property {number} total nodes in the full tree (more than `size` under level of detail)
+ * @property {Int32Array | null} nodeId id in the full tree of each row (-1: a fold row); null
+ *   when every node is sent (ids are rows)
+ * @property {Int32Array | null} folded nodes each fold row stands for (0: a real node)
  */
 
 export const PAYLOAD_VERSION = 1;
@@ -100,9 +104,12 @@ export function decodeTable(payload) {
     reducedOver: payload.reduced_over ?? [],
     extraEdges: payload.extra_edges ?? 0,
     cycleEdges: payload.cycle_edges ?? 0,
+    total: payload.total ?? size,
+    nodeId: payload.node_id ? decodeColumn(payload.node_id) : null,
+    folded: payload.folded ? decodeColumn(payload.folded) : null,
   };
-  for (const key of ["parent", "depth", "nameCode", "typeCode"]) {
-    if (table[key].length !== size) {
+  for (const key of ["parent", "depth", "nameCode", "typeCode", "nodeId", "folded"]) {
+    if (table[key] && table[key].length !== size) {
       throw new RangeError(`column ${key} has ${table[key].length} values for ${size} nodes`);
     }
   }

@@ -92,7 +92,9 @@ const SEARCH = ["search", "searchRegex", "searchCase"];
 
 /**
  * @param {HTMLElement} container
+ *   `onExpand(row)`: the user opened a fold row of level of detail (Python sends its nodes)
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
+ *   onExpand?: (row: number) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<typeof DEFAULTS> }} [options]
  *   `layout` overrides sizes in DEFAULTS (figures set their font size and legend placement)
  */
@@ -101,6 +103,7 @@ export function createRenderer(
   {
     onSelect = () => {},
     onChange = () => {},
+    onExpand = () => {},
     width = 800,
     height = 500,
     toolbar: withToolbar = true,
@@ -337,7 +340,15 @@ export function createRenderer(
   function hotValues() {
     const m = metricByName(table, view.colorBy);
     const inc = m.kind === "inclusive" ? m : m.partner ? metricByName(table, m.partner) : m;
-    return inc.values;
+    return withoutFolds(inc.values);
+  }
+
+  /** Values with fold rows (sums of nodes not sent) as missing: they are not nodes. */
+  function withoutFolds(values) {
+    if (!table.folded) return values;
+    const out = Float64Array.from(values);
+    for (let i = 0; i < out.length; i++) if (table.folded[i] > 0) out[i] = Number.NaN;
+    return out;
   }
 
   function descendants(id) {
@@ -365,6 +376,7 @@ export function createRenderer(
     if (test) {
       const open = new Set();
       for (let i = 0; i < table.size; i++) {
+        if (table.folded?.[i] > 0) continue;
         if (test(table.names[table.nameCode[i]])) for (const a of pathTo(table.parent, i).slice(0, -1)) open.add(a);
       }
       const collapsed = view.collapsed.filter((id) => !open.has(id));
@@ -400,7 +412,7 @@ export function createRenderer(
     let hidden = 0;
     if (test) {
       for (let i = 0; i < table.size; i++) {
-        if (!test(table.names[table.nameCode[i]])) continue;
+        if (table.folded?.[i] > 0 || !test(table.names[table.nameCode[i]])) continue;
         const item = viewTree.byKey.get(i);
         if (item && item.kind !== "aggregate") matches.push(i);
         else hidden++;
@@ -448,7 +460,10 @@ export function createRenderer(
       if (selected.size && !event.defaultPrevented) commitSelection(new Set());
       return;
     }
-    if (item.kind === "aggregate") return;
+    if (item.kind === "aggregate") {
+      if (item.fold) onExpand(item.key);
+      return;
+    }
     const id = item.id;
     setCursor(id);
     const toggle = event.shiftKey || event.ctrlKey || event.metaKey;
@@ -460,7 +475,8 @@ export function createRenderer(
 
   function onDoubleClick(event) {
     const item = itemAt(event);
-    if (item && item.kind !== "aggregate") toggleCollapse(item.id);
+    if (item?.fold) onExpand(item.key);
+    else if (item && item.kind !== "aggregate") toggleCollapse(item.id);
   }
 
   function toggleCollapse(id) {
@@ -638,12 +654,16 @@ export function createRenderer(
     const name = item.id >= 0 ? shortenName(table.names[table.nameCode[item.id]]) : "";
     let text = name;
     if (item.kind === "collapsed") text = `${name} (+${hiddenNodes(stats, item)})`;
-    if (item.kind === "aggregate") text = `${hiddenNodes(stats, item)} hidden`;
+    if (item.kind === "aggregate") {
+      const n = hiddenNodes(stats, item).toLocaleString("en-US");
+      text = item.fold ? `${n} more` : `${n} hidden`;
+    }
     return { id: key, x: layout.x[key], y: layout.y[key], r: marks[key]?.r ?? D.rMin, text };
   }
 
   function setStatus() {
-    const parts = [`${table.size.toLocaleString("en-US")} nodes`];
+    const parts = [`${table.total.toLocaleString("en-US")} nodes`];
+    if (table.folded) parts.push(`${(table.nodeId.filter((id) => id >= 0).length).toLocaleString("en-US")} loaded`);
     const drawn = viewTree.items.filter((it) => it.kind !== "aggregate").length;
     if (viewTree.hiddenCount) parts.push(`${drawn.toLocaleString("en-US")} shown, ${viewTree.hiddenCount.toLocaleString("en-US")} hidden`);
     const roots = stats.roots.length;
@@ -701,13 +721,14 @@ export function createRenderer(
     const colors = colorScales(colorMetric);
     scales = {
       color: colors.shared ?? colorScale(new Float64Array(0)),
-      size: sizeScale(sizeMetric.values, { rMin: D.rMin, rMax: D.rMax }),
+      size: sizeScale(withoutFolds(sizeMetric.values), { rMin: D.rMin, rMax: D.rMax }),
     };
     marks = [];
     for (const item of viewTree.items) {
       const key = item.key;
       if (item.kind === "aggregate") {
-        const label = `${hiddenNodes(stats, item)} hidden nodes`;
+        const n = hiddenNodes(stats, item);
+        const label = item.fold ? `${n} more nodes, not loaded: click to load` : `${n} hidden nodes`;
         marks[key] = { id: key, x: layout.x[key], y: layout.y[key], r: D.rMin + 2, fill: D.aggregateFill, negative: false, shape: "diamond", label };
         continue;
       }

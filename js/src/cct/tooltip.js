@@ -61,7 +61,7 @@ function cell(doc, row, tag, text) {
  * values. Text nodes only.
  * @param {Document} doc
  * @param {import("./decode.js").Table} table
- * @param {{ kind: string, id: number, hidden: number[] }} item
+ * @param {{ kind: string, id: number, hidden: number[], fold?: boolean }} item
  * @param {{ count: number, sums: { name: string, value: number }[] }} hidden
  * @param {Parameters<typeof tooltipContent>[3]} view
  */
@@ -71,10 +71,10 @@ export function aggregateContent(doc, table, item, hidden, view) {
   box.className = "cct-tooltip-aggregate";
   const head = box.appendChild(doc.createElement("div"));
   head.className = "cct-tooltip-name";
-  head.textContent =
-    item.kind === "collapsed"
-      ? `collapsed: ${hidden.count} hidden node${hidden.count === 1 ? "" : "s"}`
-      : `${hidden.count} node${hidden.count === 1 ? "" : "s"} outside the prune range`;
+  const nodes = `${hidden.count.toLocaleString("en-US")} node${hidden.count === 1 ? "" : "s"}`;
+  if (item.kind === "collapsed") head.textContent = `collapsed: ${hidden.count} hidden node${hidden.count === 1 ? "" : "s"}`;
+  else if (item.fold) head.textContent = `${nodes} not loaded (level of detail)`;
+  else head.textContent = `${nodes} outside the prune range`;
   const grid = box.appendChild(doc.createElement("table"));
   grid.className = "cct-tooltip-metrics";
   for (const s of hidden.sums) {
@@ -85,7 +85,8 @@ export function aggregateContent(doc, table, item, hidden, view) {
   }
   const note = box.appendChild(doc.createElement("div"));
   note.className = "cct-tooltip-reducer";
-  note.textContent =
-    item.kind === "collapsed" ? "Σ: over the whole subtree; double-click to expand" : "Σ: over the hidden subtrees";
+  if (item.kind === "collapsed") note.textContent = "Σ: over the whole subtree; double-click to expand";
+  else if (item.fold) note.textContent = "Σ: over the nodes not loaded; click to load the largest";
+  else note.textContent = "Σ: over the hidden subtrees";
   return root;
 }

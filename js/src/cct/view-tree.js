@@ -12,6 +12,8 @@ import { childLists } from "./tree.js";
  * @property {ItemKind} kind
  * @property {number} parentKey  key of the item drawn as its parent (-1 for a top-level item)
  * @property {number[]} hidden   ids of the roots of the hidden subtrees it stands for
+ * @property {boolean} [fold]  an aggregate that is a fold row of level of detail: its row (the
+ *   key, and `hidden[0]`) holds the count and sums of nodes Python has not sent
  */
 
 /**
@@ -22,6 +24,8 @@ import { childLists } from "./tree.js";
 export function subtreeStats(table) {
   const n = table.size;
   const size = new Int32Array(n).fill(1);
+  // a fold row (level of detail) stands for that many nodes, and its values are their sums
+  if (table.folded) for (let i = 0; i < n; i++) if (table.folded[i] > 0) size[i] = table.folded[i];
   const rootOf = new Int32Array(n);
   for (let i = 0; i < n; i++) rootOf[i] = table.parent[i] < 0 ? i : rootOf[table.parent[i]];
   const exclusive = table.metrics.filter((m) => m.kind === "exclusive");
@@ -73,6 +77,10 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
   const addAggregate = (parentKey, id, hidden) => {
     items.push({ key: nextAggregate++, id, kind: "aggregate", parentKey, hidden });
   };
+  const folded = table.folded;
+  const addFold = (row, parentKey) => {
+    items.push({ key: row, id: parentKey, kind: "aggregate", parentKey, hidden: [row], fold: true });
+  };
 
   const visit = (id, parentKey) => {
     const children = stats.children[id] ?? [];
@@ -83,7 +91,8 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
     items.push({ key: id, id, kind: "node", parentKey, hidden: [] });
     const hidden = [];
     for (const c of children) {
-      if (keep && !keep[c]) hidden.push(c);
+      if (folded?.[c] > 0) addFold(c, id);
+      else if (keep && !keep[c]) hidden.push(c);
       else visit(c, id);
     }
     if (hidden.length) addAggregate(id, id, hidden);
@@ -92,7 +101,8 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
   // iterative over the starts, recursive below: depth is bounded by the call paths' depth
   const hiddenStarts = [];
   for (const r of starts) {
-    if (keep && !keep[r]) hiddenStarts.push(r);
+    if (folded?.[r] > 0) addFold(r, -1);
+    else if (keep && !keep[r]) hiddenStarts.push(r);
     else visit(r, -1);
   }
   if (hiddenStarts.length) addAggregate(-1, -1, hiddenStarts);

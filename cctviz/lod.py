@@ -1,0 +1,253 @@
+"""Level of detail: which nodes of a big tree the browser gets, and what stands for the rest.
+
+The full node table stays in Python. The browser gets the *revealed* nodes, chosen best-first by
+an inclusive value from the roots until a drawing budget is reached, and under every revealed
+node whose children are not all revealed one *fold* row: "N more", carrying the sums of what it
+hides. Expanding a fold reveals the next children of its parent (by the same ranking); revealing a
+node also reveals its ancestors, so any node can be shown (a Python selection, a search match).
+
+Sums of a fold: an exclusive metric (and one of unknown kind) is summed over every hidden node; an
+inclusive metric over the hidden children (their inclusive values already hold their subtrees). A
+sum over values that are all NaN is NaN, as elsewhere in cctviz.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from .table import Metric, NodeTable
+
+DEFAULT_BUDGET = 5000
+"""Nodes sent to the browser at most at first (fold rows come on top, at most one per node)."""
+EXPAND_STEP = 200
+"""Children revealed by one expansion of a fold (the largest first)."""
+FOLD_TYPE = "folded"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What the browser gets: a node table of revealed nodes and fold rows, with the map back."""
+
+    table: NodeTable
+    node_id: np.ndarray  # int32: full-table id of each row, -1 for a fold row
+    folded: np.ndarray  # int32: nodes a fold row stands for, 0 for a revealed node
+
+
+class LevelOfDetail:
+    """The revealed part of ``table`` (see the module docstring)."""
+
+    def __init__(self, table: NodeTable, budget: int = DEFAULT_BUDGET) -> None:
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"budget is a number of nodes, at least 1; got {budget!r}")
+        self.table = table
+        self.budget = budget
+        n = table.size
+        parent = table.parent.astype(np.int64)
+        self.rank = _ranking(table)
+        # children of each node, largest rank first: a CSR layout over one stable sort
+        has_parent = parent >= 0
+        kids = np.flatnonzero(has_parent)
+        order = kids[np.lexsort((-self.rank[kids], parent[kids]))]
+        self._children = order
+        counts = np.bincount(parent[kids], minlength=n)
+        self._start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=self._start[1:])
+        self._roots = np.flatnonzero(~has_parent)
+        self._roots = self._roots[np.argsort(-self.rank[self._roots], kind="stable")]
+        # subtree sums (exclusive and other metrics) and sizes, one level at a time
+        self.size = _subtree_sum(parent, table.depth, np.ones(n))
+        self._sums = {
+            name: _subtree_nansum(parent, table.depth, m.values)
+            for name, m in table.metrics.items()
+            if m.kind != "inclusive"
+        }
+        self.revealed = np.zeros(n, dtype=bool)
+        self._cursor = np.zeros(n, dtype=np.int64)
+        self._root_cursor = 0
+        self._reveal_best_first(budget)
+
+    # -- revealing ---------------------------------------------------------------------------
+    def _reveal_best_first(self, count: int) -> None:
+        """Reveal ``count`` more nodes, best-first from the revealed frontier."""
+        heap: list[tuple[float, int]] = []
+
+        def push(c: int | None) -> None:
+            if c is not None:
+                heapq.heappush(heap, (-self.rank[c], c))
+
+        push(self._next_hidden(-1))
+        for p in np.flatnonzero(self.revealed).tolist():
+            push(self._next_hidden(p))
+        done = 0
+        while heap and done < count:
+            _, i = heapq.heappop(heap)
+            if self.revealed[i]:
+                continue
+            self.revealed[i] = True
+            done += 1
+            # the next candidates: this node's best child, and its parent's next best child
+            push(self._next_hidden(i))
+            push(self._next_hidden(int(self.table.parent[i])))
+
+    def _next_hidden(self, p: int) -> int | None:
+        """The hidden child of ``p`` (-1: the hidden root) with the largest rank. Children are
+        mostly revealed in rank order, so a cursor per parent skips the revealed ones once."""
+        if p < 0:
+            kids, lo, hi = self._roots, self._root_cursor, self._roots.shape[0]
+        else:
+            kids, lo, hi = (
+                self._children,
+                int(self._start[p] + self._cursor[p]),
+                int(self._start[p + 1]),
+            )
+        revealed = self.revealed
+        while lo < hi and revealed[kids[lo]]:
+            lo += 1
+        if p < 0:
+            self._root_cursor = lo
+        else:
+            self._cursor[p] = lo - self._start[p]
+        return int(kids[lo]) if lo < hi else None
+
+    def _hidden_roots(self) -> np.ndarray:
+        return self._roots[~self.revealed[self._roots]]
+
+    def _hidden_children(self, p: int) -> np.ndarray:
+        kids = self._children[self._start[p] : self._start[p + 1]]
+        return kids[~self.revealed[kids]]
+
+    def expand(self, parent: int, step: int = EXPAND_STEP) -> int:
+        """Reveal the next ``step`` hidden children of ``parent`` (-1: hidden roots), the
+        largest first. Returns how many were revealed."""
+        if parent >= 0 and not self.revealed[parent]:
+            raise ValueError(f"node {parent} is not shown, so it has no fold to expand")
+        hidden = self._hidden_children(parent) if parent >= 0 else self._hidden_roots()
+        chosen = hidden[:step]
+        self.revealed[chosen] = True
+        return int(chosen.shape[0])
+
+    def reveal(self, ids: object) -> int:
+        """Reveal these nodes and their ancestors. Returns how many were newly revealed."""
+        before = int(self.revealed.sum())
+        parent = self.table.parent
+        for i in np.asarray(list(ids), dtype=np.int64).tolist():  # type: ignore[call-overload]
+            while i >= 0 and not self.revealed[i]:
+                self.revealed[i] = True
+                i = int(parent[i])
+        return int(self.revealed.sum()) - before
+
+    # -- what is sent -------------------------------------------------------------------------
+    def drawn(self) -> Drawn:
+        """The revealed nodes in pre-order, each node's fold row (if some of its children are
+        hidden) after its revealed children; hidden roots fold into one last top-level row."""
+        t = self.table
+        parent = t.parent
+        revealed_kids: dict[int, list[int]] = {}
+        ids = np.flatnonzero(self.revealed)
+        for i in ids.tolist():  # pre-order: a parent's children arrive in table order
+            revealed_kids.setdefault(int(parent[i]), []).append(i)
+        rows: list[int] = []  # full-table id, or -(p + 2) for the fold row of p (-1: roots)
+        stack: list[int] = [-(-1 + 2)] if self._hidden_roots().size else []
+        stack.extend(reversed(revealed_kids.get(-1, [])))
+        while stack:
+            i = stack.pop()
+            rows.append(i)
+            if i < 0:
+                continue
+            if self._hidden_children(i).size:
+                stack.append(-(i + 2))
+            stack.extend(reversed(revealed_kids.get(i, [])))
+        row = np.asarray(rows, dtype=np.int64)
+        is_fold = row < 0
+        fold_of = -row[is_fold] - 2  # the parent each fold row hangs under (-1: top level)
+        real = row[~is_fold]
+        total = row.shape[0]
+        position = np.full(t.size, -1, dtype=np.int64)
+        position[real] = np.flatnonzero(~is_fold)
+        node_id = np.where(is_fold, -1, row).astype(np.int32)
+        owner = np.where(is_fold, -row - 2, parent[np.maximum(row, 0)])  # full-table parent
+        new_parent = np.where(owner >= 0, position[np.maximum(owner, 0)], -1).astype(np.int32)
+        depth = np.where(
+            is_fold,
+            np.where(owner >= 0, t.depth[np.maximum(owner, 0)] + 1, 0),
+            t.depth[np.maximum(row, 0)],
+        ).astype(np.int32)
+        hidden = [
+            self._hidden_children(int(p)) if p >= 0 else self._hidden_roots() for p in fold_of
+        ]
+        counts = np.array([int(self.size[h].sum()) for h in hidden], dtype=np.int64)
+        folded = np.zeros(total, dtype=np.int32)
+        folded[is_fold] = counts
+        metrics: dict[str, Metric] = {}
+        for name, m in t.metrics.items():
+            values = np.full(total, np.nan)
+            values[~is_fold] = m.values[real]
+            source = m.values if m.kind == "inclusive" else self._sums[name]
+            values[is_fold] = [_nansum(source[h]) for h in hidden]
+            metrics[name] = Metric(m.name, values, m.kind, m.partner)
+        # names: those in use, and one per fold ("1,234 more")
+        used, code = np.unique(t.name_code[real], return_inverse=True)
+        names = [t.names[i] for i in used.tolist()]
+        name_code = np.zeros(total, dtype=np.int32)
+        name_code[~is_fold] = code
+        name_code[is_fold] = len(names) + np.arange(int(is_fold.sum()))
+        type_code = np.full(total, len(t.types), dtype=np.int32)
+        type_code[~is_fold] = t.type_code[real]
+        drawn = NodeTable(
+            parent=new_parent,
+            depth=depth,
+            name_code=name_code,
+            names=names + [f"{c:,} more" for c in counts.tolist()],
+            type_code=type_code,
+            types=[*t.types, FOLD_TYPE],
+            nodes=[],
+            hatchet_nid=np.zeros(0, np.int64),
+            metrics=metrics,
+            reducer=t.reducer,
+            reduced_over=t.reduced_over,
+            extra_edges=t.extra_edges,
+            cycle_edges=t.cycle_edges,
+            source=t.source,
+        )
+        return Drawn(drawn, node_id, folded)
+
+
+def _ranking(table: NodeTable) -> np.ndarray:
+    """What best-first follows: the first inclusive metric, else subtree sums of the first
+    metric; NaN ranks last."""
+    inclusive = [m for m in table.metrics.values() if m.kind == "inclusive"]
+    if inclusive:
+        values = inclusive[0].values
+    elif table.metrics:
+        first = next(iter(table.metrics.values()))
+        values = _subtree_nansum(table.parent.astype(np.int64), table.depth, first.values)
+    else:
+        values = _subtree_sum(table.parent.astype(np.int64), table.depth, np.ones(table.size))
+    return np.where(np.isnan(values), -np.inf, np.abs(values))
+
+
+def _levels(depth: np.ndarray) -> list[np.ndarray]:
+    order = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
+    return [order[bounds[d] : bounds[d + 1]] for d in range(len(bounds) - 1)]
+
+
+def _subtree_sum(parent: np.ndarray, depth: np.ndarray, values: np.ndarray) -> np.ndarray:
+    out = values.astype(np.float64).copy()
+    for level in reversed(_levels(depth)[1:]):
+        out += np.bincount(parent[level], weights=out[level], minlength=out.shape[0])
+    return out
+
+
+def _subtree_nansum(parent: np.ndarray, depth: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Subtree sums with NaN as missing: NaN only where the whole subtree is NaN."""
+    present = _subtree_sum(parent, depth, (~np.isnan(values)).astype(np.float64))
+    sums = _subtree_sum(parent, depth, np.nan_to_num(values, nan=0.0))
+    return np.where(present > 0, sums, np.nan)
+
+
+def _nansum(values: np.ndarray) -> float:
+    return float(np.nansum(values)) if np.any(~np.isnan(values)) else float("nan")

@@ -1,0 +1,220 @@
+"""Level of detail: what big trees send to the browser, the sums of their folds, lazy expansion."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cctviz
+from cctviz.lod import LevelOfDetail
+
+from .conftest import load
+from .profiles import REPO, readable
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from synthetic import graphframe
+
+
+@pytest.fixture(scope="module")
+def big() -> Any:
+    return graphframe(20_000, seed=3)
+
+
+def descendants(parent: np.ndarray, roots: list[int]) -> set[int]:
+    """Brute force, independent of cctviz.lod: every node under (and including) ``roots``."""
+    children: dict[int, list[int]] = {}
+    for i, p in enumerate(parent.tolist()):
+        children.setdefault(p, []).append(i)
+    out, stack = set(), list(roots)
+    while stack:
+        i = stack.pop()
+        out.add(i)
+        stack.extend(children.get(i, []))
+    return out
+
+
+def check_folds(table: cctviz.NodeTable, lod: LevelOfDetail) -> int:
+    """Every fold's count and sums against the full tree; returns the number of folds."""
+    drawn = lod.drawn()
+    parent = table.parent
+    d_parent = drawn.table.parent
+    folds = np.flatnonzero(drawn.node_id < 0)
+    for row in folds.tolist():
+        owner_row = int(d_parent[row])
+        owner = int(drawn.node_id[owner_row]) if owner_row >= 0 else -1
+        hidden_children = [
+            i for i in range(table.size) if parent[i] == owner and not lod.revealed[i]
+        ]
+        hidden = descendants(parent, hidden_children)
+        assert drawn.folded[row] == len(hidden) > 0
+        for name, metric in table.metrics.items():
+            got = drawn.table.metrics[name].values[row]
+            if metric.kind == "inclusive":
+                part = metric.values[hidden_children]
+            else:
+                part = metric.values[sorted(hidden)]
+            want = np.nansum(part) if np.any(~np.isnan(part)) else np.nan
+            np.testing.assert_allclose(got, want, rtol=1e-9, equal_nan=True, err_msg=name)
+    return len(folds)
+
+
+def test_best_first_reveals_the_budget_and_keeps_ancestors(big: Any) -> None:
+    table = cctviz.from_graphframe(big)
+    lod = LevelOfDetail(table, budget=1500)
+    revealed = np.flatnonzero(lod.revealed)
+    assert revealed.shape[0] == 1500
+    parents = table.parent[revealed]
+    assert lod.revealed[parents[parents >= 0]].all()  # ancestor-closed
+    # best-first on inclusive time: nothing hidden at the frontier beats anything revealed
+    inc = table.metrics["time (inc)"].values
+    frontier = (~lod.revealed) & (table.parent >= 0) & lod.revealed[np.maximum(table.parent, 0)]
+    assert inc[frontier].max() <= inc[revealed].min()
+
+
+def test_fold_counts_and_sums_match_the_full_tree(big: Any) -> None:
+    table = cctviz.from_graphframe(big)
+    lod = LevelOfDetail(table, budget=300)
+    assert check_folds(table, lod) > 10
+    drawn = lod.drawn()
+    # nothing lost: loaded nodes plus what the folds stand for is the whole tree, and the sums
+    # of exclusive time over the sent table equal the full tree's
+    assert (drawn.node_id >= 0).sum() + drawn.folded.sum() == table.size
+    np.testing.assert_allclose(
+        np.nansum(drawn.table.metrics["time"].values), np.nansum(table.metrics["time"].values)
+    )
+
+
+# the largest real profiles in ../shared/data (105 to 1,474 nodes; a DAG and Caliper among them)
+LARGEST = {
+    "hatchet/hpctoolkit-allgather-database",
+    "hatchet/caliper-sw4-cuda-activity-profile-cali",
+    "hatchet/hatchet_cpi_v4_database",
+    "thicket/XL_BaseCuda",
+    "hatchet/pyinstrument",
+    "hatchet/gprof2dot-cpi",
+}
+
+
+@pytest.mark.parametrize("spec", [p for p in readable() if p.folder in LARGEST], ids=lambda p: p.id)
+def test_fold_sums_on_real_profiles(spec: Any) -> None:
+    table = cctviz.from_graphframe(load(spec))
+    lod = LevelOfDetail(table, budget=table.size // 5)
+    assert check_folds(table, lod) > 0
+
+
+def test_sent_table_is_a_preorder_tree_of_real_nodes(big: Any) -> None:
+    table = cctviz.from_graphframe(big)
+    drawn = LevelOfDetail(table, budget=800).drawn()
+    parent = drawn.table.parent
+    assert (parent < np.arange(parent.shape[0])).all()
+    real = np.flatnonzero(drawn.node_id >= 0)
+    ids = drawn.node_id[real]
+    assert [drawn.table.name(r) for r in real[:50]] == [table.name(i) for i in ids[:50]]
+    # a real row's parent row is its full-tree parent; depths agree
+    pr = parent[real]
+    assert (drawn.node_id[pr[pr >= 0]] == table.parent[ids[pr >= 0]]).all()
+    assert (drawn.table.depth[real] == table.depth[ids]).all()
+    assert set(drawn.table.types) >= {"folded"}
+
+
+def test_widget_sends_a_budget_and_expands_a_fold_by_command(
+    big: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = cctviz.CCT(big, budget=1000)
+    assert w.budget == 1000 and w.table.size == 20_000  # the full tree stays in Python
+    assert w.loaded.shape[0] == 1000
+    assert w._payload["total"] == 20_000 and w._payload["size"] > 1000
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
+    # the fold with the most nodes, as the front end would ask for it: by its parent's id
+    drawn = w._lod.drawn()
+    fold = int(np.argmax(drawn.folded))
+    owner = int(drawn.node_id[drawn.table.parent[fold]])
+    hidden_before = int((~w._lod.revealed[np.flatnonzero(w.table.parent == owner)]).sum())
+    w._on_command(w, {"type": "expand", "id": 41, "node": owner}, [])
+    assert sent == [{"type": "reply", "id": 41, "ok": True, "loaded": min(200, hidden_before)}]
+    assert w.loaded.shape[0] == 1000 + sent[0]["loaded"]
+    # the payload now holds those children
+    node_id = np.frombuffer(w._payload["node_id"]["buffer"], dtype="<i4")
+    children = np.flatnonzero(w.table.parent == owner)
+    assert np.isin(children[w._lod.revealed[children]], node_id).all()
+    check_folds(w.table, w._lod)
+
+
+def test_bad_expand_commands_get_an_error_reply(big: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = cctviz.CCT(big, budget=500)
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
+    hidden = int(np.flatnonzero(~w._lod.revealed)[0])
+    w._on_command(w, {"type": "expand", "id": 1, "node": hidden}, [])
+    w._on_command(w, {"type": "expand", "id": 2, "node": "main"}, [])
+    assert [(m["id"], m["ok"]) for m in sent] == [(1, False), (2, False)]
+    assert "is not shown" in sent[0]["error"] and "needs a node id" in sent[1]["error"]
+
+
+def test_selecting_a_node_not_sent_loads_it_and_its_path(big: Any) -> None:
+    w = cctviz.CCT(big, budget=500)
+    deep = int(np.flatnonzero(~w._lod.revealed)[-1])
+    w.select([deep])
+    assert w.selection == (deep,)
+    path = []
+    i = deep
+    while i >= 0:
+        path.append(i)
+        i = int(w.table.parent[i])
+    assert w._lod.revealed[path].all()
+    node_id = np.frombuffer(w._payload["node_id"]["buffer"], dtype="<i4")
+    assert deep in node_id
+    assert w.selected_nodes == [w.table.nodes[deep]]  # real Hatchet nodes, not rows
+
+
+def test_focus_and_highlight_load_their_nodes(big: Any) -> None:
+    w = cctviz.CCT(big, budget=500)
+    hidden = np.flatnonzero(~w._lod.revealed)
+    w.focused = int(hidden[0])
+    w.highlight([int(hidden[1])])
+    assert w._lod.revealed[hidden[:2]].all()
+
+
+def test_search_runs_over_the_full_tree_and_loads_matches(big: Any) -> None:
+    w = cctviz.CCT(big, budget=500)
+    hidden = np.flatnonzero(~w._lod.revealed)
+    name = w.table.name(int(hidden[-1]))
+    w.search = name
+    matches = w.search_matches
+    assert int(hidden[-1]) in matches
+    assert w._lod.revealed[matches].all()
+
+
+def test_small_trees_and_budget_none_send_everything(big: Any) -> None:
+    small = cctviz.CCT(cctviz.examples.load("hpctoolkit-cpi"))
+    assert "node_id" not in small._payload and small.loaded.shape[0] == small.table.size
+    full = cctviz.CCT(big, budget=None)
+    assert full.budget is None and full._payload["size"] == 20_000
+    for bad in (0, -5, 2.5, True, "1000"):
+        with pytest.raises(ValueError, match="budget is the number of nodes drawn at first"):
+            cctviz.CCT(big, budget=bad)
+
+
+def test_reducer_change_keeps_what_was_loaded(big: Any) -> None:
+    w = cctviz.CCT(big, budget=500)
+    deep = int(np.flatnonzero(~w._lod.revealed)[-1])
+    w.select([deep])
+    w.reducer = "max"
+    assert w._lod.revealed[deep]
+    check_folds(w.table, w._lod)
+
+
+def test_figures_show_what_the_browser_has(big: Any) -> None:
+    import xml.etree.ElementTree as ET
+
+    pytest.importorskip("playwright")
+    w = cctviz.CCT(big, budget=400)
+    root = ET.fromstring(w.to_svg())
+    marks = [e for e in root.iter() if "cct-node" in e.get("class", "").split()]
+    folds = [e for e in marks if "cct-aggregate" in e.get("class", "")]
+    assert len(marks) == w._payload["size"]
+    assert len(folds) == int((np.frombuffer(w._payload["folded"]["buffer"], "<i4") > 0).sum())

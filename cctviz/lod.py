@@ -20,8 +20,9 @@ import numpy as np
 
 from .table import Metric, NodeTable
 
-DEFAULT_BUDGET = 5000
-"""Nodes sent to the browser at most at first (fold rows come on top, at most one per node)."""
+DEFAULT_BUDGET = 3000
+"""Nodes sent to the browser at first (fold rows come on top, at most one per node): a view
+that still draws as SVG (below the canvas threshold of 4,000) and lays out in a few ms."""
 EXPAND_STEP = 200
 """Children revealed by one expansion of a fold (the largest first)."""
 FOLD_TYPE = "folded"

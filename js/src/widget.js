@@ -61,6 +61,8 @@ function render({ model, el }) {
   });
   /** id ⇄ row mapping of the table drawn now (see ids.js) */
   let ids = idMapping({ size: 0, nodeId: null });
+  // for tests and the console: el.cctIds.toRow(id), el.cctIds.toId(row)
+  Object.defineProperty(el, "cctIds", { get: () => ids, configurable: true });
   let requests = 0;
   /** expansions sent to Python, by request id: where the expanded node was on screen */
   const pending = new Map();

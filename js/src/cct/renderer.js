@@ -1000,6 +1000,10 @@ export function createRenderer(
       return { x: transform.applyX(layout.x[key]), y: transform.applyY(layout.y[key]) };
     },
     fitToView,
+    /** Pans (at the same zoom) so that node or fold row `key` is in the middle of the view. */
+    centerOn(key) {
+      if (layout && viewTree?.byKey.has(key)) centerOn(key);
+    },
     /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). */
     setTransform(t) {
       if (!layout) return;

@@ -1,0 +1,101 @@
+"""End to end on a 100,000-node tree: level of detail, expanding a fold, nodes not sent at first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+CELLS = [
+    f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
+    "import cctviz, synthetic\ngf = synthetic.graphframe(100_000)",
+    "w = cctviz.CCT(gf)\nw",
+]
+
+
+def page_position(page, row: int) -> dict:
+    """Page coordinates of a row of the drawn table, from the renderer's own transform."""
+    return page.evaluate(
+        """(row) => {
+          const el = document.querySelector('.cctviz');
+          const p = el.cctRenderer.screenPosition(row);
+          const box = el.querySelector('.cct-stage').getBoundingClientRect();
+          return { x: box.left + p.x, y: box.top + p.y };
+        }""",
+        row,
+    )
+
+
+def zoom_onto(page, row: int) -> dict:
+    """Bring a row to the middle, then wheel-zoom on it as a user would until nodes are at
+    their full size; return where it is."""
+    page.evaluate(f"() => document.querySelector('.cctviz').cctRenderer.centerOn({row})")
+    for _ in range(20):
+        zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform.k")
+        if zoom >= 1:
+            break
+        at = page_position(page, row)
+        page.mouse.move(at["x"], at["y"])
+        page.mouse.wheel(0, -400)
+        page.wait_for_timeout(60)
+    return page_position(page, row)
+
+
+def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> None:
+    notebook = open_notebook(CELLS)
+    sent = notebook.python_json("w._payload['size']")
+    budget = notebook.python_json("cctviz.lod.DEFAULT_BUDGET")
+    assert notebook.python_json("[w.table.size, len(w.loaded)]") == [100_000, budget]
+    page.wait_for_selector(f".cctviz [data-node-count='{sent}']", timeout=60_000)
+    status = page.locator(".cctviz .cct-status")
+    assert f"100,000 nodes · {budget:,} loaded" in status.inner_text()
+
+    # the fold that holds the most nodes: zoom onto it and click it
+    fold_row, owner, hidden = notebook.python_json(
+        "(lambda d: (lambda r: [r, int(d.node_id[d.table.parent[r]]), int(d.folded[r])])"
+        "(int(d.folded.argmax())))(w._lod.drawn())"
+    )
+    at = zoom_onto(page, fold_row)
+    page.mouse.move(at["x"], at["y"])
+    tooltip = page.locator(".cctviz .cct-tooltip")
+    tooltip.wait_for(state="visible")
+    assert f"{hidden:,} nodes not loaded" in tooltip.inner_text()
+    page.mouse.click(at["x"], at["y"])
+    notebook.wait_python(f"len(w.loaded) > {budget}", True, timeout_s=20)
+    loaded = notebook.python_json("len(w.loaded)")
+    page.wait_for_function(
+        "(n) => document.querySelector('.cctviz .cct-status').textContent"
+        ".includes(`${n.toLocaleString('en-US')} loaded`)",
+        arg=loaded,
+    )
+    # the largest child loaded by the click was not sent at first: click it, read it in Python
+    child = notebook.python_json(
+        f"(lambda kids: int(kids[w.table.metrics['time (inc)'].values[kids].argmax()]))"
+        f"(__import__('numpy').flatnonzero(w.table.parent == {owner})"
+        f"[w._lod.revealed[__import__('numpy').flatnonzero(w.table.parent == {owner})]])"
+    )
+    assert notebook.python_json(f"bool(w._lod.revealed[{child}])")
+    row = page.evaluate(f"() => document.querySelector('.cctviz').cctIds.toRow({child})")
+    assert row >= 0
+    at = zoom_onto(page, row)
+    page.mouse.click(at["x"], at["y"])
+    notebook.wait_python("list(w.selection)", [child])
+    assert notebook.python_json("w.selected_nodes[0] is w.table.nodes[w.selection[0]]")
+
+    # Python selects a node deep in a fold: it is loaded, drawn selected, and read back
+    deep = notebook.python_json("int(__import__('numpy').flatnonzero(~w._lod.revealed)[-1])")
+    notebook.execute(f"w.select([{deep}])")
+    page.wait_for_function(
+        "(id) => { const el = document.querySelector('.cctviz');"
+        " const row = el.cctIds.toRow(id);"
+        " return row >= 0 && el.cctRenderer.selection.includes(row); }",
+        arg=deep,
+        timeout=20_000,
+    )
+    assert notebook.python_json("list(w.selection)") == [deep]
+    assert notebook.python_json(
+        f"w.selected_frame.index.get_level_values(0)[0] is w.table.nodes[{deep}]"
+    )

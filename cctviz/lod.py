@@ -46,38 +46,38 @@ class LevelOfDetail:
         self.table = table
         self.budget = budget
         n = table.size
-        parent = table.parent.astype(np.int64)
-        self.rank = _ranking(table)
-        # children of each node, largest rank first: a CSR layout over one stable sort
-        has_parent = parent >= 0
-        kids = np.flatnonzero(has_parent)
-        order = kids[np.lexsort((-self.rank[kids], parent[kids]))]
-        self._children = order
-        counts = np.bincount(parent[kids], minlength=n)
-        self._start = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(counts, out=self._start[1:])
-        self._roots = np.flatnonzero(~has_parent)
-        self._roots = self._roots[np.argsort(-self.rank[self._roots], kind="stable")]
-        # subtree sums (exclusive and other metrics) and sizes, one level at a time
-        self.size = _subtree_sum(parent, table.depth, np.ones(n))
+        parent = table.parent
+        levels = _levels(table.depth)
+        rank = _ranking(table, levels)
+        # children of each node, largest rank first: a CSR layout over one sort (int32 columns:
+        # what is kept here stays small next to the node table)
+        kids = np.flatnonzero(parent >= 0).astype(np.int32)
+        self._children = kids[np.lexsort((-rank[kids], parent[kids]))]
+        self._start = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(np.bincount(parent[kids], minlength=n), out=self._start[1:])
+        del kids
+        roots = np.flatnonzero(parent < 0)
+        self._roots = roots[np.argsort(-rank[roots], kind="stable")]
+        # subtree sizes, and subtree sums of the metrics that are not inclusive
+        self.size = _subtree_sum(parent, levels, np.ones(n)).astype(np.int32)
         self._sums = {
-            name: _subtree_nansum(parent, table.depth, m.values)
+            name: _subtree_nansum(parent, levels, m.values)
             for name, m in table.metrics.items()
             if m.kind != "inclusive"
         }
         self.revealed = np.zeros(n, dtype=bool)
-        self._cursor = np.zeros(n, dtype=np.int64)
+        self._cursor = np.zeros(n, dtype=np.int32)
         self._root_cursor = 0
-        self._reveal_best_first(budget)
+        self._reveal_best_first(budget, rank)
 
     # -- revealing ---------------------------------------------------------------------------
-    def _reveal_best_first(self, count: int) -> None:
-        """Reveal ``count`` more nodes, best-first from the revealed frontier."""
+    def _reveal_best_first(self, count: int, rank: np.ndarray) -> None:
+        """Reveal ``count`` more nodes, best-first by ``rank`` from the revealed frontier."""
         heap: list[tuple[float, int]] = []
 
         def push(c: int | None) -> None:
             if c is not None:
-                heapq.heappush(heap, (-self.rank[c], c))
+                heapq.heappush(heap, (-rank[c], c))
 
         push(self._next_hidden(-1))
         for p in np.flatnonzero(self.revealed).tolist():
@@ -96,6 +96,7 @@ class LevelOfDetail:
     def _next_hidden(self, p: int) -> int | None:
         """The hidden child of ``p`` (-1: the hidden root) with the largest rank. Children are
         mostly revealed in rank order, so a cursor per parent skips the revealed ones once."""
+        kids: np.ndarray
         if p < 0:
             kids, lo, hi = self._roots, self._root_cursor, self._roots.shape[0]
         else:
@@ -216,7 +217,7 @@ class LevelOfDetail:
         return Drawn(drawn, node_id, folded)
 
 
-def _ranking(table: NodeTable) -> np.ndarray:
+def _ranking(table: NodeTable, levels: list[np.ndarray]) -> np.ndarray:
     """What best-first follows: the first inclusive metric, else subtree sums of the first
     metric; NaN ranks last."""
     inclusive = [m for m in table.metrics.values() if m.kind == "inclusive"]
@@ -224,30 +225,36 @@ def _ranking(table: NodeTable) -> np.ndarray:
         values = inclusive[0].values
     elif table.metrics:
         first = next(iter(table.metrics.values()))
-        values = _subtree_nansum(table.parent.astype(np.int64), table.depth, first.values)
+        values = _subtree_nansum(table.parent, levels, first.values)
     else:
-        values = _subtree_sum(table.parent.astype(np.int64), table.depth, np.ones(table.size))
+        values = _subtree_sum(table.parent, levels, np.ones(table.size))
     return np.where(np.isnan(values), -np.inf, np.abs(values))
 
 
 def _levels(depth: np.ndarray) -> list[np.ndarray]:
-    order = np.argsort(depth, kind="stable")
+    """Node ids by depth, shallowest first (views of one int32 array)."""
+    order = np.argsort(depth, kind="stable").astype(np.int32)
     bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
     return [order[bounds[d] : bounds[d + 1]] for d in range(len(bounds) - 1)]
 
 
-def _subtree_sum(parent: np.ndarray, depth: np.ndarray, values: np.ndarray) -> np.ndarray:
-    out = values.astype(np.float64).copy()
-    for level in reversed(_levels(depth)[1:]):
+def _subtree_sum(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
+    """Sums over each node's subtree, one level at a time from the deepest."""
+    out = values.astype(np.float64)  # a copy
+    for level in reversed(levels[1:]):
         out += np.bincount(parent[level], weights=out[level], minlength=out.shape[0])
     return out
 
 
-def _subtree_nansum(parent: np.ndarray, depth: np.ndarray, values: np.ndarray) -> np.ndarray:
+def _subtree_nansum(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
     """Subtree sums with NaN as missing: NaN only where the whole subtree is NaN."""
-    present = _subtree_sum(parent, depth, (~np.isnan(values)).astype(np.float64))
-    sums = _subtree_sum(parent, depth, np.nan_to_num(values, nan=0.0))
-    return np.where(present > 0, sums, np.nan)
+    missing = np.isnan(values)
+    if not missing.any():
+        return _subtree_sum(parent, levels, values)
+    present = _subtree_sum(parent, levels, (~missing).astype(np.float64))
+    sums = _subtree_sum(parent, levels, np.where(missing, 0.0, values))
+    sums[present == 0] = np.nan
+    return sums
 
 
 def _nansum(values: np.ndarray) -> float:

@@ -126,6 +126,7 @@ class CCT(anywidget.AnyWidget):
         self._budget = budget
         self._data = data
         self._table = from_graphframe(data, reducer=reducer)
+        self._reduced_with = reducer
         self._lod = self._level_of_detail(self._table)
         #: where the data came from (a file, a run), recorded in exported figures
         self.source: str | None = source if source is not None else data_source(data)
@@ -152,6 +153,7 @@ class CCT(anywidget.AnyWidget):
     def data(self, data: Any) -> None:
         saved = self.view_state
         table = from_graphframe(data, reducer=self.reducer)
+        self._reduced_with = self.reducer
         with self.hold_trait_notifications():
             # empty the node-id traits first: they are validated against the new table
             for name in ("selection", "collapsed", "highlighted"):
@@ -437,6 +439,9 @@ class CCT(anywidget.AnyWidget):
 
     @t.observe("reducer")
     def _reduce_again(self, change: t.Bunch) -> None:
+        if change["new"] == self._reduced_with:
+            return  # the first assignment, in __init__: the table is built with it already
+        self._reduced_with = change["new"]
         self._table = from_graphframe(self._data, reducer=change["new"])
         revealed = None if self._lod is None else self._lod.revealed
         self._lod = self._level_of_detail(self._table)

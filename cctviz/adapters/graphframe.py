@@ -8,6 +8,7 @@ Only API that UMD ``hatchet`` and LLNL ``llnl-hatchet`` share is used: ``gf.grap
 
 from __future__ import annotations
 
+import array
 from typing import Any
 
 import numpy as np
@@ -68,16 +69,19 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         )
         for j, m in enumerate(metric_names)
     }
+    # free the row-sized temporaries before the string columns (a 1M-node tree's peak)
+    del block, values
 
     first_row = _first_rows(keys, n)
+    del keys
     name_code, name_table = _string_column(df, "name", first_row, nodes)
     type_code, type_table = _string_column(df, "type", first_row, nodes)
     reduced_over = tuple(str(x) for x in df.index.names if x != "node")
     multi_rows = len(df.index) > 0 and not df.index.get_level_values("node").is_unique
 
     return NodeTable(
-        parent=np.asarray(parent, dtype=np.int32),
-        depth=np.asarray(depth, dtype=np.int32),
+        parent=np.frombuffer(parent, dtype=np.int32).copy(),
+        depth=np.frombuffer(depth, dtype=np.int32).copy(),
         name_code=name_code,
         names=name_table,
         type_code=type_code,
@@ -96,16 +100,18 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
 
 def _spanning_tree(
     roots: list[Any],
-) -> tuple[list[Any], list[int], list[int], list[tuple[int, int]]]:
-    """Depth-first pre-order over the graph, each node once, under the first parent reached.
+) -> tuple[list[Any], array.array[int], array.array[int], list[tuple[int, int]]]:
+    """Depth-first pre-order over the graph, each node once, under the first parent reached
+    (Hatchet keeps ``parents`` and ``children`` of its nodes consistent).
 
     Returns nodes, parent index, depth, and the (parent, child) index pairs of the edges not drawn.
     Iterative, so deep trees do not hit the recursion limit; cycles end (each node is visited once).
     """
     position: dict[int, int] = {}
     nodes: list[Any] = []
-    parent: list[int] = []
-    depth: list[int] = []
+    # int32 arrays, not lists: a list holds an int object per entry (a few times the memory)
+    parent = array.array("i")
+    depth = array.array("i")
     extra: list[tuple[int, int]] = []
     # two parallel stacks (node, parent index) instead of tuples: this loop is the hot path
     stack = list(reversed(roots))
@@ -120,7 +126,10 @@ def _spanning_tree(
                 extra.append((par, seen))
             continue
         i = len(nodes)
-        position[key] = i
+        # only a node with more parents than the edge it was reached by can be reached again
+        # (a DAG, or a cycle through a root): recording every node would cost ~80 bytes each
+        if len(node.parents) > (par >= 0):
+            position[key] = i
         nodes.append(node)
         parent.append(par)
         depth.append(depth[par] + 1 if par >= 0 else 0)
@@ -131,7 +140,7 @@ def _spanning_tree(
     return nodes, parent, depth, extra
 
 
-def _count_cycle_edges(extra: list[tuple[int, int]], parent: list[int]) -> int:
+def _count_cycle_edges(extra: list[tuple[int, int]], parent: array.array[int]) -> int:
     """How many undrawn edges point from a node to one of its drawn ancestors (close a cycle)."""
     count = 0
     for src, dst in extra:

@@ -23,6 +23,17 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 }
 
 
+def synthetic(n: int, max_depth: int = 40, seed: int = 0) -> Any:
+    """A synthetic Hatchet GraphFrame of ``n`` nodes with a realistic shape (call paths up to
+    ``max_depth`` deep, heavy-tailed fan-out) and exclusive ``time`` and inclusive
+    ``time (inc)``: for trying cctviz on trees far bigger than the shipped profiles."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n is a number of nodes, at least 1; got {n!r}")
+    from ._synthetic import graphframe
+
+    return graphframe(n, max_depth=max_depth, seed=seed)
+
+
 def names() -> list[str]:
     """The names of the shipped example profiles."""
     return list(EXAMPLES)

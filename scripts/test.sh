@@ -36,6 +36,7 @@ PY
 
 say "benchmark smoke run"
 .venv/bin/python benchmarks/serialize.py --smoke
+.venv/bin/python benchmarks/large.py --smoke
 .venv/bin/python benchmarks/export.py --sizes 1000 --repeat 1
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"

@@ -218,3 +218,16 @@ def test_figures_show_what_the_browser_has(big: Any) -> None:
     folds = [e for e in marks if "cct-aggregate" in e.get("class", "")]
     assert len(marks) == w._payload["size"]
     assert len(folds) == int((np.frombuffer(w._payload["folded"]["buffer"], "<i4") > 0).sum())
+
+
+def test_load_sends_nodes_by_query_or_name(big: Any) -> None:
+    w = cctviz.CCT(big, budget=500)
+    hidden = np.flatnonzero(~w._lod.revealed)
+    target = int(hidden[-1])
+    added = w.load([target])
+    assert added >= 1 and w._lod.revealed[target]
+    assert w.load([target]) == 0  # already there
+    name = w.table.name(int(hidden[0]))
+    w.load(name)  # every node of that name, as select() finds them
+    same = [i for i in range(w.table.size) if w.table.name(i) == name]
+    assert w._lod.revealed[same].all()

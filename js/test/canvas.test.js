@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
-import { randomTree, smallTree } from "./fixtures.js";
+import { payload, randomTree, smallTree } from "./fixtures.js";
 
 // jsdom has no canvas: a fake 2D context that records what the last paint drew.
 // (Each vitest file has its own jsdom, so the stub does not leak into other files.)
@@ -106,5 +106,47 @@ describe("canvas backend", () => {
   test("an unknown backend is an error naming the accepted ones", () => {
     const { renderer } = mount(smallTree());
     expect(() => renderer.setState({ backend: "webgl" })).toThrow(/unknown backend "webgl"; accepted: auto, svg, canvas/);
+  });
+
+  test("brush, keyboard and search marks work as with SVG", () => {
+    const { container, renderer, events } = mount(smallTree(), { backend: "canvas" });
+    const svg = container.querySelector("svg.cct-overlay");
+    container.querySelector('button[title="Select with a rectangle (shift adds)"]').click();
+    const [a, b] = [renderer.screenPosition(2), renderer.screenPosition(3)];
+    const at = (type, x, y) => svg.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: x, clientY: y }));
+    at("pointerdown", a.x - 5, Math.min(a.y, b.y) - 5);
+    at("pointermove", b.x + 5, Math.max(a.y, b.y) + 5);
+    at("pointerup", b.x + 5, Math.max(a.y, b.y) + 5);
+    expect(events.at(-1).sort()).toEqual([2, 3]);
+    const stage = container.querySelector(".cct-stage");
+    const key = (k) => stage.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+    key("ArrowDown");
+    key("ArrowRight");
+    expect(renderer.cursor).toBe(1);
+    expect(container.querySelector("circle.cct-cursor").getAttribute("data-id")).toBe("1");
+    key(" ");
+    expect(events.at(-1)).toEqual([2, 3, 1]); // space toggles the cursor node in the selection
+    renderer.setState({ search: "kernel" });
+    const matches = [...container.querySelectorAll("circle.cct-match")].map((c) => c.getAttribute("data-id"));
+    expect(matches.sort()).toEqual(["2", "3"]);
+  });
+
+  test("a fold row of level of detail answers a click through the quadtree", () => {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const expanded = [];
+    const renderer = createRenderer(container, { width: 900, height: 500, onExpand: (row) => expanded.push(row) });
+    renderer.setState({ colorBy: "t", sizeBy: "t", backend: "canvas" });
+    const spec = payload({
+      parent: [-1, 0, 0],
+      names: ["main", "f", "40 more"],
+      metrics: { t: [1, 2, 30] },
+      nodeId: [0, 7, -1],
+      folded: [0, 0, 40],
+      total: 42,
+    });
+    renderer.setData(decodeTable(spec));
+    pointerAt(container, renderer, 2, "click");
+    expect(expanded).toEqual([2]);
   });
 });

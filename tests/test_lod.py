@@ -231,3 +231,13 @@ def test_load_sends_nodes_by_query_or_name(big: Any) -> None:
     w.load(name)  # every node of that name, as select() finds them
     same = [i for i in range(w.table.size) if w.table.name(i) == name]
     assert w._lod.revealed[same].all()
+
+
+def test_to_code_keeps_the_loaded_nodes(big: Any) -> None:
+    w = cctviz.CCT(big, budget=400)
+    code = w.to_code()
+    assert "# cctviz view of gf: 400 of 20000 nodes" in code
+    assert "# level of detail: 400 nodes loaded" in code
+    scope: dict[str, Any] = {}
+    exec(code.split("view = ")[0], scope)  # the `visible` set it filters on
+    assert scope["visible"] == {int(w.table.hatchet_nid[i]) for i in w.loaded}

@@ -186,7 +186,8 @@ class CCT(anywidget.AnyWidget):
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's
-        own ``filter`` (squashed): the nodes drawn, collapsed glyphs included, aggregates not."""
+        own ``filter`` (squashed): the nodes drawn, collapsed glyphs included, aggregates and
+        level-of-detail folds not."""
         if sel.is_thicket(self._data):
             raise TypeError("to_code writes GraphFrame code; for a Thicket use w.view_state")
         table = self._table
@@ -198,8 +199,12 @@ class CCT(anywidget.AnyWidget):
             focused=self.focused,
             visible_roots=self.visible_roots,
         )
+        if self._lod is not None:  # what the browser draws: the loaded nodes (folds are not)
+            ids = [i for i in ids if self._lod.revealed[i]]
         nids = sorted(int(table.hatchet_nid[i]) for i in ids)
         notes = [f"# cctviz view of {name}: {len(ids)} of {table.size} nodes"]
+        if self._lod is not None:
+            notes.append(f"# level of detail: {len(self.loaded)} nodes loaded, the rest folded")
         if self.focused is not None:
             notes.append(f"# focus: {table.name(self.focused)!r}")
         if self.visible_roots is not None:
@@ -434,8 +439,9 @@ class CCT(anywidget.AnyWidget):
             test = re.compile(self.search, flags).search
         else:
             test = re.compile(re.escape(self.search), flags).search
-        names = self._table.names
-        return [i for i, code in enumerate(self._table.name_code) if test(names[code])]
+        # each distinct name is tested once: a million nodes share far fewer names
+        hits = [code for code, name in enumerate(self._table.names) if test(name)]
+        return np.flatnonzero(np.isin(self._table.name_code, hits)).tolist()
 
     @t.observe("reducer")
     def _reduce_again(self, change: t.Bunch) -> None:

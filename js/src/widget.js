@@ -49,6 +49,9 @@ function render({ model, el }) {
       model.save_changes();
       scheduleSnapshot();
     },
+    onDownload(format) {
+      void download(format);
+    },
     onExpand(row) {
       // a fold row of level of detail: ask Python for the next children of its parent
       const parentRow = table.parent[row];
@@ -162,6 +165,30 @@ function render({ model, el }) {
       model.save_changes();
     }
   };
+
+  /** The toolbar's SVG/PNG buttons: the figure of the view, saved by the browser. */
+  async function download(format) {
+    if (!table) return;
+    const [width, height] = stageSize();
+    const provenance = {
+      generator: "cctviz (browser)",
+      created: new Date().toISOString(),
+      metrics: { color: renderer.state.colorBy, size: renderer.state.sizeBy },
+      units: model.get("units") ?? {},
+      state: changeToIds(ids, renderer.state, (key) => model.get(TRAIT_OF[key])), // node ids as in Python
+    };
+    const options = { width, height, selection: renderer.selection, units: provenance.units, provenance };
+    const { svg } = figureSVG(table, renderer.state, options);
+    const blob =
+      format === "svg"
+        ? new Blob([svg], { type: "image/svg+xml" })
+        : await (await fetch(`data:image/png;base64,${await svgToPng(svg, width, height, 2)}`)).blob();
+    const link = el.ownerDocument.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `cctviz.${format}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  }
 
   // the static fallback image (see fallback.js): redrawn once the view has settled
   /** @type {import("./fallback.js").Snapshot | null} */

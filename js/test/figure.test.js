@@ -126,3 +126,23 @@ describe("figure page", () => {
     expect(decoded.c).toBe(3);
   });
 });
+
+describe("download buttons", () => {
+  test("appear with onDownload and ask for SVG or PNG", async () => {
+    const { createRenderer } = await import("../src/cct/renderer.js");
+    const asked = [];
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 800, height: 400, onDownload: (f) => asked.push(f) });
+    renderer.setState(STATE);
+    renderer.setData(decodeTable(smallTree()));
+    container.querySelector('button[title="Save the view as an SVG file"]').click();
+    container.querySelector('button[title="Save the view as a PNG file"]').click();
+    expect(asked).toEqual(["svg", "png"]);
+    expect(() => renderer.command("download", "jpg")).toThrow(/download format is "svg" or "png"; got "jpg"/);
+    const plain = document.createElement("div");
+    document.body.appendChild(plain);
+    createRenderer(plain, { width: 800, height: 400 });
+    expect(plain.querySelector('button[title="Save the view as an SVG file"]')).toBeNull();
+  });
+});

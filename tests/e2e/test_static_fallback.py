@@ -117,3 +117,34 @@ def test_to_svg_in_the_kernel_draws_the_view_on_screen(open_notebook, page) -> N
     )
     drawn = view.locator(".cct-node").count()
     assert figure == [str(size[0]), str(size[1]), drawn]
+
+
+def test_toolbar_saves_the_view_as_svg_and_png(open_notebook, page, tmp_path) -> None:
+    """The toolbar's SVG and PNG buttons download the figure the browser draws (no Python)."""
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    notebook = open_notebook(CELLS)
+    view = page.locator(".cctviz")
+    view.locator("circle.cct-node").first.wait_for()
+    notebook.execute("w.collapse(w.table.roots[0] + 2)")
+    page.wait_for_function("() => document.querySelectorAll('.cctviz .cct-collapsed').length")
+    with page.expect_download() as svg_download:
+        view.get_by_role("button", name="Save the view as an SVG file").click()
+    assert svg_download.value.suggested_filename == "cctviz.svg"
+    path = tmp_path / "view.svg"
+    svg_download.value.save_as(path)
+    root = ET.parse(path).getroot()
+    marks = [e for e in root.iter() if "cct-node" in e.get("class", "").split()]
+    assert len(marks) == view.locator(".cct-node").count()
+    meta = root.find("{http://www.w3.org/2000/svg}metadata")
+    record = json.loads(meta.find("{https://github.com/cctviz/cctviz#provenance}provenance").text)
+    assert record["state"]["collapsed"] == notebook.python_json("list(w.collapsed)")
+    with page.expect_download() as png_download:
+        view.get_by_role("button", name="Save the view as a PNG file").click()
+    png = tmp_path / "view.png"
+    png_download.value.save_as(png)
+    stage = view.locator(".cct-stage").bounding_box()
+    with Image.open(png) as image:
+        assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)

@@ -92,9 +92,10 @@ const SEARCH = ["search", "searchRegex", "searchCase"];
 
 /**
  * @param {HTMLElement} container
- *   `onExpand(row)`: the user opened a fold row of level of detail (Python sends its nodes)
+ *   `onExpand(row)`: the user opened a fold row of level of detail (Python sends its nodes);
+ *   `onDownload(format)`: the user asked to save the view (the toolbar shows SVG/PNG buttons)
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
- *   onExpand?: (row: number) => void,
+ *   onExpand?: (row: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<typeof DEFAULTS> }} [options]
  *   `layout` overrides sizes in DEFAULTS (figures set their font size and legend placement)
  */
@@ -104,6 +105,7 @@ export function createRenderer(
     onSelect = () => {},
     onChange = () => {},
     onExpand = () => {},
+    onDownload = null,
     width = 800,
     height = 500,
     toolbar: withToolbar = true,
@@ -114,7 +116,7 @@ export function createRenderer(
   const legendsOnTop = D.legendPosition === "top";
   const doc = container.ownerDocument;
   const root = append(container, "div", { className: "cct-root" });
-  const toolbar = withToolbar ? createToolbar(root, (action) => dispatch(action)) : null;
+  const toolbar = withToolbar ? createToolbar(root, (action) => dispatch(action), { downloads: !!onDownload }) : null;
   const header = append(root, "div", { className: "cct-header" });
   const breadcrumb = append(header, "nav", { className: "cct-breadcrumb", attrs: { "aria-label": "Focus path" } });
   const status = append(header, "span", { className: "cct-status" });
@@ -331,6 +333,9 @@ export function createRenderer(
         return searchFor(value);
       case "match":
         return stepMatch(value);
+      case "download":
+        if (value !== "svg" && value !== "png") throw new RangeError(`download format is "svg" or "png"; got ${JSON.stringify(value)}`);
+        return onDownload?.(value);
       default:
         throw new RangeError(`unknown command ${JSON.stringify(name)}`);
     }

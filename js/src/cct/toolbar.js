@@ -12,8 +12,9 @@ const BINS = 40;
 /**
  * @param {HTMLElement} parent
  * @param {(action: { set?: object, command?: string, value?: any }) => void} dispatch
+ * @param {{ downloads?: boolean }} [options] `downloads`: buttons that save the view as SVG or PNG
  */
-export function createToolbar(parent, dispatch) {
+export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   const bar = append(parent, "div", { className: "cct-toolbar", attrs: { role: "toolbar", "aria-label": "Tree view controls" } });
   const row1 = append(bar, "div", { className: "cct-toolbar-row" });
   const row2 = append(bar, "div", { className: "cct-toolbar-row" });
@@ -103,6 +104,11 @@ export function createToolbar(parent, dispatch) {
     dispatch({ command: "reset" }),
   );
   button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ command: "fit" }));
+  if (downloads) {
+    const saveGroup = group(row1, "Save the view");
+    button(saveGroup, "SVG", "Save the view as an SVG file", () => dispatch({ command: "download", value: "svg" }));
+    button(saveGroup, "PNG", "Save the view as a PNG file", () => dispatch({ command: "download", value: "png" }));
+  }
 
   // search
   const searchGroup = group(row2, "Search");

@@ -21,7 +21,8 @@ import numpy as np
 from .table import Metric, NodeTable
 
 DEFAULT_BUDGET = 3000
-"""Nodes sent to the browser at first (fold rows come on top, at most one per node): a view
+"""Nodes sent to the browser at first (fold rows come on top, at most one per node, and a
+node that would be alone in its fold is sent instead of the fold): a view
 that still draws as SVG (below the canvas threshold of 4,000) and lays out in a few ms."""
 EXPAND_STEP = 200
 """Children revealed by one expansion of a fold (the largest first)."""
@@ -69,6 +70,7 @@ class LevelOfDetail:
         self._cursor = np.zeros(n, dtype=np.int32)
         self._root_cursor = 0
         self._reveal_best_first(budget, rank)
+        self._reveal_single_folds()
 
     # -- revealing ---------------------------------------------------------------------------
     def _reveal_best_first(self, count: int, rank: np.ndarray) -> None:
@@ -129,7 +131,7 @@ class LevelOfDetail:
         hidden = self._hidden_children(parent) if parent >= 0 else self._hidden_roots()
         chosen = hidden[:step]
         self.revealed[chosen] = True
-        return int(chosen.shape[0])
+        return int(chosen.shape[0]) + self._reveal_single_folds()
 
     def reveal(self, ids: object) -> int:
         """Reveal these nodes and their ancestors. Returns how many were newly revealed."""
@@ -139,7 +141,23 @@ class LevelOfDetail:
             while i >= 0 and not self.revealed[i]:
                 self.revealed[i] = True
                 i = int(parent[i])
+        self._reveal_single_folds()
         return int(self.revealed.sum()) - before
+
+    def _reveal_single_folds(self) -> int:
+        """A fold that would stand for a single node costs a row like the node itself: show the
+        node instead of "1 more". Returns how many were revealed."""
+        parent = self.table.parent
+        frontier = np.flatnonzero(
+            ~self.revealed & (parent >= 0) & self.revealed[np.maximum(parent, 0)]
+        )
+        per_parent = np.bincount(parent[frontier], minlength=self.table.size)
+        single = frontier[(per_parent[parent[frontier]] == 1) & (self.size[frontier] == 1)]
+        roots = self._hidden_roots()
+        if roots.shape[0] == 1 and self.size[roots[0]] == 1:
+            single = np.append(single, roots)
+        self.revealed[single] = True
+        return int(single.shape[0])
 
     # -- what is sent -------------------------------------------------------------------------
     def drawn(self) -> Drawn:

@@ -65,13 +65,17 @@ def test_best_first_reveals_the_budget_and_keeps_ancestors(big: Any) -> None:
     table = cctviz.from_graphframe(big)
     lod = LevelOfDetail(table, budget=1500)
     revealed = np.flatnonzero(lod.revealed)
-    assert revealed.shape[0] == 1500
+    drawn = lod.drawn()
+    # the budget, plus the nodes that would each have been alone in a fold ("1 more")
+    assert 1500 <= revealed.shape[0] <= 1500 + (drawn.node_id < 0).sum()
+    assert (drawn.folded[drawn.node_id < 0] > 1).all()
     parents = table.parent[revealed]
     assert lod.revealed[parents[parents >= 0]].all()  # ancestor-closed
-    # best-first on inclusive time: nothing hidden at the frontier beats anything revealed
+    # best-first on inclusive time: nothing hidden at the frontier beats a revealed inner node
     inc = table.metrics["time (inc)"].values
     frontier = (~lod.revealed) & (table.parent >= 0) & lod.revealed[np.maximum(table.parent, 0)]
-    assert inc[frontier].max() <= inc[revealed].min()
+    inner = revealed[lod.size[revealed] > 1]
+    assert inc[frontier].max() <= inc[inner].min()
 
 
 def test_fold_counts_and_sums_match_the_full_tree(big: Any) -> None:
@@ -125,8 +129,9 @@ def test_widget_sends_a_budget_and_expands_a_fold_by_command(
 ) -> None:
     w = cctviz.CCT(big, budget=1000)
     assert w.budget == 1000 and w.table.size == 20_000  # the full tree stays in Python
-    assert w.loaded.shape[0] == 1000
-    assert w._payload["total"] == 20_000 and w._payload["size"] > 1000
+    before = w.loaded.shape[0]
+    assert 1000 <= before < 1100
+    assert w._payload["total"] == 20_000 and w._payload["size"] > before
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
     # the fold with the most nodes, as the front end would ask for it: by its parent's id
@@ -135,8 +140,9 @@ def test_widget_sends_a_budget_and_expands_a_fold_by_command(
     owner = int(drawn.node_id[drawn.table.parent[fold]])
     hidden_before = int((~w._lod.revealed[np.flatnonzero(w.table.parent == owner)]).sum())
     w._on_command(w, {"type": "expand", "id": 41, "node": owner}, [])
-    assert sent == [{"type": "reply", "id": 41, "ok": True, "loaded": min(200, hidden_before)}]
-    assert w.loaded.shape[0] == 1000 + sent[0]["loaded"]
+    assert [(m["type"], m["id"], m["ok"]) for m in sent] == [("reply", 41, True)]
+    assert sent[0]["loaded"] >= min(200, hidden_before)
+    assert w.loaded.shape[0] == before + sent[0]["loaded"]
     # the payload now holds those children
     node_id = np.frombuffer(w._payload["node_id"]["buffer"], dtype="<i4")
     children = np.flatnonzero(w.table.parent == owner)
@@ -236,8 +242,9 @@ def test_load_sends_nodes_by_query_or_name(big: Any) -> None:
 def test_to_code_keeps_the_loaded_nodes(big: Any) -> None:
     w = cctviz.CCT(big, budget=400)
     code = w.to_code()
-    assert "# cctviz view of gf: 400 of 20000 nodes" in code
-    assert "# level of detail: 400 nodes loaded" in code
+    n = len(w.loaded)
+    assert f"# cctviz view of gf: {n} of 20000 nodes" in code
+    assert f"# level of detail: {n} nodes loaded" in code
     scope: dict[str, Any] = {}
     exec(code.split("view = ")[0], scope)  # the `visible` set it filters on
     assert scope["visible"] == {int(w.table.hatchet_nid[i]) for i in w.loaded}

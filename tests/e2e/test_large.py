@@ -48,10 +48,11 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
     notebook = open_notebook(CELLS)
     sent = notebook.python_json("w._payload['size']")
     budget = notebook.python_json("cctviz.lod.DEFAULT_BUDGET")
-    assert notebook.python_json("[w.table.size, len(w.loaded)]") == [100_000, budget]
+    size, loaded = notebook.python_json("[w.table.size, len(w.loaded)]")
+    assert size == 100_000 and budget <= loaded < budget + 200
     page.wait_for_selector(f".cctviz [data-node-count='{sent}']", timeout=60_000)
     status = page.locator(".cctviz .cct-status")
-    assert f"100,000 nodes · {budget:,} loaded" in status.inner_text()
+    assert f"100,000 nodes · {loaded:,} loaded" in status.inner_text()
 
     # the fold that holds the most nodes: zoom onto it and click it
     fold_row, owner, hidden = notebook.python_json(
@@ -64,7 +65,7 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
     tooltip.wait_for(state="visible")
     assert f"{hidden:,} nodes not loaded" in tooltip.inner_text()
     page.mouse.click(at["x"], at["y"])
-    notebook.wait_python(f"len(w.loaded) > {budget}", True, timeout_s=20)
+    notebook.wait_python(f"len(w.loaded) >= {loaded + 200}", True, timeout_s=20)
     loaded = notebook.python_json("len(w.loaded)")
     page.wait_for_function(
         "(n) => document.querySelector('.cctviz .cct-status').textContent"

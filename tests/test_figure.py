@@ -349,3 +349,21 @@ def test_labels_are_never_clipped(tmp_path: Path) -> None:
     result = shared().run(boxes)
     assert result["labels"] >= 2
     assert result["outside"] == []
+
+
+def test_zoomed_view_is_exported_as_on_screen(gf: Any) -> None:
+    w = cctviz.CCT(gf)
+    # what the front end reports after the user zoomed a 800 × 500 view
+    w._stage_size = (800, 500)
+    w._view_transform = (-120.0, 35.0, 2.5)
+    root = ET.fromstring(w.to_svg())
+    viewport = next(e for e in root.iter() if e.get("class") == "cct-viewport")
+    assert viewport.get("transform") == "translate(-120,35) scale(2.5)"
+    assert root.get("viewBox") == "0 0 800 500"
+    record = json.loads(root.find(f"{SVG}metadata/{PROVENANCE}").text)
+    assert record["viewport"] == {"x": -120.0, "y": 35.0, "k": 2.5}
+    # another size cannot show the same window: the tree is fitted to it
+    other = ET.fromstring(w.to_svg(width=600, height=400))
+    moved = next(e for e in other.iter() if e.get("class") == "cct-viewport")
+    assert moved.get("transform") != "translate(-120,35) scale(2.5)"
+    assert json.loads(other.find(f"{SVG}metadata/{PROVENANCE}").text)["viewport"] == "fit"

@@ -31,10 +31,14 @@ def figure_of(widget: Any, **options: Any) -> Figure:
             f"unknown figure option {unknown[0]!r}; accepted: {', '.join(FIGURE_OPTIONS)}"
         )
     shown_w, shown_h = widget._stage_size
+    # the view's size on screen by default; then also its zoom and pan, if the user moved it
+    on_screen_size = options.get("width") is None and options.get("height") is None
     if options.get("width") is None:
         options["width"] = shown_w if shown_w > 0 else DEFAULT_WIDTH
     if options.get("height") is None:
         options["height"] = shown_h if shown_h > 0 else widget.height - 90
+    zoom = widget._view_transform if on_screen_size and shown_w > 0 else None
+    transform = None if zoom is None else dict(zip(("x", "y", "k"), zoom, strict=True))
     options["units"] = {**widget.units, **(options.get("units") or {})}
     checked = render.figure_options(**options)
     table = widget.table
@@ -47,8 +51,14 @@ def figure_of(widget: Any, **options: Any) -> Figure:
         reducer=table.reducer,
         view_state=widget.view_state,
     )
+    record["viewport"] = transform or "fit"
     # what the browser has: under level of detail the loaded nodes and their folds
     svg, nodes = render.svg_of(
-        widget._payload, widget.renderer_state(), list(widget.selection), checked, record
+        widget._payload,
+        widget.renderer_state(),
+        list(widget.selection),
+        checked,
+        record,
+        transform=transform,
     )
     return Figure(svg, nodes, checked, record)

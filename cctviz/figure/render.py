@@ -104,10 +104,12 @@ def svg_of(
     selection: list[int],
     options: FigureOptions,
     provenance: dict[str, Any],
+    transform: dict[str, float] | None = None,
 ) -> tuple[str, int]:
     """The SVG text of the view of ``payload`` (cctviz.payload.encode; under level of detail
     what the browser has), and how many node marks it holds. Ids in ``state`` and
-    ``selection`` are ids of the full tree."""
+    ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
+    of the same size; None fits the whole tree."""
     from ..widget import bundle
 
     bundle.require_figure()
@@ -125,6 +127,7 @@ def svg_of(
         "units": options.units,
         "title": options.title,
         "provenance": provenance,
+        "transform": transform,
     }
 
     def draw(browser: Any) -> dict[str, Any]:

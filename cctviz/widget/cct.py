@@ -97,6 +97,14 @@ class CCT(anywidget.AnyWidget):
     _stage_size = t.Tuple(
         t.Int(), t.Int(), default_value=(0, 0), help="Drawing size on screen (set by the view)."
     ).tag(sync=True)
+    _view_transform = t.Tuple(
+        t.Float(),
+        t.Float(),
+        t.Float(),
+        default_value=None,
+        allow_none=True,
+        help="Zoom and pan (x, y, k) the user set on screen; None: fitted (set by the view).",
+    ).tag(sync=True)
 
     def __init__(
         self,

@@ -49,6 +49,16 @@ function render({ model, el }) {
       model.save_changes();
       scheduleSnapshot();
     },
+    onZoom(t) {
+      // Python draws figures of what is on screen: it needs the zoom (null: fitted)
+      zoomed = t;
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(() => {
+        model.set("_view_transform", t ? [t.x, t.y, t.k] : null);
+        model.save_changes();
+      }, 200);
+      scheduleSnapshot();
+    },
     onDownload(format) {
       void download(format);
     },
@@ -62,6 +72,9 @@ function render({ model, el }) {
       model.send({ type: "expand", id: request, node });
     },
   });
+  /** the zoom the user set (null: fitted), and the timer that reports it to Python */
+  let zoomed = null;
+  let zoomTimer = 0;
   /** id ⇄ row mapping of the table drawn now (see ids.js) */
   let ids = idMapping({ size: 0, nodeId: null });
   // for tests and the console: el.cctIds.toRow(id), el.cctIds.toId(row)
@@ -177,7 +190,14 @@ function render({ model, el }) {
       units: model.get("units") ?? {},
       state: changeToIds(ids, renderer.state, (key) => model.get(TRAIT_OF[key])), // node ids as in Python
     };
-    const options = { width, height, selection: renderer.selection, units: provenance.units, provenance };
+    const options = {
+      width,
+      height,
+      selection: renderer.selection,
+      units: provenance.units,
+      provenance,
+      transform: zoomed,
+    };
     const { svg } = figureSVG(table, renderer.state, options);
     const blob =
       format === "svg"
@@ -205,7 +225,13 @@ function render({ model, el }) {
     const [width, height] = stageSize();
     if (!(width > 0 && height > 0)) return;
     try {
-      const options = { width, height, selection: renderer.selection, units: model.get("units") ?? {} };
+      const options = {
+        width,
+        height,
+        selection: renderer.selection,
+        units: model.get("units") ?? {},
+        transform: zoomed,
+      };
       const { svg } = figureSVG(table, renderer.state, options);
       const scale = Math.min(2, Math.max(1, globalThis.devicePixelRatio || 1));
       snapshot = { data: await svgToPng(svg, width, height, scale), width, height };
@@ -262,6 +288,7 @@ function render({ model, el }) {
     observer?.disconnect();
     cancelAnimationFrame(frame);
     clearTimeout(snapshotTimer);
+    clearTimeout(zoomTimer);
     fallback.unregister();
     model.off("change:_payload", onData);
     for (const [event, listener] of stateListeners) model.off(event, listener);

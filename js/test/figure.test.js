@@ -146,3 +146,14 @@ describe("download buttons", () => {
     expect(plain.querySelector('button[title="Save the view as an SVG file"]')).toBeNull();
   });
 });
+
+describe("zoomed views", () => {
+  test("a transform shows that part of the tree in the view's frame", () => {
+    const table = decodeTable(smallTree());
+    const fitted = parse(figureSVG(table, STATE, { width: 800, height: 500 }).svg);
+    const zoomed = parse(figureSVG(table, STATE, { width: 800, height: 500, transform: { x: -100, y: 40, k: 3 } }).svg);
+    expect(zoomed.querySelector(".cct-viewport").getAttribute("transform")).toBe("translate(-100,40) scale(3)");
+    expect(fitted.querySelector(".cct-viewport").getAttribute("transform")).not.toBe("translate(-100,40) scale(3)");
+    expect(zoomed.getAttribute("viewBox")).toBe("0 0 800 500");
+  });
+});

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from typing import Any
 
 import pytest
@@ -148,3 +149,28 @@ def test_toolbar_saves_the_view_as_svg_and_png(open_notebook, page, tmp_path) ->
     stage = view.locator(".cct-stage").bounding_box()
     with Image.open(png) as image:
         assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)
+
+
+def test_zoom_on_screen_is_what_to_svg_draws(open_notebook, page) -> None:
+    notebook = open_notebook(CELLS)
+    view = page.locator(".cctviz")
+    view.locator("circle.cct-node").first.wait_for()
+    box = view.locator(".cct-stage").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -500)
+    page.wait_for_timeout(400)
+    zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
+    assert zoom["k"] > 1
+    notebook.wait_python("w._view_transform is not None", True)
+    assert notebook.python_json("list(w._view_transform)") == pytest.approx(
+        [zoom["x"], zoom["y"], zoom["k"]]
+    )
+    viewport = notebook.python_json(
+        "next(e.get('transform') for e in __import__('xml.etree.ElementTree').etree.ElementTree"
+        ".fromstring(w.to_svg()).iter() if e.get('class') == 'cct-viewport')"
+    )
+    x, y, k = (float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", viewport))
+    assert [x, y, k] == pytest.approx([zoom["x"], zoom["y"], zoom["k"]], rel=1e-6)
+    # Fit: the view is fitted again, and so are figures
+    view.get_by_role("button", name="Fit the whole tree in view").click()
+    notebook.wait_python("w._view_transform is None", True)

@@ -25,6 +25,8 @@ const LEGENDS_ON_TOP_BELOW = 600;
  * @property {Record<string, string>} [units] metric name → unit, for the legend titles
  * @property {string} [title]
  * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
+ * @property {{ x: number, y: number, k: number } | null} [transform] the zoom and pan of the
+ *   view on screen (same size): the figure shows that part; null fits the whole tree
  */
 
 /**
@@ -66,11 +68,13 @@ export function figureSVG(table, state, options) {
     if (style.palette && (view.palette ?? "auto") === "auto") view.palette = style.palette;
     renderer.setData(table, view);
     renderer.setSelection(options.selection ?? []);
+    if (options.transform) renderer.setTransform(options.transform);
     // styled in place (the renderer is thrown away below), then measured with the fonts and
     // sizes the file will have
     const svg = renderer.svg;
     inlineStyles(svg, style, renderer.transform.k);
-    const box = contentBox(svg, width, height);
+    // a zoomed view shows its frame, as on screen; a fitted one grows to keep every label whole
+    const box = options.transform ? { x: 0, y: 0, width, height } : contentBox(svg, width, height);
     frame(svg, box, style, options);
     describe(svg, table, options);
     const nodes = svg.querySelectorAll(".cct-node").length;

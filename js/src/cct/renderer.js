@@ -93,9 +93,11 @@ const SEARCH = ["search", "searchRegex", "searchCase"];
 /**
  * @param {HTMLElement} container
  *   `onExpand(row)`: the user opened a fold row of level of detail (Python sends its nodes);
- *   `onDownload(format)`: the user asked to save the view (the toolbar shows SVG/PNG buttons)
+ *   `onDownload(format)`: the user asked to save the view (the toolbar shows SVG/PNG buttons);
+ *   `onZoom(t)`: a zoom or pan ended (null: the view is fitted, not moved by hand)
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
  *   onExpand?: (row: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<typeof DEFAULTS> }} [options]
  *   `layout` overrides sizes in DEFAULTS (figures set their font size and legend placement)
  */
@@ -106,6 +108,7 @@ export function createRenderer(
     onChange = () => {},
     onExpand = () => {},
     onDownload = null,
+    onZoom = () => {},
     width = 800,
     height = 500,
     toolbar: withToolbar = true,
@@ -161,7 +164,10 @@ export function createRenderer(
       backend.setTransform(transform);
       if (event.sourceEvent) userMoved = true;
     })
-    .on("end", () => updateLabels());
+    .on("end", () => {
+      updateLabels();
+      onZoom(userMoved ? { x: transform.x, y: transform.y, k: transform.k } : null);
+    });
 
   /** @type {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} */
   let backend = null;
@@ -648,8 +654,8 @@ export function createRenderer(
     const inside = sx > 40 && sx < size.width - 40 && sy > 20 && sy < size.height - 20;
     if (onlyIfOutside && inside) return;
     const t = transform.translate((size.width / 2 - sx) / transform.k, (size.height / 2 - sy) / transform.k);
-    svg.call(zoomer.transform, t);
     userMoved = true;
+    svg.call(zoomer.transform, t);
   }
 
   // --- drawing -----------------------------------------------------------------------------
@@ -1012,8 +1018,8 @@ export function createRenderer(
     /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). */
     setTransform(t) {
       if (!layout) return;
-      svg.call(zoomer.transform, zoomIdentity.translate(t.x, t.y).scale(t.k));
       userMoved = true;
+      svg.call(zoomer.transform, zoomIdentity.translate(t.x, t.y).scale(t.k));
       updateLabels();
     },
     resize,

@@ -21,17 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cctviz.figure.browser import ARGS as CHROMIUM_ARGS  # the flags figures launch with too
+
 CHROMIUM = os.environ.get("CCTVIZ_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 START_TIMEOUT_S = 90
 KERNEL_IDLE_TIMEOUT_MS = 60_000
 
@@ -155,6 +147,22 @@ def _wait_ready(lab: Lab) -> None:
         time.sleep(0.3)
     raise TimeoutError(
         f"jupyter lab not ready after {START_TIMEOUT_S}s:\n{lab.log.read_text()[-3000:]}"
+    )
+
+
+def page_position(page: Any, key: int) -> dict[str, float]:
+    """Page coordinates of a drawn node (a row of the table the view has), from the renderer's
+    own transform."""
+    return dict(
+        page.evaluate(
+            """(key) => {
+              const el = document.querySelector('.cctviz');
+              const p = el.cctRenderer.screenPosition(key);
+              const box = el.querySelector('.cct-stage').getBoundingClientRect();
+              return { x: box.left + p.x, y: box.top + p.y };
+            }""",
+            key,
+        )
     )
 
 

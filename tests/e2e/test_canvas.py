@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .lab import page_position
+
 pytestmark = pytest.mark.e2e
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -16,19 +18,6 @@ LARGE = [
 ]
 
 
-def _position(page, node_id: int) -> dict:
-    """Page coordinates of a node, from the renderer's own transform."""
-    return page.evaluate(
-        """(id) => {
-          const el = document.querySelector('.cctviz');
-          const p = el.cctRenderer.screenPosition(id);
-          const box = el.querySelector('canvas.cct-canvas').getBoundingClientRect();
-          return { x: box.left + p.x, y: box.top + p.y };
-        }""",
-        node_id,
-    )
-
-
 def test_large_tree_draws_on_canvas_and_answers_gestures(open_notebook, page) -> None:
     notebook = open_notebook(LARGE)
     page.wait_for_selector(".cctviz canvas.cct-canvas[data-node-count='10000']")
@@ -36,7 +25,7 @@ def test_large_tree_draws_on_canvas_and_answers_gestures(open_notebook, page) ->
     assert notebook.python_json("w.table.size") == 10_000
     # zoom in on the root so that nodes are big enough to point at
     page.evaluate("() => document.querySelector('.cctviz').cctRenderer.fitToView()")
-    root = _position(page, 0)
+    root = page_position(page, 0)
     page.mouse.move(root["x"], root["y"])
     tooltip = page.locator(".cctviz .cct-tooltip")
     tooltip.wait_for(state="visible")

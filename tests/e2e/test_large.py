@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .lab import page_position
+
 pytestmark = pytest.mark.e2e
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -14,19 +16,6 @@ CELLS = [
     "import cctviz, synthetic\ngf = synthetic.graphframe(100_000)",
     "w = cctviz.CCT(gf)\nw",
 ]
-
-
-def page_position(page, row: int) -> dict:
-    """Page coordinates of a row of the drawn table, from the renderer's own transform."""
-    return page.evaluate(
-        """(row) => {
-          const el = document.querySelector('.cctviz');
-          const p = el.cctRenderer.screenPosition(row);
-          const box = el.querySelector('.cct-stage').getBoundingClientRect();
-          return { x: box.left + p.x, y: box.top + p.y };
-        }""",
-        row,
-    )
 
 
 def zoom_onto(page, row: int) -> dict:

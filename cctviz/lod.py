@@ -74,7 +74,7 @@ class LevelOfDetail:
 
     # -- revealing ---------------------------------------------------------------------------
     def _reveal_best_first(self, count: int, rank: np.ndarray) -> None:
-        """Reveal ``count`` more nodes, best-first by ``rank`` from the revealed frontier."""
+        """Reveal ``count`` nodes, best-first by ``rank`` from the roots."""
         heap: list[tuple[float, int]] = []
 
         def push(c: int | None) -> None:
@@ -82,8 +82,6 @@ class LevelOfDetail:
                 heapq.heappush(heap, (-rank[c], c))
 
         push(self._next_hidden(-1))
-        for p in np.flatnonzero(self.revealed).tolist():
-            push(self._next_hidden(p))
         done = 0
         while heap and done < count:
             _, i = heapq.heappop(heap)
@@ -126,6 +124,9 @@ class LevelOfDetail:
     def expand(self, parent: int, step: int = EXPAND_STEP) -> int:
         """Reveal the next ``step`` hidden children of ``parent`` (-1: hidden roots), the
         largest first. Returns how many were revealed."""
+        if not -1 <= parent < self.table.size:
+            last = self.table.size - 1
+            raise ValueError(f"no node {parent}: ids go from 0 to {last} (-1: the roots)")
         if parent >= 0 and not self.revealed[parent]:
             raise ValueError(f"node {parent} is not shown, so it has no fold to expand")
         hidden = self._hidden_children(parent) if parent >= 0 else self._hidden_roots()

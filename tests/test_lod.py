@@ -157,8 +157,10 @@ def test_bad_expand_commands_get_an_error_reply(big: Any, monkeypatch: pytest.Mo
     hidden = int(np.flatnonzero(~w._lod.revealed)[0])
     w._on_command(w, {"type": "expand", "id": 1, "node": hidden}, [])
     w._on_command(w, {"type": "expand", "id": 2, "node": "main"}, [])
-    assert [(m["id"], m["ok"]) for m in sent] == [(1, False), (2, False)]
+    w._on_command(w, {"type": "expand", "id": 3, "node": 10**9}, [])
+    assert [(m["id"], m["ok"]) for m in sent] == [(1, False), (2, False), (3, False)]
     assert "is not shown" in sent[0]["error"] and "needs a node id" in sent[1]["error"]
+    assert "no node 1000000000: ids go from 0 to 19999" in sent[2]["error"]
 
 
 def test_selecting_a_node_not_sent_loads_it_and_its_path(big: Any) -> None:

@@ -114,7 +114,9 @@ function render({ model, el }) {
     if (!parent || typeof MutationObserver === "undefined") return;
     removal = new MutationObserver(() => {
       if (el.parentNode === parent || disposed) return;
-      replacedZoom.set(model.get("_payload"), renderer.transform);
+      // only a zoom the user set carries over; a fitted view fits again
+      if (zoomed) replacedZoom.set(model.get("_payload"), zoomed);
+      else replacedZoom.delete(model.get("_payload"));
       dispose();
     });
     removal.observe(parent, { childList: true });

@@ -257,6 +257,11 @@ def test_bad_figure_options_are_named(
         cctviz.CCT(gf).save(tmp_path / "f.png", **options)
 
 
+def test_too_big_png_is_a_clear_error(gf: Any, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"a PNG of 24000 × 12000 pixels is more than Chromium"):
+        cctviz.CCT(gf).save(tmp_path / "f.png", width="20in", height="10in", dpi=1200)
+
+
 def test_missing_folder_is_named(gf: Any, tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"folder .*nowhere.* is missing"):
         cctviz.CCT(gf).save(tmp_path / "nowhere" / "f.svg")

@@ -1,8 +1,8 @@
 """Figures of a view as SVG, PDF and PNG, drawn by the widget's renderer in headless Chromium.
 
-SVG comes from the renderer (js/src/cct/figure.js). PDF and PNG are Chromium's own printing
-and screenshots of that SVG: the PDF stays vector (paths and text, no raster image) and the PNG
-shows the same pixels a browser would. Metadata are added with pypdf and Pillow.
+SVG comes from the renderer (js/src/cct/figure.js). PDF is Chromium's own printing of that SVG
+(vector: paths and text, no raster image); PNG is the SVG drawn by Chromium onto a canvas of
+exactly the requested pixels. Metadata are added with pypdf and Pillow.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .size import Length, length
 
 FORMATS = (".svg", ".pdf", ".png")
 STYLES = ("screen", "paper")
+MAX_PNG_SIDE = 16384  # Chromium's largest canvas side
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,12 @@ def png_image(svg: str, options: FigureOptions) -> Any:
 
     script = bundle.FIGURE.read_text(encoding="utf-8")
     scale = options.dpi / 96.0
+    pixels = (round(options.width.px * scale), round(options.height.px * scale))
+    if max(pixels) > MAX_PNG_SIDE:
+        raise ValueError(
+            f"a PNG of {pixels[0]} × {pixels[1]} pixels is more than Chromium draws "
+            f"({MAX_PNG_SIDE} per side); lower dpi or the size, or save as .pdf or .svg"
+        )
 
     def job(browser: Any) -> str:
         page = browser.new_page()

@@ -142,6 +142,8 @@ class LevelOfDetail:
             while i >= 0 and not self.revealed[i]:
                 self.revealed[i] = True
                 i = int(parent[i])
+        if int(self.revealed.sum()) == before:
+            return 0  # the usual case (a click on a drawn node): no pass over the tree
         self._reveal_single_folds()
         return int(self.revealed.sum()) - before
 

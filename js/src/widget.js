@@ -8,6 +8,9 @@ import { changeToIds, idMapping, rowsOf, stateToRows } from "./ids.js";
 
 /** How long the view has to stay unchanged before its fallback image is drawn again. */
 const SNAPSHOT_DELAY_MS = 1000;
+/** Above this many rows the fallback image is not drawn: redrawing the whole tree as SVG after
+ * every change would stall the page for seconds (level of detail keeps tables far smaller). */
+const SNAPSHOT_MAX_ROWS = 20_000;
 /** Zoom of views that JupyterLab replaced (see watchRemoval), for the view that replaces them;
  * keyed by the model's payload, the one object all views of a model share. */
 const replacedZoom = new WeakMap();
@@ -223,7 +226,7 @@ function render({ model, el }) {
     snapshotTimer = setTimeout(takeSnapshot, SNAPSHOT_DELAY_MS);
   }
   async function takeSnapshot() {
-    if (disposed || !table || !renderer.state.colorBy) return;
+    if (disposed || !table || !renderer.state.colorBy || table.size > SNAPSHOT_MAX_ROWS) return;
     const [width, height] = stageSize();
     if (!(width > 0 && height > 0)) return;
     try {

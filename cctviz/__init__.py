@@ -3,7 +3,7 @@
 from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
-from .figure import export
+from .headless import export
 from .table import Metric, NodeTable, UnknownMetricError
 from .widget import CCT, show
 

@@ -3,7 +3,8 @@
 Every column crosses the comm as its own buffer (``memoryview`` of a contiguous little-endian
 numpy array, described by ``dtype`` and ``length``); string tables are one UTF-8 blob plus offsets.
 The only JSON is the small header (metric names and kinds, counts). ``js/src/cct/decode.js`` is
-the other half of this format; ``PAYLOAD_VERSION`` changes when either side changes it.
+the other half of this format; ``PAYLOAD_VERSION`` (``cctviz/contract.json``) changes when either
+side changes it.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from .contract import PAYLOAD_VERSION
 from .table import NodeTable
 
-PAYLOAD_VERSION = 1
+__all__ = ["PAYLOAD_VERSION", "column", "encode", "strings"]
 _DTYPES: dict[str, np.dtype[Any]] = {
     "int32": np.dtype("<i4"),
     "uint32": np.dtype("<u4"),
@@ -43,13 +45,18 @@ def encode(
     node_id: np.ndarray | None = None,
     folded: np.ndarray | None = None,
     total: int | None = None,
+    tree: str | None = None,
 ) -> dict[str, Any]:
     """The payload of ``table``, ready to be a synced widget trait.
 
     Under level of detail (cctviz.lod) ``table`` holds only what is drawn: ``node_id`` maps its
     rows to ids of the full tree (-1 for a fold row), ``folded`` counts the nodes each fold row
-    stands for, and ``total`` is the size of the full tree."""
+    stands for, and ``total`` is the size of the full tree. ``tree`` names the full tree: the
+    same for every payload of one tree (expansions, another reducer), another for other data, so
+    that the front end knows when its undo history names nodes of another tree."""
     extra: dict[str, Any] = {"total": table.size if total is None else int(total)}
+    if tree is not None:
+        extra["tree"] = tree
     if node_id is not None and folded is not None:
         extra["node_id"] = column(node_id, "int32")
         extra["folded"] = column(folded, "int32")

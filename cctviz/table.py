@@ -7,8 +7,11 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .contract import REDUCERS
+
+__all__ = ["REDUCERS", "Metric", "MetricKind", "NodeTable", "UnknownMetricError"]
+
 MetricKind = Literal["exclusive", "inclusive", "other"]
-REDUCERS = ("mean", "sum", "min", "max")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@
 # Any failure, including pytest's exit 5 (no tests collected), fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the tests read the real profiles of ../shared/data; without it they fall back to the small
+# in-repo copies and skip the rest: here (and in CI) missing shared data is a failure instead
+export CCTVIZ_REQUIRE_SHARED=1
 bash scripts/setup.sh --tests
 
 say() { printf '\n== %s\n' "$*"; }

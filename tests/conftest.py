@@ -1,4 +1,5 @@
-"""Shared fixtures: the real profiles of ../shared/data, loaded once per test session."""
+"""Shared fixtures: the real profiles (see profiles.py for where they come from), loaded once per
+test session."""
 
 from __future__ import annotations
 
@@ -7,16 +8,31 @@ from typing import Any
 
 import pytest
 
-from .profiles import SHARED_DATA, Profile, readable
+from .profiles import HAVE_SHARED, REQUIRE_SHARED, SHARED_DATA, Profile, readable, require
 
 _cache: dict[str, Any] = {}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if REQUIRE_SHARED and not HAVE_SHARED:
+        raise pytest.UsageError(
+            f"CCTVIZ_REQUIRE_SHARED is set but the shared profiles are missing: {SHARED_DATA} "
+            "(set CCTVIZ_SHARED_DATA to their folder, or unset CCTVIZ_REQUIRE_SHARED to use the "
+            "in-repo copies in tests/data/profiles)"
+        )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if HAVE_SHARED:
+        return f"cctviz profiles: {SHARED_DATA}"
+    return "cctviz profiles: in-repo copies only (tests/data/profiles, cctviz/examples/data)"
+
+
 def load(profile: Profile) -> Any:
-    """Read a profile once per session (readers are slow); tests must not modify the result."""
+    """Read a profile once per session (readers are slow); tests must not modify the result.
+    Skips the test when the profile is not here (see profiles.require)."""
+    require(profile.folder, profile.reader)
     if profile.id not in _cache:
-        if not SHARED_DATA.is_dir():
-            pytest.fail(f"the shared profiles are missing: {SHARED_DATA} (set CCTVIZ_SHARED_DATA)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the readers' own deprecation noise
             _cache[profile.id] = profile.load()

@@ -1,4 +1,10 @@
-"""The real profiles in ../shared/data, each with how the installed Hatchet distribution reads it.
+"""The real profiles the tests read, each with how the installed Hatchet distribution reads it.
+
+They come from ../shared/data (or ``CCTVIZ_SHARED_DATA``) when it is there, as in CI. A fresh
+clone without it uses the small in-repo copies: ``tests/data/profiles`` (same folder names,
+with ``PROVENANCE.tsv`` and the licences) and the example profiles shipped in
+``cctviz/examples/data``; a test that needs a profile without an in-repo copy is skipped, saying
+so. With ``CCTVIZ_REQUIRE_SHARED=1`` (scripts/test.sh) missing shared data is a failure instead.
 
 A profile is listed for a distribution only where ../shared/data/README.md says that distribution
 reads it ("ok"); the tests then check cctviz against what Hatchet itself gives for that profile.
@@ -12,8 +18,71 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = Path(os.environ.get("CCTVIZ_SHARED_DATA", REPO.parent / "shared" / "data"))
+SHARED_DATA = Path(os.environ.get("CCTVIZ_SHARED_DATA") or REPO.parent / "shared" / "data")
+HAVE_SHARED = SHARED_DATA.is_dir()
+REQUIRE_SHARED = os.environ.get("CCTVIZ_REQUIRE_SHARED", "") not in ("", "0")
+IN_REPO_DATA = REPO / "tests" / "data" / "profiles"
+_EXAMPLES = REPO / "cctviz" / "examples" / "data"
+
+IN_REPO: dict[str, Path] = {
+    # byte-identical copies already shipped as cctviz.examples
+    "hatchet/hpctoolkit-cpi-database": _EXAMPLES / "hpctoolkit-cpi",
+    "hatchet/cprofile-cycle": _EXAMPLES / "cprofile-cycle",
+    "hatchet/caliper-sw4-cuda-activity-profile-cali": _EXAMPLES / "caliper-sw4-cuda",
+    **{
+        folder: IN_REPO_DATA / folder
+        for folder in (
+            "hatchet/caliper-example-cali",
+            "hatchet/caliper-cpi-json",
+            "hatchet/gprof2dot-cpi",
+            "hatchet/tau-cpi-mpi",
+            "thicket/mpi_scaling_cali",
+            "thicket-tutorial/lulesh-strong-weak",
+        )
+    },
+}
+"""Folders of ../shared/data that have a copy in the repository, and where it is."""
+PARTIAL: dict[str, str] = {
+    "thicket-tutorial/lulesh-strong-weak": "only its first two strong-scaling runs are in the "
+    "repository (for two_runs and the one-file reader), not the 60-run ensemble",
+}
+"""In-repo copies that hold part of the folder: only single-file readers use them."""
+
+
+def unavailable(folder: str, reader: str = "") -> str:
+    """Why the profile in ``folder`` cannot be read here ("" when it can). The reason names no
+    profile (the test id does), so that pytest's summary counts the skips of a test as one line."""
+    if HAVE_SHARED:
+        return ""
+    missing = f"the shared profiles are missing ({SHARED_DATA}; set CCTVIZ_SHARED_DATA)"
+    if folder not in IN_REPO:
+        return f"{missing} and this profile is not among the in-repo copies (tests/data/profiles)"
+    if folder in PARTIAL and reader == "thicket":
+        return f"{missing} and only part of this ensemble is in the repository"
+    return ""
+
+
+def require(folder: str, reader: str = "") -> None:
+    """Skip the calling test when the profile is not here (fail under CCTVIZ_REQUIRE_SHARED)."""
+    if REQUIRE_SHARED and not HAVE_SHARED:
+        pytest.fail(
+            f"CCTVIZ_REQUIRE_SHARED is set but the shared profiles are missing: {SHARED_DATA} "
+            "(set CCTVIZ_SHARED_DATA to their folder)"
+        )
+    reason = unavailable(folder, reader)
+    if reason:
+        pytest.skip(reason)
+
+
+def data_root(folder: str) -> Path:
+    """Where ``folder`` is read from: ../shared/data when present, else its in-repo copy."""
+    if HAVE_SHARED:
+        return SHARED_DATA / folder
+    require(folder)
+    return IN_REPO[folder]
 
 
 def distribution() -> str:
@@ -36,7 +105,7 @@ class Profile:
         return f"{self.folder}:{self.reader}"
 
     def path(self) -> Path:
-        base = SHARED_DATA / self.folder
+        base = data_root(self.folder)
         if not self.target:
             return base
         matches = sorted(base.glob(self.target))
@@ -45,7 +114,7 @@ class Profile:
         return matches[0]
 
     def paths(self) -> list[Path]:
-        return sorted((SHARED_DATA / self.folder).glob(self.target or "*"))
+        return sorted(data_root(self.folder).glob(self.target or "*"))
 
     def load(self) -> Any:
         import hatchet
@@ -121,6 +190,8 @@ def two_runs() -> tuple[Any, Any]:
     """GraphFrames of two runs of one program (LULESH, strong scaling, Caliper)."""
     import hatchet
 
-    runs = sorted((SHARED_DATA / "thicket-tutorial/lulesh-strong-weak/strong").glob("*.cali"))
+    folder = "thicket-tutorial/lulesh-strong-weak"
+    require(folder)
+    runs = sorted((data_root(folder) / "strong").glob("*.cali"))
     a, b = (hatchet.GraphFrame.from_caliperreader(str(p)) for p in runs[:2])
     return a, b

@@ -306,15 +306,6 @@ def test_ten_thousand_nodes_stay_vector(tmp_path: Path) -> None:
     ]
 
 
-def test_python_and_js_state_keys_agree() -> None:
-    from cctviz.widget.cct import STATE_TRAITS
-
-    source = (REPO / "js" / "src" / "widget.js").read_text()
-    block = source.split("const STATE_TRAITS = {", 1)[1].split("};", 1)[0]
-    js = dict(re.findall(r"^\s+(\w+): \"(\w+)\",", block, flags=re.M))
-    assert js == STATE_TRAITS
-
-
 def test_labels_are_never_clipped(tmp_path: Path) -> None:
     """Long names at the right edge of a narrow figure: every label lies inside the picture."""
     from hatchet import GraphFrame

@@ -250,3 +250,26 @@ def test_to_code_keeps_the_loaded_nodes(big: Any) -> None:
     scope: dict[str, Any] = {}
     exec(code.split("view = ")[0], scope)  # the `visible` set it filters on
     assert scope["visible"] == {int(w.table.hatchet_nid[i]) for i in w.loaded}
+
+
+def test_to_code_under_level_of_detail_and_prune_is_what_the_browser_draws(big: Any) -> None:
+    # the prune acts on the loaded nodes; a fold's sum never counts as in range (see
+    # tests/conformance): kept are the loaded nodes in range and their ancestors, nothing else
+    w = cctviz.CCT(big, budget=400)
+    values = w.table.metrics[w.color_by].values
+    loaded = w.loaded
+    lo, hi = np.nanquantile(values[loaded], [0.5, 1.0])
+    w.prune_range = (float(lo), float(hi))
+    scope: dict[str, Any] = {}
+    exec(w.to_code().split("view = ")[0], scope)
+    nid_to_id = {int(w.table.hatchet_nid[i]): i for i in loaded}
+    listed = {nid_to_id[nid] for nid in scope["visible"]}
+    expected: set[int] = set()
+    for i in loaded:
+        if lo <= values[i] <= hi:
+            j = int(i)
+            while j >= 0:
+                expected.add(j)
+                j = int(w.table.parent[j])
+    assert listed == expected
+    assert any(not lo <= values[i] <= hi for i in listed)  # ancestors kept for context

@@ -61,6 +61,16 @@ def test_focus_and_roots_survive_a_round_trip() -> None:
     assert (again.visible_roots, again.focused) == (roots[1:], roots[1])
 
 
+def test_no_roots_survive_a_round_trip() -> None:
+    gf = load(next(p for p in readable() if p.folder == "hatchet/hpctoolkit-cpi-database"))
+    w = cctviz.CCT(gf)
+    w.visible_roots = ()
+    assert w.view_state["visible_roots"] == []
+    assert cctviz.CCT(gf, state=w.view_state).visible_roots == ()  # no tree, not every root
+    state = {**w.view_state, "visible_roots": [{"path": [{"name": "nowhere"}], "occurrence": 0}]}
+    assert cctviz.CCT(gf, state=state).visible_roots is None  # none of them here: every root
+
+
 def test_state_from_one_run_applies_to_another() -> None:
     a, b = two_runs()
     w = cctviz.CCT(a)
@@ -129,6 +139,10 @@ def test_visible_nodes_follow_focus_roots_collapse_and_prune() -> None:
     for i in range(t.size):
         if 1e5 <= v[i] <= 1e9:
             assert i in kept
+    roots = tuple(t.roots.tolist())
+    assert visible_nodes(t, visible_roots=roots) == everything
+    assert visible_nodes(t, visible_roots=()) == []  # every root unchecked: no tree
+    assert visible_nodes(t, visible_roots=(), focused=main_id) == subtree  # focus wins
 
 
 def test_two_widgets_are_independent_and_link() -> None:

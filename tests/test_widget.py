@@ -107,6 +107,20 @@ def test_changing_the_reducer_recomputes_the_payload(gf) -> None:
     assert w.table.metrics["time (inc)"].values[main] == pytest.approx(4 * mean, rel=0.01)
 
 
+def test_payload_names_its_tree_for_the_front_ends_history(gf) -> None:
+    # one tree keeps its name across another reducer and level-of-detail loads; other data,
+    # whose ids name other nodes, gets another one (the front end then starts a new history)
+    w = cctviz.CCT(gf, budget=3)
+    tree = w._payload["tree"]
+    w.reducer = "max"
+    assert w._payload["tree"] == tree
+    w.expand_fold(0)
+    assert w._payload["tree"] == tree
+    w.data = cctviz.examples.load("caliper-sw4-cuda")
+    assert w._payload["tree"] != tree
+    assert cctviz.CCT(gf)._payload["tree"] != tree
+
+
 def test_repr_is_cheap_and_informative(gf) -> None:
     assert repr(cctviz.CCT(gf)) == (
         "CCT(GraphFrame: 34 nodes, 1 root(s); color_by='time', size_by='time (inc)')"
@@ -162,17 +176,6 @@ def test_search_matches_follow_the_options(gf) -> None:
     ]
 
 
-def test_python_and_js_palettes_agree() -> None:
-    import re
-
-    from cctviz.widget.cct import PALETTES
-
-    source = (REPO / "js" / "src" / "cct" / "scales.js").read_text()
-    block = source.split("export const PALETTES = {", 1)[1].split("};", 1)[0]
-    js = re.findall(r"^\s+(\w+):", block, flags=re.M)
-    assert list(PALETTES) == ["auto", *js]
-
-
 def test_thicket_source_names_its_profile_files() -> None:
     """Exported figures record where the data came from: a Thicket knows its files."""
     thicket_profiles = [p for p in readable() if p.reader == "thicket"]
@@ -184,3 +187,31 @@ def test_thicket_source_names_its_profile_files() -> None:
     assert files and all(f.endswith(".cali") for f in files)
     assert w.source == ", ".join(files)
     assert cctviz.CCT(tk, source="my run").source == "my run"
+
+
+def test_figures_do_not_import_the_widget() -> None:
+    """cctviz.figure draws a ViewSnapshot; it knows nothing of the widget (CCT builds snapshots)."""
+    import ast
+
+    for path in sorted((REPO / "cctviz" / "figure").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = "." * node.level + (node.module or "")
+                assert "widget" not in target, f"{path.name} imports {target}"
+            elif isinstance(node, ast.Import):
+                assert not any("widget" in a.name for a in node.names), path.name
+
+
+def test_snapshot_is_what_figures_read(gf) -> None:
+    from cctviz.figure import ViewSnapshot
+
+    w = cctviz.CCT(gf, units={"time": "s"})
+    w.select([3])
+    w._stage_size = (800, 500)
+    snap = w._snapshot()
+    assert isinstance(snap, ViewSnapshot)
+    assert snap.payload is w._payload and snap.renderer_state == w.renderer_state()
+    assert (snap.selection, snap.stage_size, snap.view_transform) == ((3,), (800, 500), None)
+    assert (snap.height, snap.units, snap.source) == (w.height, {"time": "s"}, w.source)
+    assert (snap.nodes, snap.color_by, snap.size_by) == (34, "time", "time (inc)")
+    assert snap.reducer == "mean" and snap.view_state == w.view_state

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import provenance as prov_mod
 from .browser import shared
+from .page import script as figure_script
 from .size import Length, length
 
 FORMATS = (".svg", ".pdf", ".png")
@@ -111,10 +112,7 @@ def svg_of(
     what the browser has), and how many node marks it holds. Ids in ``state`` and
     ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
     of the same size; None fits the whole tree."""
-    from ..widget import bundle
-
-    bundle.require_figure()
-    script = bundle.FIGURE.read_text(encoding="utf-8")
+    script = figure_script()
     payload = _b64(payload)
     js_options = {
         "width": options.width.px,
@@ -189,9 +187,7 @@ def png_image(svg: str, options: FigureOptions) -> Any:
         raise ImportError("writing PNG figures needs Pillow: pip install 'cctviz[export]'") from (
             error
         )
-    from ..widget import bundle
-
-    script = bundle.FIGURE.read_text(encoding="utf-8")
+    script = figure_script()
     scale = options.dpi / 96.0
     pixels = (round(options.width.px * scale), round(options.height.px * scale))
     if max(pixels) > MAX_PNG_SIDE:

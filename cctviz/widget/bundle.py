@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pathlib
 
-STATIC = pathlib.Path(__file__).parent / "static"
+STATIC = pathlib.Path(__file__).parent / "static"  # also figure.js: see cctviz.figure.page
 BUNDLE = STATIC / "widget.js"
 STYLES = STATIC / "widget.css"
-FIGURE = STATIC / "figure.js"  # the headless figure page (cctviz.export)
 
 MISSING = (
     f"the cctviz front-end bundle {BUNDLE} is missing. It is built when cctviz is installed "
@@ -28,9 +27,3 @@ def require() -> None:
     """Raise a ``RuntimeError`` that says how to build the bundle if it is missing."""
     if not BUNDLE.is_file():
         raise RuntimeError(MISSING)
-
-
-def require_figure() -> None:
-    """Like ``require``, for the figure bundle that exports draw with."""
-    if not FIGURE.is_file():
-        raise RuntimeError(MISSING.replace(str(BUNDLE), str(FIGURE)))

@@ -4,7 +4,6 @@
 import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
 import { svgToPng } from "./cct/rasterize.js";
-import { idMapping, rowsOf, stateToRows } from "./ids.js";
 
 /** Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only). */
 export function fromBase64(value) {
@@ -18,14 +17,12 @@ export function fromBase64(value) {
 
 /**
  * @param {object} payload cctviz.payload.encode(table), buffers in base64
- * @param {object} state the renderer's view state
+ * @param {object} state the renderer's view state (full-tree node ids)
  * @param {import("./cct/figure.js").FigureOptions} options
  */
 function cctvizFigure(payload, state, options) {
-  // Python gives node ids of the full tree; under level of detail the table's rows differ
-  const table = decodeTable(fromBase64(payload));
-  const ids = idMapping(table);
-  return figureSVG(table, stateToRows(ids, state), { ...options, selection: rowsOf(ids, options.selection) });
+  // state and selection in full-tree node ids, as the renderer takes them
+  return figureSVG(decodeTable(fromBase64(payload)), state, options);
 }
 
 globalThis.cctvizFigure = cctvizFigure;

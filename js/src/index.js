@@ -1,4 +1,10 @@
-// Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js).
+// Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js): the widget
+// glue (js/src/widget/) drawing with the renderer's modules (js/src/cct/).
 import "./widget.css";
+import { decodeTable } from "./cct/decode.js";
+import { figureSVG } from "./cct/figure.js";
+import { svgToPng } from "./cct/rasterize.js";
+import { createRenderer } from "./cct/renderer.js";
+import { createWidget } from "./widget/index.js";
 
-export { default } from "./widget.js";
+export default createWidget({ createRenderer, decodeTable, figureSVG, svgToPng });

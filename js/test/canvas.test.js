@@ -46,8 +46,9 @@ function mount(spec, options) {
   return { container, renderer, events };
 }
 
+/** `id`: a node id, or `{ fold: parentId }` for a level-of-detail fold */
 function pointerAt(container, renderer, id, type = "pointermove", init = {}) {
-  const { x, y } = renderer.screenPosition(id);
+  const { x, y } = typeof id === "number" ? renderer.screenPosition(id) : renderer.foldPosition(id.fold);
   const target = container.querySelector("svg.cct-overlay");
   target.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: x, clientY: y, ...init }));
 }
@@ -135,7 +136,7 @@ describe("canvas backend", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
     const expanded = [];
-    const renderer = createRenderer(container, { width: 900, height: 500, onExpand: (row) => expanded.push(row) });
+    const renderer = createRenderer(container, { width: 900, height: 500, onExpand: (node) => expanded.push(node) });
     renderer.setState({ colorBy: "t", sizeBy: "t", backend: "canvas" });
     const spec = payload({
       parent: [-1, 0, 0],
@@ -146,7 +147,7 @@ describe("canvas backend", () => {
       total: 42,
     });
     renderer.setData(decodeTable(spec));
-    pointerAt(container, renderer, 2, "click");
-    expect(expanded).toEqual([2]);
+    pointerAt(container, renderer, { fold: 0 }, "click");
+    expect(expanded).toEqual([0]); // the node whose hidden children load: main
   });
 });

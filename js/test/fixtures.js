@@ -23,7 +23,7 @@ function strings(values) {
  * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
  *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string }} spec
  */
-export function payload({ parent, names, metrics, kinds = {}, partners = {}, reducer = null, nodeId = null, folded = null, total = null }) {
+export function payload({ parent, names, metrics, kinds = {}, partners = {}, reducer = null, nodeId = null, folded = null, total = null, tree = undefined }) {
   const depth = parent.map(function depthOf(p) {
     return p < 0 ? 0 : 1 + depthOf(parent[p]);
   });
@@ -48,6 +48,7 @@ export function payload({ parent, names, metrics, kinds = {}, partners = {}, red
     extra_edges: 0,
     cycle_edges: 0,
     total: total ?? parent.length,
+    ...(tree === undefined ? {} : { tree }),
     ...(nodeId ? { node_id: column(nodeId, "int32"), folded: column(folded, "int32") } : {}),
   };
 }

@@ -9,6 +9,7 @@ import {
   pathTo,
   pruneMask,
   subtreeStats,
+  viewItems,
 } from "../src/cct/view-tree.js";
 import { realProfile, smallTree } from "./fixtures.js";
 
@@ -117,5 +118,37 @@ describe("view tree", () => {
     expect([...collapseToDepth(table, stats, 1)]).toEqual([1]);
     expect(hotPath(stats, metricByName(table, "time (inc)").values, 0)).toEqual([0, 1, 2]);
     expect(pathTo(table.parent, 3)).toEqual([0, 1, 3]);
+  });
+});
+
+describe.each(REAL)("view items in full-tree ids on the real profile %s", (name) => {
+  test("every node of the trees shown is drawn or counted as hidden, once", async () => {
+    const table = decodeTable(await realProfile(name));
+    const stats = subtreeStats(table);
+    const values = (table.metrics.find((m) => m.kind === "exclusive") ?? table.metrics[0]).values;
+    const finite = [...values].filter(Number.isFinite).sort((a, b) => a - b);
+    const withChildren = [...Array(table.size).keys()].filter((i) => stats.children[i]?.length);
+    const states = [
+      {},
+      { collapsed: withChildren.filter((_, k) => k % 3 === 0) },
+      { prune: [finite[Math.floor(finite.length / 2)], finite.at(-1)] },
+      {
+        collapsed: withChildren.filter((_, k) => k % 2 === 0),
+        prune: [finite[0], finite[Math.floor(finite.length / 3)]],
+      },
+      { roots: stats.roots.slice(0, 1) },
+      { roots: [] },
+      { focus: withChildren[Math.floor(withChildren.length / 2)], collapsed: withChildren.slice(-3) },
+    ];
+    for (const state of states) {
+      const { items, hiddenCount } = viewItems(table, { ...state, values });
+      const drawn = items.filter((it) => it.id !== null).map((it) => it.id);
+      expect(new Set(drawn).size).toBe(drawn.length);
+      const shown = new Set(drawn);
+      for (const it of items) if (it.parent >= 0) expect(shown.has(it.parent)).toBe(true);
+      const starts = state.focus !== undefined ? [state.focus] : (state.roots ?? stats.roots);
+      const expected = starts.reduce((n, r) => n + stats.size[r], 0);
+      expect(drawn.length + hiddenCount).toBe(expected);
+    }
   });
 });

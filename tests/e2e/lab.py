@@ -150,18 +150,20 @@ def _wait_ready(lab: Lab) -> None:
     )
 
 
-def page_position(page: Any, key: int) -> dict[str, float]:
-    """Page coordinates of a drawn node (a row of the table the view has), from the renderer's
-    own transform."""
+def page_position(page: Any, target: int | dict[str, int]) -> dict[str, float]:
+    """Page coordinates of a drawn node (its full-tree id), or of the level-of-detail fold under
+    a node (``{"fold": id}``), from the renderer's own transform."""
     return dict(
         page.evaluate(
-            """(key) => {
+            """(target) => {
               const el = document.querySelector('.cctviz');
-              const p = el.cctRenderer.screenPosition(key);
+              const r = el.cctRenderer;
+              const p = typeof target === 'number'
+                ? r.screenPosition(target) : r.foldPosition(target.fold);
               const box = el.querySelector('.cct-stage').getBoundingClientRect();
               return { x: box.left + p.x, y: box.top + p.y };
             }""",
-            key,
+            target,
         )
     )
 

@@ -18,19 +18,19 @@ CELLS = [
 ]
 
 
-def zoom_onto(page, row: int) -> dict:
-    """Bring a row to the middle, then wheel-zoom on it as a user would until nodes are at
-    their full size; return where it is."""
-    page.evaluate(f"() => document.querySelector('.cctviz').cctRenderer.centerOn({row})")
+def zoom_onto(page, target: int | dict[str, int]) -> dict:
+    """Bring a node (full-tree id) or a fold (``{"fold": parent id}``) to the middle, then
+    wheel-zoom on it as a user would until nodes are at their full size; return where it is."""
+    page.evaluate("(t) => document.querySelector('.cctviz').cctRenderer.centerOn(t)", target)
     for _ in range(20):
         zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform.k")
         if zoom >= 1:
             break
-        at = page_position(page, row)
+        at = page_position(page, target)
         page.mouse.move(at["x"], at["y"])
         page.mouse.wheel(0, -400)
         page.wait_for_timeout(60)
-    return page_position(page, row)
+    return page_position(page, target)
 
 
 def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> None:
@@ -44,11 +44,11 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
     assert f"100,000 nodes · {loaded:,} loaded" in status.inner_text()
 
     # the fold that holds the most nodes: zoom onto it and click it
-    fold_row, owner, hidden = notebook.python_json(
-        "(lambda d: (lambda r: [r, int(d.node_id[d.table.parent[r]]), int(d.folded[r])])"
+    owner, hidden = notebook.python_json(
+        "(lambda d: (lambda r: [int(d.node_id[d.table.parent[r]]), int(d.folded[r])])"
         "(int(d.folded.argmax())))(w._lod.drawn())"
     )
-    at = zoom_onto(page, fold_row)
+    at = zoom_onto(page, {"fold": owner})
     page.mouse.move(at["x"], at["y"])
     tooltip = page.locator(".cctviz .cct-tooltip")
     tooltip.wait_for(state="visible")
@@ -68,9 +68,7 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
         f"[w._lod.revealed[__import__('numpy').flatnonzero(w.table.parent == {owner})]])"
     )
     assert notebook.python_json(f"bool(w._lod.revealed[{child}])")
-    row = page.evaluate(f"() => document.querySelector('.cctviz').cctIds.toRow({child})")
-    assert row >= 0
-    at = zoom_onto(page, row)
+    at = zoom_onto(page, child)
     page.mouse.click(at["x"], at["y"])
     notebook.wait_python("list(w.selection)", [child])
     assert notebook.python_json("w.selected_nodes[0] is w.table.nodes[w.selection[0]]")
@@ -79,9 +77,8 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
     deep = notebook.python_json("int(__import__('numpy').flatnonzero(~w._lod.revealed)[-1])")
     notebook.execute(f"w.select([{deep}])")
     page.wait_for_function(
-        "(id) => { const el = document.querySelector('.cctviz');"
-        " const row = el.cctIds.toRow(id);"
-        " return row >= 0 && el.cctRenderer.selection.includes(row); }",
+        "(id) => document.querySelector('.cctviz').cctRenderer.selection.includes(id)"
+        " && !!document.querySelector(`.cctviz .cct-selected[data-id='${id}']`)",
         arg=deep,
         timeout=20_000,
     )

@@ -157,13 +157,15 @@ export function createCanvasBackend(container, { labelPx }) {
   }
 
   function drawRings(layer, ids, className) {
-    const marks = [...ids].map((id) => byId[id]).filter(Boolean);
+    const marks = [...ids].map((key) => byId[key]).filter(Boolean);
     layer
       .selectAll("circle")
-      .data(marks, (m) => m.id)
+      .data(marks, (m) => m.key)
       .join((enter) => enter.append(() => doc.createElementNS(SVG_NS, "circle")))
       .attr("class", `cct-ring ${className}`)
-      .attr("data-id", (m) => m.id)
+      .each(function (m) {
+        /** @type {Element} */ (this).setAttribute(m.attr, String(m.ref));
+      })
       .attr("aria-selected", className === "cct-selected" ? "true" : null)
       .attr("cx", (m) => m.x)
       .attr("cy", (m) => m.y)
@@ -186,7 +188,7 @@ export function createCanvasBackend(container, { labelPx }) {
     drawNodes(marks) {
       list = marks;
       byId = [];
-      for (const m of marks) byId[m.id] = m;
+      for (const m of marks) byId[m.key] = m;
       reindex();
       drawRings(rings, selected, "cct-selected");
       drawRings(matchRings, matches, "cct-match");
@@ -244,7 +246,7 @@ export function createCanvasBackend(container, { labelPx }) {
       const slack = 3 / t.k;
       const m = index.find(x, y, maxR + slack);
       if (!m) return null;
-      return Math.hypot(m.x - x, m.y - y) <= m.r + slack ? m.id : null;
+      return Math.hypot(m.x - x, m.y - y) <= m.r + slack ? m.key : null;
     },
 
     resize(w, h) {

@@ -1,5 +1,8 @@
 // Decodes the binary payload written by cctviz/payload.py into a columnar table.
 // Each column arrives as a DataView (over the comm), an ArrayBuffer or a typed array (in tests).
+// Rows of the table are a detail of this module: everything else names nodes by their full-tree
+// id (what Python and the traits use) and asks `table.rowOf(id)` / `table.idOf(row)`.
+import { contract } from "../contract.js";
 
 /** @typedef {{dtype: string, length: number, buffer: ArrayBufferView | ArrayBuffer}} Column */
 /**
@@ -24,12 +27,17 @@
  * @property {number} extraEdges
  * @property {number} cycleEdges
  * @property {number} total nodes in the full tree (more than `size` under level of detail)
+ * @property {string | null} tree names the full tree: the same for every table of one tree (a
+ *   level-of-detail expansion, another reducer), another one for other data
  * @property {Int32Array | null} nodeId id in the full tree of each row (-1: a fold row); null
  *   when every node is sent (ids are rows)
  * @property {Int32Array | null} folded nodes each fold row stands for (0: a real node)
+ * @property {(id: number) => number} rowOf the row of full-tree node `id`, -1 if the table does
+ *   not have it (not sent under level of detail, or out of range)
+ * @property {(row: number) => number} idOf the full-tree id of `row`, -1 for a fold row
  */
 
-export const PAYLOAD_VERSION = 1;
+export const PAYLOAD_VERSION = contract.payload_version;
 
 const CODECS = {
   int32: Int32Array,
@@ -49,17 +57,16 @@ function bytesOf(buf) {
  * @param {Column} column
  */
 export function decodeColumn(column) {
-  const Ctor = CODECS[column?.dtype];
+  const dtype = /** @type {keyof typeof CODECS} */ (column?.dtype);
+  const Ctor = Object.hasOwn(CODECS, dtype) ? CODECS[dtype] : null;
   if (!Ctor) throw new TypeError(`unknown column dtype ${JSON.stringify(column?.dtype)}`);
   let bytes = bytesOf(column.buffer);
   const width = Ctor.BYTES_PER_ELEMENT;
   if (bytes.byteLength !== column.length * width) {
-    throw new RangeError(
-      `column of ${column.length} ${column.dtype} values has ${bytes.byteLength} bytes`,
-    );
+    throw new RangeError(`column of ${column.length} ${column.dtype} values has ${bytes.byteLength} bytes`);
   }
   if (bytes.byteOffset % width !== 0) bytes = bytes.slice();
-  return new Ctor(bytes.buffer, bytes.byteOffset, column.length);
+  return new Ctor(/** @type {ArrayBuffer} */ (bytes.buffer), bytes.byteOffset, column.length);
 }
 
 /** @param {{count: number, blob: ArrayBufferView | ArrayBuffer, offsets: Column}} table */
@@ -88,32 +95,50 @@ export function decodeTable(payload) {
   const size = payload.size;
   const table = {
     size,
-    parent: decodeColumn(payload.parent),
-    depth: decodeColumn(payload.depth),
-    nameCode: decodeColumn(payload.name),
+    parent: /** @type {Int32Array} */ (decodeColumn(payload.parent)),
+    depth: /** @type {Int32Array} */ (decodeColumn(payload.depth)),
+    nameCode: /** @type {Int32Array} */ (decodeColumn(payload.name)),
     names: decodeStrings(payload.names),
-    typeCode: decodeColumn(payload.type),
+    typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
     types: decodeStrings(payload.types),
-    metrics: payload.metrics.map((m) => ({
+    metrics: payload.metrics.map((/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
       name: m.name,
       kind: m.kind,
       partner: m.partner ?? null,
-      values: decodeColumn(m.values),
+      values: /** @type {Float64Array} */ (decodeColumn(m.values)),
     })),
     reducer: payload.reducer ?? null,
     reducedOver: payload.reduced_over ?? [],
     extraEdges: payload.extra_edges ?? 0,
     cycleEdges: payload.cycle_edges ?? 0,
     total: payload.total ?? size,
-    nodeId: payload.node_id ? decodeColumn(payload.node_id) : null,
-    folded: payload.folded ? decodeColumn(payload.folded) : null,
+    tree: typeof payload.tree === "string" ? payload.tree : null,
+    nodeId: payload.node_id ? /** @type {Int32Array} */ (decodeColumn(payload.node_id)) : null,
+    folded: payload.folded ? /** @type {Int32Array} */ (decodeColumn(payload.folded)) : null,
   };
-  for (const key of ["parent", "depth", "nameCode", "typeCode", "nodeId", "folded"]) {
-    if (table[key] && table[key].length !== size) {
-      throw new RangeError(`column ${key} has ${table[key].length} values for ${size} nodes`);
+  for (const key of /** @type {const} */ (["parent", "depth", "nameCode", "typeCode", "nodeId", "folded"])) {
+    const column = table[key];
+    if (column && column.length !== size) {
+      throw new RangeError(`column ${key} has ${column.length} values for ${size} nodes`);
     }
   }
-  return table;
+  return withIdMap(table);
+}
+
+/**
+ * Adds `rowOf` and `idOf`: with every node sent, ids are rows; under level of detail the
+ * `nodeId` column maps rows to ids (-1: a fold row).
+ * @param {Omit<Table, "rowOf" | "idOf">} table
+ * @returns {Table}
+ */
+function withIdMap(table) {
+  const { nodeId, size } = table;
+  if (!nodeId) {
+    return { ...table, rowOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? id : -1), idOf: (row) => row };
+  }
+  const rows = new Map();
+  for (let r = 0; r < nodeId.length; r++) if (nodeId[r] >= 0) rows.set(nodeId[r], r);
+  return { ...table, rowOf: (id) => rows.get(id) ?? -1, idOf: (row) => (row >= 0 && row < size ? nodeId[row] : -1) };
 }
 
 /** @param {Table} table @param {string} name */

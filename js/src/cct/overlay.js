@@ -5,7 +5,8 @@ import { select } from "d3-selection";
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * @typedef {{ id: number, x: number, y: number, r: number, text: string }} LabelMark
+ * A label, keyed as its node's mark (see scene.js), named in the DOM by `attr` = `ref`.
+ * @typedef {{ key: number, attr: string, ref: number, x: number, y: number, r: number, text: string }} LabelMark
  */
 
 /**
@@ -46,13 +47,15 @@ export function createOverlay(container, { labelPx, className = "" }) {
 
     /** @param {LabelMark[]} marks */
     drawLabels(marks) {
-      labelled = new Set(marks.map((m) => m.id));
+      labelled = new Set(marks.map((m) => m.key));
       labelLayer
         .selectAll("text")
-        .data(marks, (m) => m.id)
+        .data(marks, (m) => m.key)
         .join("text")
         .attr("class", "cct-label")
-        .attr("data-id", (m) => m.id)
+        .each(function (m) {
+          /** @type {Element} */ (this).setAttribute(m.attr, String(m.ref));
+        })
         .attr("dominant-baseline", "central")
         .text((m) => m.text); // text, never HTML: names are untrusted
       positionLabels(labelLayer);
@@ -62,7 +65,7 @@ export function createOverlay(container, { labelPx, className = "" }) {
     drawHoverLabel(mark) {
       hoverLayer
         .selectAll("text")
-        .data(mark && !labelled.has(mark.id) ? [mark] : [])
+        .data(mark && !labelled.has(mark.key) ? [mark] : [])
         .join("text")
         .attr("class", "cct-label cct-label-hover")
         .attr("dominant-baseline", "central")

@@ -7,8 +7,9 @@ import { shapePath } from "./shapes.js";
 let instances = 0;
 
 /**
- * @typedef {{ id: number, x: number, y: number, r: number, fill: string | null, negative: boolean,
- *   shape?: "circle" | "triangle" | "diamond", label?: string }} NodeMark
+ * Marks are indexed by `key` (see scene.js); the DOM names each by `attr` = `ref` (`data-id` with
+ * the full-tree node id for nodes, `data-fold` / `data-aggregate` with the parent's id).
+ * @typedef {import("./scene.js").NodeMark} NodeMark
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} LinkMark
  */
 
@@ -34,8 +35,10 @@ export function createSvgBackend(container, { labelPx }) {
   const links = overlay.content.append("path").attr("class", "cct-links");
   const nodeLayer = overlay.content.append("g").attr("class", "cct-nodes");
 
-  /** @type {(SVGCircleElement | undefined)[]} */
+  /** @type {(SVGCircleElement | undefined)[]} by mark key */
   let elements = [];
+  /** @type {WeakMap<Element, number>} element → mark key, for hit-testing */
+  let keyOf = new WeakMap();
 
   return {
     kind: "svg",
@@ -61,13 +64,14 @@ export function createSvgBackend(container, { labelPx }) {
         const circle = !m.shape || m.shape === "circle";
         const el = /** @type {SVGCircleElement} */ (doc.createElementNS(SVG_NS, circle ? "circle" : "path"));
         el.setAttribute("class", nodeClass(m));
-        el.setAttribute("data-id", String(m.id));
+        el.setAttribute(m.attr, String(m.ref));
         el.setAttribute("role", "treeitem");
         if (m.label) el.setAttribute("aria-label", m.label);
         place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
         fragment.appendChild(el);
-        elements[m.id] = el;
+        elements[m.key] = el;
+        keyOf.set(el, m.key);
       }
       nodeLayer.node().replaceChildren(fragment);
       overlay.svg.attr("data-node-count", marks.length);
@@ -76,7 +80,7 @@ export function createSvgBackend(container, { labelPx }) {
     /** Moves existing marks (a new level spacing): no new elements. @param {NodeMark[]} marks */
     moveNodes(marks) {
       for (const m of marks) {
-        const el = elements[m.id];
+        const el = elements[m.key];
         if (el) place(el, m);
       }
     },
@@ -84,7 +88,7 @@ export function createSvgBackend(container, { labelPx }) {
     /** Restyles existing marks (metric or scale change): no new elements. @param {NodeMark[]} marks */
     styleNodes(marks) {
       for (const m of marks) {
-        const el = elements[m.id];
+        const el = elements[m.key];
         if (!el) continue;
         place(el, m);
         el.setAttribute("fill", m.fill ?? missingFill);
@@ -95,7 +99,7 @@ export function createSvgBackend(container, { labelPx }) {
       }
     },
 
-    /** @param {Set<number>} ids */
+    /** @param {Set<number>} ids mark keys */
     setSelected(ids) {
       for (const el of nodeLayer.node().querySelectorAll(".cct-selected")) {
         el.classList.remove("cct-selected");
@@ -147,7 +151,7 @@ export function createSvgBackend(container, { labelPx }) {
     nodeAt(event) {
       const target = /** @type {Element} */ (event.target);
       const el = target?.closest?.(".cct-node");
-      return el ? Number(el.getAttribute("data-id")) : null;
+      return el ? (keyOf.get(el) ?? null) : null;
     },
 
     resize(width, height) {
@@ -157,6 +161,7 @@ export function createSvgBackend(container, { labelPx }) {
     destroy() {
       overlay.destroy();
       elements = [];
+      keyOf = new WeakMap();
     },
   };
 }

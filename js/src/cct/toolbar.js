@@ -11,7 +11,7 @@ const BINS = 40;
 
 /**
  * @param {HTMLElement} parent
- * @param {(action: { set?: object, command?: string, value?: any }) => void} dispatch
+ * @param {(action: { set?: Record<string, unknown>, command?: string, value?: any }) => void} dispatch
  * @param {{ downloads?: boolean }} [options] `downloads`: buttons that save the view as SVG or PNG
  */
 export function createToolbar(parent, dispatch, { downloads = false } = {}) {

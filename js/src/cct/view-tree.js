@@ -2,6 +2,11 @@
 // visible roots. Hidden nodes are never dropped silently: a collapsed node stands for its
 // subtree, and the children a prune hides are folded into one aggregate item per parent, whose
 // tooltip gives the number of hidden nodes and the sums of their exclusive metrics.
+//
+// The specification is tests/conformance/view-cases.json, run against this module
+// (js/test/conformance.test.js, through the real decoder) and against its Python twin
+// cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
+// (full-tree ids); `buildViewTree` works on rows of the decoded table.
 import { childLists } from "./tree.js";
 
 /**
@@ -46,16 +51,20 @@ export function subtreeStats(table) {
 
 /**
  * Nodes kept by a prune range on `values`, plus their ancestors (kept for context).
+ * A fold row of level of detail is never in range by itself: its value is a sum over nodes not
+ * sent, which says nothing about whether any of them is in range (it is drawn under its parent
+ * when the parent is kept, and hidden with it otherwise).
  * @param {Float64Array} values
  * @param {Int32Array} parent
  * @param {[number, number]} range inclusive; NaN values are outside every range
+ * @param {Int32Array | null} [folded] the table's `folded` column (fold rows: > 0)
  * @returns {Uint8Array} 1 = drawn
  */
-export function pruneMask(values, parent, [lo, hi]) {
+export function pruneMask(values, parent, [lo, hi], folded = null) {
   const keep = new Uint8Array(values.length);
   for (let i = values.length - 1; i >= 0; i--) {
     const v = values[i];
-    if (keep[i] || (v >= lo && v <= hi)) {
+    if (keep[i] || (v >= lo && v <= hi && !(folded && folded[i] > 0))) {
       keep[i] = 1;
       if (parent[i] >= 0) keep[parent[i]] = 1;
     }
@@ -112,6 +121,102 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
     if (item.kind !== "node") hiddenCount += hiddenNodes(stats, item);
   }
   return { items, byKey: new Map(items.map((it) => [it.key, it])), hiddenCount };
+}
+
+/**
+ * The view state as the traits hold it: node ids of the full tree.
+ * @typedef {object} ViewState
+ * @property {Iterable<number>} [collapsed] ids of collapsed nodes (ids the table lacks are ignored)
+ * @property {[number, number] | null} [prune] inclusive range of `values` kept; null: all
+ * @property {number | null} [focus] id of the node the view is rooted at (ignored if the table
+ *   lacks it); it wins over `roots`
+ * @property {number[] | null} [roots] ids of the roots shown, drawn in tree order (ids the table
+ *   lacks and non-roots are ignored); null: every root (and the fold of hidden roots); []: no tree
+ * @property {ArrayLike<number> | null} [values] the colour metric, by row of the table: what
+ *   `prune` compares
+ */
+
+/**
+ * The view tree of a state given in full-tree ids: the one place where that state becomes rows.
+ * @param {import("./decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats
+ * @param {ViewState} state
+ */
+export function viewTreeOf(
+  table,
+  stats,
+  { collapsed = [], prune = null, focus = null, roots = null, values = null } = {},
+) {
+  const rows = new Set();
+  for (const id of collapsed) {
+    const r = table.rowOf(id);
+    if (r >= 0) rows.add(r);
+  }
+  const keep =
+    prune && values
+      ? pruneMask(
+          values instanceof Float64Array ? values : Float64Array.from(values),
+          table.parent,
+          prune,
+          table.folded,
+        )
+      : null;
+  const focusRow = focus === null || focus === undefined ? -1 : table.rowOf(focus);
+  const rootRows =
+    roots === null || roots === undefined
+      ? null
+      : [...new Set(roots.map((id) => table.rowOf(id)))]
+          .filter((r) => r >= 0 && table.parent[r] < 0)
+          .sort((a, b) => a - b);
+  return buildViewTree(table, stats, {
+    collapsed: rows,
+    keep,
+    focus: focusRow >= 0 ? focusRow : null,
+    roots: rootRows,
+  });
+}
+
+/**
+ * One drawn item in full-tree ids.
+ * @typedef {object} IdItem
+ * @property {"node" | "collapsed" | "aggregate" | "fold"} kind "aggregate": the children (or
+ *   roots) a prune hides; "fold": a fold row of level of detail (nodes Python has not sent)
+ * @property {number | null} id the node's id; null for an aggregate or a fold
+ * @property {number} parent id of the node it is drawn under; -1 at the top level
+ * @property {number} hidden how many nodes it stands for (0 for a node)
+ */
+
+/**
+ * The items of a view tree in full-tree ids, in pre-order.
+ * @param {import("./decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats
+ * @param {ReturnType<typeof buildViewTree>} tree
+ * @returns {IdItem[]}
+ */
+export function itemsInIds(table, stats, tree) {
+  return tree.items.map((item) => {
+    const kind = item.fold ? "fold" : item.kind;
+    const drawnNode = kind === "node" || kind === "collapsed";
+    return {
+      kind,
+      id: drawnNode ? table.idOf(item.key) : null,
+      parent: item.parentKey < 0 ? -1 : table.idOf(item.parentKey),
+      hidden: item.kind === "node" ? 0 : hiddenNodes(stats, item),
+    };
+  });
+}
+
+/**
+ * What is drawn for a table and a state in full-tree ids: the items (see `IdItem`) and how many
+ * nodes they hide in all. The executable form of tests/conformance/view-cases.json.
+ * @param {import("./decode.js").Table} table
+ * @param {ViewState} state
+ * @returns {{ items: IdItem[], hiddenCount: number }}
+ */
+export function viewItems(table, state = {}) {
+  const stats = subtreeStats(table);
+  const tree = viewTreeOf(table, stats, state);
+  return { items: itemsInIds(table, stats, tree), hiddenCount: tree.hiddenCount };
 }
 
 /** How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees). */

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from .of_widget import FIGURE_OPTIONS, figure_of
-from .render import figure_format
+from .figure import FIGURE_OPTIONS, figure_of
+from .figure.render import figure_format
+from .widget import CCT
 
 
 def export(
@@ -21,12 +22,10 @@ def export(
     ``title``, ``units``). The same state gives the same picture as the widget: the widget's
     renderer draws it, in headless Chromium.
     """
-    from ..widget import CCT
-
-    figure_format(path)
+    figure_format(path)  # a bad extension fails before any work
     figure = {k: options.pop(k) for k in list(options) if k in FIGURE_OPTIONS}
     widget = CCT(data, state=state, **options)
     try:
-        return figure_of(widget, **figure).write(path)
+        return figure_of(widget._snapshot(), **figure).write(path)
     finally:
         widget.close()

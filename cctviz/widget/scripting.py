@@ -1,0 +1,148 @@
+"""Python reading and driving the view: the selection as Hatchet objects, and selecting,
+highlighting, focusing, collapsing and expanding nodes by anything ``select`` accepts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import traitlets as t
+
+from .. import selection as sel
+from ..callpath import ContextKeys
+from ..table import NodeTable
+
+Handler = Callable[[t.Bunch], None]
+
+
+class Scripting(t.HasTraits):
+    """The scripting half of ``CCT`` (a mixin: ``CCT`` holds the traits and the data)."""
+
+    _table: NodeTable
+    _data: Any
+    selection: tuple[int, ...]
+    highlighted: tuple[int, ...]
+    collapsed: tuple[int, ...]
+    focused: int | None
+    search: str
+    search_regex: bool
+    search_case: bool
+
+    # -- selection out -------------------------------------------------------------------------
+    def on_select(self, callback: Callable[[tuple[int, ...]], Any], remove: bool = False) -> None:
+        """Call ``callback(selection)`` whenever the selection changes (``remove=True`` stops)."""
+        handlers: dict[Any, Handler] = self.__dict__.setdefault("_select_handlers", {})
+        if remove:
+            handler = handlers.pop(callback, None)
+            if handler is not None:
+                self.unobserve(handler, "selection")
+            return
+        if callback not in handlers:
+            handlers[callback] = lambda change: callback(change["new"])
+            self.observe(handlers[callback], "selection")
+
+    @property
+    def selected_nodes(self) -> list[Any]:
+        """The Hatchet ``Node`` objects of the selection, in selection order."""
+        return [self._table.nodes[i] for i in self.selection]
+
+    @property
+    def selected_frame(self) -> Any:
+        """The rows of ``gf.dataframe`` for the selected nodes (every rank and thread kept)."""
+        return sel.selected_frame(self._data, self.selected_nodes)
+
+    def selected_graphframe(self, descendants: bool = False) -> Any:
+        """A GraphFrame of the selected nodes (with ``descendants``, their subtrees too), made by
+        Hatchet's own ``filter``, squashed: a kept node's nearest kept ancestor is its parent.
+        Inclusive columns keep their values from the full profile."""
+        if not self.selection:
+            raise ValueError("nothing is selected: click nodes or call w.select(...) first")
+        ids = set(self.selection)
+        if descendants:
+            ids = self._with_descendants(ids)
+        return sel.restricted_graphframe(self._data, [self._table.nodes[i] for i in sorted(ids)])
+
+    @property
+    def selection_query(self) -> Any:
+        """A Hatchet base-syntax query (``Query`` in LLNL, ``QueryMatcher`` in UMD) that matches
+        exactly the selected calling contexts: ``gf.filter(w.selection_query)`` keeps the
+        selected nodes here, and the nodes with the same call paths in another run's GraphFrame."""
+        if not self.selection:
+            raise ValueError("nothing is selected: click nodes or call w.select(...) first")
+        keys = ContextKeys()
+        return sel.context_query({keys.key(n) for n in self.selected_nodes})
+
+    # -- Python in -------------------------------------------------------------------------------
+    def select(self, what: Any, add: bool = False) -> tuple[int, ...]:
+        """Select nodes: ids, Hatchet Nodes, names, a Hatchet query or a callable on dataframe
+        rows (a node is selected if any of its rows passes). Returns the new selection."""
+        ids = self._resolver().ids(what)
+        self.selection = tuple(dict.fromkeys([*self.selection, *ids])) if add else tuple(ids)
+        return self.selection
+
+    def highlight(self, what: Any) -> tuple[int, ...]:
+        """Mark nodes (as ``select`` finds them) without selecting them; ``None`` clears."""
+        self.highlighted = tuple(self._resolver().ids(what))
+        return self.highlighted
+
+    def focus(self, what: Any) -> int | None:
+        """Root the view at one node (as ``select`` finds it); ``None`` shows everything again."""
+        if what is None:
+            self.focused = None
+            return None
+        ids = self._resolver().ids(what)
+        if len(ids) != 1:
+            raise ValueError(f"focus needs exactly one node; {what!r} gives {len(ids)}")
+        self.focused = ids[0]
+        return self.focused
+
+    def collapse(self, what: Any) -> tuple[int, ...]:
+        """Collapse the subtrees of these nodes (leaves have nothing to collapse)."""
+        has_children = set(self._table.parent[self._table.parent >= 0].tolist())
+        ids = [i for i in self._resolver().ids(what) if i in has_children]
+        self.collapsed = tuple(dict.fromkeys([*self.collapsed, *ids]))
+        return self.collapsed
+
+    def expand(self, what: Any = None) -> tuple[int, ...]:
+        """Expand these nodes, their collapsed ancestors too so that they show; ``None``: all."""
+        if what is None:
+            self.collapsed = ()
+            return self.collapsed
+        opened = set()
+        for i in self._resolver().ids(what):
+            j = i
+            while j >= 0:
+                opened.add(j)
+                j = int(self._table.parent[j])
+        self.collapsed = tuple(i for i in self.collapsed if i not in opened)
+        return self.collapsed
+
+    def _resolver(self) -> sel.Resolver:
+        resolver: sel.Resolver | None = self.__dict__.get("_resolver_cache")
+        if resolver is None or resolver.table is not self._table:
+            resolver = sel.Resolver(self._table, self._data)
+            self.__dict__["_resolver_cache"] = resolver
+        return resolver
+
+    def _with_descendants(self, ids: set[int]) -> set[int]:
+        parent = self._table.parent
+        out = set(ids)
+        for i in range(self._table.size):  # pre-order: a parent is decided before its children
+            if parent[i] >= 0 and int(parent[i]) in out:
+                out.add(i)
+        return out
+
+    @property
+    def search_matches(self) -> list[int]:
+        """Ids of the nodes whose names match ``search`` (with ``search_regex``/``search_case``)."""
+        if not self.search:
+            return []
+        flags = 0 if self.search_case else re.IGNORECASE
+        pattern = self.search if self.search_regex else re.escape(self.search)
+        test = re.compile(pattern, flags).search
+        # each distinct name is tested once: a million nodes share far fewer names
+        hits = [code for code, name in enumerate(self._table.names) if test(name)]
+        matches: list[int] = np.flatnonzero(np.isin(self._table.name_code, hits)).tolist()
+        return matches

@@ -1,0 +1,169 @@
+"""The synced traits of ``CCT``, built from their declaration in ``cctviz/contract.json``.
+
+``trait(name)`` makes the traitlets trait of one contract entry: its type from the entry's kind,
+its default, allowed values, bounds and help from the entry, tagged ``sync=True``. Node-id kinds
+are checked against the widget's node table by their own ``TraitType``: a ``validate`` that only
+checks (and normalises the value), never changes anything else; what follows from a new value
+(loading nodes into the browser) is done by observers on the widget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import traitlets as t
+
+from ..contract import BY_TRAIT, TraitSpec
+from ..table import NodeTable, UnknownMetricError
+
+
+class MetricTraitError(UnknownMetricError, t.TraitError):
+    """An unknown metric set on a widget trait (a ``TraitError`` and a ``ValueError``)."""
+
+
+def _table_of(obj: Any) -> NodeTable | None:
+    """The node table the widget ``obj`` draws (``None`` while it is being built)."""
+    table = getattr(obj, "_table", None)
+    return table if isinstance(table, NodeTable) else None
+
+
+def node_id(value: Any, trait: str, size: int) -> int:
+    """``value`` as a node id of a tree of ``size`` nodes, or a ``TraitError`` saying why not."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise t.TraitError(f"{trait} holds node ids (integers from 0 to {size - 1}); got {value!r}")
+    i = int(value.__index__())
+    if not 0 <= i < size:
+        raise t.TraitError(
+            f"node id {i} is out of range: this tree has {size} nodes (ids 0 to {size - 1})"
+        )
+    return i
+
+
+def _ids(obj: Any, values: tuple[Any, ...], trait: str) -> tuple[int, ...]:
+    """Node ids of ``obj``'s tree, duplicates dropped (first occurrence kept)."""
+    if not values:
+        return ()
+    table = _table_of(obj)
+    if table is None:
+        raise t.TraitError(f"{trait} holds node ids, and this widget has no tree yet")
+    return tuple(dict.fromkeys(node_id(v, trait, table.size) for v in values))
+
+
+class Metric(t.Unicode[str, str]):
+    """The name of one of the widget's metrics (``w.metrics``)."""
+
+    info_text = "the name of a metric of the profile"
+
+    def validate(self, obj: Any, value: Any) -> str:
+        name: str = super().validate(obj, value)
+        table = _table_of(obj)
+        if table is not None and name not in table.metrics:
+            raise MetricTraitError(name, list(table.metrics))
+        return name
+
+
+class NodeIds(t.Tuple):
+    """Node ids of the full tree: a set (sorted) unless ``ordered`` (a selection keeps the order
+    the nodes were chosen in); duplicates are dropped."""
+
+    info_text = "a tuple of node ids"
+
+    def __init__(self, *, ordered: bool = False, **kwargs: Any) -> None:
+        self.ordered = ordered
+        super().__init__(**kwargs)
+
+    def validate(self, obj: Any, value: Any) -> tuple[int, ...]:
+        ids = _ids(obj, tuple(super().validate(obj, value) or ()), str(self.name))
+        return ids if self.ordered else tuple(sorted(ids))
+
+
+class RootIds(t.Tuple):
+    """Ids of roots of the full tree, or ``None`` for every root."""
+
+    info_text = "a tuple of root ids, or None"
+
+    def validate(self, obj: Any, value: Any) -> tuple[int, ...]:
+        ids = _ids(obj, tuple(super().validate(obj, value) or ()), str(self.name))
+        table = _table_of(obj)
+        if ids and table is not None:
+            roots = set(table.roots.tolist())
+            for i in ids:
+                if i not in roots:
+                    listed = ", ".join(map(str, sorted(roots)))
+                    raise t.TraitError(f"node {i} is not a root; the roots are {listed}")
+        return ids
+
+
+class NodeId(t.TraitType[int | None, Any]):
+    """A node id of the full tree, or ``None``."""
+
+    info_text = "a node id, or None"
+
+    def validate(self, obj: Any, value: Any) -> int:
+        table = _table_of(obj)
+        if table is None:
+            raise t.TraitError(f"{self.name} holds a node id, and this widget has no tree yet")
+        return node_id(value, str(self.name), table.size)
+
+
+class Range(t.Tuple):
+    """``(low, high)`` with ``low <= high``, or ``None``."""
+
+    info_text = "a (low, high) pair of numbers, or None"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(t.Float(), t.Float(), **kwargs)
+
+    def validate(self, obj: Any, value: Any) -> tuple[float, float]:
+        low, high = super().validate(obj, value) or (0.0, 0.0)
+        if low > high:
+            raise t.TraitError(
+                f"inverted prune range: low {low!r} is above high {high!r}; "
+                "give (low, high) with low <= high, or None to keep every node"
+            )
+        return (low, high)
+
+
+def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
+    """The trait of one contract entry (not tagged yet)."""
+    kind, default, help_ = spec.kind, spec.default, spec.help
+    if kind == "metric":
+        return Metric(default, help=help_)
+    if kind == "string":
+        return t.Unicode(default, help=help_)
+    if kind == "enum":
+        return t.Enum(list(spec.values), default_value=default, help=help_)
+    if kind == "bool":
+        return t.Bool(default, help=help_)
+    if kind == "int":
+        return t.Int(default, min=spec.min, help=help_)
+    if kind == "units":
+        return t.Dict(value_trait=t.Unicode(), default_value=dict(default), help=help_)
+    if kind == "payload":
+        return t.Dict(default_value=dict(default), help=help_)
+    if kind == "size":
+        return t.Tuple(t.Int(), t.Int(), default_value=tuple(default), help=help_)
+    if kind == "transform":
+        floats = (t.Float(), t.Float(), t.Float())
+        return t.Tuple(*floats, default_value=_tuple_or_none(default), allow_none=True, help=help_)
+    if kind == "node_ids":
+        return NodeIds(ordered=spec.ordered, default_value=tuple(default), help=help_)
+    if kind == "node_id":
+        return NodeId(default, allow_none=True, help=help_)
+    if kind == "root_ids":
+        return RootIds(default_value=_tuple_or_none(default), allow_none=True, help=help_)
+    if kind == "range":
+        return Range(default_value=_tuple_or_none(default), allow_none=True, help=help_)
+    raise ValueError(f"trait {spec.trait!r} of the contract has an unknown kind {kind!r}")
+
+
+def _tuple_or_none(value: Any) -> tuple[Any, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def trait(name: str) -> Any:
+    """The synced trait ``name`` as ``contract.json`` declares it.
+
+    Typed ``Any`` so that the class body can say what the trait holds for type checkers and
+    IDEs: ``selection: tuple[int, ...] = traits.trait("selection")``."""
+    return _make(BY_TRAIT[name]).tag(sync=True)

@@ -1,0 +1,121 @@
+// The chrome around the drawing: the header (breadcrumb of the focus path, status line), the
+// stage the tree is drawn in, the tooltip, the screen-reader announcer, and the legends drawn on
+// the backend's legend layer. It shows what it is given; it holds no view state.
+import { append } from "./dom.js";
+import { shortenName } from "./labels.js";
+import { drawColorLegend, drawSizeLegend } from "./legend.js";
+
+/** Height of the row of legends when they are on top (at legend scale 1). */
+export const LEGEND_BAND = 58;
+
+/**
+ * @param {HTMLElement} root the renderer's element (the toolbar, if any, is already in it)
+ */
+export function createChrome(root) {
+  const header = append(root, "div", { className: "cct-header" });
+  const breadcrumb = append(header, "nav", { className: "cct-breadcrumb", attrs: { "aria-label": "Focus path" } });
+  const status = append(header, "span", { className: "cct-status" });
+  const stage = append(root, "div", {
+    className: "cct-stage",
+    attrs: { tabindex: "0", role: "tree", "aria-label": "Calling context tree; arrow keys move, Enter collapses" },
+  });
+  const surface = append(stage, "div", { className: "cct-surface" });
+  const tooltip = append(stage, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
+  tooltip.hidden = true;
+  const announcer = append(stage, "div", { className: "cct-sr-only", attrs: { "aria-live": "polite" } });
+
+  /** Where a pointer event is, relative to the stage. @param {MouseEvent} event */
+  const onStage = (event) => {
+    const box = stage.getBoundingClientRect();
+    return { x: event.clientX - box.left, y: event.clientY - box.top };
+  };
+
+  return {
+    stage,
+    /** the element the backends draw into */
+    surface,
+    onStage,
+
+    /** @param {{ text: string, title: string }} line */
+    setStatus({ text, title }) {
+      status.textContent = text;
+      status.title = title;
+    },
+
+    /**
+     * The focus path as buttons ("All" first); `pick(id)` focuses there (null: everything).
+     * @param {{ id: number, name: string }[] | null} path null: nothing is focused
+     * @param {(id: number | null) => void} pick
+     */
+    setBreadcrumb(path, pick) {
+      breadcrumb.replaceChildren();
+      if (!path) return;
+      /** @param {string} text @param {number | null} id */
+      const crumb = (text, id) => {
+        const b = append(breadcrumb, "button", { className: "cct-crumb", text, attrs: { type: "button" } });
+        b.addEventListener("click", () => pick(id));
+      };
+      crumb("All", null);
+      for (const { id, name } of path) {
+        append(breadcrumb, "span", { text: "›", attrs: { "aria-hidden": "true" } });
+        crumb(shortenName(name, 24), id);
+      }
+    },
+
+    /** @param {string} text read out by screen readers */
+    announce(text) {
+      announcer.textContent = text;
+    },
+
+    /** @param {Node} content @param {MouseEvent} event @param {number} width of the drawing */
+    showTooltip(content, event, width) {
+      tooltip.replaceChildren(content);
+      tooltip.hidden = false;
+      this.moveTooltip(event, width);
+    },
+    /** @param {MouseEvent} event @param {number} width */
+    moveTooltip(event, width) {
+      const { x, y } = onStage(event);
+      tooltip.style.left = `${Math.max(0, Math.min(x + 14, width - 260))}px`;
+      tooltip.style.top = `${Math.max(0, y + 14)}px`;
+    },
+    hideTooltip() {
+      tooltip.hidden = true;
+    },
+  };
+}
+
+/**
+ * The colour legends (one, or one per tree) and the size legend: a column on the left, or a
+ * row on top (narrow figures: shorter colour bars).
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
+ * @param {{ legends: import("./scene.js").LegendEntry[], size: ReturnType<typeof import("./scales.js").sizeScale>,
+ *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number }} spec
+ */
+export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale }) {
+  layer.selectAll("*").remove();
+  layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
+  let x = 12;
+  let y = 16;
+  const next = (/** @type {number} */ dy) => {
+    if (onTop) x += 150;
+    else y += dy;
+  };
+  for (const { tree, scale: colors } of legends.slice(0, onTop ? 2 : 6)) {
+    const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+    const prefix = tree === null ? "" : `${shortenName(tree, 14)}: `;
+    drawColorLegend(g, colors, { title: `${prefix}colour: ${colorTitle}`, width: onTop ? 120 : 160 });
+    next(46);
+  }
+  const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+  drawSizeLegend(s, size, { title: `size: ${sizeTitle}` });
+}
+
+/**
+ * A legend title: the metric, its kind and unit.
+ * @param {import("./decode.js").Metric} m @param {Record<string, string>} units
+ */
+export function metricTitle(m, units) {
+  const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
+  return `${m.name}${m.kind === "other" ? "" : ` (${m.kind})`}${unit}`;
+}

@@ -1,0 +1,301 @@
+// The painter: the drawing pipeline from the view state to pixels — view tree, layout, scene,
+// legends, labels, status line and breadcrumb — on one of the two drawing backends, plus the
+// hover tooltip. It reads the view state from the store and never changes it; node ids in and
+// out are full-tree ids (the table's rows are item keys here, see scene.js).
+import { createCanvasBackend } from "./canvas-backend.js";
+import { drawLegends, metricTitle } from "./chrome.js";
+import { metricByName } from "./decode.js";
+import { placeLabels } from "./labels.js";
+import { computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
+import { createSvgBackend } from "./svg-backend.js";
+import { aggregateContent, tooltipContent } from "./tooltip.js";
+import { itemHierarchy, layoutTree } from "./tree.js";
+import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
+
+/** @typedef {import("./decode.js").Table} Table */
+/** @typedef {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} Backend */
+const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
+
+/**
+ * @param {{ D: import("./renderer.js").Sizes, legendsOnTop: boolean, store: import("./store.js").Store,
+ *   camera: import("./camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   toolbar: ReturnType<typeof import("./toolbar.js").createToolbar> | null,
+ *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void }} parts
+ *   `onBackend`: a new drawing surface (gestures and zoom move to it); `onFocus`: a breadcrumb click
+ */
+export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar, onBackend, onFocus }) {
+  const doc = chrome.stage.ownerDocument;
+  /** @type {Table | null} */ let table = null;
+  /** @type {ReturnType<typeof subtreeStats> | null} */ let stats = null;
+  /** @type {ReturnType<typeof viewTreeOf> | null} */ let tree = null;
+  /** @type {ReturnType<typeof layoutTree> | null} */ let layout = null;
+  /** @type {ReturnType<typeof computeMarks> | null} */ let scene = null;
+  /** @type {Backend | null} */ let backend = null;
+  /** @type {Record<string, string>} */ let units = {};
+
+  const view = () => store.view;
+  const ready = () => !!(table && stats && tree && layout && view().colorBy);
+  /** the item key of a drawn node id (a row), -1 if the table does not have it */
+  const keyOf = (/** @type {number} */ id) => table?.rowOf(id) ?? -1;
+  const keysOf = (/** @type {Iterable<number>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
+  const screenOf = (/** @type {number} */ key) => ({
+    x: camera.toScreenX(layout?.x[key] ?? 0),
+    y: camera.toScreenY(layout?.y[key] ?? 0),
+  });
+
+  /** Switches to the SVG or canvas backend; gestures and zoom move to its surface. @param {"svg" | "canvas"} kind */
+  function useBackend(kind) {
+    if (backend?.kind === kind) return;
+    backend?.destroy();
+    const next = CREATE_BACKEND[kind](chrome.surface, { labelPx: D.labelPx });
+    backend = next;
+    next.resize(camera.size.width, camera.size.height);
+    const svg = /** @type {SVGSVGElement} */ (next.svg);
+    camera.attach(svg);
+    next.setTransform(camera.transform);
+    onBackend(svg);
+  }
+  const backendKind = () => {
+    const chosen = view().backend;
+    if (chosen !== "auto") return chosen;
+    return (layout?.nodes.length ?? 0) > D.canvasAbove ? "canvas" : "svg";
+  };
+
+  /** Hover follows the pointer: a node's tooltip and label show while it is under it. @param {number | null} key @param {MouseEvent | null} event */
+  function hover(key, event) {
+    backend?.setHovered(key);
+    const item = key === null ? null : tree?.byKey.get(key);
+    if (!item || !event || !table || !stats || !scene) {
+      chrome.hideTooltip();
+      return backend?.drawHoverLabel(null);
+    }
+    const opts = { colorBy: view().colorBy, sizeBy: view().sizeBy, colorWhy: scene.color.why };
+    const sums = table.metrics
+      .filter((m) => m.kind === "exclusive")
+      .map((m) => ({ name: m.name, value: hiddenSum(stats, item, m.name) }));
+    const content =
+      item.kind === "node"
+        ? tooltipContent(doc, table, item.id, opts)
+        : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
+    chrome.showTooltip(content, event, camera.size.width);
+    backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[/** @type {number} */ (key)], D));
+  }
+
+  function computeScene() {
+    if (!table || !stats || !tree || !layout || !backend) return;
+    scene = computeMarks({ table, stats, tree, layout, view: view(), sizes: D });
+    const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
+    const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
+    drawLegends(backend.legendLayer, {
+      legends: scene.legends,
+      size: scene.size,
+      colorTitle: metricTitle(colorMetric, units),
+      sizeTitle: metricTitle(sizeMetric, units),
+      onTop: legendsOnTop,
+      scale: D.legendScale,
+    });
+  }
+  const markList = () =>
+    tree && scene ? tree.items.map((it) => scene?.marks[it.key]).filter((m) => m !== undefined) : [];
+
+  function draw() {
+    if (!ready() || !table || !tree || !layout) return;
+    useBackend(backendKind());
+    computeScene();
+    const b = /** @type {NonNullable<typeof backend>} */ (backend);
+    b.drawLinks(linkSegments(tree, layout));
+    b.drawNodes(markList());
+    b.setSelected(keysOf(store.selection));
+    b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
+    b.setHighlighted(keysOf(view().highlighted));
+    if (stats) chrome.setStatus(statusText(table, stats, tree, view()));
+    const focusRow = view().focus === null ? -1 : keyOf(/** @type {number} */ (view().focus));
+    const t = table;
+    chrome.setBreadcrumb(
+      focusRow < 0
+        ? null
+        : pathTo(t.parent, focusRow).map((row) => ({ id: t.idOf(row), name: t.names[t.nameCode[row]] })),
+      onFocus,
+    );
+  }
+  function restyle() {
+    computeScene();
+    backend?.styleNodes(markList());
+    updateLabels();
+    histogram();
+  }
+  function histogram() {
+    const m = table && metricByName(table, view().colorBy);
+    if (m && tree) toolbar?.setHistogram(m.values, view().colorScale, view().prune, tree.hiddenCount);
+  }
+
+  /** New structure (collapse, prune, focus, roots): layout again; keep node `anchor` where it was. @param {number | null} anchor */
+  function rebuild(anchor = null) {
+    if (!table || !stats) return;
+    const v = view();
+    const anchorKey = anchor === null ? -1 : keyOf(anchor);
+    const before = anchorKey >= 0 && layout && tree?.byKey.has(anchorKey) ? screenOf(anchorKey) : null;
+    // the one specification of what is drawn (tests/conformance/view-cases.json)
+    tree = viewTreeOf(table, stats, {
+      collapsed: v.collapsed,
+      prune: v.prune,
+      focus: v.focus,
+      roots: v.roots,
+      values: metricByName(table, v.colorBy)?.values ?? null,
+    });
+    hover(null, null);
+    const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
+    layout = layoutTree(itemHierarchy(tree.items), D, keys);
+    camera.spreadLevels(layout);
+    draw();
+    histogram();
+    if (before && tree.byKey.has(anchorKey)) {
+      camera.keep(before, layout.x[anchorKey], layout.y[anchorKey]);
+      updateLabels();
+    } else fitToView();
+  }
+
+  /** Leaves get labels where they fit; bigger nodes win. Only the largest few thousand leaves in view are tried. */
+  function updateLabels() {
+    if (!table || !stats || !tree || !layout || !scene || !backend) return;
+    const { width: w, height: h } = camera.size;
+    const { marks } = scene;
+    const lay = layout;
+    const keys = lay.leaves.filter((key) => {
+      const p = screenOf(key);
+      return !(p.x < -D.labelRoom || p.x > w || p.y < 0 || p.y > h);
+    });
+    keys.sort((a, b) => marks[b].r - marks[a].r || lay.y[a] - lay.y[b]);
+    const k = camera.transform.k;
+    const candidates = keys.slice(0, D.maxLabelCandidates).map((key) => {
+      const m = labelMark(
+        /** @type {Table} */ (table),
+        /** @type {NonNullable<typeof stats>} */ (stats),
+        /** @type {import("./view-tree.js").ViewItem} */ (tree?.byKey.get(key)),
+        marks[key],
+        D,
+      );
+      const p = screenOf(key);
+      return { id: key, x: p.x + m.r * k + 4, y: p.y, text: m.text, mark: m };
+    });
+    const kept = placeLabels(candidates, { fontSize: D.labelPx });
+    backend.drawLabels(candidates.filter((c) => kept.has(c.id)).map((c) => c.mark));
+  }
+
+  function fitToView() {
+    if (!layout || layout.nodes.length === 0) return;
+    camera.fit(layout);
+    updateLabels();
+  }
+  /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
+  function centerOn(/** @type {number} */ id, onlyIfOutside = false) {
+    const key = keyOf(id);
+    if (layout && key >= 0 && tree?.byKey.has(key)) camera.centerOn(layout.x[key], layout.y[key], onlyIfOutside);
+  }
+  /** @param {number} w @param {number} h */
+  function resize(w, h) {
+    if (!(w > 0 && h > 0)) return;
+    camera.setSize(w, h);
+    backend?.resize(w, h);
+    if (ready() && layout && tree && !camera.userMoved && camera.spreadLevels(layout)) {
+      computeScene();
+      backend?.moveNodes(markList());
+      backend?.drawLinks(linkSegments(tree, layout));
+    }
+    if (!camera.userMoved) fitToView();
+    else updateLabels();
+  }
+
+  /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
+  const marks = {
+    selection: () => backend?.setSelected(keysOf(store.selection)),
+    highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
+    /** @param {number | null} id */
+    cursor: (id) => backend?.setCursor(id !== null && tree?.byKey.has(keyOf(id)) ? keyOf(id) : null),
+    /** @param {number[]} ids */
+    matches: (ids) => backend?.setMatches(keysOf(ids)),
+  };
+
+  useBackend("svg");
+  return {
+    get table() {
+      return table;
+    },
+    get stats() {
+      return stats;
+    },
+    get tree() {
+      return tree;
+    },
+    get backend() {
+      return backend;
+    },
+    /** the colour scale's reason why a value has no colour, for the tooltip */
+    get scene() {
+      return scene;
+    },
+    /** New data: its subtree statistics; call `rebuild` to draw it. @param {Table} data */
+    setTable(data) {
+      table = data;
+      stats = subtreeStats(data);
+    },
+    ready,
+    keyOf,
+    screenOf,
+    /** Whether node `id` is drawn (as a node or a collapsed glyph). @param {number} id */
+    drawn: (id) => {
+      const kind = tree?.byKey.get(keyOf(id))?.kind;
+      return kind === "node" || kind === "collapsed";
+    },
+    /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. @param {number} id */
+    screenPosition(id) {
+      const key = keyOf(id);
+      return layout && key >= 0 && tree?.byKey.has(key) ? screenOf(key) : null;
+    },
+    /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. @param {number} parent */
+    foldPosition(parent) {
+      const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
+      return fold ? screenOf(fold.key) : null;
+    },
+    /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {number} parent */
+    centerOnFold(parent) {
+      const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
+      if (fold && layout) camera.centerOn(layout.x[fold.key], layout.y[fold.key]);
+    },
+    /**
+     * Puts node `id` back at screen position `at` with the zoom `zoom` (an expansion keeps the
+     * expanded node where the user clicked).
+     * @param {number} id @param {{ x: number, y: number }} at @param {{ x: number, y: number, k: number }} zoom
+     */
+    keepAt(id, at, zoom) {
+      const key = keyOf(id);
+      if (!layout || key < 0) return;
+      camera.set(zoom);
+      camera.keep(at, layout.x[key], layout.y[key]);
+      updateLabels();
+    },
+    rebuild,
+    draw,
+    /** A new backend kind (the view state's `backend`): drawn again and fitted. */
+    redrawBackend() {
+      draw();
+      fitToView();
+    },
+    restyle,
+    updateLabels,
+    fitToView,
+    centerOn,
+    resize,
+    hover,
+    marks,
+    /** @param {Record<string, string>} map */
+    setUnits(map) {
+      units = { ...map };
+      if (ready()) restyle();
+    },
+    destroy() {
+      backend?.destroy();
+      backend = null;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+// The scene: what the backends draw, as plain data computed from the table, the view tree, the
+// layout and the view state — node marks (position, radius, colour, shape), link segments, the
+// colour and size scales, label texts and the status line. Pure: no DOM, no state of its own.
+//
+// Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
+// `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
+// with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
+import { metricByName } from "./decode.js";
+import { shortenName } from "./labels.js";
+import { colorScale, sizeScale } from "./scales.js";
+import { hiddenNodes } from "./view-tree.js";
+import { withoutFolds } from "./commands.js";
+
+/** @typedef {import("./decode.js").Table} Table */
+/** @typedef {import("../contract.js").ViewState} ViewState */
+/** @typedef {import("./view-tree.js").ViewItem} ViewItem */
+/** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
+/** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
+/** @typedef {{ x: Float64Array, y: Float64Array, leaves: number[] }} Positions */
+/** @typedef {import("./scales.js").ColorScale} ColorScale */
+/**
+ * @typedef {object} NodeMark
+ * @property {number} key the item key (what the backends index by)
+ * @property {number} id the full-tree node id; -1 for an aggregate or a fold
+ * @property {"data-id" | "data-fold" | "data-aggregate"} attr how the DOM names it
+ * @property {number} ref the attribute's value: the node id, or the parent's id (-1: top level)
+ * @property {number} x
+ * @property {number} y
+ * @property {number} r layout units
+ * @property {string | null} fill null: missing value (hatched)
+ * @property {boolean} negative
+ * @property {"circle" | "triangle" | "diamond"} shape
+ * @property {string} label accessible name
+ */
+/** @typedef {{ tree: string | null, scale: ColorScale }} LegendEntry tree: the root's name, or null for all */
+
+/**
+ * @param {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
+ *   sizes: { rMin: number, rMax: number, aggregateFill: string } }} scene
+ * @returns {{ marks: NodeMark[], color: ColorScale, size: ReturnType<typeof sizeScale>, legends: LegendEntry[] }}
+ *   marks indexed by item key (sparse)
+ */
+export function computeMarks({ table, stats, tree, layout, view, sizes }) {
+  const colorMetric = metricByName(table, view.colorBy);
+  const sizeMetric = metricByName(table, view.sizeBy);
+  if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
+  if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
+  const colors = colorScales(table, stats, tree, view, colorMetric.values);
+  const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
+  /** @type {NodeMark[]} */
+  const marks = [];
+  for (const item of tree.items) {
+    const { key } = item;
+    const at = { key, x: layout.x[key], y: layout.y[key] };
+    if (item.kind === "aggregate") {
+      const n = hiddenNodes(stats, item);
+      const parent = item.id >= 0 ? table.idOf(item.id) : -1;
+      marks[key] = {
+        ...at,
+        id: -1,
+        attr: item.fold ? "data-fold" : "data-aggregate",
+        ref: parent,
+        r: sizes.rMin + 2,
+        fill: sizes.aggregateFill,
+        negative: false,
+        shape: "diamond",
+        label: item.fold ? `${n} more nodes, not loaded: click to load` : `${n} hidden nodes`,
+      };
+      continue;
+    }
+    const row = item.id;
+    const s = sizeMetric.values[row];
+    const id = table.idOf(row);
+    marks[key] = {
+      ...at,
+      id,
+      attr: "data-id",
+      ref: id,
+      r: size.radius(s),
+      fill: colors.of(row).color(colorMetric.values[row]),
+      negative: size.negative(s),
+      shape: item.kind === "collapsed" ? "triangle" : "circle",
+      label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
+    };
+  }
+  return { marks, color: colors.shared, size, legends: colors.list };
+}
+
+/**
+ * Colour scales over the drawn nodes: one for everything, or one per tree ("per-root").
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {Float64Array} values
+ */
+function colorScales(table, stats, tree, view, values) {
+  const opts = { type: view.colorScale, palette: view.palette };
+  const drawnRows = tree.items.filter((it) => it.kind !== "aggregate").map((it) => it.id);
+  const valuesOf = (/** @type {number[]} */ rows) => Float64Array.from(rows, (row) => values[row]);
+  if (view.legend !== "per-root") {
+    const s = colorScale(valuesOf(drawnRows), opts);
+    return { shared: s, of: () => s, list: [{ tree: null, scale: s }] };
+  }
+  /** @type {Map<number, number[]>} */
+  const byRoot = new Map();
+  for (const row of drawnRows) {
+    const r = stats.rootOf[row];
+    const rows = byRoot.get(r);
+    if (rows) rows.push(row);
+    else byRoot.set(r, [row]);
+  }
+  const list = [...byRoot].map(([r, rows]) => ({ rootRow: r, scale: colorScale(valuesOf(rows), opts) }));
+  const of = new Map(list.map((e) => [e.rootRow, e.scale]));
+  const fallback = list[0]?.scale ?? colorScale(new Float64Array(0), opts);
+  return {
+    shared: fallback,
+    of: (/** @type {number} */ row) => of.get(stats.rootOf[row]) ?? fallback,
+    list: list.map((e) => ({ tree: table.names[table.nameCode[e.rootRow]], scale: e.scale })),
+  };
+}
+
+/**
+ * Parent → child segments in layout units.
+ * @param {ViewTree} tree @param {Positions} layout
+ */
+export function linkSegments(tree, layout) {
+  const segments = [];
+  for (const item of tree.items) {
+    const p = item.parentKey;
+    if (p >= 0) segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[item.key], y1: layout.y[item.key] });
+  }
+  return segments;
+}
+
+/**
+ * The label of one drawn item: its shortened name; a collapsed node says how many it hides,
+ * a fold or an aggregate how many nodes it stands for.
+ * @param {Table} table @param {Stats} stats @param {ViewItem} item @param {NodeMark | undefined} mark
+ * @param {{ rMin: number }} sizes
+ */
+export function labelMark(table, stats, item, mark, sizes) {
+  const name = item.kind === "aggregate" ? "" : shortenName(table.names[table.nameCode[item.id]]);
+  let text = name;
+  if (item.kind === "collapsed") text = `${name} (+${hiddenNodes(stats, item)})`;
+  if (item.kind === "aggregate") {
+    const n = hiddenNodes(stats, item).toLocaleString("en-US");
+    text = item.fold ? `${n} more` : `${n} hidden`;
+  }
+  return {
+    key: item.key,
+    attr: mark?.attr ?? "data-id",
+    ref: mark?.ref ?? -1,
+    x: mark?.x ?? 0,
+    y: mark?.y ?? 0,
+    r: mark?.r ?? sizes.rMin,
+    text,
+  };
+}
+
+/**
+ * The status line: nodes, what is loaded and shown, roots, the reducer, edges left out of a DAG.
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ */
+export function statusText(table, stats, tree, view) {
+  const n = (/** @type {number} */ v) => v.toLocaleString("en-US");
+  const parts = [`${n(table.total)} nodes`];
+  if (table.nodeId) parts.push(`${n(table.nodeId.filter((id) => id >= 0).length)} loaded`);
+  const drawn = tree.items.filter((it) => it.kind !== "aggregate").length;
+  if (tree.hiddenCount) parts.push(`${n(drawn)} shown, ${n(tree.hiddenCount)} hidden`);
+  const roots = stats.roots.filter((r) => table.idOf(r) >= 0).length;
+  const shown = view.roots ? view.roots.length : roots;
+  parts.push(shown === roots ? `${roots} root${roots === 1 ? "" : "s"}` : `${shown} of ${roots} roots`);
+  if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
+  if (table.extraEdges) {
+    const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
+    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} not drawn (DAG${cyc})`);
+  }
+  return {
+    text: parts.join(" · "),
+    title:
+      table.extraEdges > 0
+        ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
+        : "",
+  };
+}

@@ -1,0 +1,173 @@
+// The widget: binds the Jupyter-agnostic renderer to the anywidget model. `createWidget(deps)`
+// takes the renderer's modules (js/src/index.js hands in the real ones, tests fakes) and returns
+// the anywidget module, `{ render }`. Each part is a file of its own: binding.js (traits ⇄
+// renderer), lod-client.js (level-of-detail requests), screen.js (zoom and size for Python),
+// snapshot.js and fallback.js (the notebook's static image), download.js (toolbar downloads),
+// replacement.js (a view JupyterLab replaced hands its zoom on).
+import { bindTraits, traitWriter, viewState } from "./binding.js";
+import { download } from "./download.js";
+import { createLodClient } from "./lod-client.js";
+import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
+import { createScreenReport } from "./screen.js";
+import { createSnapshots } from "./snapshot.js";
+
+/**
+ * @typedef {import("./model.js").CCTModel} CCTModel
+ * @typedef {import("./model.js").Traits} Traits
+ * @typedef {import("./renderer-api.js").TableLike} TableLike
+ */
+
+/** Room for the toolbar and status line in the first guess at the drawing's height. */
+const CHROME_HEIGHT = 90;
+
+/**
+ * The anywidget module of cctviz.CCT, drawing with `deps`. Typed as anywidget's own types say
+ * (@anywidget/types): the type checker thereby checks that anywidget's model fits `CCTModel`.
+ * @template {TableLike} T
+ * @param {import("./renderer-api.js").Deps<T>} deps
+ * @returns {{ render: import("@anywidget/types").Render<Traits> }}
+ */
+export function createWidget(deps) {
+  return { render: ({ model, el }) => renderView(deps, model, el) };
+}
+
+/**
+ * Draws the view of `model` into `el`.
+ * @template {TableLike} T
+ * @param {import("./renderer-api.js").Deps<T>} deps
+ * @param {CCTModel} model
+ * @param {HTMLElement} el
+ * @returns {() => void} the cleanup: stops every listener, timer and observer, removes the view
+ */
+function renderView(deps, model, el) {
+  el.classList.add("cctviz");
+  /** @type {T | null} the table drawn now */
+  let table = null;
+  let started = false;
+  let disposed = false;
+
+  const screen = createScreenReport(model);
+  const lod = createLodClient(model);
+  /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
+  const current = () => {
+    if (!table) return null;
+    const [width, height] = stageSize();
+    const options = {
+      width,
+      height,
+      selection: renderer.selection,
+      units: model.get("units") ?? {},
+      transform: screen.zoomed,
+    };
+    return { table, state: renderer.state, options };
+  };
+  const snapshots = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng });
+  const changed = () => snapshots.schedule();
+  const toTraits = traitWriter(model, changed);
+  const renderer = deps.createRenderer(el, {
+    width: el.clientWidth || 800,
+    height: model.get("height") - CHROME_HEIGHT, // a first guess: start() sizes it to the stage
+    onSelect: toTraits.onSelect,
+    onChange: toTraits.onChange,
+    onZoom(t) {
+      screen.zoomEnded(t);
+      changed();
+    },
+    onDownload(format) {
+      const figure = current();
+      if (!figure) return;
+      download(format, figure, deps, el.ownerDocument).catch((error) => console.warn("cctviz: download failed", error));
+    },
+    onExpand(node) {
+      // errors are reported by the client; a request cut short by closing the view is no news
+      lod.expand(node).catch(() => {});
+    },
+  });
+  // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)
+  Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
+  const unbind = bindTraits(model, renderer, changed);
+
+  // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
+  /** @returns {[number, number]} */
+  const stageSize = () => [renderer.stage.clientWidth, renderer.stage.clientHeight];
+
+  /** @param {unknown} error */
+  const showError = (error) => {
+    const box = el.ownerDocument.createElement("div");
+    box.className = "cct-error";
+    box.textContent = `cctviz could not draw this profile: ${error instanceof Error ? error.message : error}`;
+    el.replaceChildren(box);
+  };
+
+  const onData = () => {
+    if (!started) return;
+    try {
+      table = deps.decodeTable(model.get("_payload"));
+      if (renderer.element.parentNode !== el) el.replaceChildren(renderer.element); // after an error
+      // an expansion waiting for its reply: its node stays where it is on screen
+      renderer.setData(table, viewState(model), { anchor: lod.anchor });
+      renderer.setSelection(model.get("selection") ?? []);
+    } catch (error) {
+      table = null;
+      showError(error);
+    }
+    changed();
+  };
+  model.on("change:_payload", onData);
+
+  let stopWatching = () => {};
+  // Draw once the cell has its real width (the element is often not in the page yet when render
+  // runs); drawing at a guessed width would lay out and draw everything twice.
+  const start = () => {
+    if (started) return;
+    started = true;
+    renderer.resize(...stageSize());
+    onData();
+    screen.sized(...stageSize());
+    stopWatching = watchRemoval(el, () => {
+      rememberZoom(model.get("_payload"), screen.zoomed);
+      dispose();
+    });
+    const zoom = replacedZoomOf(model.get("_payload"));
+    if (zoom) renderer.setTransform(zoom);
+  };
+
+  let frame = 0;
+  const onResize = () => {
+    if (!started) {
+      if (renderer.stage.clientWidth > 0) start();
+      return;
+    }
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      renderer.resize(...stageSize());
+      screen.sized(...stageSize());
+      changed();
+    });
+  };
+  const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(onResize);
+  observer?.observe(renderer.stage);
+
+  try {
+    renderer.setUnits(model.get("units") ?? {});
+    renderer.setState(viewState(model));
+    if (!observer || renderer.stage.clientWidth > 0) start();
+  } catch (error) {
+    showError(error);
+  }
+
+  function dispose() {
+    if (disposed) return;
+    disposed = true;
+    stopWatching();
+    observer?.disconnect();
+    cancelAnimationFrame(frame);
+    model.off("change:_payload", onData);
+    unbind();
+    lod.dispose();
+    screen.dispose();
+    snapshots.dispose();
+    renderer.destroy();
+  }
+  return dispose;
+}

@@ -1,0 +1,91 @@
+// Level-of-detail requests to Python. A click on an "N more" fold asks Python for the next
+// hidden children of a node: an `expand` message with a request id, answered by a `reply` with
+// the same id. Python sends the new table (`_payload`) before the reply, so while a request
+// waits, the node it expands is the anchor that the new table keeps in place on screen.
+import { MESSAGES } from "../contract.js";
+import { asReply } from "./model.js";
+
+/**
+ * @typedef {import("./model.js").CCTModel} CCTModel
+ * @typedef {import("./model.js").ExpandMessage} ExpandMessage
+ * @typedef {Extract<import("./model.js").ReplyMessage, { ok: true }>} LoadedReply
+ */
+
+/**
+ * A message kind of the contract (contract.json "messages").
+ * @template {string} K
+ * @param {K} kind
+ * @returns {K}
+ */
+function messageKind(kind) {
+  if (!(kind in MESSAGES)) throw new Error(`the contract has no ${JSON.stringify(kind)} message`);
+  return kind;
+}
+const EXPAND = messageKind("expand");
+messageKind("reply"); // what asReply reads
+
+/**
+ * @typedef {object} LodClient
+ * @property {(node: number) => Promise<LoadedReply>} expand asks for the next hidden children of
+ *   `node` (-1: hidden roots); resolves with Python's reply, rejects with its error (which is
+ *   also reported on the console) or when the view is closed first
+ * @property {number | null} anchor the node of the latest request still waiting for its reply
+ *   (null: none, or the hidden roots, which have no place on screen)
+ * @property {number} pending how many requests wait for their reply
+ * @property {() => void} dispose stops listening; waiting requests are rejected
+ */
+
+/**
+ * @param {CCTModel} model
+ * @param {{ warn?: (text: string) => void }} [options] `warn`: where error replies are reported
+ * @returns {LodClient}
+ */
+export function createLodClient(model, { warn = (text) => console.warn(text) } = {}) {
+  let requests = 0;
+  let disposed = false;
+  /** @type {Map<number, { node: number, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
+  const waiting = new Map();
+
+  /** @param {unknown} message */
+  const onMessage = (message) => {
+    const reply = asReply(message);
+    const request = reply ? waiting.get(reply.id) : undefined;
+    if (!reply || !request) return; // not a reply, or one we did not ask for (or got already)
+    waiting.delete(reply.id);
+    if ("error" in reply) {
+      warn(`cctviz: ${reply.error}`);
+      request.reject(new Error(reply.error));
+    } else {
+      request.resolve(reply);
+    }
+  };
+  model.on("msg:custom", onMessage);
+
+  return {
+    expand(node) {
+      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
+      const id = ++requests;
+      /** @type {ExpandMessage} */
+      const message = { type: EXPAND, id, node };
+      /** @type {Promise<LoadedReply>} */
+      const reply = new Promise((resolve, reject) => waiting.set(id, { node, resolve, reject }));
+      model.send(message);
+      return reply;
+    },
+    get anchor() {
+      const last = [...waiting.values()].at(-1);
+      return last && last.node >= 0 ? last.node : null;
+    },
+    get pending() {
+      return waiting.size;
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      model.off("msg:custom", onMessage);
+      const left = [...waiting.values()];
+      waiting.clear();
+      for (const request of left) request.reject(new Error("cctviz: the view was closed before Python replied"));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The anywidget model as this widget sees it: the synced traits of cctviz.CCT (declared in
+// cctviz/contract.json) with their value types, and the messages it exchanges with Python.
+// `TRAIT_KINDS` ties the typedef to the contract: the type checker makes it name every trait of
+// `Traits` and no other, and a test checks it against contract.json.
+
+/**
+ * @typedef {import("../contract.js").ViewState} ViewState
+ * @typedef {import("../contract.js").Kind} Kind
+ * @typedef {{ x: number, y: number, k: number }} Transform a zoom and pan (layout → screen)
+ * @typedef {Record<string, unknown>} Payload the node table as binary columns (cctviz.payload),
+ *   opaque here: the decoder reads it
+ */
+
+/**
+ * The traits of cctviz.CCT, by Python name, with the values the front end sees (Python's tuples
+ * arrive as arrays). Node ids are full-tree ids everywhere.
+ * @typedef {object} Traits
+ * @property {ViewState["colorBy"]} color_by
+ * @property {ViewState["sizeBy"]} size_by
+ * @property {ViewState["colorScale"]} color_scale
+ * @property {ViewState["palette"]} palette
+ * @property {ViewState["legend"]} legend
+ * @property {ViewState["backend"]} backend
+ * @property {ViewState["collapsed"]} collapsed
+ * @property {ViewState["prune"]} prune_range
+ * @property {ViewState["focus"]} focused
+ * @property {ViewState["roots"]} visible_roots
+ * @property {ViewState["search"]} search
+ * @property {ViewState["searchRegex"]} search_regex
+ * @property {ViewState["searchCase"]} search_case
+ * @property {ViewState["highlighted"]} highlighted
+ * @property {number[]} selection node ids in selection order
+ * @property {"mean" | "sum" | "min" | "max"} reducer
+ * @property {number} height pixels
+ * @property {Record<string, string>} units metric name → unit
+ * @property {Payload} _payload written by Python only
+ * @property {[number, number]} _stage_size written by the view only
+ * @property {[number, number, number] | null} _view_transform [x, y, k] the user set; null:
+ *   fitted. Written by the view only.
+ */
+/** @typedef {keyof Traits} TraitName */
+/** @typedef {`change:${TraitName}`} ChangeEvent */
+
+/**
+ * Sent to Python: load the next hidden children of `node` (-1: hidden roots).
+ * @typedef {{ type: "expand", id: number, node: number }} ExpandMessage
+ */
+/**
+ * Python's answer to one request, matched by `id`; Python sends the new table before it.
+ * @typedef {{ type: "reply", id: number, ok: true, loaded: number }
+ *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
+ */
+
+/**
+ * Subscribing and unsubscribing: `change:<trait>` (anywidget has no catch-all change event) and
+ * `msg:custom` (a message from Python; checked by whoever listens).
+ * @typedef {{
+ *   (event: ChangeEvent, listener: () => void): void,
+ *   (event: "msg:custom", listener: (message: unknown) => void): void,
+ * }} ModelEvents
+ */
+
+/**
+ * The model of one cctviz.CCT. anywidget's `AnyModel<Traits>` (@anywidget/types) fits it; the
+ * fallback image reads JupyterLab's `widget_manager` (see fallback.js).
+ * @typedef {object} CCTModel
+ * @property {<K extends TraitName>(name: K) => Traits[K]} get
+ * @property {<K extends TraitName>(name: K, value: Traits[K]) => void} set
+ * @property {() => void} save_changes sends what `set` changed to Python
+ * @property {ModelEvents} on
+ * @property {ModelEvents} off
+ * @property {(message: ExpandMessage) => void} send
+ * @property {unknown} [widget_manager]
+ */
+
+/** @type {Readonly<Record<TraitName, Kind>>} the kind of every trait, as in contract.json */
+export const TRAIT_KINDS = Object.freeze({
+  color_by: "metric",
+  size_by: "metric",
+  color_scale: "enum",
+  palette: "enum",
+  legend: "enum",
+  backend: "enum",
+  collapsed: "node_ids",
+  prune_range: "range",
+  focused: "node_id",
+  visible_roots: "root_ids",
+  search: "string",
+  search_regex: "bool",
+  search_case: "bool",
+  highlighted: "node_ids",
+  selection: "node_ids",
+  reducer: "enum",
+  height: "int",
+  units: "units",
+  _payload: "payload",
+  _stage_size: "size",
+  _view_transform: "transform",
+});
+
+/**
+ * The reply in `message`, or null if it is anything else (Python's messages are checked, not
+ * trusted).
+ * @param {unknown} message
+ * @returns {ReplyMessage | null}
+ */
+export function asReply(message) {
+  if (typeof message !== "object" || message === null) return null;
+  const m = /** @type {Record<string, unknown>} */ (message);
+  if (m.type !== "reply" || typeof m.id !== "number") return null;
+  if (m.ok === true) return { type: "reply", id: m.id, ok: true, loaded: typeof m.loaded === "number" ? m.loaded : 0 };
+  if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };
+  return null;
+}

@@ -1,0 +1,79 @@
+// The seam between the widget glue and the Jupyter-agnostic renderer (js/src/cct): what the glue
+// uses of it. js/src/index.js hands in the real modules (`createWidget(deps)`); tests hand in
+// fakes. Node ids are full-tree ids on both sides: the glue never sees rows.
+//
+// The glue is checked with strict types (js/jsconfig.strict.json) and imports nothing from
+// js/src/cct, which is not: this file says what it expects instead, and the check of
+// js/src/index.js (js/jsconfig.json) tells whether the real modules fit.
+
+/**
+ * @typedef {import("../contract.js").ViewState} ViewState
+ * @typedef {import("./model.js").Transform} Transform
+ * @typedef {import("./model.js").Payload} Payload
+ * @typedef {{ size: number }} TableLike what the glue reads of a decoded table: its row count
+ */
+
+/**
+ * Callbacks and sizes given to `createRenderer`.
+ * @typedef {object} RendererOptions
+ * @property {(ids: number[]) => void} onSelect the user changed the selection (selection order)
+ * @property {(partial: Partial<ViewState>) => void} onChange the user changed view state: only
+ *   the changed keys
+ * @property {(node: number) => void} onExpand the user opened a level-of-detail fold: the node
+ *   whose hidden children should load (-1: hidden roots)
+ * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
+ * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
+ *   null when the view is fitted
+ * @property {number} width
+ * @property {number} height
+ */
+
+/**
+ * What the glue uses of a renderer.
+ * @template {TableLike} T
+ * @typedef {object} Renderer
+ * @property {(table: T, state?: Partial<ViewState>, how?: { anchor?: number | null }) => void} setData
+ *   `anchor`: a node kept where it was on screen, at the same zoom
+ * @property {(partial: Partial<ViewState>) => void} setState no `onChange` echo; a bad value
+ *   is a RangeError
+ * @property {ViewState} state the whole view state
+ * @property {(ids: number[]) => void} setSelection
+ * @property {number[]} selection
+ * @property {(t: Transform) => void} setTransform
+ * @property {Transform} transform
+ * @property {(width: number, height: number) => void} resize
+ * @property {(units: Record<string, string>) => void} setUnits
+ * @property {HTMLElement} stage the element the tree is drawn in: its size is the drawing's
+ * @property {HTMLElement} element the renderer's outermost element
+ * @property {() => void} destroy
+ */
+
+/**
+ * What the figures (static image, downloads) are drawn with.
+ * @typedef {object} FigureOptions
+ * @property {number} width
+ * @property {number} height
+ * @property {number[]} selection
+ * @property {Record<string, string>} units
+ * @property {Transform | null} transform the zoom the user set; null fits the whole tree
+ * @property {Record<string, unknown>} [provenance]
+ */
+
+/**
+ * A figure of what the view shows now: the table, the view state and how it is drawn.
+ * @template {TableLike} T
+ * @typedef {{ table: T, state: ViewState, options: FigureOptions }} ViewFigure
+ */
+
+/**
+ * The renderer's modules, handed to `createWidget`.
+ * @template {TableLike} T the decoded table
+ * @typedef {object} Deps
+ * @property {(container: HTMLElement, options: RendererOptions) => Renderer<T>} createRenderer
+ * @property {(payload: Payload) => T} decodeTable throws on a payload it cannot read
+ * @property {(table: T, state: Partial<ViewState>, options: FigureOptions) => { svg: string }} figureSVG
+ * @property {(svg: string, width: number, height: number, scale: number) => Promise<string>} svgToPng
+ *   base64 PNG
+ */
+
+export {};

@@ -1,0 +1,88 @@
+// The view's static image for the notebook (see fallback.js): a PNG of what is on screen, drawn
+// again once the view has not changed for a moment. The element gets `data-cct-snapshot` (a time
+// stamp) whenever a new image is ready: end-to-end tests wait for it.
+import { registerFallback } from "./fallback.js";
+
+/** How long the view has to stay unchanged before its image is drawn again. */
+export const SNAPSHOT_DELAY_MS = 1000;
+/** Above this many rows no image is drawn: redrawing the whole tree as SVG after every change
+ * would stall the page for seconds (level of detail keeps tables far smaller). */
+export const SNAPSHOT_MAX_ROWS = 20_000;
+
+/**
+ * @typedef {import("./fallback.js").Snapshot} Snapshot
+ * @typedef {import("./renderer-api.js").TableLike} TableLike
+ */
+
+/**
+ * @typedef {object} Snapshots
+ * @property {() => void} schedule the view changed: draw its image once it has settled
+ * @property {Snapshot | null} latest
+ * @property {() => Promise<void>} take draws the image now (what `schedule` ends with)
+ * @property {() => void} dispose no more images; the view leaves the notebook's save
+ */
+
+/**
+ * @template {TableLike} T
+ * @param {object} options
+ * @param {import("./fallback.js").FallbackView["model"]} options.model the view's model
+ * @param {HTMLElement} options.el gets the `data-cct-snapshot` stamp
+ * @param {() => import("./renderer-api.js").ViewFigure<T> | null} options.current what the view
+ *   shows now (null: nothing)
+ * @param {import("./renderer-api.js").Deps<T>["figureSVG"]} options.figureSVG
+ * @param {import("./renderer-api.js").Deps<T>["svgToPng"]} options.svgToPng
+ * @param {number} [options.delay]
+ * @param {number} [options.maxRows]
+ * @returns {Snapshots}
+ */
+export function createSnapshots({
+  model,
+  el,
+  current,
+  figureSVG,
+  svgToPng,
+  delay = SNAPSHOT_DELAY_MS,
+  maxRows = SNAPSHOT_MAX_ROWS,
+}) {
+  /** @type {Snapshot | null} */
+  let latest = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let disposed = false;
+  const fallback = registerFallback({ model, png: () => latest });
+
+  async function take() {
+    const figure = current();
+    if (disposed || !figure || !figure.state.colorBy || figure.table.size > maxRows) return;
+    const { width, height } = figure.options;
+    if (!(width > 0 && height > 0)) return;
+    try {
+      const { svg } = figureSVG(figure.table, figure.state, figure.options);
+      const scale = Math.min(2, Math.max(1, globalThis.devicePixelRatio || 1));
+      const data = await svgToPng(svg, width, height, scale);
+      if (disposed) return;
+      latest = { data, width, height };
+      el.dataset.cctSnapshot = String(Date.now());
+      fallback.refreshed();
+    } catch (error) {
+      console.warn("cctviz: no static image of this view", error);
+    }
+  }
+
+  return {
+    schedule() {
+      if (disposed) return;
+      clearTimeout(timer);
+      timer = setTimeout(take, delay);
+    },
+    get latest() {
+      return latest;
+    },
+    take,
+    dispose() {
+      disposed = true;
+      clearTimeout(timer);
+      fallback.unregister();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// The pure commands, search and scene: functions of (table, state) in full-tree ids, no DOM.
+import { describe, expect, test } from "vitest";
+import { VIEW_DEFAULTS } from "../src/contract.js";
+import * as commands from "../src/cct/commands.js";
+import { decodeTable } from "../src/cct/decode.js";
+import { computeMarks, linkSegments, statusText } from "../src/cct/scene.js";
+import { findMatches, matcher, matchSummary, revealMatches } from "../src/cct/search.js";
+import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
+import { buildViewTree, subtreeStats } from "../src/cct/view-tree.js";
+import { payload, smallTree } from "./fixtures.js";
+
+const view = (state = {}) => ({ ...VIEW_DEFAULTS, colorBy: "time", sizeBy: "time (inc)", ...state });
+
+/** main(0) → solve(4) → kernel(9), main → io(12); a fold "30 more" under main; ids ≠ rows. */
+function sparse() {
+  const table = decodeTable(
+    payload({
+      parent: [-1, 0, 1, 0, 0],
+      names: ["main", "solve", "kernel", "io", "30 more"],
+      metrics: { time: [1, 2, 50, 4, 300], "time (inc)": [400, 52, 50, 4, 300] },
+      kinds: { time: "exclusive", "time (inc)": "inclusive" },
+      partners: { time: "time (inc)", "time (inc)": "time" },
+      nodeId: [0, 4, 9, 12, -1],
+      folded: [0, 0, 0, 0, 30],
+      total: 40,
+    }),
+  );
+  return { table, stats: subtreeStats(table) };
+}
+
+describe("commands speak full-tree ids", () => {
+  test("children, roots and collapse to depth skip fold rows", () => {
+    const { table, stats } = sparse();
+    expect(commands.childIds(table, stats, 0)).toEqual([4, 12]);
+    expect(commands.childIds(table, stats, 77)).toEqual([]);
+    expect(commands.rootIds(table, stats)).toEqual([0]);
+    expect(commands.collapseToDepth(table, stats, 1)).toEqual({ collapsed: [4] });
+    expect(commands.collapseToDepth(table, stats, 0)).toEqual({ collapsed: [0] });
+    expect(() => commands.collapseToDepth(table, stats, -1)).toThrow(/whole number ≥ 0/);
+  });
+
+  test("toggle collapse: a leaf has nothing to collapse; other collapsed ids are kept", () => {
+    const { table, stats } = sparse();
+    expect(commands.toggleCollapse(table, stats, view(), 9)).toBeNull();
+    expect(commands.toggleCollapse(table, stats, view({ collapsed: [77] }), 4)).toEqual({ collapsed: [77, 4] });
+    expect(commands.toggleCollapse(table, stats, view({ collapsed: [4, 77] }), 4)).toEqual({ collapsed: [77] });
+  });
+
+  test("the hot path follows inclusive values, never a fold's sum", () => {
+    const { table, stats } = sparse();
+    const { change, path } = commands.hotPath(table, stats, view(), 0);
+    expect(path).toEqual([0, 4, 9]); // the 300 of the fold does not win
+    expect(change).toEqual({ collapsed: [] }); // io is a leaf: nothing to fold
+  });
+
+  test("roots menu, inclusive switch, descendants, reset", () => {
+    const table = decodeTable(smallTree());
+    const stats = subtreeStats(table);
+    expect(commands.toggleRoot(table, stats, view(), 5)).toEqual({ roots: [0] });
+    expect(commands.toggleRoot(table, stats, view({ roots: [0] }), 5)).toEqual({ roots: null });
+    expect(commands.toggleRoot(table, stats, view({ roots: [0] }), 0)).toEqual({ roots: [] });
+    expect(commands.inclusiveMetrics(table, view(), true)).toEqual({ colorBy: "time (inc)", sizeBy: "time (inc)" });
+    expect(commands.inclusiveMetrics(table, view(), false)).toEqual({ colorBy: "time", sizeBy: "time" });
+    expect(commands.withDescendants(table, stats, [1]).sort()).toEqual([1, 2, 3]);
+    expect(commands.RESET).toEqual({ collapsed: [], prune: null, focus: null, roots: null, search: "" });
+  });
+});
+
+describe("search", () => {
+  test("matchers: substring, case, regular expressions, invalid ones", () => {
+    expect(matcher("", { regex: false, caseSensitive: false })).toBeNull();
+    expect(matcher("KER", { regex: false, caseSensitive: false })("kernel")).toBe(true);
+    expect(matcher("KER", { regex: false, caseSensitive: true })("kernel")).toBe(false);
+    expect(matcher("^k.*l$", { regex: true, caseSensitive: false })("kernel")).toBe(true);
+    expect(matcher("(", { regex: true, caseSensitive: false })).toBeInstanceOf(Error);
+  });
+
+  test("revealing opens collapsed ancestors of matches, in ids; matches are counted drawn or not", () => {
+    const { table } = sparse();
+    const test_ = /** @type {(s: string) => boolean} */ (matcher("kern", { regex: false, caseSensitive: false }));
+    expect(revealMatches(table, [4, 77], test_)).toEqual([77]);
+    expect(revealMatches(table, [12], test_)).toBeNull();
+    expect(findMatches(table, test_, () => true)).toEqual({ shown: [9], hidden: 0 });
+    expect(findMatches(table, test_, () => false)).toEqual({ shown: [], hidden: 1 });
+    expect(matchSummary(1, 2)).toBe("1 match (+2 not shown)");
+  });
+});
+
+describe("scene", () => {
+  function sceneOf(state = {}) {
+    const { table, stats } = sparse();
+    const v = view(state);
+    const tree = buildViewTree(table, stats, { collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)) });
+    const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
+    const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
+    placeLevels(layout, 100);
+    const scene = computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
+    return { table, stats, tree, layout, scene, v };
+  }
+
+  test("marks name nodes by full-tree id and folds by their parent; folds do not set the size scale", () => {
+    const { tree, scene } = sceneOf();
+    const marks = tree.items.map((it) => scene.marks[it.key]);
+    expect(marks.filter((m) => m.attr === "data-id").map((m) => m.ref)).toEqual([0, 4, 9, 12]);
+    const fold = marks.find((m) => m.attr === "data-fold");
+    expect(fold).toMatchObject({ ref: 0, shape: "diamond", id: -1 });
+    expect(marks.find((m) => m.ref === 0 && m.attr === "data-id").r).toBe(12); // main (400), not the fold
+    expect(scene.color.domain).toEqual([1, 50]); // over the drawn nodes: a fold is not one
+  });
+
+  test("a collapsed node is a triangle; links join drawn items; the status line counts", () => {
+    const { table, stats, tree, layout, scene, v } = sceneOf({ collapsed: [4] });
+    expect(scene.marks[1]).toMatchObject({ shape: "triangle", ref: 4 });
+    expect(linkSegments(tree, layout)).toHaveLength(tree.items.length - 1);
+    expect(statusText(table, stats, tree, v).text).toBe("40 nodes · 4 loaded · 3 shown, 31 hidden · 1 root");
+  });
+
+  test("an unknown metric is an error naming it", () => {
+    expect(() => sceneOf({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
+  });
+});

@@ -1,0 +1,95 @@
+// INTEGRATION: the widget glue with the REAL renderer modules (js/src/cct), as js/src/index.js
+// wires them, against a mock model. This is the one widget test that depends on the renderer:
+// it needs the id-based renderer API (full-tree ids in and out, `setData(table, state,
+// { anchor })`). If it fails while the other widget-*.test.js pass, look at the renderer first.
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import widget from "../src/index.js";
+import { payload } from "./fixtures.js";
+import { mockModel } from "./widget-fakes.js";
+
+/** 1,000 nodes under level of detail: main (0) → solve (4) → kernel (9); folds under main and solve. */
+const lodTree = () =>
+  payload({
+    parent: [-1, 0, 1, 1, 0],
+    names: ["main", "solve", "kernel", "5 more", "990 more"],
+    metrics: { time: [1, 2, 50, 7, 300], "time (inc)": [360, 59, 50, 7, 300] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    nodeId: [0, 4, 9, -1, -1],
+    folded: [0, 0, 0, 5, 990],
+    total: 1000,
+  });
+/** The same after main's fold was opened: a leaf `init` (id 1) comes first. */
+const expandedTree = () =>
+  payload({
+    parent: [-1, 0, 0, 2, 2, 0],
+    names: ["main", "init", "solve", "kernel", "5 more", "989 more"],
+    metrics: { time: [1, 1, 2, 50, 7, 299], "time (inc)": [360, 1, 59, 50, 7, 299] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    nodeId: [0, 1, 4, 9, -1, -1],
+    folded: [0, 0, 0, 0, 5, 989],
+    total: 1000,
+  });
+
+const click = (el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+
+// jsdom lays nothing out (clientWidth is 0, from Element.prototype): the stage measures 900 × 500 here
+beforeEach(() => {
+  const size = (value) => ({
+    configurable: true,
+    get() {
+      return this.classList.contains("cct-stage") ? value : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "clientWidth", size(900));
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", size(500));
+});
+afterEach(() => {
+  delete HTMLElement.prototype.clientWidth;
+  delete HTMLElement.prototype.clientHeight;
+  document.body.replaceChildren();
+  vi.restoreAllMocks();
+});
+
+describe("the widget with the real renderer (integration)", () => {
+  test("traits, user gestures, a level-of-detail expansion and cleanup", () => {
+    const model = mockModel({ _payload: lodTree(), selection: [9] });
+    const el = document.createElement("div");
+    document.body.append(el);
+    const dispose = widget.render({ model, el });
+    const renderer = el.cctRenderer;
+    expect(el.querySelector(".cct-error")).toBeNull();
+    expect(el.querySelector('.cct-node[data-id="9"]')).not.toBeNull();
+    expect(renderer.selection).toEqual([9]);
+    expect(model.get("_stage_size")).toEqual([900, 500]);
+
+    // Python → view, in full-tree ids
+    model.python("collapsed", [4]);
+    expect(renderer.state.collapsed).toEqual([4]);
+    expect(el.querySelector('path.cct-collapsed[data-id="4"]')).not.toBeNull();
+    model.python("collapsed", []);
+
+    // view → Python
+    const saves = model.saves;
+    click(el.querySelector('.cct-node[data-id="0"]'));
+    expect(model.get("selection")).toEqual([0]);
+    expect(model.saves).toBe(saves + 1);
+
+    // a fold click asks Python; the new table keeps main where it was
+    click(el.querySelector('.cct-node[data-fold="0"]'));
+    expect(model.sent).toEqual([{ type: "expand", id: 1, node: 0 }]);
+    const before = renderer.screenPosition(0);
+    model.python("_payload", expandedTree());
+    model.deliver({ type: "reply", id: 1, ok: true, loaded: 1 });
+    expect(el.querySelector('.cct-node[data-id="1"]')).not.toBeNull();
+    const after = renderer.screenPosition(0);
+    expect(after.x).toBeCloseTo(before.x, 6);
+    expect(after.y).toBeCloseTo(before.y, 6);
+    expect(renderer.selection).toEqual([0]);
+
+    dispose();
+    expect(model.listenerCount()).toBe(0);
+    expect(el.querySelector(".cct-root")).toBeNull();
+  });
+});

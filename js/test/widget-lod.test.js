@@ -1,0 +1,135 @@
+// Level-of-detail requests (js/src/widget/lod-client.js) against a mock model, and their anchor
+// in the widget.
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { MESSAGES } from "../src/contract.js";
+import { createLodClient } from "../src/widget/lod-client.js";
+import { mockModel, mountWidget } from "./widget-fakes.js";
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.restoreAllMocks();
+});
+
+function client() {
+  const model = mockModel();
+  const warn = vi.fn();
+  return { model, warn, lod: createLodClient(model, { warn }) };
+}
+
+describe("requests and replies", () => {
+  test("expand sends the contract's expand message with a new request id each time", () => {
+    const { model, lod } = client();
+    lod.expand(4);
+    lod.expand(-1);
+    expect(model.sent).toEqual([
+      { type: "expand", id: 1, node: 4 },
+      { type: "expand", id: 2, node: -1 },
+    ]);
+    expect(Object.keys(model.sent[0])).toEqual(Object.keys(MESSAGES.expand.fields));
+    expect(lod.pending).toBe(2);
+  });
+
+  test("each reply settles the request with its id, in any order", async () => {
+    const { model, lod } = client();
+    const first = lod.expand(4);
+    const second = lod.expand(9);
+    model.deliver({ type: "reply", id: 2, ok: true, loaded: 3 });
+    model.deliver({ type: "reply", id: 1, ok: true, loaded: 200 });
+    await expect(first).resolves.toEqual({ type: "reply", id: 1, ok: true, loaded: 200 });
+    await expect(second).resolves.toEqual({ type: "reply", id: 2, ok: true, loaded: 3 });
+    expect(lod.pending).toBe(0);
+  });
+
+  test("an error reply is reported and rejects the request", async () => {
+    const { model, lod, warn } = client();
+    const request = lod.expand(12345);
+    model.deliver({ type: "reply", id: 1, ok: false, error: "no node 12345 in this tree" });
+    await expect(request).rejects.toThrow("no node 12345 in this tree");
+    expect(warn).toHaveBeenCalledWith("cctviz: no node 12345 in this tree");
+    expect(lod.pending).toBe(0);
+  });
+
+  test("replies to unknown ids, second replies and other messages are ignored", async () => {
+    const { model, lod, warn } = client();
+    const request = lod.expand(4);
+    const settled = vi.fn();
+    request.then(settled, settled);
+    model.deliver({ type: "reply", id: 99, ok: true, loaded: 1 });
+    model.deliver({ type: "reply", id: 99, ok: false, error: "x" });
+    model.deliver({ type: "other", id: 1 });
+    model.deliver("reply");
+    model.deliver(null);
+    model.deliver({ type: "reply", id: "1", ok: true });
+    model.deliver({ type: "reply", id: 1 }); // no ok: not a reply
+    await Promise.resolve();
+    expect(settled).not.toHaveBeenCalled();
+    expect(lod.pending).toBe(1);
+    model.deliver({ type: "reply", id: 1, ok: true, loaded: 5 });
+    model.deliver({ type: "reply", id: 1, ok: false, error: "late" }); // a duplicate
+    await expect(request).resolves.toMatchObject({ loaded: 5 });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  test("dispose rejects the waiting requests and stops listening", async () => {
+    const { model, lod } = client();
+    const request = lod.expand(4);
+    expect(model.listenersOf("msg:custom")).toBe(1);
+    lod.dispose();
+    await expect(request).rejects.toThrow(/closed/);
+    expect(model.listenersOf("msg:custom")).toBe(0);
+    expect(lod.pending).toBe(0);
+    await expect(lod.expand(5)).rejects.toThrow(/closed/);
+    expect(model.sent).toHaveLength(1);
+  });
+
+  test("the anchor is the node of the latest request waiting for its reply", () => {
+    const { model, lod } = client();
+    expect(lod.anchor).toBeNull();
+    lod.expand(4).catch(() => {});
+    lod.expand(9).catch(() => {});
+    expect(lod.anchor).toBe(9);
+    model.deliver({ type: "reply", id: 2, ok: true, loaded: 1 });
+    expect(lod.anchor).toBe(4);
+    lod.expand(-1).catch(() => {}); // the hidden roots have no place on screen
+    expect(lod.anchor).toBeNull();
+    lod.dispose();
+  });
+});
+
+describe("in the widget", () => {
+  test("a fold click asks Python; the table that arrives before the reply keeps the node in place", async () => {
+    const model = mockModel({ _payload: { rows: 5 } });
+    const { renderer } = mountWidget(model);
+    renderer.user.expand(4);
+    expect(model.sent).toEqual([{ type: "expand", id: 1, node: 4 }]);
+    // Python: the new table first, then the reply
+    model.python("_payload", { rows: 205 });
+    const [table, state, how] = renderer.callsOf("setData").at(-1);
+    expect(table.size).toBe(205);
+    expect(state.colorBy).toBe("time");
+    expect(how).toEqual({ anchor: 4 });
+    model.deliver({ type: "reply", id: 1, ok: true, loaded: 200 });
+    // a later table (another reducer, say) has no anchor
+    model.python("_payload", { rows: 205 });
+    expect(renderer.callsOf("setData").at(-1)[2]).toEqual({ anchor: null });
+  });
+
+  test("an error reply is a console warning; nothing is thrown", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const model = mockModel();
+    const { renderer } = mountWidget(model);
+    renderer.user.expand(3);
+    model.deliver({ type: "reply", id: 1, ok: false, error: "node 3 has no hidden children" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(warn).toHaveBeenCalledWith("cctviz: node 3 has no hidden children");
+  });
+
+  test("closing the view with a request waiting raises nothing", async () => {
+    const model = mockModel();
+    const { renderer, dispose } = mountWidget(model);
+    renderer.user.expand(3);
+    dispose();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(model.listenersOf("msg:custom")).toBe(0);
+  });
+});

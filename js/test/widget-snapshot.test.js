@@ -1,0 +1,169 @@
+// The static image (js/src/widget/snapshot.js) with fake timers, and its way into the notebook
+// at save (js/src/widget/fallback.js) with a fake JupyterLab widget manager.
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { VIEW_DEFAULTS } from "../src/contract.js";
+import { IMAGE_MIME, WIDGET_MIME } from "../src/widget/fallback.js";
+import { createSnapshots, SNAPSHOT_DELAY_MS, SNAPSHOT_MAX_ROWS } from "../src/widget/snapshot.js";
+import { fakeDeps, mockModel, mountWidget } from "./widget-fakes.js";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+  vi.restoreAllMocks();
+});
+
+function figure(rows = 100, state = {}, size = { width: 800, height: 470 }) {
+  return {
+    table: { size: rows },
+    state: { ...VIEW_DEFAULTS, colorBy: "time", ...state },
+    options: { ...size, selection: [2], units: {}, transform: null },
+  };
+}
+
+function snapshots(current = () => figure()) {
+  const deps = fakeDeps();
+  const el = document.createElement("div");
+  const model = mockModel();
+  const s = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng });
+  return { s, el, deps, model };
+}
+
+describe("scheduling", () => {
+  test("drawn once, a second after the last change", async () => {
+    const { s, el, deps } = snapshots();
+    s.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    s.schedule();
+    await vi.advanceTimersByTimeAsync(600);
+    s.schedule();
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS - 1);
+    expect(deps.figureSVG).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+    const f = figure();
+    expect(deps.figureSVG).toHaveBeenCalledWith(f.table, f.state, f.options);
+    expect(deps.svgToPng).toHaveBeenCalledWith("<svg/>", 800, 470, expect.any(Number));
+    expect(s.latest).toEqual({ data: "UE5H", width: 800, height: 470 });
+    expect(el.dataset.cctSnapshot).toMatch(/^\d+$/);
+  });
+
+  test(`no image above ${SNAPSHOT_MAX_ROWS} rows, without a colour metric, at zero size, with no table`, async () => {
+    for (const current of [
+      () => figure(SNAPSHOT_MAX_ROWS + 1),
+      () => figure(100, { colorBy: "" }),
+      () => figure(100, {}, { width: 0, height: 470 }),
+      () => null,
+    ]) {
+      const { s, deps } = snapshots(current);
+      s.schedule();
+      await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+      expect(deps.figureSVG).not.toHaveBeenCalled();
+      expect(s.latest).toBeNull();
+    }
+    const { s, deps } = snapshots(() => figure(SNAPSHOT_MAX_ROWS));
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+  });
+
+  test("a failed drawing is a warning; the last image stays", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { s, deps } = snapshots();
+    await s.take();
+    deps.svgToPng.mockRejectedValueOnce(new Error("canvas too large"));
+    await s.take();
+    expect(warn).toHaveBeenCalledWith("cctviz: no static image of this view", expect.any(Error));
+    expect(s.latest?.data).toBe("UE5H");
+  });
+
+  test("dispose cancels the scheduled drawing; later schedules do nothing", async () => {
+    const { s, deps } = snapshots();
+    s.schedule();
+    s.dispose();
+    s.schedule();
+    await vi.advanceTimersByTimeAsync(5 * SNAPSHOT_DELAY_MS);
+    expect(deps.figureSVG).not.toHaveBeenCalled();
+  });
+});
+
+describe("in the widget", () => {
+  test("every change schedules the image of what is on screen", async () => {
+    const model = mockModel({ selection: [1] });
+    const { renderer, deps } = mountWidget(model);
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1); // the first draw
+    renderer.user.change({ collapsed: [2] });
+    renderer.user.zoom({ x: 10, y: 20, k: 2 });
+    model.python("palette", "magma");
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    expect(deps.figureSVG).toHaveBeenCalledTimes(2);
+    const [table, state, options] = deps.figureSVG.mock.calls[1];
+    expect(table.size).toBe(6);
+    expect(state).toMatchObject({ collapsed: [2], palette: "magma" });
+    expect(options).toEqual({ width: 800, height: 470, selection: [1], units: {}, transform: { x: 10, y: 20, k: 2 } });
+  });
+});
+
+describe("the fallback image at save", () => {
+  /** A JupyterLab widget manager with one notebook holding one widget output of `modelId`. */
+  function lab(modelId, payload) {
+    const slots = [];
+    const output = {
+      data: { [WIDGET_MIME]: { model_id: modelId, version_major: 2 }, "text/plain": "CCT(...)" },
+      metadata: {},
+      setData: vi.fn(function ({ data, metadata }) {
+        this.data = data;
+        this.metadata = metadata;
+      }),
+    };
+    const list = (items) => ({ length: items.length, get: (i) => items[i] });
+    const notebook = {
+      cells: list([
+        { type: "markdown", outputs: list([]) },
+        { type: "code", outputs: list([output]) },
+      ]),
+    };
+    const manager = {
+      context: { saveState: { connect: (slot) => slots.push(slot) }, model: notebook },
+      get_model: vi.fn(async (id) => (id === modelId ? { get: () => payload } : undefined)),
+    };
+    return {
+      manager,
+      output,
+      save: () => {
+        for (const slot of slots) slot(null, "started");
+      },
+    };
+  }
+
+  test("the view's latest image goes into its output when the notebook is saved", async () => {
+    const payload = { rows: 6 };
+    const { manager, output, save } = lab("m1", payload);
+    const model = mockModel({ _payload: payload });
+    model.widget_manager = manager;
+    const { dispose } = mountWidget(model);
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS); // drawn; its model id is looked up
+    save();
+    expect(output.setData).toHaveBeenCalledTimes(1);
+    expect(output.data[IMAGE_MIME]).toBe("UE5H");
+    expect(output.data[WIDGET_MIME].model_id).toBe("m1");
+    expect(output.metadata[IMAGE_MIME]).toEqual({ width: 800, height: 470 });
+    save(); // the same image: not written again
+    expect(output.setData).toHaveBeenCalledTimes(1);
+    dispose();
+  });
+
+  test("a closed view no longer writes its image", async () => {
+    const payload = { rows: 6 };
+    const { manager, output, save } = lab("m2", payload);
+    const model = mockModel({ _payload: payload });
+    model.widget_manager = manager;
+    const { dispose } = mountWidget(model, fakeDeps());
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    dispose();
+    save();
+    expect(output.setData).not.toHaveBeenCalled();
+  });
+});

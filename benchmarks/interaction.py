@@ -30,7 +30,8 @@ async ({ kind, count }) => {
   const r = el.cctRenderer;
   const target = el.querySelector('svg.cct-svg');
   const box = el.querySelector('.cct-stage').getBoundingClientRect();
-  const ids = [...el.querySelectorAll('.cct-nodes .cct-node')].map((e) => +e.dataset.id);
+  // node marks only (full-tree ids); level-of-detail folds and aggregates have no data-id
+  const ids = [...el.querySelectorAll('.cct-nodes [data-id]')].map((e) => +e.dataset.id);
   const n = ids.length || Number(el.querySelector('[data-node-count]').dataset.nodeCount);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
   const times = [];

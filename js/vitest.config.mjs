@@ -4,5 +4,7 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["test/**/*.test.js"],
+    // jsdom has no canvas: say so quietly (its default reports "not implemented" on the console)
+    setupFiles: ["test/setup.js"],
   },
 });

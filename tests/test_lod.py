@@ -220,7 +220,7 @@ def test_figures_show_what_the_browser_has(big: Any) -> None:
     import xml.etree.ElementTree as ET
 
     pytest.importorskip("playwright")
-    w = cctviz.CCT(big, budget=400)
+    w = cctviz.CCT(big, budget=400, fold_to_fit=False)
     root = ET.fromstring(w.to_svg())
     marks = [e for e in root.iter() if "cct-node" in e.get("class", "").split()]
     folds = [e for e in marks if "cct-aggregate" in e.get("class", "")]

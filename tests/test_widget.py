@@ -215,3 +215,18 @@ def test_snapshot_is_what_figures_read(gf) -> None:
     assert (snap.height, snap.units, snap.source) == (w.height, {"time": "s"}, w.source)
     assert (snap.nodes, snap.color_by, snap.size_by) == (34, "time", "time (inc)")
     assert snap.reducer == "mean" and snap.view_state == w.view_state
+
+
+def test_color_domain_and_fold_to_fit_are_view_state(gf) -> None:
+    w = cctviz.CCT(gf, color_domain=(0, 5.5), fold_to_fit=False)
+    assert w.color_domain == (0.0, 5.5)
+    assert w.renderer_state()["colorDomain"] == [0.0, 5.5]
+    assert w.renderer_state()["foldToFit"] is False
+    w.color_domain = "view"
+    again = cctviz.CCT(gf, state=w.view_state)
+    assert (again.color_domain, again.fold_to_fit) == ("view", False)
+    message = r"color_domain must be 'tree', 'view' or \(low, high\)"
+    for bad in ((3, 3), (5, 1), ("a", 2), (0, float("nan")), "all", (1, 2, 3)):
+        with pytest.raises(Exception, match=message):
+            w.color_domain = bad
+    assert w.color_domain == "view"

@@ -124,6 +124,34 @@ class Range(t.Tuple):
         return (low, high)
 
 
+class Domain(t.TraitType[Any, Any]):
+    """``"tree"``, ``"view"`` or ``(low, high)`` with ``low < high``."""
+
+    info_text = "'tree', 'view' or a (low, high) pair of numbers"
+
+    def validate(self, obj: Any, value: Any) -> str | tuple[float, float]:
+        if value in ("tree", "view"):
+            return str(value)
+        ok = isinstance(value, (tuple, list)) and len(value) == 2
+        low, high = (_number(v) for v in value) if ok else (None, None)
+        if low is None or high is None or not low < high:
+            raise t.TraitError(
+                f"{self.name} must be 'tree', 'view' or (low, high) with low < high; got {value!r}"
+            )
+        return (low, high)
+
+
+def _number(value: Any) -> float | None:
+    """A finite number as a float, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            value = float(value.__float__())  # numpy scalars
+        except (AttributeError, TypeError, ValueError):
+            return None
+    number = float(value)
+    return number if number == number and abs(number) != float("inf") else None
+
+
 def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
     """The trait of one contract entry (not tagged yet)."""
     kind, default, help_ = spec.kind, spec.default, spec.help
@@ -154,6 +182,8 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return RootIds(default_value=_tuple_or_none(default), allow_none=True, help=help_)
     if kind == "range":
         return Range(default_value=_tuple_or_none(default), allow_none=True, help=help_)
+    if kind == "domain":
+        return Domain(default, help=help_)
     raise ValueError(f"trait {spec.trait!r} of the contract has an unknown kind {kind!r}")
 
 

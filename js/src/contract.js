@@ -5,7 +5,7 @@
 import contractJson from "../../cctviz/contract.json";
 
 /**
- * @typedef {"metric" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "string" | "bool"
+ * @typedef {"metric" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "domain" | "string" | "bool"
  *   | "int" | "units" | "payload" | "size" | "transform"} Kind
  * @typedef {"structure" | "style" | "search" | "backend" | "marks" | "selection" | "none"} Redraw
  * @typedef {object} TraitSpec
@@ -31,6 +31,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {"linear" | "log"} colorScale
  * @property {string} palette
  * @property {"shared" | "per-root"} legend
+ * @property {"tree" | "view" | [number, number]} colorDomain
  * @property {"auto" | "svg" | "canvas"} backend
  * @property {number[]} collapsed
  * @property {[number, number] | null} prune
@@ -40,6 +41,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {boolean} searchRegex
  * @property {boolean} searchCase
  * @property {number[]} highlighted
+ * @property {boolean} foldToFit
  */
 /** @typedef {keyof ViewState} ViewKey */
 
@@ -143,6 +145,17 @@ function normalizeValue(spec, value) {
       const [lo, hi] = Array.isArray(v) && v.length === 2 ? v.map(Number) : [Number.NaN, Number.NaN];
       if (!(lo <= hi))
         throw new RangeError(`prune range must be [low, high] with low ≤ high; got ${JSON.stringify(value)}`);
+      return [lo, hi];
+    }
+    case "domain": {
+      if (value === "tree" || value === "view") return value;
+      const v = /** @type {unknown[]} */ (value);
+      const [lo, hi] = Array.isArray(v) && v.length === 2 ? v.map(Number) : [Number.NaN, Number.NaN];
+      if (!(lo < hi && Number.isFinite(lo) && Number.isFinite(hi))) {
+        throw new RangeError(
+          `color_domain must be "tree", "view" or [low, high] with low < high; got ${JSON.stringify(value)}`,
+        );
+      }
       return [lo, hi];
     }
     default:

@@ -5,11 +5,16 @@ import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
 import { svgToPng } from "./cct/rasterize.js";
 
-/** Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only). */
+/**
+ * Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only).
+ * @param {unknown} value JSON data
+ * @returns {unknown} the same, each `{ $b64 }` object decoded to a Uint8Array
+ */
 export function fromBase64(value) {
   if (Array.isArray(value)) return value.map(fromBase64);
   if (value && typeof value === "object") {
-    if (typeof value.$b64 === "string") return Uint8Array.from(atob(value.$b64), (c) => c.charCodeAt(0));
+    if ("$b64" in value && typeof value.$b64 === "string")
+      return Uint8Array.from(atob(value.$b64), (c) => c.charCodeAt(0));
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromBase64(v)]));
   }
   return value;
@@ -17,7 +22,7 @@ export function fromBase64(value) {
 
 /**
  * @param {object} payload cctviz.payload.encode(table), buffers in base64
- * @param {object} state the renderer's view state (full-tree node ids)
+ * @param {Partial<import("./contract.js").ViewState>} state the renderer's view state (full-tree node ids)
  * @param {import("./cct/figure.js").FigureOptions} options
  */
 function cctvizFigure(payload, state, options) {

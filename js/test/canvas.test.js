@@ -55,7 +55,7 @@ function pointerAt(container, renderer, id, type = "pointermove", init = {}) {
 
 describe("canvas backend", () => {
   test("auto switches to canvas above the SVG limit and paints every node in view", async () => {
-    const { container, renderer } = mount(randomTree(5000));
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
     expect(renderer.backend).toBe("canvas");
     expect(container.querySelectorAll("circle.cct-node").length).toBe(0);
     await nextFrame();
@@ -106,7 +106,9 @@ describe("canvas backend", () => {
 
   test("an unknown backend is an error naming the accepted ones", () => {
     const { renderer } = mount(smallTree());
-    expect(() => renderer.setState({ backend: "webgl" })).toThrow(/unknown backend "webgl"; accepted: auto, svg, canvas/);
+    expect(() => renderer.setState({ backend: "webgl" })).toThrow(
+      /unknown backend "webgl"; accepted: auto, svg, canvas/,
+    );
   });
 
   test("brush, keyboard and search marks work as with SVG", () => {

@@ -1,12 +1,12 @@
 // The pure commands, search and scene: functions of (table, state) in full-tree ids, no DOM.
 import { describe, expect, test } from "vitest";
-import { VIEW_DEFAULTS } from "../src/contract.js";
 import * as commands from "../src/cct/commands.js";
 import { decodeTable } from "../src/cct/decode.js";
 import { computeMarks, linkSegments, statusText } from "../src/cct/scene.js";
 import { findMatches, matcher, matchSummary, revealMatches } from "../src/cct/search.js";
 import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
 import { buildViewTree, subtreeStats } from "../src/cct/view-tree.js";
+import { VIEW_DEFAULTS } from "../src/contract.js";
 import { payload, smallTree } from "./fixtures.js";
 
 const view = (state = {}) => ({ ...VIEW_DEFAULTS, colorBy: "time", sizeBy: "time (inc)", ...state });
@@ -90,11 +90,20 @@ describe("scene", () => {
   function sceneOf(state = {}) {
     const { table, stats } = sparse();
     const v = view(state);
-    const tree = buildViewTree(table, stats, { collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)) });
+    const tree = buildViewTree(table, stats, {
+      collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)),
+    });
     const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
     const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
     placeLevels(layout, 100);
-    const scene = computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
+    const scene = computeMarks({
+      table,
+      stats,
+      tree,
+      layout,
+      view: v,
+      sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" },
+    });
     return { table, stats, tree, layout, scene, v };
   }
 

@@ -21,19 +21,23 @@ describe("decode", () => {
   });
 
   test("UTF-8 names survive", () => {
-    const enc = new TextEncoder().encode("αβ<&>\"x");
+    const enc = new TextEncoder().encode('αβ<&>"x');
     const offsets = Uint32Array.from([0, 4, enc.length]);
     const out = decodeStrings({
       count: 2,
       blob: new DataView(enc.buffer),
       offsets: { dtype: "uint32", length: 3, buffer: new DataView(offsets.buffer) },
     });
-    expect(out).toEqual(["αβ", "<&>\"x"]);
+    expect(out).toEqual(["αβ", '<&>"x']);
   });
 
   test("wrong lengths, dtypes and versions are clear errors", () => {
-    expect(() => decodeColumn({ dtype: "int8", length: 1, buffer: new ArrayBuffer(1) })).toThrow(/unknown column dtype "int8"/);
-    expect(() => decodeColumn({ dtype: "int32", length: 3, buffer: new ArrayBuffer(4) })).toThrow(/3 int32 values has 4 bytes/);
+    expect(() => decodeColumn({ dtype: "int8", length: 1, buffer: new ArrayBuffer(1) })).toThrow(
+      /unknown column dtype "int8"/,
+    );
+    expect(() => decodeColumn({ dtype: "int32", length: 3, buffer: new ArrayBuffer(4) })).toThrow(
+      /3 int32 values has 4 bytes/,
+    );
     expect(() => decodeTable({ ...smallTree(), version: 99 })).toThrow(/version 99/);
   });
 });

@@ -1,4 +1,4 @@
-import { interpolateCividis, interpolateMagma } from "d3-scale-chromatic";
+import { interpolateCividis, interpolateMagma, interpolateRdBu } from "d3-scale-chromatic";
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { figureSVG, PROVENANCE_NS } from "../src/cct/figure.js";
@@ -40,18 +40,26 @@ describe("figureSVG", () => {
   });
 
   test("draws every node with the SVG backend, even past the canvas threshold", () => {
-    const { svg, nodes } = figureSVG(decodeTable(randomTree(4500)), { ...STATE, backend: "canvas" }, { width: 900, height: 600 });
+    const { svg, nodes } = figureSVG(
+      decodeTable(randomTree(4500)),
+      { ...STATE, backend: "canvas", foldToFit: false },
+      { width: 900, height: 600 },
+    );
     expect(nodes).toBe(4500);
     expect(parse(svg).querySelectorAll("circle.cct-node, path.cct-node")).toHaveLength(4500);
   });
 
   test("keeps the view state: collapsed subtrees, focus, selection and search marks", () => {
     const table = decodeTable(smallTree());
-    const { svg, nodes } = figureSVG(table, { ...STATE, collapsed: [1], search: "init" }, {
-      width: 800,
-      height: 500,
-      selection: [4],
-    });
+    const { svg, nodes } = figureSVG(
+      table,
+      { ...STATE, collapsed: [1], search: "init" },
+      {
+        width: 800,
+        height: 500,
+        selection: [4],
+      },
+    );
     const root = parse(svg);
     expect(nodes).toBe(4); // main, solve (collapsed), io, init
     expect(root.querySelector('.cct-collapsed[data-id="1"]')).not.toBeNull();
@@ -60,13 +68,25 @@ describe("figureSVG", () => {
     expect(io.getAttribute("stroke")).toBe("#1976d2");
     expect(root.querySelector('.cct-node[data-id="5"]').getAttribute("stroke")).toBe("#e65100");
     const focused = parse(figureSVG(table, { ...STATE, focus: 1 }, { width: 800, height: 500 }).svg);
-    expect([...focused.querySelectorAll(".cct-node")].map((e) => e.getAttribute("data-id")).sort()).toEqual(["1", "2", "3"]);
+    expect([...focused.querySelectorAll(".cct-node")].map((e) => e.getAttribute("data-id")).sort()).toEqual([
+      "1",
+      "2",
+      "3",
+    ]);
   });
 
   test("names with markup characters stay text", () => {
     const names = ['<script>alert("x")</script>', "a & b", "it's", "main"];
-    const spec = payload({ parent: [-1, 0, 0, 0], names: names.slice(3).concat(names.slice(0, 3)), metrics: { time: [1, 2, 3, 4] } });
-    const { svg } = figureSVG(decodeTable(spec), { colorBy: "time", sizeBy: "time" }, { width: 900, height: 500, title: "<b>&" });
+    const spec = payload({
+      parent: [-1, 0, 0, 0],
+      names: names.slice(3).concat(names.slice(0, 3)),
+      metrics: { time: [1, 2, 3, 4] },
+    });
+    const { svg } = figureSVG(
+      decodeTable(spec),
+      { colorBy: "time", sizeBy: "time" },
+      { width: 900, height: 500, title: "<b>&" },
+    );
     expect(svg).not.toContain("<script>");
     expect(svg).toContain("&lt;script&gt;");
     const root = parse(svg);
@@ -76,7 +96,12 @@ describe("figureSVG", () => {
   });
 
   test("records provenance as JSON and Dublin Core in <metadata>", () => {
-    const provenance = { generator: "cctviz 9.9", created: "2026-11-22T00:00:00Z", source: "run <1>.cali", state: { focus: null } };
+    const provenance = {
+      generator: "cctviz 9.9",
+      created: "2026-11-22T00:00:00Z",
+      source: "run <1>.cali",
+      state: { focus: null },
+    };
     const { svg } = figureSVG(decodeTable(smallTree()), STATE, { width: 800, height: 500, provenance });
     const root = parse(svg);
     const record = root.getElementsByTagNameNS(PROVENANCE_NS, "provenance")[0];
@@ -93,7 +118,7 @@ describe("figureSVG", () => {
     expect(root.querySelector(".cct-labels").getAttribute("fill")).toBe("#000000");
     expect(Number(root.querySelector(".cct-links").getAttribute("stroke-width"))).toBeLessThan(1.2);
     const titles = [...root.querySelectorAll(".cct-legend-title")].map((e) => e.textContent);
-    expect(titles).toContain("size: time (inc) (inclusive) [s]");
+    expect(titles).toContain("size: time (inc) [s]"); // the name says it is inclusive: said once
     // narrow figure: legends in a row above the tree, scaled to 9 pt
     expect(root.querySelector(".cct-legends").getAttribute("transform")).toBe(`scale(${(9 * 96) / 72 / 11})`);
     const stops = [...root.querySelectorAll(".cct-legend stop")].map((e) => e.getAttribute("stop-color"));
@@ -102,10 +127,32 @@ describe("figureSVG", () => {
     expect(chosen.querySelector(".cct-legend stop").getAttribute("stop-color")).toBe(interpolateMagma(0));
   });
 
+  test("paper style keeps a signed difference diverging and centred on 0", () => {
+    const diff = decodeTable(
+      payload({
+        parent: [-1, 0, 0, 1],
+        names: ["main", "faster", "slower", "kernel"],
+        metrics: { delta: [-1, -30, 5, 12], "delta (inc)": [-14, -18, 5, 12] },
+        kinds: { delta: "exclusive", "delta (inc)": "inclusive" },
+      }),
+    );
+    const state = { colorBy: "delta", sizeBy: "delta (inc)" };
+    const opts = { width: 336, height: 250, style: "paper" };
+    const root = parse(figureSVG(diff, state, opts).svg);
+    const stops = [...root.querySelectorAll(".cct-color-legend stop")].map((e) => e.getAttribute("stop-color"));
+    expect(stops[0]).not.toBe(interpolateCividis(0));
+    expect(stops[0]).toBe(interpolateRdBu(1)); // rdbu, its low end blue
+    // symmetric domain: zero sits in the middle of the bar
+    const ticks = [...root.querySelectorAll(".cct-color-legend .cct-legend-tick")].map((e) => e.textContent);
+    expect(ticks.slice(0, 2)).toEqual(["−30", "30"]);
+  });
+
   test("bad sizes and styles are named", () => {
     const table = decodeTable(smallTree());
     expect(() => figureSVG(table, STATE, { width: 0, height: 10 })).toThrow(/figure size must be positive/);
-    expect(() => figureSVG(table, STATE, { width: 10, height: 10, style: "poster" })).toThrow(/unknown figure style "poster"; accepted: screen, paper/);
+    expect(() => figureSVG(table, STATE, { width: 10, height: 10, style: "poster" })).toThrow(
+      /unknown figure style "poster"; accepted: screen, paper/,
+    );
     expect(() => figureStyle("paper", { fontSize: -1 })).toThrow(/positive number of points/);
   });
 

@@ -23,7 +23,18 @@ function strings(values) {
  * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
  *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string }} spec
  */
-export function payload({ parent, names, metrics, kinds = {}, partners = {}, reducer = null, nodeId = null, folded = null, total = null, tree = undefined }) {
+export function payload({
+  parent,
+  names,
+  metrics,
+  kinds = {},
+  partners = {},
+  reducer = null,
+  nodeId = null,
+  folded = null,
+  total = null,
+  tree = undefined,
+}) {
   const depth = parent.map(function depthOf(p) {
     return p < 0 ? 0 : 1 + depthOf(parent[p]);
   });
@@ -33,9 +44,15 @@ export function payload({ parent, names, metrics, kinds = {}, partners = {}, red
     size: parent.length,
     parent: column(parent, "int32"),
     depth: column(depth, "int32"),
-    name: column(names.map((n) => uniqueNames.indexOf(n)), "int32"),
+    name: column(
+      names.map((n) => uniqueNames.indexOf(n)),
+      "int32",
+    ),
     names: strings(uniqueNames),
-    type: column(parent.map(() => 0), "int32"),
+    type: column(
+      parent.map(() => 0),
+      "int32",
+    ),
     types: strings(["function"]),
     metrics: Object.entries(metrics).map(([name, values]) => ({
       name,

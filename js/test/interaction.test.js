@@ -28,8 +28,10 @@ const node = (c, id) => c.querySelector(`.cct-node[data-id="${id}"]`);
 const fire = (el, type, init = {}) => el.dispatchEvent(new MouseEvent(type, { bubbles: true, ...init }));
 const key = (c, k, init = {}) =>
   c.querySelector(".cct-stage").dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, ...init }));
-const button = (c, label) => [...c.querySelectorAll(".cct-toolbar button")].find((b) => b.getAttribute("aria-label") === label);
-const drawnIds = (c) => [...c.querySelectorAll(".cct-nodes .cct-node[data-id]")].map((e) => Number(e.getAttribute("data-id")));
+const button = (c, label) =>
+  [...c.querySelectorAll(".cct-toolbar button")].find((b) => b.getAttribute("aria-label") === label);
+const drawnIds = (c) =>
+  [...c.querySelectorAll(".cct-nodes .cct-node[data-id]")].map((e) => Number(e.getAttribute("data-id")));
 
 describe("collapse and expand", () => {
   test("double-click folds a subtree into one triangle glyph that reports what it hides", () => {
@@ -136,7 +138,11 @@ describe("focus and roots", () => {
 
   test("50 roots: show some, and 'All' is always reachable", () => {
     const parent = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? -1 : i - 1));
-    const spec = payload({ parent, names: parent.map((_, i) => `f${i}`), metrics: { time: parent.map((_, i) => i), "time (inc)": parent.map((_, i) => i) } });
+    const spec = payload({
+      parent,
+      names: parent.map((_, i) => `f${i}`),
+      metrics: { time: parent.map((_, i) => i), "time (inc)": parent.map((_, i) => i) },
+    });
     const { container, renderer } = mount(spec);
     expect(container.querySelector(".cct-status").textContent).toContain("50 roots");
     const box = (id) => container.querySelector(`.cct-roots-list input[data-root="${id}"]`);
@@ -233,10 +239,44 @@ describe("reset and fit", () => {
   });
 });
 
+describe("honest colour", () => {
+  const ticks = (c) => [...c.querySelectorAll(".cct-color-legend .cct-legend-tick")].map((t) => t.textContent);
+
+  test("the colour domain is the whole tree's: collapse and focus keep it; 'view' follows the drawn nodes", () => {
+    const { container, renderer } = mount();
+    const whole = ticks(container);
+    renderer.setState({ collapsed: [1] });
+    expect(ticks(container)).toEqual(whole);
+    renderer.setState({ collapsed: [], focus: 4 }); // io alone: value 5
+    expect(ticks(container)).toEqual(whole);
+    renderer.setState({ colorDomain: "view" });
+    expect(ticks(container)).not.toEqual(whole);
+    renderer.setState({ colorDomain: [0, 100], focus: null });
+    expect(ticks(container).slice(0, 2)).toEqual(["0", "100"]);
+    expect(() => renderer.setState({ colorDomain: [3, 3] })).toThrow(/low < high/);
+  });
+
+  test("a collapsed glyph is coloured by its subtree's sum, on the same scale, not by its own value", () => {
+    const { container, renderer } = mount(smallTree(), { colorDomain: [0, 42] });
+    const fill = (id) => node(container, id).getAttribute("fill");
+    const before = fill(1); // solve's own exclusive value: 2
+    renderer.setState({ collapsed: [1] }); // 2 + 30 + 10 = 42: the top of the scale
+    expect(fill(1)).not.toBe(before);
+    const top = [...container.querySelectorAll(".cct-color-legend linearGradient stop")]
+      .at(-1)
+      .getAttribute("stop-color");
+    expect(fill(1)).toBe(top);
+  });
+});
+
 describe("toolbar styles", () => {
   test("palette, scale and legend mode", () => {
     const parent = [-1, 0, -1, 2];
-    const spec = payload({ parent, names: ["a", "b", "c", "d"], metrics: { time: [1, 2, 100, 200], "time (inc)": [3, 2, 300, 200] } });
+    const spec = payload({
+      parent,
+      names: ["a", "b", "c", "d"],
+      metrics: { time: [1, 2, 100, 200], "time (inc)": [3, 2, 300, 200] },
+    });
     const { container, renderer } = mount(spec);
     const fill = () => node(container, 1).getAttribute("fill");
     const before = fill();

@@ -58,3 +58,38 @@ describe("legends", () => {
     expect(labels).toEqual(["100", "400", "1.6k"]);
   });
 });
+
+describe("ids on a page with several widgets", () => {
+  test("two copies of the module (one per widget bundle) never give the same gradient id", async () => {
+    const { vi } = await import("vitest");
+    const { select } = await import("d3-selection");
+    const { colorScale } = await import("../src/cct/scales.js");
+    const ids = [];
+    for (const palette of ["viridis", "magma"]) {
+      vi.resetModules(); // a fresh copy of legend.js, its counter at 0 again
+      const { drawColorLegend } = await import("../src/cct/legend.js");
+      const svg = document.body.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "svg"));
+      drawColorLegend(select(svg).append("g"), colorScale(Float64Array.from([1, 2]), { palette }), { title: "t" });
+      const gradient = svg.querySelector("linearGradient");
+      ids.push(gradient.id);
+      // the bar paints with its own gradient, whose first stop is its own palette's
+      expect(svg.querySelector(".cct-legend-bar").getAttribute("fill")).toBe(`url(#${gradient.id})`);
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(document.querySelectorAll(`[id="${ids[1]}"]`)).toHaveLength(1);
+  });
+});
+
+describe("legend titles", () => {
+  test("a title longer than its room is cut at the end, whole in its tooltip", async () => {
+    const { select } = await import("d3-selection");
+    const { drawSizeLegend } = await import("../src/cct/legend.js");
+    const { sizeScale } = await import("../src/cct/scales.js");
+    const svg = document.body.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "svg"));
+    const long = "size: inclusive#scale#sum#cupti.host.duration";
+    drawSizeLegend(select(svg).append("g"), sizeScale(Float64Array.from([1, 2])), { title: long, titleWidth: 140 });
+    const title = svg.querySelector(".cct-legend-title");
+    expect(title.firstChild.textContent).toBe("size: inclusive#sca…");
+    expect(title.querySelector("title").textContent).toBe(long);
+  });
+});

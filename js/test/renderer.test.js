@@ -19,7 +19,11 @@ const circle = (c, id) => c.querySelector(`circle.cct-node[data-id="${id}"]`);
 describe("renderer", () => {
   test("draws one circle per node, all roots included", () => {
     const { container } = mount();
-    expect(circles(container).map((e) => Number(e.getAttribute("data-id"))).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(
+      circles(container)
+        .map((e) => Number(e.getAttribute("data-id")))
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
     expect(container.querySelector(".cct-status").textContent).toContain("6 nodes · 2 roots · mean over rank");
   });
 
@@ -36,7 +40,7 @@ describe("renderer", () => {
 
   test("missing colour values get the hatched fill, never a NaN colour", () => {
     const { container } = mount();
-    expect(circle(container, 5).getAttribute("fill")).toMatch(/^url\(#cct-missing-/);
+    expect(circle(container, 5).getAttribute("fill")).toMatch(/^url\(#cct-[a-z0-9]+-missing-\d+\)$/);
     expect(circle(container, 5).classList.contains("cct-missing")).toBe(true);
     for (const el of circles(container)) {
       expect(el.getAttribute("r")).not.toContain("NaN");
@@ -51,17 +55,22 @@ describe("renderer", () => {
     expect(r(2)).toBeGreaterThan(r(3));
   });
 
-  test("leaves are labelled with their names", () => {
+  test("leaves and internal nodes are labelled with their names", () => {
     const { container } = mount();
     const labels = [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
-    expect(labels).toEqual(expect.arrayContaining(["kernel_a", "kernel_b", "io", "init"]));
-    expect(labels).not.toContain("main");
+    expect(labels).toEqual(expect.arrayContaining(["main", "solve", "kernel_a", "kernel_b", "io", "init"]));
+    // a leaf's label starts right of its mark; an internal node's is above it
+    const at = (name) => [...container.querySelectorAll(".cct-labels text")].find((t) => t.textContent === name);
+    const circle = (id) => container.querySelector(`circle.cct-node[data-id="${id}"]`);
+    expect(Number(at("io").getAttribute("x"))).toBeGreaterThan(Number(circle(4).getAttribute("cx")));
+    expect(Number(at("io").getAttribute("y"))).toBeCloseTo(Number(circle(4).getAttribute("cy")), 6);
+    expect(Number(at("solve").getAttribute("y"))).toBeLessThan(Number(circle(1).getAttribute("cy")));
   });
 
   test("legends are titled with the metric names and kinds", () => {
     const { container } = mount();
     const titles = [...container.querySelectorAll(".cct-legend-title")].map((t) => t.textContent);
-    expect(titles).toEqual(["colour: time (exclusive)", "size: time (inc) (inclusive)"]);
+    expect(titles).toEqual(["colour: time (exclusive)", "size: time (inc)"]); // not "(inc) (inclusive)"
   });
 
   test("changing the colour metric restyles without new elements", () => {
@@ -104,7 +113,9 @@ describe("renderer", () => {
     expect(tip.textContent).toContain("time (colour)");
     expect(tip.textContent).toContain("time (inc) (size)");
     expect(tip.textContent).toContain("values: mean over rank");
-    expect(container.querySelector(".cct-hover-label text").textContent).toBe("solve");
+    // solve is labelled already: no second label on hover
+    expect([...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent)).toContain("solve");
+    expect(container.querySelector(".cct-hover-label text")).toBeNull();
     expect(circles(container)).toEqual(nodesBefore);
     container.querySelector("svg.cct-svg").dispatchEvent(new MouseEvent("pointerleave"));
     expect(tip.hidden).toBe(true);
@@ -118,10 +129,10 @@ describe("renderer", () => {
 
   test("names are text, never HTML", () => {
     const evil = "<img src=x onerror=alert(1)>";
-    const { container } = mount(
-      payload({ parent: [-1, 0], names: ["main", evil], metrics: { t: [1, 2] } }),
-      { colorBy: "t", sizeBy: "t" },
-    );
+    const { container } = mount(payload({ parent: [-1, 0], names: ["main", evil], metrics: { t: [1, 2] } }), {
+      colorBy: "t",
+      sizeBy: "t",
+    });
     circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     expect(container.querySelector("img")).toBeNull();
     expect(container.querySelector(".cct-tooltip-name").textContent).toBe(evil);
@@ -135,8 +146,8 @@ describe("renderer", () => {
     expect(() => renderer.setState({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
   });
 
-  test("a 2,000-node tree draws every node and labels without overlap", () => {
-    const { container } = mount(randomTree(2000), { colorBy: "time", sizeBy: "time (inc)" });
+  test("with fold_to_fit off, a 2,000-node tree draws every node", () => {
+    const { container } = mount(randomTree(2000), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
     expect(circles(container).length).toBe(2000);
   });
 

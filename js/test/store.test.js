@@ -1,10 +1,11 @@
 // The state store and the camera, without a DOM: what is recorded, reported and undone; fitting
 // and keeping a point in place.
+
+import { hierarchy } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
 import { createCamera } from "../src/cct/camera.js";
 import { createStore } from "../src/cct/store.js";
 import { layoutTree, placeLevels } from "../src/cct/tree.js";
-import { hierarchy } from "d3-hierarchy";
 
 describe("store", () => {
   test("user changes are reported and undoable; Python's are undoable, not reported", () => {
@@ -43,7 +44,16 @@ describe("store", () => {
 });
 
 describe("camera", () => {
-  const frame = { margin: 10, legendRoom: 100, labelRoom: 50, topRoom: 0, legendsOnTop: false, maxFitScale: 2, minLevelWidth: 60, maxLevelWidth: 160 };
+  const frame = {
+    margin: 10,
+    legendRoom: 100,
+    labelRoom: 50,
+    topRoom: 0,
+    legendsOnTop: false,
+    maxFitScale: 2,
+    minLevelWidth: 60,
+    maxLevelWidth: 160,
+  };
   function laidOut() {
     const root = hierarchy(-1, (k) => (k === -1 ? [0] : k === 0 ? [1, 2] : undefined));
     const layout = layoutTree(root, { rowHeight: 28 }, 3);

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { collapseToDepth as collapseIds } from "../src/cct/commands.js";
 import { decodeTable, metricByName } from "../src/cct/decode.js";
 import {
   buildViewTree,
-  collapseToDepth,
   hiddenNodes,
   hiddenSum,
   hotPath,
@@ -45,7 +45,7 @@ describe.each(REAL)("collapse on the real profile %s", (name) => {
     const stats = subtreeStats(table);
     const exclusive = table.metrics.filter((m) => m.kind === "exclusive");
     // collapse every node at depth 1 that has children
-    const collapsed = collapseToDepth(table, stats, 1);
+    const collapsed = new Set(collapseIds(table, stats, 1).collapsed); // ids are rows: no level of detail
     const { items, hiddenCount } = buildViewTree(table, stats, { collapsed });
     const folded = items.filter((it) => it.kind === "collapsed");
     expect(folded.length).toBe(collapsed.size);
@@ -115,7 +115,7 @@ describe("view tree", () => {
   test("collapse to depth and the hot path", () => {
     const table = decodeTable(smallTree());
     const stats = subtreeStats(table);
-    expect([...collapseToDepth(table, stats, 1)]).toEqual([1]);
+    expect(collapseIds(table, stats, 1).collapsed).toEqual([1]);
     expect(hotPath(stats, metricByName(table, "time (inc)").values, 0)).toEqual([0, 1, 2]);
     expect(pathTo(table.parent, 3)).toEqual([0, 1, 3]);
   });

@@ -14,7 +14,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 LARGE = [
     f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
     "import cctviz, synthetic\ngf = synthetic.graphframe(10_000)\n"
-    "w = cctviz.CCT(gf, budget=None)\nw"
+    "w = cctviz.CCT(gf, budget=None, fold_to_fit=False)\nw"
 ]
 
 

@@ -14,7 +14,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 CELLS = [
     f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
     "import cctviz, synthetic\ngf = synthetic.graphframe(100_000)",
-    "w = cctviz.CCT(gf)\nw",
+    "w = cctviz.CCT(gf, fold_to_fit=False)\nw",
 ]
 
 

@@ -77,9 +77,23 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
     page.locator(".cctviz circle.cct-node").first.wait_for()
     again_zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
     assert zoom["k"] > 1.01 and again_zoom == pytest.approx(zoom)
-    node = page.locator(".cctviz circle.cct-node").nth(3)
-    node_id = int(node.get_attribute("data-id"))
-    node.click()
+    # a node in the middle of the zoomed view (semantic zoom spreads the others out of it)
+    node_id = page.evaluate(
+        """() => {
+          const el = document.querySelector('.cctviz');
+          const box = el.querySelector('.cct-stage').getBoundingClientRect();
+          const inView = [...el.querySelectorAll('circle.cct-node[data-id]')].filter((c) => {
+            const r = c.getBoundingClientRect();
+            const x = (r.left + r.right) / 2;
+            const y = (r.top + r.bottom) / 2;
+            return r.top > box.top + 20 && r.bottom < box.bottom - 20
+              && r.left > box.left + 20 && r.right < box.right - 20
+              && document.elementFromPoint(x, y) === c;  // not under a legend or a label
+          });
+          return Number(inView[0].getAttribute('data-id'));
+        }"""
+    )
+    page.locator(f'.cctviz circle.cct-node[data-id="{node_id}"]').click()
     notebook.wait_python("list(w.selection)", [node_id])
 
     # the image follows the view: collapse from Python, save again, another picture

@@ -16,10 +16,12 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  * @property {() => void} refreshToolbar
  * @property {((format: "svg" | "png") => void) | null} onDownload
  * @property {() => void} toggleBrush
+ * @property {() => void} foldFirstPicture folds the tree to fit, as its first picture
  */
 
 /** @param {ActionContext} ctx */
 export function createActions({
+  foldFirstPicture,
   store,
   painter,
   toolbar,
@@ -75,7 +77,9 @@ export function createActions({
         return refreshToolbar();
       }
       case "reset":
+        // the first picture again: the whole tree, folded to fit when that is on
         change(commands.RESET);
+        foldFirstPicture();
         return painter.fitToView();
       case "fit":
         return painter.fitToView();

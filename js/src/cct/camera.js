@@ -86,6 +86,8 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
     get transform() {
       return current();
     },
+    /** Room for the tree in screen pixels (legends on the left or on top, labels on the right). */
+    room,
     /** Whether the user moved the view by hand (else it is fitted again on changes). */
     get userMoved() {
       return userMoved;

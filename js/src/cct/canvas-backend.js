@@ -9,13 +9,17 @@ import { linkPath } from "./svg-backend.js";
 
 const STROKE_BATCH = 500;
 
+/** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
+/** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
+/** @typedef {import("./overlay.js").Layer} Layer */
+
 /**
  * @param {HTMLElement} container
  * @param {{ labelPx: number }} options
  */
 export function createCanvasBackend(container, { labelPx }) {
   const doc = container.ownerDocument;
-  const win = doc.defaultView;
+  const win = /** @type {Window} */ (doc.defaultView); // the container is in a page
   const canvas = doc.createElement("canvas");
   canvas.className = "cct-canvas";
   container.appendChild(canvas);
@@ -26,8 +30,11 @@ export function createCanvasBackend(container, { labelPx }) {
   const cursorRing = overlay.content.append("g").attr("class", "cct-rings");
   const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
   const ringLayers = [highlightRings, matchRings, rings, cursorRing, hoverRing];
+  /** @type {Set<number>} mark keys */
   let matches = new Set();
+  /** @type {Set<number>} */
   let highlighted = new Set();
+  /** @type {number | null} */
   let cursor = null;
 
   /** @type {CanvasRenderingContext2D | null} */
@@ -38,27 +45,26 @@ export function createCanvasBackend(container, { labelPx }) {
     ctx = null; // no canvas support (jsdom): marks are kept and hit-tested, not painted
   }
 
-  /** @type {import("./svg-backend.js").NodeMark[]} */
+  /** @type {NodeMark[]} */
   let list = [];
-  /** @type {(import("./svg-backend.js").NodeMark | undefined)[]} */
+  /** @type {(NodeMark | undefined)[]} by mark key */
   let byId = [];
-  /** @type {import("./svg-backend.js").LinkMark[]} */
+  /** @type {LinkMark[]} */
   let segments = [];
-  /** @type {import("d3-quadtree").Quadtree<import("./svg-backend.js").NodeMark>} */
+  /** @type {import("d3-quadtree").Quadtree<NodeMark>} */
   let index = quadtree();
   let maxR = 0;
   let t = { x: 0, y: 0, k: 1 };
   let width = 0;
   let height = 0;
   let frame = 0;
+  /** @type {Set<number>} */
   let selected = new Set();
   /** @type {CanvasPattern | string | null} */
   let missingFill = null;
 
   function reindex() {
-    index = /** @type {import("d3-quadtree").Quadtree<import("./svg-backend.js").NodeMark>} */ (
-      quadtree()
-    )
+    index = /** @type {import("d3-quadtree").Quadtree<NodeMark>} */ (quadtree())
       .x((m) => m.x)
       .y((m) => m.y)
       .addAll(list);
@@ -75,11 +81,13 @@ export function createCanvasBackend(container, { labelPx }) {
     });
   }
 
+  /** A colour of the JupyterLab theme. @param {string} name a CSS custom property @param {string} fallback */
   function themeColor(name, fallback) {
     const value = win.getComputedStyle(container).getPropertyValue(name).trim();
     return value || fallback;
   }
 
+  /** The fill of marks with a missing value. @returns {CanvasPattern | string} */
   function hatchPattern() {
     const tile = doc.createElement("canvas");
     tile.width = 6;
@@ -94,7 +102,9 @@ export function createCanvasBackend(container, { labelPx }) {
     c.moveTo(0, 6);
     c.lineTo(6, 0);
     c.stroke();
-    return ctx.createPattern(tile, "repeat");
+    // called only while painting, so `ctx` is set; a pattern is null only for an empty image
+    const context = /** @type {CanvasRenderingContext2D} */ (ctx);
+    return /** @type {CanvasPattern} */ (context.createPattern(tile, "repeat"));
   }
 
   function paint() {
@@ -104,8 +114,9 @@ export function createCanvasBackend(container, { labelPx }) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, width, height);
       ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
-      // what is in view, in layout units, with a margin of the largest radius
-      const pad = maxR + 2 / t.k;
+      // what is in view, in layout units, with a margin of the largest radius (marks are sized
+      // in screen pixels: r / k in layout units)
+      const pad = (maxR + 2) / t.k;
       const x0 = -t.x / t.k - pad;
       const x1 = (width - t.x) / t.k + pad;
       const y0 = -t.y / t.k - pad;
@@ -124,14 +135,14 @@ export function createCanvasBackend(container, { labelPx }) {
       for (const m of inView) {
         ctx.fillStyle = m.fill ?? missingFill;
         if (m.shape && m.shape !== "circle") {
-          ctx.fill(new Path2D(shapePath(m.shape, m.x, m.y, m.r)));
+          ctx.fill(new Path2D(shapePath(m.shape, m.x, m.y, m.r / t.k)));
           continue;
         }
         ctx.beginPath();
-        ctx.arc(m.x, m.y, m.r, 0, 2 * Math.PI);
+        ctx.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
         ctx.fill();
       }
-      if (maxR * t.k > 1.5) {
+      if (maxR > 1.5) {
         // outlines only once circles are big enough to show them, in batches as for links
         ctx.lineWidth = 0.75 / t.k;
         ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#444");
@@ -141,8 +152,8 @@ export function createCanvasBackend(container, { labelPx }) {
           for (let i = 0; i < group.length; i += STROKE_BATCH) {
             const path = new Path2D();
             for (const m of group.slice(i, i + STROKE_BATCH)) {
-              path.moveTo(m.x + m.r, m.y);
-              path.arc(m.x, m.y, m.r, 0, 2 * Math.PI);
+              path.moveTo(m.x + m.r / t.k, m.y);
+              path.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
             }
             ctx.stroke(path);
           }
@@ -156,10 +167,17 @@ export function createCanvasBackend(container, { labelPx }) {
     canvas.setAttribute("data-node-count", String(list.length));
   }
 
+  /**
+   * The SVG rings of `layer`, one per mark key in `ids` that is drawn.
+   * @param {Layer} layer
+   * @param {Iterable<number>} ids mark keys
+   * @param {string} className
+   */
   function drawRings(layer, ids, className) {
-    const marks = [...ids].map((key) => byId[key]).filter(Boolean);
-    layer
-      .selectAll("circle")
+    const marks = [...ids].map((key) => byId[key]).filter((m) => m !== undefined);
+    /** @type {import("d3-selection").Selection<SVGCircleElement, NodeMark, SVGGElement, unknown>} */ (
+      layer.selectAll("circle")
+    )
       .data(marks, (m) => m.key)
       .join((enter) => enter.append(() => doc.createElementNS(SVG_NS, "circle")))
       .attr("class", `cct-ring ${className}`)
@@ -169,22 +187,24 @@ export function createCanvasBackend(container, { labelPx }) {
       .attr("aria-selected", className === "cct-selected" ? "true" : null)
       .attr("cx", (m) => m.x)
       .attr("cy", (m) => m.y)
-      .attr("r", (m) => m.r)
+      .attr("r", (m) => m.r / t.k)
       .attr("fill", "none");
   }
 
   return {
     kind: "canvas",
-    svg: overlay.svg.node(),
+    svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
     legendLayer: overlay.legendLayer,
     drawLabels: overlay.drawLabels,
     drawHoverLabel: overlay.drawHoverLabel,
 
+    /** @param {LinkMark[]} next parent → child */
     drawLinks(next) {
       segments = next;
       schedule();
     },
 
+    /** Replaces all node marks. @param {NodeMark[]} marks */
     drawNodes(marks) {
       list = marks;
       byId = [];
@@ -197,58 +217,73 @@ export function createCanvasBackend(container, { labelPx }) {
       schedule();
     },
 
+    /** @param {NodeMark[]} marks */
     moveNodes(marks) {
       this.drawNodes(marks);
     },
 
+    /** @param {NodeMark[]} marks */
     styleNodes(marks) {
       this.drawNodes(marks);
     },
 
+    /** @param {Iterable<number>} ids mark keys */
     setSelected(ids) {
       selected = new Set(ids);
       drawRings(rings, selected, "cct-selected");
     },
 
+    /** @param {number | null} id */
     setHovered(id) {
       drawRings(hoverRing, id === null ? [] : [id], "cct-hovered");
     },
 
+    /** Search matches. @param {Iterable<number>} ids */
     setMatches(ids) {
       matches = new Set(ids);
       drawRings(matchRings, matches, "cct-match");
     },
 
+    /** Nodes marked from Python. @param {Iterable<number>} ids */
     setHighlighted(ids) {
       highlighted = new Set(ids);
       drawRings(highlightRings, highlighted, "cct-highlight");
     },
 
+    /** The keyboard cursor. @param {number | null} id */
     setCursor(id) {
       cursor = id;
       drawRings(cursorRing, id === null ? [] : [id], "cct-cursor");
     },
 
+    /** @param {{ x: number, y: number, k: number }} next */
     setTransform(next) {
       t = { x: next.x, y: next.y, k: next.k };
       overlay.setTransform(t);
       for (const layer of ringLayers) {
         layer.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+        // rings keep the marks' screen size
+        layer.selectAll("circle").attr("r", (/** @type {any} */ m) => m.r / t.k);
       }
       schedule();
     },
 
-    /** The node under the pointer: nearest centre within its radius (plus 3 screen pixels). */
+    /**
+     * The node under the pointer: nearest centre within its radius (plus 3 screen pixels).
+     * @param {MouseEvent} event
+     * @returns {number | null} its mark key
+     */
     nodeAt(event) {
       const box = canvas.getBoundingClientRect();
       const x = (event.clientX - box.left - t.x) / t.k;
       const y = (event.clientY - box.top - t.y) / t.k;
       const slack = 3 / t.k;
-      const m = index.find(x, y, maxR + slack);
+      const m = index.find(x, y, maxR / t.k + slack);
       if (!m) return null;
-      return Math.hypot(m.x - x, m.y - y) <= m.r + slack ? m.key : null;
+      return Math.hypot(m.x - x, m.y - y) <= m.r / t.k + slack ? m.key : null;
     },
 
+    /** @param {number} w CSS pixels @param {number} h */
     resize(w, h) {
       width = w;
       height = h;
@@ -271,8 +306,14 @@ export function createCanvasBackend(container, { labelPx }) {
   };
 }
 
+/**
+ * Whether a link lies wholly on one side of the box (x0, y0)–(x1, y1).
+ * @param {LinkMark} s
+ * @param {number} x0
+ * @param {number} x1
+ * @param {number} y0
+ * @param {number} y1
+ */
 function outside(s, x0, x1, y0, y1) {
-  return (
-    (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1)
-  );
+  return (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1);
 }

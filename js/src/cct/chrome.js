@@ -15,6 +15,8 @@ export function createChrome(root) {
   const header = append(root, "div", { className: "cct-header" });
   const breadcrumb = append(header, "nav", { className: "cct-breadcrumb", attrs: { "aria-label": "Focus path" } });
   const status = append(header, "span", { className: "cct-status" });
+  const fitNote = append(header, "span", { className: "cct-fit-note" });
+  fitNote.hidden = true;
   const stage = append(root, "div", {
     className: "cct-stage",
     attrs: { tabindex: "0", role: "tree", "aria-label": "Calling context tree; arrow keys move, Enter collapses" },
@@ -40,6 +42,22 @@ export function createChrome(root) {
     setStatus({ text, title }) {
       status.textContent = text;
       status.title = title;
+    },
+
+    /**
+     * Says how many small subtrees were folded to fit, with a button that expands everything.
+     * @param {number} count 0 hides the note
+     * @param {() => void} expandAll
+     */
+    setFitNote(count, expandAll) {
+      fitNote.replaceChildren();
+      fitNote.hidden = count === 0;
+      if (!count) return;
+      append(fitNote, "span", {
+        text: `${count.toLocaleString("en-US")} small subtree${count === 1 ? "" : "s"} folded to fit · `,
+      });
+      const b = append(fitNote, "button", { className: "cct-crumb", text: "Expand all", attrs: { type: "button" } });
+      b.addEventListener("click", expandAll);
     },
 
     /**
@@ -104,11 +122,15 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
   for (const { tree, scale: colors } of legends.slice(0, onTop ? 2 : 6)) {
     const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
     const prefix = tree === null ? "" : `${shortenName(tree, 14)}: `;
-    drawColorLegend(g, colors, { title: `${prefix}colour: ${colorTitle}`, width: onTop ? 120 : 160 });
+    drawColorLegend(g, colors, {
+      title: `${prefix}colour: ${colorTitle}`,
+      width: onTop ? 120 : 160,
+      titleWidth: onTop ? 140 : 176,
+    });
     next(46);
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
-  drawSizeLegend(s, size, { title: `size: ${sizeTitle}` });
+  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
 }
 
 /**
@@ -117,5 +139,7 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
  */
 export function metricTitle(m, units) {
   const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
-  return `${m.name}${m.kind === "other" ? "" : ` (${m.kind})`}${unit}`;
+  // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
+  const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
+  return `${m.name}${says ? "" : ` (${m.kind})`}${unit}`;
 }

@@ -101,12 +101,14 @@ export function decodeTable(payload) {
     names: decodeStrings(payload.names),
     typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
     types: decodeStrings(payload.types),
-    metrics: payload.metrics.map((/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
-      name: m.name,
-      kind: m.kind,
-      partner: m.partner ?? null,
-      values: /** @type {Float64Array} */ (decodeColumn(m.values)),
-    })),
+    metrics: payload.metrics.map(
+      (/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
+        name: m.name,
+        kind: m.kind,
+        partner: m.partner ?? null,
+        values: /** @type {Float64Array} */ (decodeColumn(m.values)),
+      }),
+    ),
     reducer: payload.reducer ?? null,
     reducedOver: payload.reduced_over ?? [],
     extraEdges: payload.extra_edges ?? 0,

@@ -74,7 +74,9 @@ export const FIGURE_STYLES = {
 export function figureStyle(name, { fontFamily = null, fontSize = null } = {}) {
   const base = FIGURE_STYLES[name];
   if (!base) {
-    throw new RangeError(`unknown figure style ${JSON.stringify(name)}; accepted: ${Object.keys(FIGURE_STYLES).join(", ")}`);
+    throw new RangeError(
+      `unknown figure style ${JSON.stringify(name)}; accepted: ${Object.keys(FIGURE_STYLES).join(", ")}`,
+    );
   }
   const style = { ...base };
   if (fontFamily) {

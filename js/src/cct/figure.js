@@ -28,6 +28,8 @@ const LEGENDS_ON_TOP_BELOW = 600;
  * @property {{ x: number, y: number, k: number } | null} [transform] the zoom and pan of the
  *   view on screen (same size): the figure shows that part; null fits the whole tree
  */
+/** @typedef {import("./figure-style.js").FigureStyle} FigureStyle */
+/** @typedef {{ x: number, y: number, width: number, height: number }} Box CSS pixels */
 
 /**
  * The view of `table` in `state` as a standalone SVG document.
@@ -43,7 +45,13 @@ export function figureSVG(table, state, options) {
   const doc = globalThis.document;
   // laid out in the page (off screen) so that the browser can measure the text
   const host = doc.createElement("div");
-  Object.assign(host.style, { position: "absolute", left: "-100000px", top: "0", width: `${width}px`, height: `${height}px` });
+  Object.assign(host.style, {
+    position: "absolute",
+    left: "-100000px",
+    top: "0",
+    width: `${width}px`,
+    height: `${height}px`,
+  });
   doc.body.append(host);
   const narrow = width < LEGENDS_ON_TOP_BELOW;
   const renderer = createRenderer(host, {
@@ -52,20 +60,25 @@ export function figureSVG(table, state, options) {
     toolbar: false,
     layout: {
       labelPx: style.fontPx,
+      fontFamily: style.fontFamily,
       legendScale: style.fontPx / 11,
       legendPosition: narrow ? "top" : "left",
       // a column-wide figure cannot spare the widget's margins; labels that still stick out
       // shrink the figure a little (contentBox) rather than being clipped
       margin: narrow ? 10 : 24,
       labelRoom: Math.min(180, 0.3 * width),
-      minLevelWidth: narrow ? 20 : 60,
+      minLevelWidth: 32,
     },
   });
   try {
     renderer.setUnits(options.units ?? {});
     /** @type {Partial<import("./renderer.js").ViewState>} */
     const view = { ...state, backend: "svg" };
-    if (style.palette && (view.palette ?? "auto") === "auto") view.palette = style.palette;
+    // the paper palette (cividis) replaces "auto" for one-signed metrics; a metric that changes
+    // sign keeps "auto": a diverging palette centred on 0, as on screen
+    if (style.palette && (view.palette ?? "auto") === "auto" && !changesSign(table, view.colorBy ?? "")) {
+      view.palette = style.palette;
+    }
     renderer.setData(table, view);
     renderer.setSelection(options.selection ?? []);
     if (options.transform) renderer.setTransform(options.transform);
@@ -86,9 +99,30 @@ export function figureSVG(table, state, options) {
 }
 
 /**
+ * Whether the metric has values on both sides of 0 (on a linear scale "auto" then diverges).
+ * @param {import("./decode.js").Table} table @param {string} name
+ */
+function changesSign(table, name) {
+  const m = table.metrics.find((x) => x.name === name);
+  if (!m) return false;
+  let neg = false;
+  let pos = false;
+  for (let r = 0; r < table.size; r++) {
+    if (table.idOf(r) < 0) continue;
+    const v = m.values[r];
+    if (v < 0) neg = true;
+    else if (v > 0) pos = true;
+  }
+  return neg && pos;
+}
+
+/**
  * What the drawing covers, the view's frame included: labels that stick out of the frame widen
  * the box, so the figure shrinks a little rather than clip them. jsdom cannot measure: the frame.
  * @param {SVGSVGElement} svg
+ * @param {number} width the view's frame
+ * @param {number} height
+ * @returns {Box}
  */
 function contentBox(svg, width, height) {
   const frameBox = { x: 0, y: 0, width, height };
@@ -102,11 +136,18 @@ function contentBox(svg, width, height) {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-/** Replaces the widget's CSS with attributes: the same look wherever the SVG is opened. */
+/**
+ * Replaces the widget's CSS with attributes: the same look wherever the SVG is opened.
+ * @param {SVGSVGElement} svg
+ * @param {FigureStyle} s
+ * @param {number} k the zoom factor (strokes keep their width on screen)
+ */
 function inlineStyles(svg, s, k) {
+  /** @param {Element} el @param {Record<string, string | number>} attrs */
   const set = (el, attrs) => {
     for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
   };
+  /** @param {string} selector @param {Record<string, string | number>} attrs */
   const all = (selector, attrs) => {
     for (const el of svg.querySelectorAll(selector)) set(el, attrs);
   };
@@ -123,7 +164,7 @@ function inlineStyles(svg, s, k) {
   all(".cct-nodes", { stroke: s.nodeStroke, "stroke-width": s.nodeWidth / k });
   all(".cct-missing-bg", { fill: s.missingFill });
   all(".cct-missing-line", { stroke: s.muted, "stroke-width": 1.5 });
-  const w = (f) => (f * Math.max(s.nodeWidth, 0.5)) / (0.75 * k); // as the widget's CSS, scaled
+  const w = (/** @type {number} */ f) => (f * Math.max(s.nodeWidth, 0.5)) / (0.75 * k); // as the widget's CSS, scaled
   all(".cct-node.cct-negative", { "stroke-dasharray": `${2 / k} ${1 / k}` });
   all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
   // later rules win, as in widget.css
@@ -138,7 +179,13 @@ function inlineStyles(svg, s, k) {
   all(".cct-legend-circle", { fill: "none", stroke: s.muted });
 }
 
-/** Size, view box and background: the content box shown at the requested size. */
+/**
+ * Size, view box and background: the content box shown at the requested size.
+ * @param {SVGSVGElement} svg
+ * @param {Box} box
+ * @param {FigureStyle} s
+ * @param {FigureOptions} options
+ */
 function frame(svg, box, s, options) {
   svg.setAttribute("version", "1.1");
   svg.setAttribute("width", options.widthAttr ?? String(options.width));
@@ -151,9 +198,15 @@ function frame(svg, box, s, options) {
   svg.insertBefore(bg, svg.querySelector(".cct-viewport"));
 }
 
-/** <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON. */
+/**
+ * <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON.
+ * @param {SVGSVGElement} svg
+ * @param {import("./decode.js").Table} table
+ * @param {FigureOptions} options
+ */
 function describe(svg, table, options) {
   const doc = svg.ownerDocument;
+  /** @param {string} ns @param {string} name @param {string | null} [text] */
   const el = (ns, name, text = null) => {
     const node = doc.createElementNS(ns, name);
     if (text !== null) node.textContent = text; // text, never markup: names are untrusted

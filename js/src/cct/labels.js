@@ -2,6 +2,8 @@
 
 const ELLIPSIS = "…";
 
+/** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box screen coordinates */
+
 /**
  * Shortens long (C++) names for labels: template arguments and parameter lists become `<…>` and
  * `(…)`, then the middle is elided to `max` characters. The full name stays in the tooltip.
@@ -19,6 +21,11 @@ export function shortenName(name, max = 32) {
   return s;
 }
 
+/**
+ * @param {string} s
+ * @param {string} open one character
+ * @param {string} close
+ */
 function collapseBrackets(s, open, close) {
   if (!s.includes(open)) return s;
   let out = "";
@@ -46,7 +53,9 @@ function collapseBrackets(s, open, close) {
  */
 export function placeLabels(candidates, { fontSize, charWidth = 0.6, gap = 2 }) {
   const cell = fontSize * 4;
+  /** @type {Map<string, Box[]>} grid cell → boxes kept that touch it */
   const grid = new Map();
+  /** @type {Set<number>} */
   const kept = new Set();
   const h = fontSize + gap;
   for (const c of candidates) {
@@ -55,14 +64,20 @@ export function placeLabels(candidates, { fontSize, charWidth = 0.6, gap = 2 }) 
     if (keys.some((k) => (grid.get(k) ?? []).some((b) => overlaps(b, box)))) continue;
     for (const k of keys) {
       if (!grid.has(k)) grid.set(k, []);
-      grid.get(k).push(box);
+      /** @type {Box[]} */ (grid.get(k)).push(box);
     }
     kept.add(c.id);
   }
   return kept;
 }
 
+/**
+ * The keys of the grid cells a box touches.
+ * @param {Box} box
+ * @param {number} cell cell size
+ */
 function cellsOf(box, cell) {
+  /** @type {string[]} */
   const keys = [];
   for (let i = Math.floor(box.x0 / cell); i <= Math.floor(box.x1 / cell); i++) {
     for (let j = Math.floor(box.y0 / cell); j <= Math.floor(box.y1 / cell); j++) keys.push(`${i},${j}`);
@@ -70,6 +85,7 @@ function cellsOf(box, cell) {
   return keys;
 }
 
+/** @param {Box} a @param {Box} b */
 function overlaps(a, b) {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }

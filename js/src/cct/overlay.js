@@ -5,9 +5,14 @@ import { select } from "d3-selection";
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * A label, keyed as its node's mark (see scene.js), named in the DOM by `attr` = `ref`.
- * @typedef {{ key: number, attr: string, ref: number, x: number, y: number, r: number, text: string }} LabelMark
+ * A label, keyed as its node's mark (see scene.js), named in the DOM by `attr` = `ref`. `x`, `y`
+ * are the node's layout position; `r`, `dx`, `dy` screen pixels: the text starts `dx` right of
+ * the node's centre and is centred `dy` below it (default: right of the mark, on its row).
+ * @typedef {{ key: number, attr: string, ref: number, x: number, y: number, r: number, text: string,
+ *   dx?: number, dy?: number }} LabelMark
  */
+/** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} Layer a group of the overlay */
+/** @typedef {import("d3-selection").Selection<SVGTextElement, LabelMark, SVGGElement, unknown>} Labels of a layer */
 
 /**
  * @param {HTMLElement} container
@@ -30,11 +35,12 @@ export function createOverlay(container, { labelPx, className = "" }) {
   /** @type {Set<number>} */
   let labelled = new Set();
 
+  /** Labels keep their screen size and distance from their node at any zoom. @param {Layer} layer */
   function positionLabels(layer) {
     layer.attr("font-size", labelPx / k).attr("stroke-width", 3 / k);
-    layer.selectAll("text").each(function (m) {
-      this.setAttribute("x", String(m.x + m.r + 4 / k));
-      this.setAttribute("y", String(m.y));
+    /** @type {Labels} */ (layer.selectAll("text")).each(function (m) {
+      this.setAttribute("x", String(m.x + (m.dx ?? m.r + 4) / k));
+      this.setAttribute("y", String(m.y + (m.dy ?? 0) / k));
     });
   }
 
@@ -48,8 +54,7 @@ export function createOverlay(container, { labelPx, className = "" }) {
     /** @param {LabelMark[]} marks */
     drawLabels(marks) {
       labelled = new Set(marks.map((m) => m.key));
-      labelLayer
-        .selectAll("text")
+      /** @type {Labels} */ (labelLayer.selectAll("text"))
         .data(marks, (m) => m.key)
         .join("text")
         .attr("class", "cct-label")
@@ -63,8 +68,7 @@ export function createOverlay(container, { labelPx, className = "" }) {
 
     /** @param {LabelMark | null} mark the hovered node's label, shown whatever the collisions */
     drawHoverLabel(mark) {
-      hoverLayer
-        .selectAll("text")
+      /** @type {Labels} */ (hoverLayer.selectAll("text"))
         .data(mark && !labelled.has(mark.key) ? [mark] : [])
         .join("text")
         .attr("class", "cct-label cct-label-hover")
@@ -81,6 +85,7 @@ export function createOverlay(container, { labelPx, className = "" }) {
       positionLabels(hoverLayer);
     },
 
+    /** @param {number} width CSS pixels @param {number} height */
     resize(width, height) {
       svg.attr("width", width).attr("height", height).attr("viewBox", `0 0 ${width} ${height}`);
     },

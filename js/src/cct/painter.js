@@ -5,14 +5,16 @@
 import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
-import { placeLabels } from "./labels.js";
+import { textMeasure } from "./label-layout.js";
 import { computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { aggregateContent, tooltipContent } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
+import { viewLabels } from "./view-labels.js";
 import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
+
 /** @typedef {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} Backend */
 const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
 
@@ -72,7 +74,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     const opts = { colorBy: view().colorBy, sizeBy: view().sizeBy, colorWhy: scene.color.why };
     const sums = table.metrics
       .filter((m) => m.kind === "exclusive")
-      .map((m) => ({ name: m.name, value: hiddenSum(stats, item, m.name) }));
+      .map((m) => ({ name: m.name, value: hiddenSum(/** @type {NonNullable<typeof stats>} */ (stats), item, m.name) }));
     const content =
       item.kind === "node"
         ? tooltipContent(doc, table, item.id, opts)
@@ -155,31 +157,23 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     } else fitToView();
   }
 
-  /** Leaves get labels where they fit; bigger nodes win. Only the largest few thousand leaves in view are tried. */
+  /** The font family the labels inherit on the page. */
+  function labelFont() {
+    const svg = backend?.svg;
+    const family = svg && doc.defaultView ? doc.defaultView.getComputedStyle(svg).fontFamily : "";
+    return family || "sans-serif";
+  }
+  /** Text widths in the labels' font (measured once per painter). */
+  let measure = /** @type {((text: string) => number) | null} */ (null);
+
+  /** Labels for the nodes in view (see view-labels.js). */
   function updateLabels() {
-    if (!table || !stats || !tree || !layout || !scene || !backend) return;
-    const { width: w, height: h } = camera.size;
-    const { marks } = scene;
-    const lay = layout;
-    const keys = lay.leaves.filter((key) => {
-      const p = screenOf(key);
-      return !(p.x < -D.labelRoom || p.x > w || p.y < 0 || p.y > h);
-    });
-    keys.sort((a, b) => marks[b].r - marks[a].r || lay.y[a] - lay.y[b]);
-    const k = camera.transform.k;
-    const candidates = keys.slice(0, D.maxLabelCandidates).map((key) => {
-      const m = labelMark(
-        /** @type {Table} */ (table),
-        /** @type {NonNullable<typeof stats>} */ (stats),
-        /** @type {import("./view-tree.js").ViewItem} */ (tree?.byKey.get(key)),
-        marks[key],
-        D,
-      );
-      const p = screenOf(key);
-      return { id: key, x: p.x + m.r * k + 4, y: p.y, text: m.text, mark: m };
-    });
-    const kept = placeLabels(candidates, { fontSize: D.labelPx });
-    backend.drawLabels(candidates.filter((c) => kept.has(c.id)).map((c) => c.mark));
+    if (!table || !stats || !tree || !scene || !backend) return;
+    // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
+    measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
+    backend.drawLabels(
+      viewLabels({ table, stats, tree, marks: scene.marks, screenOf, size: camera.size, sizes: D, measure }),
+    );
   }
 
   function fitToView() {

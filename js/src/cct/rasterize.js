@@ -17,7 +17,8 @@ export async function svgToPng(svg, width, height, scale = 1) {
     const canvas = doc.createElement("canvas");
     canvas.width = Math.max(1, Math.round(width * scale));
     canvas.height = Math.max(1, Math.round(height * scale));
-    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d")); // any browser has one
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
     const data = canvas.toDataURL("image/png");
     return data.slice(data.indexOf(",") + 1);
   } finally {

@@ -5,32 +5,36 @@
 // reports is a full-tree node id; rows of the table are the decoder's business (`table.rowOf`,
 // `table.idOf`). Tested in jsdom.
 import { keysRedrawing } from "../contract.js";
-import { createCamera } from "./camera.js";
 import { createActions } from "./actions.js";
+import { createCamera } from "./camera.js";
 import { createChrome, LEGEND_BAND } from "./chrome.js";
 import * as commands from "./commands.js";
 import { metricByName } from "./decode.js";
 import { append } from "./dom.js";
+import { foldsToFit, roomFor } from "./fit.js";
 import { createGestures } from "./gestures.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
 import { createToolbar } from "./toolbar.js";
 
 export { VIEW_DEFAULTS } from "../contract.js";
+
 /** @typedef {import("../contract.js").ViewState} ViewState */
 /** @typedef {import("./decode.js").Table} Table */
 
 const DEFAULTS = {
   rowHeight: 28,
-  minLevelWidth: 60, // screen pixels between depth levels when the whole tree is in view
+  minLevelWidth: 32, // screen pixels between depth levels when the whole tree is in view
   maxLevelWidth: 160,
   maxFitScale: 1.5,
   legendRoom: 190, // screen pixels left of the tree kept for the legends
   labelPx: 11,
+  fontFamily: "", // of the labels, for measuring them (figures set theirs; "": the page's)
   rMin: 2.5,
-  rMax: 12,
+  rMax: 9, // screen pixels, at any zoom
   margin: 24,
   labelRoom: 180, // screen pixels kept free right of the deepest nodes for their labels
+  minRowPx: 14, // screen pixels between rows below which a first picture folds small subtrees
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 3000,
   aggregateFill: "#9e9e9e",
@@ -125,7 +129,30 @@ export function createRenderer(container, options = {}) {
   const rebuild = (anchor = null) => {
     gestures.forgetHover();
     painter.rebuild(anchor);
+    showFitNote();
   };
+  /** @type {Set<number>} nodes the last fold-to-fit collapsed (for the status line) */
+  let fitted = new Set();
+
+  /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
+  function foldFirstPicture() {
+    if (!view().foldToFit || view().collapsed.length) return;
+    const { table, stats, tree } = painter;
+    const room = roomFor(camera.room(), { rowPx: D.minRowPx, levelPx: D.minLevelWidth });
+    const ids = table && stats && tree ? foldsToFit(table, stats, tree, view().sizeBy, room) : [];
+    if (!ids.length) return;
+    fitted = new Set(ids);
+    change({ collapsed: ids });
+  }
+  function showFitNote() {
+    const tree = painter.tree;
+    const table = painter.table;
+    let n = 0;
+    if (tree && table && fitted.size) {
+      for (const it of tree.items) if (it.kind === "collapsed" && fitted.has(table.idOf(it.id))) n++;
+    }
+    chrome.setFitNote(n, () => change({ collapsed: [] }));
+  }
 
   /** @param {Record<string, unknown>} partial */
   function checkMetrics(partial) {
@@ -167,6 +194,7 @@ export function createRenderer(container, options = {}) {
   }
 
   const actions = createActions({
+    foldFirstPicture,
     store,
     painter,
     toolbar,
@@ -248,6 +276,10 @@ export function createRenderer(container, options = {}) {
         store.record({ fresh: otherTree });
         if (view().colorBy) {
           rebuild();
+          if (otherTree) {
+            fitted = new Set();
+            foldFirstPicture();
+          }
           if (at && anchor !== null && painter.drawn(anchor)) painter.keepAt(anchor, at, zoom);
           updateSearch();
         }

@@ -25,7 +25,7 @@ export const PALETTES = {
   blues: interpolateBlues,
   greys: interpolateGreys,
   // diverging, low = blue, high = red, centred on 0
-  rdbu: (t) => interpolateRdBu(1 - t),
+  rdbu: (/** @type {number} */ t) => interpolateRdBu(1 - t),
   puor: interpolatePuOr,
 };
 export const DIVERGING = new Set(["rdbu", "puor"]);
@@ -43,7 +43,7 @@ export const PALETTE_NAMES = ["auto", ...Object.keys(PALETTES)];
 
 /**
  * @param {Float64Array} values
- * @param {{ type?: "linear" | "log", interpolator?: (t: number) => string, palette?: string }} [options]
+ * @param {{ type?: "linear" | "log", interpolator?: ((t: number) => string) | null, palette?: string }} [options]
  * @returns {ColorScale}
  */
 export function colorScale(values, { type = "linear", interpolator = null, palette = "auto" } = {}) {
@@ -63,15 +63,17 @@ export function colorScale(values, { type = "linear", interpolator = null, palet
   }
   const signed = lo < 0 && hi > 0 && type === "linear";
   const name = palette === "auto" ? (signed ? "rdbu" : "viridis") : palette;
-  interpolator ??= PALETTES[name];
+  // a name of PALETTES: `palette` is one of PALETTE_NAMES, and "auto" is resolved
+  interpolator ??= PALETTES[/** @type {keyof typeof PALETTES} */ (name)];
   const diverging = DIVERGING.has(name) && type === "linear";
+  /** @param {number} v @returns {string | null} */
   const why = (v) => {
     if (Number.isNaN(v)) return "missing value";
     if (log && v <= 0) return "≤ 0: not shown on a log scale";
     return null;
   };
   if (lo > hi) {
-    const none = (v) => why(v) ?? "no drawable values";
+    const none = (/** @type {number} */ v) => why(v) ?? "no drawable values";
     return { type, palette: name, domain: null, color: () => null, why: none, interpolator };
   }
   if (lo === hi) {
@@ -85,9 +87,7 @@ export function colorScale(values, { type = "linear", interpolator = null, palet
     const scale = scaleDiverging(interpolator).domain([-m, 0, m]).clamp(true);
     return { type, domain: [-m, m], palette: name, color: (v) => (why(v) ? null : scale(v)), why, interpolator };
   }
-  const scale = (log ? scaleSequentialLog(interpolator) : scaleSequential(interpolator))
-    .domain([lo, hi])
-    .clamp(true);
+  const scale = (log ? scaleSequentialLog(interpolator) : scaleSequential(interpolator)).domain([lo, hi]).clamp(true);
   return {
     type,
     palette: name,
@@ -110,13 +110,16 @@ export function sizeScale(values, { rMin = 2.5, rMax = 12 } = {}) {
     if (Number.isFinite(v) && Math.abs(v) > max) max = Math.abs(v);
   }
   // r² is linear in |v|, so the area added above rMin is proportional to the value.
-  const r2 = scaleLinear().domain([0, max || 1]).range([rMin * rMin, rMax * rMax]).clamp(true);
+  const r2 = scaleLinear()
+    .domain([0, max || 1])
+    .range([rMin * rMin, rMax * rMax])
+    .clamp(true);
   return {
     max,
     rMin,
     rMax,
-    radius: (v) => (Number.isFinite(v) ? Math.sqrt(r2(Math.abs(v))) : rMin),
-    negative: (v) => v < 0,
-    missing: (v) => Number.isNaN(v),
+    radius: (/** @type {number} */ v) => (Number.isFinite(v) ? Math.sqrt(r2(Math.abs(v))) : rMin),
+    negative: (/** @type {number} */ v) => v < 0,
+    missing: (/** @type {number} */ v) => Number.isNaN(v),
   };
 }

@@ -5,11 +5,12 @@
 // Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
 // with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
+
+import { withoutFolds } from "./commands.js";
 import { metricByName } from "./decode.js";
 import { shortenName } from "./labels.js";
 import { colorScale, sizeScale } from "./scales.js";
-import { hiddenNodes } from "./view-tree.js";
-import { withoutFolds } from "./commands.js";
+import { hiddenNodes, hiddenSum } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
 /** @typedef {import("../contract.js").ViewState} ViewState */
@@ -46,6 +47,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
   if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
   const colors = colorScales(table, stats, tree, view, colorMetric.values);
+  const aggregate = aggregateColorValue(stats, colorMetric);
   const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
   /** @type {NodeMark[]} */
   const marks = [];
@@ -61,7 +63,8 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
         attr: item.fold ? "data-fold" : "data-aggregate",
         ref: parent,
         r: sizes.rMin + 2,
-        fill: sizes.aggregateFill,
+        // coloured by the aggregate its tooltip states, on the same scale (no value: grey)
+        fill: colorOf(colors, item, aggregate(item)) ?? sizes.aggregateFill,
         negative: false,
         shape: "diamond",
         label: item.fold ? `${n} more nodes, not loaded: click to load` : `${n} hidden nodes`,
@@ -77,7 +80,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
       attr: "data-id",
       ref: id,
       r: size.radius(s),
-      fill: colors.of(row).color(colorMetric.values[row]),
+      fill: colorOf(colors, item, item.kind === "collapsed" ? aggregate(item) : colorMetric.values[row]),
       negative: size.negative(s),
       shape: item.kind === "collapsed" ? "triangle" : "circle",
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
@@ -87,32 +90,79 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
 }
 
 /**
- * Colour scales over the drawn nodes: one for everything, or one per tree ("per-root").
+ * The value a glyph stands for: a collapsed node the sum of an exclusive metric over its
+ * subtree (its own value for an inclusive one), a prune aggregate the sum over what it hides
+ * (of the hidden subtrees' inclusive values for an inclusive metric), a fold the sum Python sent.
+ * Other metrics have no sum: NaN.
+ * @param {Stats} stats @param {import("./decode.js").Metric} metric
+ * @returns {(item: ViewItem) => number}
+ */
+function aggregateColorValue(stats, metric) {
+  const sums = stats.sums.get(metric.name);
+  return (item) => {
+    if (item.fold) return metric.values[item.key];
+    if (metric.kind === "exclusive" && sums) {
+      if (item.kind === "collapsed") return sums[item.id];
+      return hiddenSum(stats, item, metric.name);
+    }
+    if (metric.kind === "inclusive") {
+      if (item.kind === "collapsed") return metric.values[item.id];
+      let total = Number.NaN;
+      for (const h of item.hidden) {
+        const v = metric.values[h];
+        if (!Number.isNaN(v)) total = Number.isNaN(total) ? v : total + v;
+      }
+      return total;
+    }
+    return item.kind === "collapsed" ? metric.values[item.id] : Number.NaN;
+  };
+}
+
+/**
+ * The colour of an item's value on its tree's scale.
+ * @param {ReturnType<typeof colorScales>} colors @param {ViewItem} item @param {number} value
+ */
+function colorOf(colors, item, value) {
+  return colors.of(item.kind === "aggregate" && item.id < 0 ? -1 : item.id).color(value);
+}
+
+/**
+ * Colour scales: one for everything, or one per tree ("per-root"). The domain spans every node
+ * of the tree ("tree": colours keep their meaning across collapse, focus and prune), the nodes
+ * drawn now ("view"), or the given [low, high].
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
  * @param {Float64Array} values
  */
 function colorScales(table, stats, tree, view, values) {
   const opts = { type: view.colorScale, palette: view.palette };
-  const drawnRows = tree.items.filter((it) => it.kind !== "aggregate").map((it) => it.id);
-  const valuesOf = (/** @type {number[]} */ rows) => Float64Array.from(rows, (row) => values[row]);
+  const domain = view.colorDomain;
+  /** @type {number[]} */
+  let rows;
+  if (domain === "view") rows = tree.items.filter((it) => it.kind !== "aggregate").map((it) => it.id);
+  else {
+    rows = [];
+    for (let r = 0; r < table.size; r++) if (table.idOf(r) >= 0) rows.push(r);
+  }
+  const valuesOf = (/** @type {number[]} */ list) =>
+    Array.isArray(domain) ? Float64Array.from(domain) : Float64Array.from(list, (row) => values[row]);
   if (view.legend !== "per-root") {
-    const s = colorScale(valuesOf(drawnRows), opts);
-    return { shared: s, of: () => s, list: [{ tree: null, scale: s }] };
+    const s = colorScale(valuesOf(rows), opts);
+    return { shared: s, of: (/** @type {number} */ _row) => s, list: [{ tree: null, scale: s }] };
   }
   /** @type {Map<number, number[]>} */
   const byRoot = new Map();
-  for (const row of drawnRows) {
+  for (const row of rows) {
     const r = stats.rootOf[row];
-    const rows = byRoot.get(r);
-    if (rows) rows.push(row);
+    const list = byRoot.get(r);
+    if (list) list.push(row);
     else byRoot.set(r, [row]);
   }
-  const list = [...byRoot].map(([r, rows]) => ({ rootRow: r, scale: colorScale(valuesOf(rows), opts) }));
+  const list = [...byRoot].map(([r, rowsOfRoot]) => ({ rootRow: r, scale: colorScale(valuesOf(rowsOfRoot), opts) }));
   const of = new Map(list.map((e) => [e.rootRow, e.scale]));
   const fallback = list[0]?.scale ?? colorScale(new Float64Array(0), opts);
   return {
     shared: fallback,
-    of: (/** @type {number} */ row) => of.get(stats.rootOf[row]) ?? fallback,
+    of: (/** @type {number} */ row) => (row < 0 ? fallback : (of.get(stats.rootOf[row]) ?? fallback)),
     list: list.map((e) => ({ tree: table.names[table.nameCode[e.rootRow]], scale: e.scale })),
   };
 }

@@ -1,7 +1,14 @@
 // Glyph outlines shared by both backends: a collapsed subtree is a right-pointing triangle (it
 // hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles.
 
-/** SVG path data of a glyph of "radius" r centred on (x, y). */
+/**
+ * SVG path data of a glyph of "radius" r centred on (x, y).
+ * @param {import("./scene.js").NodeMark["shape"]} shape
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @returns {string}
+ */
 export function shapePath(shape, x, y, r) {
   if (shape === "triangle") {
     const h = r * 1.25;

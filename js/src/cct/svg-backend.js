@@ -4,6 +4,8 @@
 import { createOverlay, SVG_NS } from "./overlay.js";
 import { shapePath } from "./shapes.js";
 
+// unique on the page, also when several copies of this module are loaded (one per widget)
+const PREFIX = `cct-${Math.random().toString(36).slice(2, 10)}`;
 let instances = 0;
 
 /**
@@ -20,7 +22,7 @@ let instances = 0;
 export function createSvgBackend(container, { labelPx }) {
   const doc = container.ownerDocument;
   const overlay = createOverlay(container, { labelPx });
-  const hatch = `cct-missing-${++instances}`;
+  const hatch = `${PREFIX}-missing-${++instances}`;
   const pattern = overlay.defs
     .append("pattern")
     .attr("id", hatch)
@@ -34,15 +36,20 @@ export function createSvgBackend(container, { labelPx }) {
 
   const links = overlay.content.append("path").attr("class", "cct-links");
   const nodeLayer = overlay.content.append("g").attr("class", "cct-nodes");
+  const nodeGroup = /** @type {SVGGElement} */ (nodeLayer.node());
 
-  /** @type {(SVGCircleElement | undefined)[]} by mark key */
+  /** @type {(SVGGeometryElement | undefined)[]} by mark key: circles, and paths for the other shapes */
   let elements = [];
   /** @type {WeakMap<Element, number>} element → mark key, for hit-testing */
   let keyOf = new WeakMap();
+  /** @type {WeakMap<Element, NodeMark>} element → its mark, to resize it on zoom */
+  let markOf = new WeakMap();
+  /** the zoom: marks are sized in screen pixels, so their layout size is r / k */
+  let k = 1;
 
   return {
     kind: "svg",
-    svg: overlay.svg.node(),
+    svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
     legendLayer: overlay.legendLayer,
     drawLabels: overlay.drawLabels,
     drawHoverLabel: overlay.drawHoverLabel,
@@ -62,18 +69,20 @@ export function createSvgBackend(container, { labelPx }) {
       elements = [];
       for (const m of marks) {
         const circle = !m.shape || m.shape === "circle";
-        const el = /** @type {SVGCircleElement} */ (doc.createElementNS(SVG_NS, circle ? "circle" : "path"));
+        const el = /** @type {SVGGeometryElement} */ (doc.createElementNS(SVG_NS, circle ? "circle" : "path"));
         el.setAttribute("class", nodeClass(m));
         el.setAttribute(m.attr, String(m.ref));
         el.setAttribute("role", "treeitem");
         if (m.label) el.setAttribute("aria-label", m.label);
-        place(el, m);
+        markOf.set(el, m);
+        place(el, m, k);
         el.setAttribute("fill", m.fill ?? missingFill);
         fragment.appendChild(el);
         elements[m.key] = el;
         keyOf.set(el, m.key);
+        markOf.set(el, m);
       }
-      nodeLayer.node().replaceChildren(fragment);
+      nodeGroup.replaceChildren(fragment);
       overlay.svg.attr("data-node-count", marks.length);
     },
 
@@ -81,7 +90,10 @@ export function createSvgBackend(container, { labelPx }) {
     moveNodes(marks) {
       for (const m of marks) {
         const el = elements[m.key];
-        if (el) place(el, m);
+        if (el) {
+          markOf.set(el, m);
+          place(el, m, k);
+        }
       }
     },
 
@@ -90,7 +102,8 @@ export function createSvgBackend(container, { labelPx }) {
       for (const m of marks) {
         const el = elements[m.key];
         if (!el) continue;
-        place(el, m);
+        markOf.set(el, m);
+        place(el, m, k);
         el.setAttribute("fill", m.fill ?? missingFill);
         const keep = ["cct-selected", "cct-match", "cct-cursor", "cct-highlight"].filter((c) =>
           el.classList.contains(c),
@@ -101,7 +114,7 @@ export function createSvgBackend(container, { labelPx }) {
 
     /** @param {Set<number>} ids mark keys */
     setSelected(ids) {
-      for (const el of nodeLayer.node().querySelectorAll(".cct-selected")) {
+      for (const el of nodeGroup.querySelectorAll(".cct-selected")) {
         el.classList.remove("cct-selected");
         el.setAttribute("aria-selected", "false");
       }
@@ -110,19 +123,19 @@ export function createSvgBackend(container, { labelPx }) {
         if (!el) continue;
         el.classList.add("cct-selected");
         el.setAttribute("aria-selected", "true");
-        el.parentNode.appendChild(el); // draw on top
+        /** @type {Node} */ (el.parentNode).appendChild(el); // draw on top
       }
     },
 
     /** Search matches. @param {Set<number>} ids */
     setMatches(ids) {
-      for (const el of nodeLayer.node().querySelectorAll(".cct-match")) el.classList.remove("cct-match");
+      for (const el of nodeGroup.querySelectorAll(".cct-match")) el.classList.remove("cct-match");
       for (const id of ids) elements[id]?.classList.add("cct-match");
     },
 
     /** Nodes marked from Python. @param {Set<number>} ids */
     setHighlighted(ids) {
-      for (const el of nodeLayer.node().querySelectorAll(".cct-highlight")) el.classList.remove("cct-highlight");
+      for (const el of nodeGroup.querySelectorAll(".cct-highlight")) el.classList.remove("cct-highlight");
       for (const id of ids) elements[id]?.classList.add("cct-highlight");
     },
 
@@ -145,6 +158,14 @@ export function createSvgBackend(container, { labelPx }) {
       // property read only by the few selected or hovered nodes (per-node CSS is too slow)
       links.attr("stroke-width", 1.2 / t.k);
       nodeLayer.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
+      // marks keep their screen size too (semantic zoom: the zoom moves them, never grows them)
+      if (t.k !== k) {
+        k = t.k;
+        for (const el of elements) {
+          const m = el && markOf.get(el);
+          if (el && m) place(el, m, k);
+        }
+      }
     },
 
     /** @param {Event} event @returns {number | null} */
@@ -154,6 +175,7 @@ export function createSvgBackend(container, { labelPx }) {
       return el ? (keyOf.get(el) ?? null) : null;
     },
 
+    /** @param {number} width CSS pixels @param {number} height */
     resize(width, height) {
       overlay.resize(width, height);
     },
@@ -162,18 +184,25 @@ export function createSvgBackend(container, { labelPx }) {
       overlay.destroy();
       elements = [];
       keyOf = new WeakMap();
+      markOf = new WeakMap();
     },
   };
 }
 
-function place(el, m) {
+/**
+ * Sets the position and size of a mark's element: `m.r` is in screen pixels, the element lives
+ * in layout units scaled by the zoom `k`.
+ * @param {Element} el @param {NodeMark} m @param {number} k
+ */
+function place(el, m, k) {
   if (el.tagName === "circle") {
     el.setAttribute("cx", String(m.x));
     el.setAttribute("cy", String(m.y));
-    el.setAttribute("r", String(m.r));
-  } else el.setAttribute("d", shapePath(m.shape, m.x, m.y, m.r));
+    el.setAttribute("r", String(m.r / k));
+  } else el.setAttribute("d", shapePath(m.shape, m.x, m.y, m.r / k));
 }
 
+/** @param {NodeMark} m */
 function nodeClass(m) {
   let c = "cct-node";
   if (m.shape === "triangle") c += " cct-collapsed";
@@ -183,7 +212,11 @@ function nodeClass(m) {
   return c;
 }
 
-/** One path for all links (parent → child cubic curves): one element, however many links. */
+/**
+ * One path for all links (parent → child cubic curves): one element, however many links.
+ * @param {LinkMark[]} segments
+ * @returns {string} SVG path data
+ */
 export function linkPath(segments) {
   let d = "";
   for (const s of segments) {

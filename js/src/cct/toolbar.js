@@ -9,20 +9,41 @@ import { PALETTE_NAMES } from "./scales.js";
 const SLIDER_STEPS = 1000;
 const BINS = 40;
 
+/** @typedef {import("../contract.js").ViewState} ViewState */
+/**
+ * What the user asks for: view state to set, or a command with its argument (the argument's type
+ * depends on the command, see actions.js).
+ * @typedef {{ set?: Record<string, unknown>, command?: string, value?: any }} Action
+ */
+/**
+ * What the toolbar shows besides the view state.
+ * @typedef {object} ToolbarStatus
+ * @property {boolean} canUndo
+ * @property {boolean} canRedo
+ * @property {boolean} brush brush selection is on
+ * @property {number} rootCount trees in the data
+ * @property {boolean} incChecked the colour metric is an inclusive one
+ */
+
 /**
  * @param {HTMLElement} parent
- * @param {(action: { set?: Record<string, unknown>, command?: string, value?: any }) => void} dispatch
+ * @param {(action: Action) => void} dispatch
  * @param {{ downloads?: boolean }} [options] `downloads`: buttons that save the view as SVG or PNG
  */
 export function createToolbar(parent, dispatch, { downloads = false } = {}) {
-  const bar = append(parent, "div", { className: "cct-toolbar", attrs: { role: "toolbar", "aria-label": "Tree view controls" } });
+  const bar = append(parent, "div", {
+    className: "cct-toolbar",
+    attrs: { role: "toolbar", "aria-label": "Tree view controls" },
+  });
   const row1 = append(bar, "div", { className: "cct-toolbar-row" });
   const row2 = append(bar, "div", { className: "cct-toolbar-row" });
 
+  /** A labelled group of controls. @param {HTMLElement} row @param {string} label */
   const group = (row, label) => {
     const g = append(row, "span", { className: "cct-group", attrs: { role: "group", "aria-label": label } });
     return g;
   };
+  /** @param {HTMLElement} g @param {string} label @param {(value: string) => void} onChange */
   const select = (g, label, onChange) => {
     const wrap = append(g, "label", { className: "cct-field" });
     append(wrap, "span", { text: label });
@@ -30,6 +51,12 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     el.addEventListener("change", () => onChange(el.value));
     return el;
   };
+  /**
+   * @param {HTMLElement} g
+   * @param {string} text
+   * @param {string} label tooltip and accessible name
+   * @param {() => void} onClick
+   */
   const button = (g, text, label, onClick) => {
     const el = /** @type {HTMLButtonElement} */ (
       append(g, "button", { text, attrs: { type: "button", title: label, "aria-label": label } })
@@ -37,6 +64,12 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     el.addEventListener("click", onClick);
     return el;
   };
+  /**
+   * Replaces the options of a menu.
+   * @param {HTMLSelectElement} el
+   * @param {string[]} values
+   * @param {string[]} [labels]
+   */
   const options = (el, values, labels = values) => {
     el.replaceChildren();
     values.forEach((v, i) => {
@@ -66,20 +99,29 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   // roots
   const rootsGroup = group(row1, "Roots");
   const rootsMenu = append(rootsGroup, "details", { className: "cct-roots" });
-  const rootsSummary = append(rootsMenu, "summary", { text: "roots: all", attrs: { "aria-label": "Choose the trees to show" } });
+  const rootsSummary = append(rootsMenu, "summary", {
+    text: "roots: all",
+    attrs: { "aria-label": "Choose the trees to show" },
+  });
   const rootsList = append(rootsMenu, "div", { className: "cct-roots-list" });
 
   // tree
   const treeGroup = group(row1, "Tree");
   button(treeGroup, "Expand all", "Expand every collapsed subtree", () => dispatch({ command: "expandAll" }));
   const depthInput = /** @type {HTMLInputElement} */ (
-    append(treeGroup, "input", { className: "cct-depth", attrs: { type: "number", min: "0", value: "2", "aria-label": "depth" } })
+    append(treeGroup, "input", {
+      className: "cct-depth",
+      attrs: { type: "number", min: "0", value: "2", "aria-label": "depth" },
+    })
   );
   button(treeGroup, "Collapse to depth", "Collapse every subtree below this depth", () =>
     dispatch({ command: "collapseToDepth", value: Number(depthInput.value) }),
   );
-  button(treeGroup, "Hot path", "From the focused node, open the child with the largest inclusive value, repeatedly", () =>
-    dispatch({ command: "hotPath" }),
+  button(
+    treeGroup,
+    "Hot path",
+    "From the focused node, open the child with the largest inclusive value, repeatedly",
+    () => dispatch({ command: "hotPath" }),
   );
   button(treeGroup, "Focus", "Show only the subtree of the keyboard-focused or selected node", () =>
     dispatch({ command: "focus" }),
@@ -119,6 +161,12 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     })
   );
   searchInput.addEventListener("input", () => dispatch({ command: "search", value: searchInput.value }));
+  /**
+   * A button that flips a boolean of the view state.
+   * @param {string} text
+   * @param {string} label
+   * @param {"searchRegex" | "searchCase"} key
+   */
   const toggle = (text, label, key) => {
     const b = button(searchGroup, text, label, () =>
       dispatch({ set: { [key]: b.getAttribute("aria-pressed") !== "true" } }),
@@ -140,11 +188,19 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   histogram.setAttribute("class", "cct-histogram");
   histogram.setAttribute("aria-hidden", "true");
   const lowInput = /** @type {HTMLInputElement} */ (
-    append(scented, "input", { attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: "0", "aria-label": "lowest value kept" } })
+    append(scented, "input", {
+      attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: "0", "aria-label": "lowest value kept" },
+    })
   );
   const highInput = /** @type {HTMLInputElement} */ (
     append(scented, "input", {
-      attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: String(SLIDER_STEPS), "aria-label": "highest value kept" },
+      attrs: {
+        type: "range",
+        min: "0",
+        max: String(SLIDER_STEPS),
+        value: String(SLIDER_STEPS),
+        "aria-label": "highest value kept",
+      },
     })
   );
   const pruneInfo = append(pruneGroup, "span", { className: "cct-prune-info" });
@@ -152,12 +208,14 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   /** @type {{ lo: number, hi: number, log: boolean } | null} */
   let domain = null;
+  /** The metric value at a slider position. @param {number} step */
   const toValue = (step) => {
     const t = Number(step) / SLIDER_STEPS;
     if (!domain) return 0;
     if (domain.log) return Math.exp(Math.log(domain.lo) + t * (Math.log(domain.hi) - Math.log(domain.lo)));
     return domain.lo + t * (domain.hi - domain.lo);
   };
+  /** The slider position of a metric value. @param {number} v */
   const toStep = (v) => {
     if (!domain || domain.hi === domain.lo) return 0;
     const t = domain.log
@@ -179,18 +237,25 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     element: bar,
     searchInput,
 
-    /** New data: the metric lists, the roots. */
+    /**
+     * New data: the metric lists, the roots.
+     * @param {import("./decode.js").Table} table
+     * @param {{ id: number, name: string }[]} rootNames the trees' root nodes (full-tree ids)
+     */
     setData(table, rootNames) {
       const names = table.metrics.map((m) => m.name);
       // "time (exc)", but not "time (inc) (inc)": the kind only where the name does not say it
-      const says = (m) => m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
+      const says = (/** @type {import("./decode.js").Metric} */ m) =>
+        m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
       const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
       options(colorSelect, names, labels);
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);
       rootsList.replaceChildren();
       const all = append(rootsList, "label", { className: "cct-field" });
-      const allBox = /** @type {HTMLInputElement} */ (append(all, "input", { attrs: { type: "checkbox", "data-root": "all" } }));
+      const allBox = /** @type {HTMLInputElement} */ (
+        append(all, "input", { attrs: { type: "checkbox", "data-root": "all" } })
+      );
       append(all, "span", { text: "All" });
       allBox.addEventListener("change", () => dispatch({ set: { roots: null } }));
       for (const { id, name } of rootNames) {
@@ -203,7 +268,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       }
     },
 
-    /** Shows the view state. */
+    /** Shows the view state. @param {ViewState} view @param {ToolbarStatus} status */
     update(view, { canUndo, canRedo, brush, rootCount, incChecked }) {
       colorSelect.value = view.colorBy;
       sizeSelect.value = view.sizeBy;
@@ -227,15 +292,23 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       rootsSummary.textContent = shown ? `roots: ${shown.size} of ${rootCount}` : `roots: all ${rootCount}`;
     },
 
+    /** The search's outcome, or the message of an invalid pattern. @param {string} text @param {boolean} isError */
     setSearchInfo(text, isError) {
       searchInfo.textContent = text;
       searchInfo.classList.toggle("cct-error-text", isError);
     },
 
-    /** The colour metric's distribution under the prune range sliders. */
+    /**
+     * The colour metric's distribution under the prune range sliders.
+     * @param {Float64Array} values
+     * @param {ViewState["colorScale"]} type
+     * @param {ViewState["prune"]} range
+     * @param {number} hiddenCount nodes outside the range
+     */
     setHistogram(values, type, range, hiddenCount) {
       const finite = [...values].filter((v) => Number.isFinite(v) && (type !== "log" || v > 0));
-      const [lo, hi] = finite.length ? extent(finite) : [0, 0];
+      // the extent of a non-empty list of numbers is two numbers
+      const [lo, hi] = finite.length ? /** @type {[number, number]} */ (extent(finite)) : [0, 0];
       domain = finite.length ? { lo, hi, log: type === "log" && lo > 0 && hi > lo } : null;
       const disabled = !domain || lo === hi;
       lowInput.disabled = disabled;
@@ -252,14 +325,19 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         const bins = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)(steps);
         const top = Math.max(...bins.map((b) => b.length));
         for (const b of bins) {
-          const rect = histogram.appendChild(parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect"));
-          const x0 = (b.x0 / SLIDER_STEPS) * w;
+          // bins over a set domain always have both bounds
+          const b0 = /** @type {number} */ (b.x0);
+          const b1 = /** @type {number} */ (b.x1);
+          const rect = histogram.appendChild(
+            parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect"),
+          );
+          const x0 = (b0 / SLIDER_STEPS) * w;
           const bh = b.length ? Math.max(1, (Math.log1p(b.length) / Math.log1p(top)) * h) : 0;
           rect.setAttribute("x", String(x0));
           rect.setAttribute("y", String(h - bh));
-          rect.setAttribute("width", String(Math.max(1, ((b.x1 - b.x0) / SLIDER_STEPS) * w - 1)));
+          rect.setAttribute("width", String(Math.max(1, ((b1 - b0) / SLIDER_STEPS) * w - 1)));
           rect.setAttribute("height", String(bh));
-          const inside = !range || (toValue(b.x1) >= range[0] && toValue(b.x0) <= range[1]);
+          const inside = !range || (toValue(b1) >= range[0] && toValue(b0) <= range[1]);
           rect.setAttribute("class", inside ? "cct-bin" : "cct-bin cct-bin-out");
         }
       }

@@ -49,6 +49,13 @@ export function tooltipContent(doc, table, id, view) {
   return root;
 }
 
+/**
+ * Appends a cell holding `text` (as text) to `row`.
+ * @param {Document} doc
+ * @param {HTMLTableRowElement} row
+ * @param {"th" | "td"} tag
+ * @param {string} text
+ */
 function cell(doc, row, tag, text) {
   const el = row.appendChild(doc.createElement(tag));
   el.textContent = text;
@@ -72,7 +79,8 @@ export function aggregateContent(doc, table, item, hidden, view) {
   const head = box.appendChild(doc.createElement("div"));
   head.className = "cct-tooltip-name";
   const nodes = `${hidden.count.toLocaleString("en-US")} node${hidden.count === 1 ? "" : "s"}`;
-  if (item.kind === "collapsed") head.textContent = `collapsed: ${hidden.count} hidden node${hidden.count === 1 ? "" : "s"}`;
+  if (item.kind === "collapsed")
+    head.textContent = `collapsed: ${hidden.count} hidden node${hidden.count === 1 ? "" : "s"}`;
   else if (item.fold) head.textContent = `${nodes} not loaded (level of detail)`;
   else head.textContent = `${nodes} outside the prune range`;
   const grid = box.appendChild(doc.createElement("table"));

@@ -10,7 +10,9 @@ export const HIDDEN_ROOT = -1;
  * @returns {{ roots: number[], children: number[][] }}
  */
 export function childLists(parent) {
+  /** @type {number[][]} sparse: a leaf has no entry */
   const children = new Array(parent.length);
+  /** @type {number[]} */
   const roots = [];
   for (let i = 0; i < parent.length; i++) {
     const p = parent[i];
@@ -27,13 +29,14 @@ export function childLists(parent) {
  * @param {{ key: number, parentKey: number }[]} items in pre-order
  */
 export function itemHierarchy(items) {
+  /** @type {Map<number, number[]>} item key → its children's keys (every parent is listed before them) */
   const children = new Map([[HIDDEN_ROOT, []]]);
   for (const it of items) {
     children.set(it.key, []);
-    children.get(it.parentKey).push(it.key);
+    /** @type {number[]} */ (children.get(it.parentKey)).push(it.key);
   }
   return hierarchy(HIDDEN_ROOT, (key) => {
-    const c = children.get(key);
+    const c = /** @type {number[]} */ (children.get(key));
     return c.length ? c : undefined;
   });
 }
@@ -57,6 +60,7 @@ export function layoutTree(root, { rowHeight }, size) {
   let y0 = Infinity;
   let y1 = -Infinity;
   let maxDepth = 0;
+  /** @type {number[]} */
   const leaves = [];
   laid.each((node) => {
     if (node.data === HIDDEN_ROOT) return;

@@ -79,18 +79,22 @@ export function pruneMask(values, parent, [lo, hi], folded = null) {
  * @returns {{ items: ViewItem[], byKey: Map<number, ViewItem>, hiddenCount: number }}
  */
 export function buildViewTree(table, stats, { collapsed = new Set(), keep = null, focus = null, roots = null } = {}) {
+  /** @type {ViewItem[]} */
   const items = [];
   let nextAggregate = table.size;
   const starts = focus !== null && focus !== undefined ? [focus] : (roots ?? stats.roots);
 
+  /** @param {number} parentKey @param {number} id @param {number[]} hidden */
   const addAggregate = (parentKey, id, hidden) => {
     items.push({ key: nextAggregate++, id, kind: "aggregate", parentKey, hidden });
   };
   const folded = table.folded;
+  /** @param {number} row @param {number} parentKey */
   const addFold = (row, parentKey) => {
     items.push({ key: row, id: parentKey, kind: "aggregate", parentKey, hidden: [row], fold: true });
   };
 
+  /** @param {number} id @param {number} parentKey */
   const visit = (id, parentKey) => {
     const children = stats.children[id] ?? [];
     if (collapsed.has(id) && children.length) {
@@ -98,9 +102,10 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
       return;
     }
     items.push({ key: id, id, kind: "node", parentKey, hidden: [] });
+    /** @type {number[]} */
     const hidden = [];
     for (const c of children) {
-      if (folded?.[c] > 0) addFold(c, id);
+      if (folded && folded[c] > 0) addFold(c, id);
       else if (keep && !keep[c]) hidden.push(c);
       else visit(c, id);
     }
@@ -108,9 +113,10 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
   };
 
   // iterative over the starts, recursive below: depth is bounded by the call paths' depth
+  /** @type {number[]} */
   const hiddenStarts = [];
   for (const r of starts) {
-    if (folded?.[r] > 0) addFold(r, -1);
+    if (folded && folded[r] > 0) addFold(r, -1);
     else if (keep && !keep[r]) hiddenStarts.push(r);
     else visit(r, -1);
   }
@@ -219,14 +225,21 @@ export function viewItems(table, state = {}) {
   return { items: itemsInIds(table, stats, tree), hiddenCount: tree.hiddenCount };
 }
 
-/** How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees). */
+/**
+ * How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees).
+ * @param {{ size: Int32Array }} stats @param {{ hidden: number[] }} item
+ */
 export function hiddenNodes(stats, item) {
   let count = 0;
   for (const h of item.hidden) count += stats.size[h];
   return count;
 }
 
-/** Sum of an exclusive metric over what an item hides (a collapsed node: its whole subtree). */
+/**
+ * Sum of an exclusive metric over what an item hides (a collapsed node: its whole subtree).
+ * @param {{ sums: Map<string, Float64Array> }} stats @param {{ kind: string, id: number, hidden: number[] }} item
+ * @param {string} metric
+ */
 export function hiddenSum(stats, item, metric) {
   const sums = stats.sums.get(metric);
   if (!sums) return Number.NaN;
@@ -239,25 +252,17 @@ export function hiddenSum(stats, item, metric) {
   return total;
 }
 
-/** Ancestors of `id`, root first, `id` last. @param {Int32Array} parent */
+/** Ancestors of `id`, root first, `id` last. @param {Int32Array} parent @param {number} id */
 export function pathTo(parent, id) {
   const path = [];
   for (let i = id; i >= 0; i = parent[i]) path.push(i);
   return path.reverse();
 }
 
-/** Collapsed set that shows the tree down to `depth` (nodes at that depth with children fold). */
-export function collapseToDepth(table, stats, depth) {
-  const out = new Set();
-  for (let i = 0; i < table.size; i++) {
-    if (table.depth[i] === depth && stats.children[i]?.length) out.add(i);
-  }
-  return out;
-}
-
 /**
  * The hot path from `start`: repeatedly the child with the largest value (NaN never wins).
- * @returns {number[]} node ids from `start` down
+ * @param {{ children: number[][] }} stats @param {Float64Array} values @param {number} start
+ * @returns {number[]} rows from `start` down
  */
 export function hotPath(stats, values, start) {
   const path = [start];

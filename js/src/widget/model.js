@@ -29,6 +29,8 @@
  * @property {ViewState["searchRegex"]} search_regex
  * @property {ViewState["searchCase"]} search_case
  * @property {ViewState["highlighted"]} highlighted
+ * @property {ViewState["foldToFit"]} fold_to_fit
+ * @property {ViewState["colorDomain"]} color_domain
  * @property {number[]} selection node ids in selection order
  * @property {"mean" | "sum" | "min" | "max"} reducer
  * @property {number} height pixels
@@ -89,6 +91,8 @@ export const TRAIT_KINDS = Object.freeze({
   search_regex: "bool",
   search_case: "bool",
   highlighted: "node_ids",
+  fold_to_fit: "bool",
+  color_domain: "domain",
   selection: "node_ids",
   reducer: "enum",
   height: "int",

@@ -1,0 +1,130 @@
+// Label layout in screen pixels: every drawn node may get a label — the hot path and the largest
+// nodes first — placed where it overlaps no other label and no node mark and stays inside the
+// picture. A leaf's label goes right of its mark; an internal node's above or below its mark,
+// starting at its centre (the links leave to the right at the mark's height), else left of it.
+// A label that does not fit whole is cut at its end (the full name stays in the tooltip), down
+// to a few characters; below that it is left out. Pure: boxes in, boxes out.
+const ELLIPSIS = "…";
+
+/**
+ * `text` cut to `chars` characters (code points) at its end, keeping a "(+N)" count of a
+ * collapsed node: the start of a name is what a reader recognises.
+ * @param {string} text @param {number} chars
+ */
+export function cutText(text, chars) {
+  const points = [...text];
+  if (points.length <= chars) return text;
+  const count = / \(\+[\d,]+\)$/.exec(text)?.[0] ?? "";
+  const head = [...text.slice(0, text.length - count.length)];
+  const keep = Math.max(1, chars - [...count].length - 1);
+  return head.slice(0, keep).join("") + ELLIPSIS + count;
+}
+
+/**
+ * @typedef {object} LabelCandidate
+ * @property {number} key the item's key
+ * @property {number} x screen position of the node's centre
+ * @property {number} y
+ * @property {number} r the mark's radius, screen pixels
+ * @property {string} text the full label
+ * @property {boolean} leaf
+ * @typedef {{ key: number, text: string, dx: number, dy: number, box: Box }} PlacedLabel dx, dy:
+ *   from the node's centre to the start of the text (and its vertical middle)
+ * @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box
+ */
+
+/** Shortest label worth showing (characters, the ellipsis included). */
+const MIN_CHARS = 5;
+const GAP = 3;
+
+/**
+ * @param {LabelCandidate[]} candidates in priority order
+ * @param {{ x: number, y: number, r: number }[]} marks every mark on screen (obstacles)
+ * @param {{ width: number, height: number, fontPx: number, measure: (text: string) => number }} frame
+ * @returns {PlacedLabel[]}
+ */
+export function layoutLabels(candidates, marks, { width, height, fontPx, measure }) {
+  const h = fontPx + 2;
+  const cell = Math.max(16, fontPx * 4);
+  /** @type {Map<string, Box[]>} */
+  const grid = new Map();
+  /** @param {Box} b */
+  const cells = (b) => {
+    const keys = [];
+    for (let i = Math.floor(b.x0 / cell); i <= Math.floor(b.x1 / cell); i++) {
+      for (let j = Math.floor(b.y0 / cell); j <= Math.floor(b.y1 / cell); j++) keys.push(`${i},${j}`);
+    }
+    return keys;
+  };
+  /** @param {Box} b */
+  const add = (b) => {
+    for (const k of cells(b)) {
+      const list = grid.get(k);
+      if (list) list.push(b);
+      else grid.set(k, [b]);
+    }
+  };
+  /** @param {Box} b */
+  const free = (b) =>
+    cells(b).every((k) =>
+      (grid.get(k) ?? []).every((o) => !(o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1)),
+    );
+  const inside = (/** @type {Box} */ b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= width - 1 && b.y1 <= height - 1;
+
+  // marks are obstacles (a little larger than drawn, so that text never touches them); a
+  // node's own mark too: every spot below starts clear of it
+  for (const m of marks) add({ x0: m.x - m.r - 1, y0: m.y - m.r - 1, x1: m.x + m.r + 1, y1: m.y + m.r + 1 });
+
+  /** @type {PlacedLabel[]} */
+  const placed = [];
+  for (const c of candidates) {
+    const spots = c.leaf
+      ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
+      : [
+          { dx: -Math.min(c.r, 3), dy: -(c.r + GAP + h / 2), align: "start" },
+          { dx: -Math.min(c.r, 3), dy: c.r + GAP + h / 2, align: "start" },
+          { dx: -(c.r + GAP), dy: 0, align: "end" },
+        ];
+    // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
+    const full = [...c.text].length;
+    const lengths = [full, 24, 16, 10, MIN_CHARS].filter((n, i) => i === 0 || n < full);
+    let done = false;
+    for (const chars of lengths) {
+      if (done) break;
+      const text = chars >= full ? c.text : cutText(c.text, chars);
+      const w = measure(text);
+      for (const s of spots) {
+        const x0 = s.align === "start" ? c.x + s.dx : c.x + s.dx - w;
+        const box = { x0, y0: c.y + s.dy - h / 2, x1: x0 + w, y1: c.y + s.dy + h / 2 };
+        if (!inside(box) || !free(box)) continue;
+        add(box);
+        placed.push({ key: c.key, text, dx: x0 - c.x, dy: s.dy, box });
+        done = true;
+        break;
+      }
+    }
+  }
+  return placed;
+}
+
+/**
+ * Text width in pixels: measured with a canvas where there is one (browsers), else estimated.
+ * @param {Document} doc @param {number} fontPx @param {string} fontFamily
+ * @returns {(text: string) => number}
+ */
+export function textMeasure(doc, fontPx, fontFamily) {
+  /** @type {CanvasRenderingContext2D | null} */
+  let ctx = null;
+  try {
+    ctx = doc.createElement("canvas").getContext("2d");
+  } catch {
+    ctx = null;
+  }
+  if (ctx && typeof ctx.measureText === "function") {
+    const context = ctx;
+    context.font = `${fontPx}px ${fontFamily}`;
+    // a little air: the SVG's text may be rendered with a slightly different font than measured
+    return (text) => context.measureText(text).width * 1.06 + 2;
+  }
+  return (text) => [...text].length * fontPx * 0.62 + 1;
+}

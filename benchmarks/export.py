@@ -43,7 +43,8 @@ def main() -> None:
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            w = cctviz.CCT(synthetic.graphframe(n), budget=None)
+            # every node drawn: all sent (budget=None), none folded into glyphs to fit the view
+            w = cctviz.CCT(synthetic.graphframe(n), budget=None, fold_to_fit=False)
             for fmt in FORMATS:
                 path = Path(tmp) / f"cct{fmt}"
                 times = []

@@ -71,7 +71,8 @@ def main() -> None:
                 [
                     synthetic.notebook_source(
                         args.nodes,
-                        f"w = cctviz.CCT(gf, budget=None, backend={backend!r}, height=800)\nw",
+                        f"w = cctviz.CCT(gf, budget=None, fold_to_fit=False, backend={backend!r},"
+                        " height=800)\nw",
                     )
                 ],
             )

@@ -73,7 +73,8 @@ def main() -> None:
             [
                 synthetic.notebook_source(
                     args.nodes,
-                    "import time\nw = cctviz.CCT(gf, budget=None, height=800)\nseen = []\n"
+                    "import time\nw = cctviz.CCT(gf, budget=None, fold_to_fit=False, height=800)\n"
+                    "seen = []\n"
                     "w.observe(lambda c: seen.append(time.time() * 1000), 'selection')\nw",
                 )
             ],

@@ -1,10 +1,12 @@
 """Cell execution → every node drawn, in a real JupyterLab and headless Chromium.
 
-For synthetic trees of 1k, 10k and 100k nodes, runs ``w = cctviz.CCT(gf); w`` in a notebook cell
-and times, from the moment the cell is run to the moment every node is drawn (SVG elements in
-the page, or painted on the canvas backend that ``backend="auto"`` picks above 4,000 nodes):
-Python preparation, the comm transfer, decoding, layout and drawing. The GraphFrame is built in an
-earlier cell and not timed. Prints a table (median and max of the repeats).
+For synthetic trees of 1k, 10k and 100k nodes, runs
+``w = cctviz.CCT(gf, budget=None, fold_to_fit=False); w`` (every node sent, none folded into a
+glyph to fit the view) in a notebook cell and times, from the moment the cell is run to the
+moment every node is drawn (SVG elements in the page, or painted on the canvas backend that
+``backend="auto"`` picks above 4,000 nodes): Python preparation, the comm transfer, decoding,
+layout and drawing. The GraphFrame is built in an earlier cell and not timed. Prints a table
+(median and max of the repeats).
 
     python benchmarks/render.py             # 1k, 10k, 100k
     python benchmarks/render.py --sizes 10000 --repeat 5
@@ -74,7 +76,10 @@ def main() -> None:
         for n in args.sizes:
             name = lab.write_notebook(
                 f"render-{n}.ipynb",
-                [synthetic.notebook_source(n), "w = cctviz.CCT(gf, budget=None)\nw"],
+                [
+                    synthetic.notebook_source(n),
+                    "w = cctviz.CCT(gf, budget=None, fold_to_fit=False)\nw",
+                ],
             )
             notebook = NotebookPage(page, lab, name).open()
             run_cell(notebook, 0)

@@ -230,3 +230,18 @@ def test_color_domain_and_fold_to_fit_are_view_state(gf) -> None:
         with pytest.raises(Exception, match=message):
             w.color_domain = bad
     assert w.color_domain == "view"
+
+
+def test_a_structure_set_from_python_drops_the_zoom_of_the_old_picture(gf) -> None:
+    # the view fits a tree whose structure Python changed; a figure saved in the same cell must
+    # not use the zoom the view reported for the picture before
+    w = cctviz.CCT(gf)
+    w._view_transform = (10.0, 20.0, 3.0)
+    w.set_trait("_stage_size", (800, 470))
+    w.collapse("main")
+    assert w._view_transform is None
+    assert w._snapshot().view_transform is None
+    # a collapse that came from the view keeps what the view reports
+    w._view_transform = (10.0, 20.0, 3.0)
+    w.set_state({"collapsed": []})
+    assert w._view_transform == (10.0, 20.0, 3.0)

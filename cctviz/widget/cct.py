@@ -32,6 +32,10 @@ from .traits import MetricTraitError
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
+STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")
+"""View traits whose change draws another tree (the view fits it again)."""
+
+
 class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
@@ -203,6 +207,15 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
         new = change["new"]
         if new is not None:
             self._reveal([new] if isinstance(new, int) else new)
+
+    @t.observe(*STRUCTURE_TRAITS)
+    def _refit(self, change: t.Bunch) -> None:
+        # A new structure set from Python is drawn fitted (the view keeps a zoom only around a
+        # node the user acted on), so a figure made right after it, in the same cell, must not
+        # use the zoom the view reported for the old picture. Changes that came from the view
+        # itself (ipywidgets holds their names in its property lock) keep what the view reports.
+        if change["name"] not in getattr(self, "_property_lock", {}):
+            self._view_transform = None
 
     @t.observe("search", "search_regex", "search_case")
     def _load_matches(self, _change: t.Bunch) -> None:

@@ -153,6 +153,11 @@ describe("focus and roots", () => {
     box("all").click();
     expect(renderer.state.roots).toBeNull();
     expect(drawnIds(container).length).toBe(100);
+    // "only" isolates one tree in one click
+    container.querySelector('.cct-roots-list button[data-only-root="42"]').click();
+    expect(renderer.state.roots).toEqual([42]);
+    expect(drawnIds(container).sort((a, b) => a - b)).toEqual([42, 43]);
+    expect(container.querySelector(".cct-status").textContent).toContain("1 of 50 roots");
   });
 });
 

@@ -145,15 +145,27 @@ describe("level of detail in the renderer", () => {
     expect(renderer.state.collapsed).toEqual([]);
   });
 
-  test("an expansion keeps the expanded node where it was on screen", () => {
+  test("an expansion keeps the expanded node where it was on screen, its new children in view", () => {
     const { renderer } = mount();
-    renderer.setTransform({ x: 40, y: 30, k: 0.8 });
+    renderer.setTransform({ x: 300, y: 200, k: 0.8 });
     const before = renderer.screenPosition(0);
     renderer.setData(decodeTable(expandedTree()), {}, { anchor: 0 });
     const after = renderer.screenPosition(0);
     expect(after.x).toBeCloseTo(before.x, 6);
     expect(after.y).toBeCloseTo(before.y, 6);
     expect(renderer.transform.k).toBeCloseTo(0.8, 6);
+    const init = renderer.screenPosition(1); // the node the expansion loaded
+    expect(init.x > 0 && init.x < 900 && init.y > 0 && init.y < 500).toBe(true);
+  });
+
+  test("an expansion off screen brings the expanded node and what it loaded into view", () => {
+    const { renderer } = mount();
+    renderer.setTransform({ x: -5000, y: 4000, k: 0.8 });
+    renderer.setData(decodeTable(expandedTree()), {}, { anchor: 0 });
+    for (const id of [0, 1, 4]) {
+      const p = renderer.screenPosition(id);
+      expect(p.x > 0 && p.x < 900 && p.y > 0 && p.y < 500).toBe(true);
+    }
   });
 
   test("state naming nodes that are not loaded is kept, and applies once they arrive", () => {

@@ -54,7 +54,8 @@ export function createActions({
         if (start === null) return;
         const { change: next, path } = commands.hotPath(table, stats, v, start);
         setCursor(path.at(-1) ?? start, false);
-        return change(next, start);
+        change(next, start);
+        return painter.reveal(path); // the whole path in view
       }
       case "focus":
         return change({
@@ -136,6 +137,7 @@ export function createActions({
     const id = matches[matchAt];
     setCursor(id, false);
     painter.centerOn(id);
+    painter.reveal([id], { readable: true }); // and at a zoom where it can be read
     toolbar?.setSearchInfo(`${matchAt + 1} of ${matches.length}`, false);
   }
 

@@ -140,6 +140,44 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
     },
 
     /**
+     * Brings layout points into view: at least zoom `minK` (a readable scale), zoomed out only
+     * as far as they need, panned as little as it takes (a margin of `pad` pixels).
+     * @param {{ x: number, y: number }[]} points layout units
+     * @param {{ minK?: number, pad?: number }} [how]
+     */
+    reveal(points, { minK = 0, pad = 30 } = {}) {
+      if (!points.length) return;
+      let x0 = Infinity;
+      let x1 = -Infinity;
+      let y0 = Infinity;
+      let y1 = -Infinity;
+      for (const p of points) {
+        x0 = Math.min(x0, p.x);
+        x1 = Math.max(x1, p.x);
+        y0 = Math.min(y0, p.y);
+        y1 = Math.max(y1, p.y);
+      }
+      const w = Math.max(1, size.width - 2 * pad);
+      const h = Math.max(1, size.height - 2 * pad - frame.topRoom);
+      const fits = Math.min(w / Math.max(1e-9, x1 - x0), h / Math.max(1e-9, y1 - y0));
+      const k = Math.max(1e-4, Math.min(Math.max(transform.k, minK), fits));
+      // where the points are at that zoom, with today's centre kept; then the least pan
+      const cx = (size.width / 2 - transform.x) / transform.k;
+      const cy = (size.height / 2 - transform.y) / transform.k;
+      let tx = size.width / 2 - k * cx;
+      let ty = size.height / 2 - k * cy;
+      const left = pad;
+      const top = pad + frame.topRoom;
+      if (tx + k * x0 < left) tx = left - k * x0;
+      else if (tx + k * x1 > size.width - pad) tx = size.width - pad - k * x1;
+      if (ty + k * y0 < top) ty = top - k * y0;
+      else if (ty + k * y1 > size.height - pad) ty = size.height - pad - k * y1;
+      if (Math.abs(tx - transform.x) < 0.5 && Math.abs(ty - transform.y) < 0.5 && k === transform.k) return;
+      userMoved = true;
+      jump(zoomIdentity.translate(tx, ty).scale(k));
+    },
+
+    /**
      * Pans so that a point that was at screen position `before` is there again (a node the user
      * acted on stays under the pointer across a new layout).
      * @param {{ x: number, y: number }} before screen pixels

@@ -251,6 +251,26 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
       return fold ? screenOf(fold.key) : null;
     },
+    /**
+     * Brings drawn nodes into view (navigation keeps its target in view); with `readable`, at
+     * a zoom where rows are at least `minRowPx` apart.
+     * @param {number[]} ids full-tree ids (those not drawn are skipped)
+     * @param {{ readable?: boolean, children?: boolean }} [how] `children`: their drawn children too
+     */
+    reveal(ids, { readable = false, children = false } = {}) {
+      if (!layout || !tree) return;
+      const lay = layout;
+      const keys = ids.map(keyOf).filter((k) => k >= 0 && tree?.byKey.has(k));
+      if (children) {
+        const parents = new Set(keys);
+        for (const it of tree.items) if (parents.has(it.parentKey)) keys.push(it.key);
+      }
+      camera.reveal(
+        keys.map((k) => ({ x: lay.x[k], y: lay.y[k] })),
+        { minK: readable ? D.minRowPx / D.rowHeight : 0 },
+      );
+      updateLabels();
+    },
     /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {number} parent */
     centerOnFold(parent) {
       const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);

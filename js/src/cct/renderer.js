@@ -101,7 +101,9 @@ export function createRenderer(container, options = {}) {
     select,
     toggleCollapse: (id) => {
       const { table, stats } = painter;
-      if (table && stats) change(commands.toggleCollapse(table, stats, view(), id), id);
+      if (!table || !stats) return;
+      change(commands.toggleCollapse(table, stats, view(), id), id);
+      painter.reveal([id], { children: true }); // what opened is in view
     },
     expandFold: (item) => onExpand(item.id >= 0 ? (painter.table?.idOf(item.id) ?? -1) : -1),
     hover: (key, event) => painter.hover(key, event),
@@ -227,7 +229,7 @@ export function createRenderer(container, options = {}) {
     chrome.announce(
       `${table.names[table.nameCode[row]]}, ${view().colorBy} ${metricByName(table, view().colorBy)?.values[row]}`,
     );
-    if (reveal && id !== null) painter.centerOn(id, true);
+    if (reveal && id !== null) painter.reveal([id], { readable: true });
   }
   function refreshToolbar() {
     const { table, stats } = painter;
@@ -280,7 +282,10 @@ export function createRenderer(container, options = {}) {
             fitted = new Set();
             foldFirstPicture();
           }
-          if (at && anchor !== null && painter.drawn(anchor)) painter.keepAt(anchor, at, zoom);
+          if (at && anchor !== null && painter.drawn(anchor)) {
+            painter.keepAt(anchor, at, zoom);
+            painter.reveal([anchor], { children: true }); // the newly loaded children are shown
+          }
           updateSearch();
         }
         refreshToolbar();

@@ -265,6 +265,13 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         );
         append(row, "span", { text: name });
         box.addEventListener("change", () => dispatch({ command: "toggleRoot", value: id }));
+        // one click isolates a tree, however many roots there are
+        const only = append(rootsList, "button", {
+          className: "cct-only-root",
+          text: "only",
+          attrs: { type: "button", "data-only-root": String(id), "aria-label": `Show only ${name}` },
+        });
+        only.addEventListener("click", () => dispatch({ set: { roots: [id] } }));
       }
     },
 

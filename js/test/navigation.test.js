@@ -1,0 +1,61 @@
+// Navigation keeps its target in view: hot path, expanding a glyph, search ▶ and the keyboard
+// bring what they act on into the picture, at a readable zoom where they step to one node.
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { createRenderer } from "../src/cct/renderer.js";
+import { realProfile } from "./fixtures.js";
+
+const W = 900;
+const H = 500;
+
+async function mount() {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const renderer = createRenderer(container, { width: W, height: H });
+  const table = decodeTable(await realProfile("caliper-sw4-cuda"));
+  const inc = table.metrics.find((m) => m.kind === "inclusive").name;
+  renderer.setState({ colorBy: inc, sizeBy: inc, foldToFit: false });
+  renderer.setData(table);
+  return { container, renderer, table };
+}
+const inView = (renderer, id) => {
+  const p = renderer.screenPosition(id);
+  return p !== null && p.x >= 0 && p.x <= W && p.y >= 0 && p.y <= H;
+};
+const button = (c, label) =>
+  [...c.querySelectorAll(".cct-toolbar button")].find((b) => b.getAttribute("aria-label") === label);
+
+describe("navigation keeps its target in view", () => {
+  test("hot path: the whole path is in the picture, wherever the view was", async () => {
+    const { container, renderer } = await mount();
+    renderer.setTransform({ x: 4000, y: -3000, k: 4 }); // somewhere far off, zoomed in
+    button(container, "From the focused node, open the child with the largest inclusive value, repeatedly").click();
+    const path = [renderer.cursor];
+    expect(path[0]).not.toBeNull();
+    const table = decodeTable(await realProfile("caliper-sw4-cuda"));
+    for (let id = path[0]; table.parent[id] >= 0; id = table.parent[id]) path.push(table.parent[id]);
+    expect(path.length).toBeGreaterThan(3);
+    for (const id of path) expect(inView(renderer, id)).toBe(true);
+  });
+
+  test("search ▶ steps to a match at a readable zoom", async () => {
+    const { container, renderer } = await mount();
+    renderer.setTransform({ x: 0, y: 0, k: 0.05 });
+    renderer.setState({ search: "cudaLaunchKernel" });
+    button(container, "Next match").click();
+    expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5); // rows ≥ 14 px apart
+    expect(inView(renderer, renderer.cursor)).toBe(true);
+  });
+
+  test("expanding a glyph far off screen brings it and its children into view", async () => {
+    const { container, renderer, table } = await mount();
+    const node = [...table.parent.keys()].find((i) => i > 0 && table.parent.filter((q) => q === i).length > 3);
+    renderer.setState({ collapsed: [node] });
+    renderer.setTransform({ x: 9000, y: 9000, k: 2 });
+    const glyph = container.querySelector(`path.cct-collapsed[data-id="${node}"]`);
+    glyph.dispatchEvent(new MouseEvent("dblclick", { bubbles: true }));
+    expect(renderer.state.collapsed).toEqual([]);
+    const children = [...table.parent.keys()].filter((i) => table.parent[i] === node);
+    for (const id of [node, ...children]) expect(inView(renderer, id)).toBe(true);
+  });
+});

@@ -157,3 +157,32 @@ describe("renderer", () => {
     expect(container.children.length).toBe(0);
   });
 });
+
+describe("narrow views", () => {
+  const sizeLegend = (c) => c.querySelector(".cct-legends > g:last-child").getAttribute("transform");
+
+  test("below 600 px the toolbar folds into one row with a menu, and the legends go on top", () => {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500 });
+    renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
+    renderer.setData(decodeTable(smallTree()));
+    const bar = container.querySelector(".cct-toolbar");
+    expect(bar.classList.contains("cct-narrow")).toBe(false);
+    expect(sizeLegend(container)).toBe("translate(12, 62)"); // a column on the left
+    renderer.resize(450, 500);
+    expect(bar.classList.contains("cct-narrow")).toBe(true);
+    expect(sizeLegend(container)).toBe("translate(162, 16)"); // a row on top
+    // the primary controls stay: history and search; the rest is behind "⋯"
+    const primary = [...bar.querySelectorAll(".cct-group.cct-primary")].map((g) => g.getAttribute("aria-label"));
+    expect(primary).toEqual(["History", "Search"]);
+    const more = bar.querySelector(".cct-more");
+    more.click();
+    expect(bar.classList.contains("cct-open")).toBe(true);
+    expect(more.getAttribute("aria-expanded")).toBe("true");
+    renderer.resize(900, 500);
+    expect(bar.classList.contains("cct-narrow")).toBe(false);
+    expect(bar.classList.contains("cct-open")).toBe(false);
+    expect(sizeLegend(container)).toBe("translate(12, 62)");
+  });
+});

@@ -59,7 +59,8 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
   /** Room for the tree in screen pixels (legends on the left or on top, labels on the right). */
   function room() {
     return {
-      width: Math.max(50, size.width - leftRoom() - frame.margin - frame.labelRoom),
+      // labels take at most 30% of a narrow view
+      width: Math.max(50, size.width - leftRoom() - frame.margin - Math.min(frame.labelRoom, 0.3 * size.width)),
       height: Math.max(50, size.height - 2 * frame.margin - frame.topRoom),
     };
   }

@@ -19,7 +19,7 @@ import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view
 const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
 
 /**
- * @param {{ D: import("./renderer.js").Sizes, legendsOnTop: boolean, store: import("./store.js").Store,
+ * @param {{ D: import("./renderer.js").Sizes, legendsOnTop: () => boolean, store: import("./store.js").Store,
  *   camera: import("./camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   toolbar: ReturnType<typeof import("./toolbar.js").createToolbar> | null,
  *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void }} parts
@@ -93,7 +93,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       size: scene.size,
       colorTitle: metricTitle(colorMetric, units),
       sizeTitle: metricTitle(sizeMetric, units),
-      onTop: legendsOnTop,
+      onTop: legendsOnTop(),
       scale: D.legendScale,
     });
   }

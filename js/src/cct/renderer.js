@@ -38,7 +38,9 @@ const DEFAULTS = {
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 3000,
   aggregateFill: "#9e9e9e",
-  legendPosition: "left", // "left": a column left of the tree; "top": a row above it (narrow figures)
+  // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views
+  legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),
+  narrowBelow: 600, // screen pixels: narrower views put the legends on top and fold the toolbar
   legendScale: 1, // legends are drawn for 11 px text; figures scale them to their font size
 };
 /** @typedef {typeof DEFAULTS} Sizes */
@@ -66,7 +68,9 @@ export function createRenderer(container, options = {}) {
     onZoom = () => {},
   } = options;
   const D = { ...DEFAULTS, ...options.layout };
-  const legendsOnTop = D.legendPosition === "top";
+  /** Where the legends go, for a view `width` pixels wide. @param {number} width */
+  const onTop = (width) => D.legendPosition === "top" || (D.legendPosition === "auto" && width < D.narrowBelow);
+  const legendsOnTop = onTop(options.width ?? 800);
   const root = append(container, "div", { className: "cct-root" });
   const toolbar = options.toolbar === false ? null : createToolbar(root, dispatch, { downloads: !!onDownload });
   const chrome = createChrome(root);
@@ -74,21 +78,16 @@ export function createRenderer(container, options = {}) {
   let brushing = false;
   const view = () => store.view;
 
-  const camera = createCamera(
-    {
-      ...D,
-      legendsOnTop,
-      topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0,
+  /** The frame the camera fits into; the legends' place follows the view's width. */
+  const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
+  const camera = createCamera(frame, {
+    onMove: (t) => painter.backend?.setTransform(t),
+    onEnd: (t) => {
+      painter.updateLabels();
+      onZoom(t);
     },
-    {
-      onMove: (t) => painter.backend?.setTransform(t),
-      onEnd: (t) => {
-        painter.updateLabels();
-        onZoom(t);
-      },
-      allow: () => !brushing,
-    },
-  );
+    allow: () => !brushing,
+  });
   const gestures = createGestures({
     stage: chrome.stage,
     backend: () => painter.backend,
@@ -119,7 +118,7 @@ export function createRenderer(container, options = {}) {
   });
   const painter = createPainter({
     D,
-    legendsOnTop,
+    legendsOnTop: () => frame.legendsOnTop,
     store,
     camera,
     chrome,
@@ -339,7 +338,19 @@ export function createRenderer(container, options = {}) {
         camera.set(t);
         painter.updateLabels();
       },
-      resize: painter.resize,
+      /** A new size: narrow views put the legends on top and fold the toolbar into one row. */
+      resize(/** @type {number} */ w, /** @type {number} */ h) {
+        const top = onTop(w);
+        toolbar?.setNarrow(w < D.narrowBelow);
+        if (top !== frame.legendsOnTop) {
+          frame.legendsOnTop = top;
+          frame.topRoom = top ? LEGEND_BAND * D.legendScale : 0;
+          painter.resize(w, h);
+          if (painter.ready()) rebuild(null); // the room changed: lay out and fit again
+          return;
+        }
+        painter.resize(w, h);
+      },
       /** The element the tree is drawn in: its size is the drawing's size. */
       stage: chrome.stage,
       /** The renderer's outermost element (toolbar, status line and stage). */

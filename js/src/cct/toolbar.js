@@ -35,6 +35,19 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     className: "cct-toolbar",
     attrs: { role: "toolbar", "aria-label": "Tree view controls" },
   });
+  // narrow views: one row of the controls used most (history, search) and a menu for the rest
+  const more = /** @type {HTMLButtonElement} */ (
+    append(bar, "button", {
+      className: "cct-more",
+      text: "⋯",
+      attrs: { type: "button", title: "More controls", "aria-label": "More controls", "aria-expanded": "false" },
+    })
+  );
+  more.addEventListener("click", () => {
+    const open = !bar.classList.contains("cct-open");
+    bar.classList.toggle("cct-open", open);
+    more.setAttribute("aria-expanded", String(open));
+  });
   const row1 = append(bar, "div", { className: "cct-toolbar-row" });
   const row2 = append(bar, "div", { className: "cct-toolbar-row" });
 
@@ -140,6 +153,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   // history and view
   const historyGroup = group(row1, "History");
+  historyGroup.classList.add("cct-primary");
   const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ command: "undo" }));
   const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ command: "redo" }));
   button(historyGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
@@ -154,6 +168,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   // search
   const searchGroup = group(row2, "Search");
+  searchGroup.classList.add("cct-primary");
   const searchInput = /** @type {HTMLInputElement} */ (
     append(searchGroup, "input", {
       className: "cct-search",
@@ -272,6 +287,15 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
           attrs: { type: "button", "data-only-root": String(id), "aria-label": `Show only ${name}` },
         });
         only.addEventListener("click", () => dispatch({ set: { roots: [id] } }));
+      }
+    },
+
+    /** Narrow views show one row (history, search) and a "⋯" menu for the rest. @param {boolean} narrow */
+    setNarrow(narrow) {
+      bar.classList.toggle("cct-narrow", narrow);
+      if (!narrow) {
+        bar.classList.remove("cct-open");
+        more.setAttribute("aria-expanded", "false");
       }
     },
 

@@ -186,3 +186,17 @@ describe("narrow views", () => {
     expect(sizeLegend(container)).toBe("translate(12, 62)");
   });
 });
+
+describe("tooltip", () => {
+  test("near the bottom of the stage it opens above the pointer, never cut off", () => {
+    const { container } = mount();
+    const stage = container.querySelector(".cct-stage");
+    const tip = container.querySelector(".cct-tooltip");
+    Object.defineProperty(stage, "clientHeight", { value: 500, configurable: true });
+    Object.defineProperty(tip, "offsetHeight", { value: 120, configurable: true });
+    circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true, clientX: 100, clientY: 480 }));
+    expect(tip.style.top).toBe(`${480 - 14 - 120}px`);
+    circle(container, 2).dispatchEvent(new MouseEvent("pointermove", { bubbles: true, clientX: 100, clientY: 40 }));
+    expect(tip.style.top).toBe(`${40 + 14}px`);
+  });
+});

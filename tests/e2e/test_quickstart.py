@@ -73,13 +73,13 @@ def test_click_selects_and_the_kernel_reads_it(open_notebook, page) -> None:
     view = widget(page)
     view.locator('circle.cct-node[data-id="1"]').click()
     page.wait_for_function("() => document.querySelector('circle.cct-selected')")
-    assert notebook.python_json("list(w.selection)") == [1]
+    notebook.wait_python("list(w.selection)", [1])  # the comm is asynchronous: wait for it
     view.locator('circle.cct-node[data-id="2"]').click(modifiers=["Shift"])
     page.wait_for_function("() => document.querySelectorAll('circle.cct-selected').length === 2")
-    assert notebook.python_json("list(w.selection)") == [1, 2]
+    notebook.wait_python("list(w.selection)", [1, 2])
     view.locator('circle.cct-node[data-id="1"]').click(modifiers=["Shift"])
     page.wait_for_function("() => document.querySelectorAll('circle.cct-selected').length === 1")
-    assert notebook.python_json("list(w.selection)") == [2]
+    notebook.wait_python("list(w.selection)", [2])
 
 
 def test_setting_color_by_in_a_cell_recolours(open_notebook, page) -> None:

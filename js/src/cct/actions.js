@@ -54,8 +54,8 @@ export function createActions({
         if (start === null) return;
         const { change: next, path } = commands.hotPath(table, stats, v, start);
         setCursor(path.at(-1) ?? start, false);
-        change(next, start);
-        return painter.reveal(path); // the whole path in view
+        change(next); // another overview: drawn fitted, so the whole path is in view
+        return painter.reveal(path);
       }
       case "focus":
         return change({

@@ -95,7 +95,11 @@ export function createChrome(root) {
     moveTooltip(event, width) {
       const { x, y } = onStage(event);
       tooltip.style.left = `${Math.max(0, Math.min(x + 14, width - 260))}px`;
-      tooltip.style.top = `${Math.max(0, y + 14)}px`;
+      // below the pointer, or above it where the stage ends: the tooltip is never cut off
+      const height = tooltip.offsetHeight;
+      const below = y + 14;
+      const room = stage.clientHeight;
+      tooltip.style.top = `${Math.max(0, room > 0 && below + height > room ? y - 14 - height : below)}px`;
     },
     hideTooltip() {
       tooltip.hidden = true;

@@ -16,7 +16,7 @@ export function cutText(text, chars) {
   if (points.length <= chars) return text;
   const count = / \(\+[\d,]+\)$/.exec(text)?.[0] ?? "";
   const head = [...text.slice(0, text.length - count.length)];
-  const keep = Math.max(1, chars - [...count].length - 1);
+  const keep = Math.max(MIN_NAME, chars - [...count].length - 1);
   return head.slice(0, keep).join("") + ELLIPSIS + count;
 }
 
@@ -35,15 +35,18 @@ export function cutText(text, chars) {
 
 /** Shortest label worth showing (characters, the ellipsis included). */
 const MIN_CHARS = 5;
+/** Fewest characters of a name a cut label keeps: "F… (+3)" names nothing. */
+const MIN_NAME = 4;
 const GAP = 3;
 
 /**
  * @param {LabelCandidate[]} candidates in priority order
  * @param {{ x: number, y: number, r: number }[]} marks every mark on screen (obstacles)
- * @param {{ width: number, height: number, fontPx: number, measure: (text: string) => number }} frame
+ * @param {{ width: number, height: number, fontPx: number, measure: (text: string) => number, keepOut?: Box[] }} frame
+ *   `keepOut`: boxes no label may cover (the legends)
  * @returns {PlacedLabel[]}
  */
-export function layoutLabels(candidates, marks, { width, height, fontPx, measure }) {
+export function layoutLabels(candidates, marks, { width, height, fontPx, measure, keepOut = [] }) {
   const h = fontPx + 2;
   const cell = Math.max(16, fontPx * 4);
   /** @type {Map<string, Box[]>} */
@@ -74,6 +77,7 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
   // marks are obstacles (a little larger than drawn, so that text never touches them); a
   // node's own mark too: every spot below starts clear of it
   for (const m of marks) add({ x0: m.x - m.r - 1, y0: m.y - m.r - 1, x1: m.x + m.r + 1, y1: m.y + m.r + 1 });
+  for (const b of keepOut) add(b);
 
   /** @type {PlacedLabel[]} */
   const placed = [];

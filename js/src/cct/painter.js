@@ -3,7 +3,7 @@
 // hover tooltip. It reads the view state from the store and never changes it; node ids in and
 // out are full-tree ids (the table's rows are item keys here, see scene.js).
 import { createCanvasBackend } from "./canvas-backend.js";
-import { drawLegends, metricTitle } from "./chrome.js";
+import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
 import { textMeasure } from "./label-layout.js";
 import { computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
@@ -171,8 +171,14 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     if (!table || !stats || !tree || !scene || !backend) return;
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
+    // the legends' corner: a column on the left, or a row on top
+    const { width } = camera.size;
+    const legends = legendsOnTop()
+      ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
+      : { x0: 0, y0: 0, x1: D.legendRoom - 6, y1: (16 + 46 * Math.min(6, scene.legends.length) + 50) * D.legendScale };
+    const keepOut = [legends];
     backend.drawLabels(
-      viewLabels({ table, stats, tree, marks: scene.marks, screenOf, size: camera.size, sizes: D, measure }),
+      viewLabels({ table, stats, tree, marks: scene.marks, screenOf, size: camera.size, sizes: D, measure, keepOut }),
     );
   }
 

@@ -36,10 +36,12 @@ function hotKeys(tree, marks) {
  * @param {{ table: import("./decode.js").Table, stats: ReturnType<typeof import("./view-tree.js").subtreeStats>,
  *   tree: { items: ViewItem[], byKey: Map<number, ViewItem> }, marks: NodeMark[],
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
- *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number }} view
+ *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,
+ *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[] }} view `keepOut`: screen boxes
+ *   no label may cover (the legends)
  * @returns {import("./overlay.js").LabelMark[]}
  */
-export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure }) {
+export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [] }) {
   const { width: w, height: h } = size;
   const onScreen = tree.items
     .map((it) => ({ it, p: screenOf(it.key), m: marks[it.key] }))
@@ -60,7 +62,7 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     leaf: !parents.has(it.key),
   }));
   const obstacles = onScreen.map(({ p, m }) => ({ x: p.x, y: p.y, r: m.r }));
-  const placed = layoutLabels(candidates, obstacles, { width: w, height: h, fontPx: sizes.labelPx, measure });
+  const placed = layoutLabels(candidates, obstacles, { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut });
   return placed.map((l) => {
     const item = /** @type {ViewItem} */ (tree.byKey.get(l.key));
     return { ...labelMark(table, stats, item, marks[l.key], sizes), text: l.text, dx: l.dx, dy: l.dy };

@@ -234,6 +234,8 @@ class LevelOfDetail:
             extra_edges=t.extra_edges,
             cycle_edges=t.cycle_edges,
             source=t.source,
+            # other callers of the loaded nodes (full-tree ids, as everywhere outside rows)
+            callers=t.callers[self.revealed[t.callers[:, 1]]] if t.callers.size else t.callers,
         )
         return Drawn(drawn, node_id, folded)
 

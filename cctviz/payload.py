@@ -57,6 +57,11 @@ def encode(
     extra: dict[str, Any] = {"total": table.size if total is None else int(total)}
     if tree is not None:
         extra["tree"] = tree
+    if table.callers.size:  # a DAG's call edges not drawn: (caller, callee) full-tree ids
+        extra["callers"] = {
+            "caller": column(table.callers[:, 0], "int32"),
+            "callee": column(table.callers[:, 1], "int32"),
+        }
     if node_id is not None and folded is not None:
         extra["node_id"] = column(node_id, "int32")
         extra["folded"] = column(folded, "int32")

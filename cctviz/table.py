@@ -50,6 +50,9 @@ class NodeTable:
     extra_edges: int = 0
     cycle_edges: int = 0
     source: str = ""
+    callers: np.ndarray = field(default_factory=lambda: np.empty((0, 2), np.int32))
+    """The call edges not drawn (a DAG's other callers), as (caller, callee) rows of full-tree
+    node ids: also in a level-of-detail table, whose rows are not ids."""
 
     @property
     def size(self) -> int:

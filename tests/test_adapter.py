@@ -141,6 +141,33 @@ def test_dags_draw_each_node_once_and_count_extra_edges(folder: str, reader: str
     table = from_graphframe(gf)
     assert table.size == len(_reachable(gf))
     assert table.extra_edges > 0
+    # every edge not drawn is kept, as (caller, callee): a real Hatchet edge, not the drawn one
+    assert table.callers.shape == (table.extra_edges, 2)
+    for caller, callee in table.callers.tolist():
+        assert table.nodes[callee] in table.nodes[caller].children
+        assert table.parent[callee] != caller or table.cycle_edges
+
+
+def test_other_callers_cross_to_the_browser_in_full_tree_ids() -> None:
+    import cctviz
+
+    gf = load(_by_folder("hatchet/gprof2dot-cpi"))
+    w = cctviz.CCT(gf)
+    sent = w._payload["callers"]
+    caller = np.frombuffer(sent["caller"]["buffer"], dtype="<i4")
+    callee = np.frombuffer(sent["callee"]["buffer"], dtype="<i4")
+    assert sorted(zip(caller.tolist(), callee.tolist(), strict=True)) == sorted(
+        map(tuple, w.table.callers.tolist())
+    )
+    # under level of detail: the edges into the loaded nodes, still in full-tree ids
+    for budget in (5, 40):
+        small = cctviz.CCT(gf, budget=budget)
+        expected = int(small._lod.revealed[w.table.callers[:, 1]].sum())
+        columns = small._payload.get("callers")  # none sent when no loaded node has one
+        callee = np.frombuffer(columns["callee"]["buffer"], dtype="<i4") if columns else []
+        assert len(callee) == expected
+        assert set(np.asarray(callee).tolist()) <= set(small.loaded.tolist())
+    assert expected > 0
 
 
 def test_a_cycle_is_counted_and_ends() -> None:

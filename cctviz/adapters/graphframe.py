@@ -94,6 +94,7 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         reduced_over=reduced_over if multi_rows else (),
         extra_edges=len(extra),
         cycle_edges=_count_cycle_edges(extra, parent),
+        callers=np.asarray(extra, dtype=np.int32).reshape(-1, 2),
         source=type(gf).__name__,
     )
 

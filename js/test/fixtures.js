@@ -34,6 +34,7 @@ export function payload({
   folded = null,
   total = null,
   tree = undefined,
+  callers = null,
 }) {
   const depth = parent.map(function depthOf(p) {
     return p < 0 ? 0 : 1 + depthOf(parent[p]);
@@ -66,6 +67,20 @@ export function payload({
     cycle_edges: 0,
     total: total ?? parent.length,
     ...(tree === undefined ? {} : { tree }),
+    ...(callers
+      ? {
+          callers: {
+            caller: column(
+              callers.map((e) => e[0]),
+              "int32",
+            ),
+            callee: column(
+              callers.map((e) => e[1]),
+              "int32",
+            ),
+          },
+        }
+      : {}),
     ...(nodeId ? { node_id: column(nodeId, "int32"), folded: column(folded, "int32") } : {}),
   };
 }

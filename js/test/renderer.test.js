@@ -200,3 +200,30 @@ describe("tooltip", () => {
     expect(tip.style.top).toBe(`${40 + 14}px`);
   });
 });
+
+describe("a DAG's other callers", () => {
+  test("the tooltip lists the callers a node is not drawn under; those not loaded are counted", () => {
+    // main → (a → shared, b); b also calls shared (the edge not drawn); 99 calls it too, not loaded
+    const spec = payload({
+      parent: [-1, 0, 1, 0],
+      names: ["main", "a", "shared", "b"],
+      metrics: { t: [1, 2, 3, 4] },
+      callers: [
+        [3, 2],
+        [99, 2],
+      ],
+      nodeId: [0, 1, 2, 3],
+      folded: [0, 0, 0, 0],
+      total: 100,
+    });
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500 });
+    renderer.setState({ colorBy: "t", sizeBy: "t" });
+    renderer.setData(decodeTable(spec));
+    circle(container, 2).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    expect(container.querySelector(".cct-tooltip-callers").textContent).toBe("also called from b (+1 not loaded)");
+    circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    expect(container.querySelector(".cct-tooltip-callers")).toBeNull();
+  });
+});

@@ -27,6 +27,8 @@ import { contract } from "../contract.js";
  * @property {number} extraEdges
  * @property {number} cycleEdges
  * @property {number} total nodes in the full tree (more than `size` under level of detail)
+ * @property {Map<number, number[]>} callers a DAG's other callers of a node (full-tree ids, the
+ *   call edges not drawn; empty for a tree)
  * @property {string | null} tree names the full tree: the same for every table of one tree (a
  *   level-of-detail expansion, another reducer), another one for other data
  * @property {Int32Array | null} nodeId id in the full tree of each row (-1: a fold row); null
@@ -115,6 +117,7 @@ export function decodeTable(payload) {
     cycleEdges: payload.cycle_edges ?? 0,
     total: payload.total ?? size,
     tree: typeof payload.tree === "string" ? payload.tree : null,
+    callers: decodeCallers(payload.callers),
     nodeId: payload.node_id ? /** @type {Int32Array} */ (decodeColumn(payload.node_id)) : null,
     folded: payload.folded ? /** @type {Int32Array} */ (decodeColumn(payload.folded)) : null,
   };
@@ -125,6 +128,26 @@ export function decodeTable(payload) {
     }
   }
   return withIdMap(table);
+}
+
+/**
+ * The call edges not drawn, by callee: full-tree ids.
+ * @param {{ caller: Column, callee: Column } | undefined} columns
+ * @returns {Map<number, number[]>}
+ */
+function decodeCallers(columns) {
+  /** @type {Map<number, number[]>} */
+  const out = new Map();
+  if (!columns) return out;
+  const caller = decodeColumn(columns.caller);
+  const callee = decodeColumn(columns.callee);
+  if (caller.length !== callee.length) throw new RangeError("callers: the two columns differ in length");
+  for (let i = 0; i < callee.length; i++) {
+    const list = out.get(callee[i]);
+    if (list) list.push(caller[i]);
+    else out.set(callee[i], [caller[i]]);
+  }
+  return out;
 }
 
 /**

@@ -41,12 +41,39 @@ export function tooltipContent(doc, table, id, view) {
     if (Number.isNaN(v)) text = "missing (no value in the profile)";
     cell(doc, row, "td", text).className = "cct-value";
   }
+  const callers = otherCallers(table, id);
+  if (callers) {
+    const note = root.appendChild(doc.createElement("div"));
+    note.className = "cct-tooltip-callers";
+    note.textContent = callers; // text, never HTML: names are untrusted
+  }
   if (table.reducer) {
     const foot = root.appendChild(doc.createElement("div"));
     foot.className = "cct-tooltip-reducer";
     foot.textContent = `values: ${table.reducer} over ${table.reducedOver.join(", ")}`;
   }
   return root;
+}
+
+/**
+ * "also called from a, b (+2 not loaded)": the callers of a DAG node other than the one it is
+ * drawn under, or null for a node with one caller.
+ * @param {import("./decode.js").Table} table @param {number} row
+ */
+export function otherCallers(table, row) {
+  const list = table.callers?.get(table.idOf(row));
+  if (!list?.length) return null;
+  const names = [];
+  let hidden = 0;
+  for (const id of [...new Set(list)]) {
+    const r = table.rowOf(id);
+    if (r >= 0) names.push(table.names[table.nameCode[r]]);
+    else hidden++;
+  }
+  const shown = names.slice(0, 5);
+  const more = names.length - shown.length + hidden;
+  const rest = more ? `${shown.length ? " " : ""}(+${more}${hidden ? " not loaded" : ""})` : "";
+  return `also called from ${shown.join(", ")}${rest}`;
 }
 
 /**

@@ -34,7 +34,7 @@ def test_large_tree_draws_on_canvas_and_answers_gestures(open_notebook, page) ->
     )
     page.mouse.click(root["x"], root["y"])
     page.wait_for_selector(".cctviz circle.cct-selected[data-id='0']")
-    assert notebook.python_json("list(w.selection)") == [0]
+    notebook.wait_python("list(w.selection)", [0])  # the comm is asynchronous
 
 
 def test_backend_trait_switches_the_drawing(open_notebook, page) -> None:

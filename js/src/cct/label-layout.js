@@ -49,13 +49,14 @@ const GAP = 3;
 export function layoutLabels(candidates, marks, { width, height, fontPx, measure, keepOut = [] }) {
   const h = fontPx + 2;
   const cell = Math.max(16, fontPx * 4);
-  /** @type {Map<string, Box[]>} */
+  /** @type {Map<number, Box[]>} grid cell (a number: no string per cell) → boxes in it */
   const grid = new Map();
+  const COLS = 1 << 20;
   /** @param {Box} b */
   const cells = (b) => {
     const keys = [];
     for (let i = Math.floor(b.x0 / cell); i <= Math.floor(b.x1 / cell); i++) {
-      for (let j = Math.floor(b.y0 / cell); j <= Math.floor(b.y1 / cell); j++) keys.push(`${i},${j}`);
+      for (let j = Math.floor(b.y0 / cell); j <= Math.floor(b.y1 / cell); j++) keys.push(i * COLS + j);
     }
     return keys;
   };

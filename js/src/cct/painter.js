@@ -184,8 +184,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
 
   function fitToView() {
     if (!layout || layout.nodes.length === 0) return;
-    camera.fit(layout);
-    updateLabels();
+    camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
   function centerOn(/** @type {number} */ id, onlyIfOutside = false) {

@@ -5,6 +5,9 @@ import { layoutLabels } from "./label-layout.js";
 import { labelMark } from "./scene.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
+const MAX_OBSTACLES = 20_000;
+/** @type {WeakMap<NodeMark[], { tree: object, hot: Map<number, number>, parents: Set<number> }>} */
+const memo = new WeakMap();
 /** @typedef {import("./scene.js").NodeMark} NodeMark */
 
 /**
@@ -43,17 +46,38 @@ function hotKeys(tree, marks) {
  */
 export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [] }) {
   const { width: w, height: h } = size;
-  const onScreen = tree.items
-    .map((it) => ({ it, p: screenOf(it.key), m: marks[it.key] }))
-    .filter(({ p, m }) => m && p.x >= -m.r && p.x <= w + m.r && p.y >= -m.r && p.y <= h + m.r);
-  const hot = hotKeys(tree, marks);
-  const parents = new Set(tree.items.map((it) => it.parentKey));
+  /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
+  const onScreen = [];
+  for (const it of tree.items) {
+    const m = marks[it.key];
+    if (!m) continue;
+    const p = screenOf(it.key);
+    if (p.x >= -m.r && p.x <= w + m.r && p.y >= -m.r && p.y <= h + m.r) onScreen.push({ it, p, m });
+  }
+  // what does not change while the view only zooms or pans: computed once per tree and scene
+  let cached = memo.get(marks);
+  if (!cached || cached.tree !== tree) {
+    cached = { tree, hot: hotKeys(tree, marks), parents: new Set(tree.items.map((it) => it.parentKey)) };
+    memo.set(marks, cached);
+  }
+  const { hot, parents } = cached;
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
-  const ranked = onScreen
-    .filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h)
-    .sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y)
-    .slice(0, sizes.maxLabelCandidates);
-  const candidates = ranked.map(({ it, p, m }) => ({
+  const inFrame = onScreen.filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h);
+  /** the largest `count` entries (hot path first), sorted: a threshold on the radius first, so
+   * that a view of 10^5 nodes sorts a few thousand, not all of them @param {number} count */
+  const top = (count) => {
+    let list = inFrame;
+    if (list.length > count) {
+      const radii = Float64Array.from(list, (e) => e.m.r).sort();
+      const cut = radii[radii.length - count];
+      // ties at the cut (many marks share the smallest radius) fill up in tree order
+      const above = list.filter((e) => e.m.r > cut || hot.has(e.it.key));
+      const at = list.filter((e) => e.m.r === cut && !hot.has(e.it.key));
+      list = above.concat(at.slice(0, Math.max(0, count - above.length)));
+    }
+    return list.sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y).slice(0, count);
+  };
+  const candidates = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
     key: it.key,
     x: p.x,
     y: p.y,
@@ -61,7 +85,13 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     text: labelMark(table, stats, it, m, sizes).text,
     leaf: !parents.has(it.key),
   }));
-  const obstacles = onScreen.map(({ p, m }) => ({ x: p.x, y: p.y, r: m.r }));
+  // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
+  // hardly a label fits anyway) only the largest, which the labels go next to
+  const obstacles = (onScreen.length > MAX_OBSTACLES ? top(MAX_OBSTACLES) : onScreen).map(({ p, m }) => ({
+    x: p.x,
+    y: p.y,
+    r: m.r,
+  }));
   const placed = layoutLabels(candidates, obstacles, { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut });
   return placed.map((l) => {
     const item = /** @type {ViewItem} */ (tree.byKey.get(l.key));

@@ -8,6 +8,8 @@ import { shapePath } from "./shapes.js";
 import { linkPath } from "./svg-backend.js";
 
 const STROKE_BATCH = 500;
+/** Marks in view above which they are painted without outlines (a dense overview). */
+const OUTLINED_MAX = 5000;
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
@@ -142,8 +144,9 @@ export function createCanvasBackend(container, { labelPx }) {
         ctx.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
         ctx.fill();
       }
-      if (maxR > 1.5) {
-        // outlines only once circles are big enough to show them, in batches as for links
+      if (maxR > 1.5 && inView.length <= OUTLINED_MAX) {
+        // outlines where marks can be told apart by them, in batches as for links: stroking
+        // 10^5 arcs of a dense overview costs the software rasteriser seconds and shows nothing
         ctx.lineWidth = 0.75 / t.k;
         ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#444");
         for (const negative of [false, true]) {

@@ -128,8 +128,18 @@ export function textMeasure(doc, fontPx, fontFamily) {
   if (ctx && typeof ctx.measureText === "function") {
     const context = ctx;
     context.font = `${fontPx}px ${fontFamily}`;
-    // a little air: the SVG's text may be rendered with a slightly different font than measured
-    return (text) => context.measureText(text).width * 1.06 + 2;
+    // a little air: the SVG's text may be rendered with a slightly different font than measured;
+    // widths are kept (the same names come back at every zoom)
+    /** @type {Map<string, number>} */
+    const widths = new Map();
+    return (text) => {
+      let width = widths.get(text);
+      if (width === undefined) {
+        width = context.measureText(text).width * 1.06 + 2;
+        if (widths.size < 50_000) widths.set(text, width);
+      }
+      return width;
+    };
   }
   return (text) => [...text].length * fontPx * 0.62 + 1;
 }

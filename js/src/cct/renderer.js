@@ -36,7 +36,7 @@ const DEFAULTS = {
   labelRoom: 180, // screen pixels kept free right of the deepest nodes for their labels
   minRowPx: 14, // screen pixels between rows below which a first picture folds small subtrees
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
-  maxLabelCandidates: 3000,
+  maxLabelCandidates: 800, // a view has room for a few hundred labels; the largest nodes are tried
   aggregateFill: "#9e9e9e",
   // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views
   legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),

@@ -3,7 +3,7 @@
 // it was on screen across a new layout, and the level spacing that makes a fitted tree readable.
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
-import { placeLevels } from "./tree.js";
+import { BAND_GAP, BAND_PX, HEAD_PX, HEAD_ROOM, placeLevels, stackBands } from "./tree.js";
 
 /** @typedef {{ x: number, y: number, k: number }} Transform */
 /**
@@ -112,6 +112,7 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
         y0 = Math.min(y0, layout.y[key]);
         y1 = Math.max(y1, layout.y[key]);
       }
+      y0 -= layout.headRoom; // the first band's header
       const { width: w, height: h } = room();
       const k = Math.min(w / Math.max(1, x1 - x0), h / Math.max(1, y1 - y0), frame.maxFitScale);
       const tx = leftRoom() + (w - k * (x1 - x0)) / 2 - k * x0;
@@ -197,11 +198,25 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
      */
     spreadLevels(layout) {
       const avail = room();
-      const k = Math.min(frame.maxFitScale, avail.height / Math.max(1, layout.height));
+      let k = Math.min(frame.maxFitScale, avail.height / Math.max(1, layout.height));
+      const bands = layout.bands.length;
+      let moved = false;
+      if (bands > 1) {
+        // the bands of several roots keep BAND_PX between them at the fitted zoom
+        const content = layout.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0);
+        const rows = avail.height - (bands - 1) * BAND_PX - HEAD_PX;
+        k = Math.max(1e-4, Math.min(frame.maxFitScale, rows / Math.max(1, content)));
+        const gap = Math.max(BAND_GAP * layout.rowHeight, BAND_PX / k);
+        const head = Math.max(HEAD_ROOM * layout.rowHeight, HEAD_PX / k);
+        const before = layout.height;
+        stackBands(layout, gap, head);
+        moved = Math.abs(before - layout.height) > 1e-9;
+        k = Math.min(frame.maxFitScale, avail.height / Math.max(1, layout.height));
+      }
       const screen = avail.width / Math.max(1, layout.maxDepth);
       const perLevel = Math.max(frame.minLevelWidth, Math.min(frame.maxLevelWidth, screen));
       const levelWidth = perLevel / k;
-      if (Math.abs(levelWidth - layout.levelWidth) < 1e-9) return false;
+      if (Math.abs(levelWidth - layout.levelWidth) < 1e-9) return moved;
       placeLevels(layout, levelWidth);
       return true;
     },

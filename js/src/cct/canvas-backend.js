@@ -199,6 +199,7 @@ export function createCanvasBackend(container, { labelPx }) {
     svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
     legendLayer: overlay.legendLayer,
     drawLabels: overlay.drawLabels,
+    drawBands: overlay.drawBands,
     drawHoverLabel: overlay.drawHoverLabel,
 
     /** @param {LinkMark[]} next parent → child */

@@ -28,6 +28,11 @@ export function cutText(text, chars) {
  * @property {number} r the mark's radius, screen pixels
  * @property {string} text the full label
  * @property {boolean} leaf
+ * @property {Spot[]} [spots] where to try the label instead of the usual places
+ * @property {number} [unless] the key of a label that, once placed, makes this one unneeded
+ * @property {number} [widthScale] text drawn wider than measured (bold): its factor
+ * @typedef {{ dx: number, dy: number, align: "start" | "end" }} Spot from the node's centre to
+ *   the start (or end) of the text and its vertical middle
  * @typedef {{ key: number, text: string, dx: number, dy: number, box: Box }} PlacedLabel dx, dy:
  *   from the node's centre to the start of the text (and its vertical middle)
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box
@@ -82,14 +87,20 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
 
   /** @type {PlacedLabel[]} */
   const placed = [];
+  /** @type {Set<number>} */
+  const placedKeys = new Set();
   for (const c of candidates) {
-    const spots = c.leaf
-      ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
-      : [
-          { dx: -Math.min(c.r, 3), dy: -(c.r + GAP + h / 2), align: "start" },
-          { dx: -Math.min(c.r, 3), dy: c.r + GAP + h / 2, align: "start" },
-          { dx: -(c.r + GAP), dy: 0, align: "end" },
-        ];
+    if (c.unless !== undefined && placedKeys.has(c.unless)) continue;
+    /** @type {Spot[]} */
+    const spots = c.spots
+      ? c.spots
+      : c.leaf
+        ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
+        : [
+            { dx: -Math.min(c.r, 3), dy: -(c.r + GAP + h / 2), align: "start" },
+            { dx: -Math.min(c.r, 3), dy: c.r + GAP + h / 2, align: "start" },
+            { dx: -(c.r + GAP), dy: 0, align: "end" },
+          ];
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;
     const lengths = [full, 24, 16, 10, MIN_CHARS].filter((n, i) => i === 0 || n < full);
@@ -97,13 +108,14 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
     for (const chars of lengths) {
       if (done) break;
       const text = chars >= full ? c.text : cutText(c.text, chars);
-      const w = measure(text);
+      const w = measure(text) * (c.widthScale ?? 1);
       for (const s of spots) {
         const x0 = s.align === "start" ? c.x + s.dx : c.x + s.dx - w;
         const box = { x0, y0: c.y + s.dy - h / 2, x1: x0 + w, y1: c.y + s.dy + h / 2 };
         if (!inside(box) || !free(box)) continue;
         add(box);
         placed.push({ key: c.key, text, dx: x0 - c.x, dy: s.dy, box });
+        placedKeys.add(c.key);
         done = true;
         break;
       }

@@ -8,8 +8,9 @@ export const SVG_NS = "http://www.w3.org/2000/svg";
  * A label, keyed as its node's mark (see scene.js), named in the DOM by `attr` = `ref`. `x`, `y`
  * are the node's layout position; `r`, `dx`, `dy` screen pixels: the text starts `dx` right of
  * the node's centre and is centred `dy` below it (default: right of the mark, on its row).
+ * `className`: "cct-label" unless set (a band's header is "cct-label cct-band-label").
  * @typedef {{ key: number, attr: string, ref: number, x: number, y: number, r: number, text: string,
- *   dx?: number, dy?: number }} LabelMark
+ *   dx?: number, dy?: number, className?: string }} LabelMark
  */
 /** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} Layer a group of the overlay */
 /** @typedef {import("d3-selection").Selection<SVGTextElement, LabelMark, SVGGElement, unknown>} Labels of a layer */
@@ -25,6 +26,8 @@ export function createOverlay(container, { labelPx, className = "" }) {
     .attr("xmlns", SVG_NS)
     .attr("role", "img");
   const defs = svg.append("defs");
+  // band rules in screen pixels (a line across the whole width would make the figure's box huge)
+  const bandLayer = svg.append("g").attr("class", "cct-bands");
   const viewport = svg.append("g").attr("class", "cct-viewport");
   const content = viewport.append("g").attr("class", "cct-content");
   const labelLayer = viewport.append("g").attr("class", "cct-labels");
@@ -32,6 +35,8 @@ export function createOverlay(container, { labelPx, className = "" }) {
   const legendLayer = svg.append("g").attr("class", "cct-legends");
 
   let k = 1;
+  let ty = 0;
+  let width = 0;
   /** @type {Set<number>} */
   let labelled = new Set();
 
@@ -41,6 +46,18 @@ export function createOverlay(container, { labelPx, className = "" }) {
     /** @type {Labels} */ (layer.selectAll("text")).each(function (m) {
       this.setAttribute("x", String(m.x + (m.dx ?? m.r + 4) / k));
       this.setAttribute("y", String(m.y + (m.dy ?? 0) / k));
+    });
+  }
+
+  function positionBands() {
+    /** @type {import("d3-selection").Selection<SVGLineElement, number, SVGGElement, unknown>} */ (
+      bandLayer.selectAll("line")
+    ).each(function (y) {
+      const at = String(Math.round(ty + k * y) + 0.5);
+      this.setAttribute("x1", "0");
+      this.setAttribute("x2", String(width));
+      this.setAttribute("y1", at);
+      this.setAttribute("y2", at);
     });
   }
 
@@ -57,13 +74,32 @@ export function createOverlay(container, { labelPx, className = "" }) {
       /** @type {Labels} */ (labelLayer.selectAll("text"))
         .data(marks, (m) => m.key)
         .join("text")
-        .attr("class", "cct-label")
+        .attr("class", (m) => m.className ?? "cct-label")
+        // an attribute, not only the style sheet: figures keep it
+        .attr("font-weight", (m) => (m.className?.includes("cct-band-label") ? 600 : null))
         .each(function (m) {
           /** @type {Element} */ (this).setAttribute(m.attr, String(m.ref));
         })
         .attr("dominant-baseline", "central")
         .text((m) => m.text); // text, never HTML: names are untrusted
       positionLabels(labelLayer);
+    },
+
+    /**
+     * Rules between the bands of several roots, across the whole width at any zoom (presentation
+     * attributes: figures keep them without the widget's style sheet).
+     * @param {number[]} ys layout units
+     */
+    drawBands(ys) {
+      bandLayer
+        .selectAll("line")
+        .data(ys)
+        .join("line")
+        .attr("class", "cct-band-rule")
+        .attr("stroke", "#8c8c8c")
+        .attr("stroke-opacity", 0.45)
+        .attr("stroke-width", 1);
+      positionBands();
     },
 
     /** @param {LabelMark | null} mark the hovered node's label, shown whatever the collisions */
@@ -80,14 +116,18 @@ export function createOverlay(container, { labelPx, className = "" }) {
     /** @param {{ x: number, y: number, k: number }} t */
     setTransform(t) {
       k = t.k;
+      ty = t.y;
+      positionBands();
       viewport.attr("transform", `translate(${t.x},${t.y}) scale(${t.k})`);
       positionLabels(labelLayer);
       positionLabels(hoverLayer);
     },
 
-    /** @param {number} width CSS pixels @param {number} height */
-    resize(width, height) {
-      svg.attr("width", width).attr("height", height).attr("viewBox", `0 0 ${width} ${height}`);
+    /** @param {number} w width, CSS pixels @param {number} height */
+    resize(w, height) {
+      width = w;
+      positionBands();
+      svg.attr("width", w).attr("height", height).attr("viewBox", `0 0 ${w} ${height}`);
     },
 
     destroy() {

@@ -2,6 +2,7 @@
 // legends, labels, status line and breadcrumb — on one of the two drawing backends, plus the
 // hover tooltip. It reads the view state from the store and never changes it; node ids in and
 // out are full-tree ids (the table's rows are item keys here, see scene.js).
+import { bandHeaders, bandRules } from "./bands.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
@@ -105,6 +106,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     useBackend(backendKind());
     computeScene();
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
+    b.drawBands(bandRules(layout));
     b.drawLinks(linkSegments(tree, layout));
     b.drawNodes(markList());
     b.setSelected(keysOf(store.selection));
@@ -177,9 +179,12 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
       : { x0: 0, y0: 0, x1: D.legendRoom - 6, y1: (16 + 46 * Math.min(6, scene.legends.length) + 50) * D.legendScale };
     const keepOut = [legends];
-    backend.drawLabels(
-      viewLabels({ table, stats, tree, marks: scene.marks, screenOf, size: camera.size, sizes: D, measure, keepOut }),
-    );
+    const { marks } = scene;
+    const size = camera.size;
+    const bands = layout
+      ? bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D })
+      : undefined;
+    backend.drawLabels(viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands }));
   }
 
   function fitToView() {
@@ -200,6 +205,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       computeScene();
       backend?.moveNodes(markList());
       backend?.drawLinks(linkSegments(tree, layout));
+      backend?.drawBands(bandRules(layout));
     }
     if (!camera.userMoved) fitToView();
     else updateLabels();

@@ -16,6 +16,7 @@ import { createGestures } from "./gestures.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
 import { createToolbar } from "./toolbar.js";
+import { BAND_GAP } from "./tree.js";
 
 export { VIEW_DEFAULTS } from "../contract.js";
 
@@ -140,6 +141,12 @@ export function createRenderer(container, options = {}) {
     if (!view().foldToFit || view().collapsed.length) return;
     const { table, stats, tree } = painter;
     const room = roomFor(camera.room(), { rowPx: D.minRowPx, levelPx: D.minLevelWidth });
+    // the bands of several roots take rows of their own (see tree.js)
+    const items = tree?.items ?? [];
+    const parents = new Set(items.map((it) => it.parentKey));
+    const tops = items.filter((it) => it.parentKey === -1);
+    const bands = tops.filter((it) => parents.has(it.key)).length + (tops.some((it) => !parents.has(it.key)) ? 1 : 0);
+    if (tops.length > 1) room.rows = Math.max(1, room.rows - Math.ceil((bands - 1) * (BAND_GAP - 1) + 2));
     const ids = table && stats && tree ? foldsToFit(table, stats, tree, view().sizeBy, room) : [];
     if (!ids.length) return;
     fitted = new Set(ids);

@@ -52,6 +52,7 @@ export function createSvgBackend(container, { labelPx }) {
     svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
     legendLayer: overlay.legendLayer,
     drawLabels: overlay.drawLabels,
+    drawBands: overlay.drawBands,
     drawHoverLabel: overlay.drawHoverLabel,
 
     /** @param {LinkMark[]} segments parent → child */

@@ -3,6 +3,20 @@
 import { hierarchy, tree } from "d3-hierarchy";
 
 export const HIDDEN_ROOT = -1;
+/** Rows between the bands of two roots: room for the lower band's header and a rule. */
+export const BAND_GAP = 3;
+/** Rows above the first band, for its header. */
+export const HEAD_ROOM = 1.6;
+/** Screen pixels between two bands and above the first at least, whatever the zoom. */
+export const BAND_PX = 40;
+export const HEAD_PX = 24;
+
+/**
+ * A band of a view with several roots: one root and its subtree, or a run of small roots (no
+ * drawn children: leaves, collapsed glyphs, folds) grouped under one header.
+ * @typedef {{ keys: number[], y0: number, y1: number }} Band keys: its top-level items; y0, y1:
+ *   the extent of its nodes (layout units)
+ */
 
 /**
  * Children lists from the parent column, in table order (pre-order, so Hatchet's child order).
@@ -45,20 +59,39 @@ export function itemHierarchy(items) {
  * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
  * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
  * so that the spacing can follow the view's size without laying the tree out again.
- * The hidden root is not drawn; real roots sit at x = 0.
+ * The hidden root is not drawn; real roots sit at x = 0. With several roots, each root's
+ * subtree is a band `BAND_GAP` rows from the next (small roots share one), so that it can be
+ * headed by its name.
  * @param {import("d3-hierarchy").HierarchyNode<number>} root
  * @param {{ rowHeight: number }} spacing
  * @param {number} size number of nodes in the table
  */
 export function layoutTree(root, { rowHeight }, size) {
+  const tops = root.children ?? [];
+  /** band index by item key (-1: not in a band); bands only when there are several roots */
+  const bandOf = new Int32Array(size).fill(-1);
+  /** @type {number[][]} */
+  const bandKeys = [];
+  if (tops.length > 1) {
+    let smallRun = false;
+    for (const top of tops) {
+      const small = !top.children;
+      if (!(small && smallRun)) bandKeys.push([]);
+      smallRun = small;
+      const b = bandKeys.length - 1;
+      bandKeys[b].push(top.data);
+      top.each((n) => {
+        bandOf[n.data] = b;
+      });
+    }
+  }
+  const banded = bandKeys.length > 1;
   const laid = tree().nodeSize([rowHeight, 1])(root);
   const x = new Float64Array(size);
   const y = new Float64Array(size);
   const depth = new Int32Array(size);
   /** @type {import("d3-hierarchy").HierarchyPointNode<number>[]} */
   const nodes = [];
-  let y0 = Infinity;
-  let y1 = -Infinity;
   let maxDepth = 0;
   /** @type {number[]} */
   const leaves = [];
@@ -66,13 +99,71 @@ export function layoutTree(root, { rowHeight }, size) {
     if (node.data === HIDDEN_ROOT) return;
     y[node.data] = node.x;
     depth[node.data] = node.depth - 1;
-    if (node.x < y0) y0 = node.x;
-    if (node.x > y1) y1 = node.x;
     if (node.depth - 1 > maxDepth) maxDepth = node.depth - 1;
     if (!node.children) leaves.push(node.data);
     nodes.push(node);
   });
-  return { x, y, depth, nodes, leaves, height: nodes.length ? y1 - y0 : 0, maxDepth, levelWidth: 0 };
+  /** @type {Band[]} */
+  const bands = banded ? bandKeys.map((keys) => ({ keys, y0: Infinity, y1: -Infinity })) : [];
+  /** each band's tidy positions, moved to start at 0 (stackBands places the bands) */
+  const tidy = new Float64Array(banded ? size : 0);
+  if (banded) {
+    // the tidy layout packs subtrees into each other's gaps; bands are stacked strips instead,
+    // each keeping its own tidy shape
+    for (const node of nodes) {
+      const band = bands[bandOf[node.data]];
+      band.y0 = Math.min(band.y0, y[node.data]);
+      band.y1 = Math.max(band.y1, y[node.data]);
+    }
+    for (const node of nodes) tidy[node.data] = y[node.data] - bands[bandOf[node.data]].y0;
+    // a run of small roots: one row each
+    for (const band of bands) {
+      if (band.keys.length < 2) continue;
+      for (const [i, key] of band.keys.entries()) tidy[key] = i * rowHeight;
+    }
+  }
+  const layout = { x, y, depth, nodes, leaves, height: 0, headRoom: 0, bands, maxDepth, levelWidth: 0, rowHeight };
+  const heights = new Float64Array(bands.length);
+  for (const node of banded ? nodes : []) {
+    const b = bandOf[node.data];
+    heights[b] = Math.max(heights[b], tidy[node.data]);
+  }
+  const stacking = { bandOf, tidy, heights };
+  stacked.set(layout, stacking);
+  stackBands(layout, BAND_GAP * rowHeight, HEAD_ROOM * rowHeight);
+  return layout;
+}
+
+/** @type {WeakMap<object, { bandOf: Int32Array, tidy: Float64Array, heights: Float64Array }>} */
+const stacked = new WeakMap();
+
+/**
+ * Places the bands of several roots one below the other, `gap` apart, with `head` above the
+ * first for its header (layout units; the camera widens them so that they stay readable when
+ * the fitted zoom is small). Sets `height` (headroom included) and `headRoom`.
+ * @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head
+ */
+export function stackBands(layout, gap, head) {
+  const { y, nodes, bands } = layout;
+  const stacking = stacked.get(layout);
+  if (bands.length > 1 && stacking) {
+    const { bandOf, tidy, heights } = stacking;
+    const start = new Float64Array(bands.length);
+    bands.forEach((band, i) => {
+      start[i] = i === 0 ? 0 : start[i - 1] + heights[i - 1] + gap;
+      band.y0 = start[i];
+      band.y1 = start[i] + heights[i];
+    });
+    for (const node of nodes) y[node.data] = start[bandOf[node.data]] + tidy[node.data];
+  }
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const node of nodes) {
+    y0 = Math.min(y0, y[node.data]);
+    y1 = Math.max(y1, y[node.data]);
+  }
+  layout.headRoom = bands.length > 1 ? head : 0;
+  layout.height = nodes.length ? y1 - y0 + layout.headRoom : 0;
 }
 
 /**

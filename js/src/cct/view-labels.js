@@ -40,11 +40,13 @@ function hotKeys(tree, marks) {
  *   tree: { items: ViewItem[], byKey: Map<number, ViewItem> }, marks: NodeMark[],
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
  *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,
- *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[] }} view `keepOut`: screen boxes
- *   no label may cover (the legends)
+ *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[],
+ *   bands?: ReturnType<typeof import("./bands.js").bandHeaders> }} view `keepOut`: screen boxes
+ *   no label may cover (the legends); `bands`: the headers of the bands of several roots, placed
+ *   first (a root named by its header gets no label of its own)
  * @returns {import("./overlay.js").LabelMark[]}
  */
-export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [] }) {
+export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands }) {
   const { width: w, height: h } = size;
   /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
   const onScreen = [];
@@ -77,14 +79,18 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     }
     return list.sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y).slice(0, count);
   };
-  const candidates = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
-    key: it.key,
-    x: p.x,
-    y: p.y,
-    r: m.r,
-    text: labelMark(table, stats, it, m, sizes).text,
-    leaf: !parents.has(it.key),
-  }));
+  const headers = bands?.markOf ?? new Map();
+  const candidates = (bands?.candidates ?? []).concat(
+    top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
+      key: it.key,
+      x: p.x,
+      y: p.y,
+      r: m.r,
+      text: labelMark(table, stats, it, m, sizes).text,
+      leaf: !parents.has(it.key),
+      unless: bands?.names.get(it.key),
+    })),
+  );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
   const obstacles = (onScreen.length > MAX_OBSTACLES ? top(MAX_OBSTACLES) : onScreen).map(({ p, m }) => ({
@@ -94,6 +100,8 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
   }));
   const placed = layoutLabels(candidates, obstacles, { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut });
   return placed.map((l) => {
+    const header = headers.get(l.key);
+    if (header) return { ...header, text: l.text, dx: l.dx, dy: l.dy };
     const item = /** @type {ViewItem} */ (tree.byKey.get(l.key));
     return { ...labelMark(table, stats, item, marks[l.key], sizes), text: l.text, dx: l.dx, dy: l.dy };
   });

@@ -64,6 +64,7 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
     search_case: bool = traits.trait("search_case")
     highlighted: tuple[int, ...] = traits.trait("highlighted")
     fold_to_fit: bool = traits.trait("fold_to_fit")
+    caller_edges: bool = traits.trait("caller_edges")
     selection: tuple[int, ...] = traits.trait("selection")
     reducer: str = traits.trait("reducer")
     height: int = traits.trait("height")

@@ -42,6 +42,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {boolean} searchCase
  * @property {number[]} highlighted
  * @property {boolean} foldToFit
+ * @property {boolean} callerEdges
  */
 /** @typedef {keyof ViewState} ViewKey */
 

@@ -226,4 +226,51 @@ describe("a DAG's other callers", () => {
     circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     expect(container.querySelector(".cct-tooltip-callers")).toBeNull();
   });
+
+  test("caller edges: dashed curves from each other drawn caller, on demand, undoable, from the toolbar", () => {
+    // main → (a → shared, b → c); b and c also call shared; 99 (not loaded) too
+    const spec = payload({
+      parent: [-1, 0, 1, 0, 3],
+      names: ["main", "a", "shared", "b", "c"],
+      metrics: { t: [1, 2, 3, 4, 5] },
+      callers: [
+        [3, 2],
+        [4, 2],
+        [99, 2],
+      ],
+      nodeId: [0, 1, 2, 3, 4],
+      folded: [0, 0, 0, 0, 0],
+      total: 100,
+    });
+    spec.extra_edges = 3;
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const changes = [];
+    const renderer = createRenderer(container, { width: 900, height: 500, onChange: (s) => changes.push(s) });
+    renderer.setState({ colorBy: "t", sizeBy: "t" });
+    renderer.setData(decodeTable(spec));
+    const path = () => container.querySelector(".cct-caller-links").getAttribute("d");
+    expect(path()).toBeNull(); // off by default
+    renderer.setState({ callerEdges: true });
+    const curves = (d) => (d ?? "").split("M").filter(Boolean);
+    expect(curves(path())).toHaveLength(2); // b → shared, c → shared; 99 is not drawn
+    // from b's position to shared's
+    const at = (id) => {
+      const c = circle(container, id);
+      return [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))];
+    };
+    expect(curves(path())[0].startsWith(`${at(3)[0]},${at(3)[1]}C`)).toBe(true);
+    expect(curves(path())[0].endsWith(`${at(2)[0]},${at(2)[1]}`)).toBe(true);
+    // collapsing b hides c, and c's edge with it; b's glyph keeps its own
+    renderer.setState({ collapsed: [3] });
+    expect(curves(path())).toHaveLength(1);
+    renderer.setState({ collapsed: [] });
+    // the toolbar's checkbox turns them off, as a change of the user's
+    const box = container.querySelector("input[data-caller-edges]");
+    expect(box.checked).toBe(true);
+    box.checked = false;
+    box.dispatchEvent(new Event("change"));
+    expect(path()).toBeNull();
+    expect(changes.at(-1)).toMatchObject({ callerEdges: false });
+  });
 });

@@ -53,6 +53,8 @@ export function createCanvasBackend(container, { labelPx }) {
   let byId = [];
   /** @type {LinkMark[]} */
   let segments = [];
+  /** @type {LinkMark[]} */
+  let callerSegments = [];
   /** @type {import("d3-quadtree").Quadtree<NodeMark>} */
   let index = quadtree();
   let maxR = 0;
@@ -133,6 +135,14 @@ export function createCanvasBackend(container, { labelPx }) {
         ctx.stroke(new Path2D(linkPath(visible.slice(i, i + STROKE_BATCH))));
       }
 
+      if (callerSegments.length) {
+        ctx.save();
+        ctx.setLineDash([4 / t.k, 3 / t.k]);
+        ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#616161");
+        ctx.stroke(new Path2D(linkPath(callerSegments.filter((s) => !outside(s, x0, x1, y0, y1)))));
+        ctx.restore();
+      }
+
       const inView = list.filter((m) => m.x >= x0 && m.x <= x1 && m.y >= y0 && m.y <= y1);
       for (const m of inView) {
         ctx.fillStyle = m.fill ?? missingFill;
@@ -205,6 +215,12 @@ export function createCanvasBackend(container, { labelPx }) {
     /** @param {LinkMark[]} next parent → child */
     drawLinks(next) {
       segments = next;
+      schedule();
+    },
+
+    /** @param {LinkMark[]} next a DAG's other callers → callee, dashed */
+    drawCallerLinks(next) {
+      callerSegments = next;
       schedule();
     },
 

@@ -7,7 +7,7 @@ import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
 import { textMeasure } from "./label-layout.js";
-import { computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
+import { callerSegments, computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { aggregateContent, tooltipContent } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
@@ -108,6 +108,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
     b.drawBands(bandRules(layout));
     b.drawLinks(linkSegments(tree, layout));
+    b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     b.drawNodes(markList());
     b.setSelected(keysOf(store.selection));
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
@@ -205,6 +206,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       computeScene();
       backend?.moveNodes(markList());
       backend?.drawLinks(linkSegments(tree, layout));
+      if (table) backend?.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
       backend?.drawBands(bandRules(layout));
     }
     if (!camera.userMoved) fitToView();

@@ -181,6 +181,29 @@ export function linkSegments(tree, layout) {
 }
 
 /**
+ * A DAG's other call edges (see decode.js `callers`) between drawn nodes: caller → callee, in
+ * layout units (drawn dashed).
+ * @param {Table} table @param {ViewTree} tree @param {Positions} layout
+ */
+export function callerSegments(table, tree, layout) {
+  const segments = [];
+  const drawn = (/** @type {number} */ id) => {
+    const row = table.rowOf(id);
+    const kind = row >= 0 ? tree.byKey.get(row)?.kind : undefined;
+    return kind === "node" || kind === "collapsed" ? row : -1;
+  };
+  for (const [callee, callers] of table.callers ?? []) {
+    const to = drawn(callee);
+    if (to < 0) continue;
+    for (const caller of callers) {
+      const from = drawn(caller);
+      if (from >= 0) segments.push({ x0: layout.x[from], y0: layout.y[from], x1: layout.x[to], y1: layout.y[to] });
+    }
+  }
+  return segments;
+}
+
+/**
  * The label of one drawn item: its shortened name; a collapsed node says how many it hides,
  * a fold or an aggregate how many nodes it stands for.
  * @param {Table} table @param {Stats} stats @param {ViewItem} item @param {NodeMark | undefined} mark

@@ -35,6 +35,15 @@ export function createSvgBackend(container, { labelPx }) {
   const missingFill = `url(#${hatch})`;
 
   const links = overlay.content.append("path").attr("class", "cct-links");
+  // presentation attributes (figures keep them); the widget's style sheet gives the theme's colour
+  const callerLinks = overlay.content
+    .append("path")
+    .attr("class", "cct-caller-links")
+    .attr("fill", "none")
+    .attr("stroke", "#616161")
+    .attr("stroke-width", 1.2)
+    .attr("stroke-dasharray", "4 3")
+    .attr("vector-effect", "non-scaling-stroke");
   const nodeLayer = overlay.content.append("g").attr("class", "cct-nodes");
   const nodeGroup = /** @type {SVGGElement} */ (nodeLayer.node());
 
@@ -58,6 +67,11 @@ export function createSvgBackend(container, { labelPx }) {
     /** @param {LinkMark[]} segments parent → child */
     drawLinks(segments) {
       links.attr("d", linkPath(segments));
+    },
+
+    /** @param {LinkMark[]} segments a DAG's other callers → callee, dashed */
+    drawCallerLinks(segments) {
+      callerLinks.attr("d", segments.length ? linkPath(segments) : null);
     },
 
     /**

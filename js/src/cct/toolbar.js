@@ -288,6 +288,15 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         });
         only.addEventListener("click", () => dispatch({ set: { roots: [id] } }));
       }
+      if (table.extraEdges > 0) {
+        // a DAG: its other call edges, drawn dashed on demand
+        const row = append(rootsList, "label", { className: "cct-field cct-caller-edges" });
+        const box = /** @type {HTMLInputElement} */ (
+          append(row, "input", { attrs: { type: "checkbox", "data-caller-edges": "" } })
+        );
+        append(row, "span", { text: `other callers (${table.extraEdges} dashed edges)` });
+        box.addEventListener("change", () => dispatch({ set: { callerEdges: box.checked } }));
+      }
     },
 
     /** Narrow views show one row (history, search) and a "⋯" menu for the rest. @param {boolean} narrow */
@@ -318,6 +327,10 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       const shown = view.roots ? new Set(view.roots) : null;
       for (const box of rootsList.querySelectorAll("input")) {
         const key = box.getAttribute("data-root");
+        if (key === null) {
+          /** @type {HTMLInputElement} */ (box).checked = view.callerEdges;
+          continue;
+        }
         /** @type {HTMLInputElement} */ (box).checked = key === "all" ? !shown : !shown || shown.has(Number(key));
       }
       rootsSummary.textContent = shown ? `roots: ${shown.size} of ${rootCount}` : `roots: all ${rootCount}`;

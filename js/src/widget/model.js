@@ -30,6 +30,7 @@
  * @property {ViewState["searchCase"]} search_case
  * @property {ViewState["highlighted"]} highlighted
  * @property {ViewState["foldToFit"]} fold_to_fit
+ * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
  * @property {number[]} selection node ids in selection order
  * @property {"mean" | "sum" | "min" | "max"} reducer
@@ -92,6 +93,7 @@ export const TRAIT_KINDS = Object.freeze({
   search_case: "bool",
   highlighted: "node_ids",
   fold_to_fit: "bool",
+  caller_edges: "bool",
   color_domain: "domain",
   selection: "node_ids",
   reducer: "enum",

@@ -59,3 +59,41 @@ describe("navigation keeps its target in view", () => {
     for (const id of [node, ...children]) expect(inView(renderer, id)).toBe(true);
   });
 });
+
+describe("navigation glides, unless the user asks for reduced motion", () => {
+  /** @param {boolean} reduce what the page's prefers-reduced-motion query answers */
+  function withMotion(reduce) {
+    window.matchMedia = (query) => ({ matches: reduce && query.includes("reduce"), media: query });
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 450));
+
+  test("search ▶ glides to its match: not there at once, there when the motion ends", async () => {
+    withMotion(false);
+    try {
+      const { container, renderer } = await mount();
+      renderer.setTransform({ x: 0, y: 0, k: 0.05 });
+      renderer.setState({ search: "cudaLaunchKernel" });
+      button(container, "Next match").click();
+      expect(renderer.transform.k).toBeLessThan(0.1); // the glide has only begun
+      await settle();
+      expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
+      expect(inView(renderer, renderer.cursor)).toBe(true);
+    } finally {
+      delete window.matchMedia;
+    }
+  });
+
+  test("with reduced motion it jumps", async () => {
+    withMotion(true);
+    try {
+      const { container, renderer } = await mount();
+      renderer.setTransform({ x: 0, y: 0, k: 0.05 });
+      renderer.setState({ search: "cudaLaunchKernel" });
+      button(container, "Next match").click();
+      expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
+      expect(inView(renderer, renderer.cursor)).toBe(true);
+    } finally {
+      delete window.matchMedia;
+    }
+  });
+});

@@ -2,6 +2,7 @@
 // surface), fitting the tree into the room the legends and labels leave, keeping a node where
 // it was on screen across a new layout, and the level spacing that makes a fitted tree readable.
 import { select } from "d3-selection";
+import "d3-transition"; // selection.transition(): navigation glides to its target
 import { zoom, zoomIdentity } from "d3-zoom";
 import { BAND_GAP, BAND_PX, HEAD_PX, HEAD_ROOM, placeLevels, stackBands } from "./tree.js";
 
@@ -16,6 +17,7 @@ import { BAND_GAP, BAND_PX, HEAD_PX, HEAD_ROOM, placeLevels, stackBands } from "
  * @property {number} maxFitScale
  * @property {number} minLevelWidth
  * @property {number} maxLevelWidth
+ * @property {number} motionMs how long navigation glides (0: it jumps)
  */
 /** @typedef {ReturnType<typeof import("./tree.js").layoutTree>} Layout */
 
@@ -45,10 +47,24 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
 
   const current = () => ({ x: transform.x, y: transform.y, k: transform.k });
 
-  /** @param {import("d3-zoom").ZoomTransform} t */
-  function jump(t) {
-    if (surface) surface.call(/** @type {any} */ (zoomer).transform, t);
-    else {
+  /** Whether moves may be animated: a duration is set and the user has not asked for reduced motion. */
+  function motion() {
+    const win = surface?.node()?.ownerDocument.defaultView;
+    if (!frame.motionMs || !win || typeof win.matchMedia !== "function") return false;
+    return !win.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  /** @param {import("d3-zoom").ZoomTransform} t @param {boolean} [glide] animated (navigation) */
+  function jump(t, glide = false) {
+    if (surface) {
+      surface.interrupt(); // a new move replaces a glide under way
+      if (glide && motion()) {
+        surface
+          .transition()
+          .duration(frame.motionMs)
+          .call(/** @type {any} */ (zoomer).transform, t);
+      } else surface.call(/** @type {any} */ (zoomer).transform, t);
+    } else {
       transform = t;
       onMove(current());
     }
@@ -138,7 +154,7 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       const inside = sx > 40 && sx < size.width - 40 && sy > 20 && sy < size.height - 20;
       if (onlyIfOutside && inside) return;
       userMoved = true;
-      jump(transform.translate((size.width / 2 - sx) / transform.k, (size.height / 2 - sy) / transform.k));
+      jump(transform.translate((size.width / 2 - sx) / transform.k, (size.height / 2 - sy) / transform.k), true);
     },
 
     /**
@@ -176,7 +192,7 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       else if (ty + k * y1 > size.height - pad) ty = size.height - pad - k * y1;
       if (Math.abs(tx - transform.x) < 0.5 && Math.abs(ty - transform.y) < 0.5 && k === transform.k) return;
       userMoved = true;
-      jump(zoomIdentity.translate(tx, ty).scale(k));
+      jump(zoomIdentity.translate(tx, ty).scale(k), true);
     },
 
     /**

@@ -43,6 +43,7 @@ const DEFAULTS = {
   legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),
   narrowBelow: 600, // screen pixels: narrower views put the legends on top and fold the toolbar
   legendScale: 1, // legends are drawn for 11 px text; figures scale them to their font size
+  motionMs: 280, // navigation glides this long (0: jumps; none either when the user asks for reduced motion)
 };
 /** @typedef {typeof DEFAULTS} Sizes */
 const STRUCTURE = keysRedrawing("structure");

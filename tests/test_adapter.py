@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from cctviz import NodeTable, from_graphframe
+from cctviz.adapters.derived import SUFFIX
 
 from .conftest import load
 from .profiles import Profile, readable
@@ -54,6 +55,8 @@ def test_metric_values_equal_the_dataframe(profile: tuple[Profile, object]) -> N
     table = from_graphframe(gf)
     assert table.metrics, "every readable profile has at least one metric"
     for name, metric in table.metrics.items():
+        if name.endswith(SUFFIX):
+            continue  # derived inclusive metrics: tests/test_analyst.py
         column = next(c for c in gf.dataframe.columns if str(c) == name)
         assert pd.api.types.is_numeric_dtype(gf.dataframe[column])
         ref = _reference(gf, column)
@@ -91,8 +94,14 @@ def test_metrics_are_numeric_with_kinds_from_the_reader(profile: tuple[Profile, 
             gf.dataframe[next(x for x in gf.dataframe.columns if str(x) == c)]
         )
     }
+    derived = {n for n in table.metrics if n.endswith(SUFFIX)}
     if numeric_listed:
-        assert set(table.metrics) == numeric_listed
+        assert set(table.metrics) - derived == numeric_listed
+    # one derived inclusive metric for each exclusive metric the reader gives no partner
+    for name in derived:
+        exclusive = table.metrics[name].partner
+        assert exclusive is not None and exclusive + SUFFIX == name
+        assert table.metrics[exclusive].kind == "exclusive"
 
 
 def _by_folder(folder: str, reader: str | None = None) -> Profile:

@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..table import Metric, NodeTable
+from . import derived
 from . import metrics as metric_rules
-from .reduce import check_reducer, per_node
+from .reduce import NOT_ADDITIVE, check_reducer, per_node
 
 ACCEPTED = "a Hatchet GraphFrame (UMD `hatchet` or LLNL `llnl-hatchet`) or a Thicket"
 
@@ -35,7 +36,9 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
     """Build the node table of a Hatchet GraphFrame or Thicket.
 
     Rows of one node (per rank, thread, or Thicket profile) are combined with ``reducer``
-    (``"mean"``, ``"sum"``, ``"min"`` or ``"max"``); missing values stay NaN.
+    (``"mean"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"``: max ÷ mean);
+    missing values stay NaN. An exclusive metric without an inclusive partner gets a derived one
+    (see :mod:`cctviz.adapters.derived`).
     """
     if not is_graphframe(gf):
         raise TypeError(f"cctviz draws {ACCEPTED}; got {type(gf).__module__}.{type(gf).__name__}")
@@ -59,12 +62,31 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
             + ", ".join(repr(c) for c in df.columns)
         )
     block = df[metric_names].to_numpy(dtype=np.float64, na_value=np.nan)
+    # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
+    lonely = [m for m in metric_names if kind[m] == "exclusive" and m not in partner]
+    if lonely:
+        parent_np = np.frombuffer(parent, dtype=np.int32)
+        depth_np = np.frombuffer(depth, dtype=np.int32)
+        groups, n_groups = derived.row_groups(df)
+        sums = [
+            derived.subtree_sums(
+                block[:, metric_names.index(m)], keys, groups, n_groups, parent_np, depth_np
+            )
+            for m in lonely
+        ]
+        block = np.column_stack([block, *sums])
+        for m in lonely:
+            name = derived.derived_name(str(m))
+            metric_names.append(name)
+            kind[name] = "inclusive"
+            partner[m], partner[name] = name, m
     values = per_node(block, keys, n, reducer)
     table_metrics = {
         str(m): Metric(
             name=str(m),
             values=np.ascontiguousarray(values[:, j]),
-            kind=kind[m],  # type: ignore[arg-type]
+            # a spread or a ratio of a time is no longer a time that adds up along the tree
+            kind="other" if reducer in NOT_ADDITIVE else kind[m],  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
         )
         for j, m in enumerate(metric_names)

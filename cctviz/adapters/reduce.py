@@ -31,9 +31,24 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
     if keys.size == 0:
         return out
     if np.unique(keys).size == keys.size:  # one row per node: nothing to combine
-        out[keys] = values
+        if reducer == "std":  # of one value: undefined (ddof=1), as pandas says; stays NaN
+            return out
+        if reducer == "imbalance":  # max ÷ mean of one value
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[keys] = values / values
+        else:
+            out[keys] = values
         return out
     grouped = pd.DataFrame(values).groupby(keys, sort=False)
-    reduced = grouped.sum(min_count=1) if reducer == "sum" else getattr(grouped, reducer)()
+    if reducer == "sum":
+        reduced = grouped.sum(min_count=1)
+    elif reducer == "imbalance":
+        reduced = grouped.max() / grouped.mean()
+    else:  # mean, min, max, std (pandas' ddof=1)
+        reduced = getattr(grouped, reducer)()
     out[reduced.index.to_numpy()] = reduced.to_numpy(dtype=np.float64)
     return out
+
+
+#: Reducers whose per-node values do not add up along the tree (no sums of them are shown).
+NOT_ADDITIVE = frozenset({"std", "imbalance"})

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
+from .. import frames
 from .. import selection as sel
 from ..callpath import ContextKeys
 from ..table import NodeTable
@@ -29,6 +30,7 @@ class Scripting(t.HasTraits):
     search: str
     search_regex: bool
     search_case: bool
+    color_by: str
 
     # -- selection out -------------------------------------------------------------------------
     def on_select(self, callback: Callable[[tuple[int, ...]], Any], remove: bool = False) -> None:
@@ -73,6 +75,24 @@ class Scripting(t.HasTraits):
             raise ValueError("nothing is selected: click nodes or call w.select(...) first")
         keys = ContextKeys()
         return sel.context_query({keys.key(n) for n in self.selected_nodes})
+
+    @property
+    def node_frame(self) -> Any:
+        """One row per node id: the Hatchet ``node``, ``name`` and every metric as the view shows
+        it under ``reducer`` (NaN kept): ``gf.dataframe.groupby(level="node").agg(reducer)``
+        with the nodes as ids, plus the derived inclusive metrics."""
+        return frames.node_frame(self._table)
+
+    def distribution(self, node: Any, metric: str | None = None) -> Any:
+        """The per-row values (one per rank, thread or Thicket profile) behind one node's value of
+        ``metric`` (default: the colour metric), as a pandas Series indexed like
+        ``gf.dataframe``. ``node``: anything ``select`` accepts that names exactly one node."""
+        ids = self._resolver().ids(node)
+        if len(ids) != 1:
+            raise ValueError(f"distribution needs exactly one node; {node!r} gives {len(ids)}")
+        name = self.color_by if metric is None else metric
+        self._table.metric(name)  # an unknown name is a clear error listing the metrics
+        return frames.distribution(self._table, self._data, ids[0], name)
 
     # -- Python in -------------------------------------------------------------------------------
     def select(self, what: Any, add: bool = False) -> tuple[int, ...]:

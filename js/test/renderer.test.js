@@ -274,3 +274,27 @@ describe("a DAG's other callers", () => {
     expect(changes.at(-1)).toMatchObject({ callerEdges: false });
   });
 });
+
+describe("the reducer menu", () => {
+  test("shown for data with several rows per node; a choice goes to Python, not to the view state", () => {
+    const chosen = [];
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500, onReducer: (r) => chosen.push(r) });
+    renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
+    renderer.setData(decodeTable(smallTree())); // reduced: "mean" over rank
+    const menu = container.querySelector('select[aria-label="over ranks"]');
+    expect(menu.parentElement.hidden).toBe(false);
+    expect(menu.parentElement.textContent).toContain("over rank");
+    expect(menu.value).toBe("mean");
+    expect([...menu.options].map((o) => o.value)).toEqual(["mean", "sum", "min", "max", "std", "imbalance"]);
+    menu.value = "imbalance";
+    menu.dispatchEvent(new Event("change"));
+    expect(chosen).toEqual(["imbalance"]);
+    expect(renderer.state).not.toHaveProperty("reducer");
+    // one row per node: nothing to choose
+    const single = payload({ parent: [-1, 0], names: ["a", "b"], metrics: { t: [1, 2] } });
+    renderer.setData(decodeTable(single), { colorBy: "t", sizeBy: "t" });
+    expect(menu.parentElement.hidden).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 // Actions: the toolbar commands by name and the search (typing, updating the matches, stepping
 // through them). Each turns the state into a change through the pure commands and hands it to
 // the renderer's `change` (recorded and reported) or `apply` (undo/redo); node ids are full-tree ids.
+import { valuesOf } from "../contract.js";
 import * as commands from "./commands.js";
 import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
 
@@ -15,6 +16,7 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  * @property {(id: number | null, reveal: boolean) => void} setCursor
  * @property {() => void} refreshToolbar
  * @property {((format: "svg" | "png") => void) | null} onDownload
+ * @property {((reducer: string) => void) | null} onReducer the user chose how a node's rows combine
  * @property {() => void} toggleBrush
  * @property {() => void} foldFirstPicture folds the tree to fit, as its first picture
  */
@@ -31,8 +33,10 @@ export function createActions({
   setCursor,
   refreshToolbar,
   onDownload,
+  onReducer,
   toggleBrush,
 }) {
+  const REDUCERS = valuesOf("reducer");
   /** @type {number[]} */
   let matches = [];
   let matchAt = -1;
@@ -88,6 +92,10 @@ export function createActions({
         return searchFor(value);
       case "match":
         return stepMatch(value);
+      case "reducer":
+        if (!REDUCERS.includes(String(value)))
+          throw new RangeError(`reducer is one of ${REDUCERS.join(", ")}; got ${JSON.stringify(value)}`);
+        return onReducer?.(String(value));
       case "download":
         if (value !== "svg" && value !== "png")
           throw new RangeError(`download format is "svg" or "png"; got ${JSON.stringify(value)}`);

@@ -54,6 +54,7 @@ const SEARCH = keysRedrawing("search");
  * @param {HTMLElement} container
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
  *   onExpand?: (node: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ *   onReducer?: ((reducer: string) => void) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
@@ -67,6 +68,7 @@ export function createRenderer(container, options = {}) {
     onChange = () => {},
     onExpand = () => {},
     onDownload = null,
+    onReducer = null,
     onZoom = () => {},
   } = options;
   const D = { ...DEFAULTS, ...options.layout };
@@ -213,6 +215,7 @@ export function createRenderer(container, options = {}) {
     setCursor,
     refreshToolbar,
     onDownload,
+    onReducer,
     toggleBrush,
   });
   const { command, updateSearch } = actions;

@@ -2,6 +2,7 @@
 // history, search and the prune range. It holds no state of its own: it shows the renderer's
 // view (`update`) and reports what the user asks for through `dispatch`.
 import { bin, extent } from "d3-array";
+import { valuesOf } from "../contract.js";
 import { append } from "./dom.js";
 import { formatValue } from "./format.js";
 import { PALETTE_NAMES } from "./scales.js";
@@ -107,6 +108,14 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   const scaleSelect = select(styleGroup, "scale", (v) => dispatch({ set: { colorScale: v } }));
   options(scaleSelect, ["linear", "log"]);
   const legendSelect = select(styleGroup, "legend", (v) => dispatch({ set: { legend: v } }));
+  // how a node's rows (ranks, threads, profiles) combine: only for data that has several
+  const reducerSelect = select(metricsGroup, "over ranks", (v) => dispatch({ command: "reducer", value: v }));
+  const reducers = valuesOf("reducer");
+  options(
+    reducerSelect,
+    reducers,
+    reducers.map((r) => (r === "imbalance" ? "imbalance (max ÷ mean)" : r)),
+  );
   options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
 
   // roots
@@ -264,6 +273,12 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
       const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
       options(colorSelect, names, labels);
+      const reducerField = /** @type {HTMLElement} */ (reducerSelect.parentElement);
+      reducerField.hidden = !table.reducer;
+      const over = table.reducedOver.join(" × ");
+      reducerField.title = table.reducer ? `how the values of each node's rows (one per ${over}) combine` : "";
+      /** @type {HTMLElement} */ (reducerField.firstElementChild).textContent = `over ${over}`;
+      if (table.reducer) reducerSelect.value = table.reducer;
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);
       rootsList.replaceChildren();

@@ -78,6 +78,11 @@ function renderView(deps, model, el) {
       if (!figure) return;
       download(format, figure, deps, el.ownerDocument).catch((error) => console.warn("cctviz: download failed", error));
     },
+    onReducer(reducer) {
+      // Python reduces the rows again and sends the new table
+      model.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
+      model.save_changes();
+    },
     onExpand(node) {
       // errors are reported by the client; a request cut short by closing the view is no news
       lod.expand(node).catch(() => {});

@@ -33,7 +33,7 @@
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
  * @property {number[]} selection node ids in selection order
- * @property {"mean" | "sum" | "min" | "max"} reducer
+ * @property {"mean" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
  * @property {Payload} _payload written by Python only

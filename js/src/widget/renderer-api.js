@@ -22,6 +22,7 @@
  * @property {(node: number) => void} onExpand the user opened a level-of-detail fold: the node
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
+ * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
  * @property {number} width

@@ -1,0 +1,133 @@
+"""Analyst views against pandas on multi-rank real profiles: the std and imbalance reducers,
+``w.node_frame``, ``w.distribution`` and derived inclusive metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cctviz
+from cctviz.adapters.derived import SUFFIX
+
+from .conftest import load
+from .test_adapter import _by_folder
+
+CPI = "hatchet/hpctoolkit-cpi-database"  # 4 ranks
+ALLGATHER = "hatchet/hpctoolkit-allgather-database"  # ranks and threads
+
+
+def _pandas(gf: Any, reducer: str) -> pd.DataFrame:
+    """What pandas says a node's values are under ``reducer`` (keyed by the node objects)."""
+    numeric = [c for c in gf.dataframe.columns if pd.api.types.is_numeric_dtype(gf.dataframe[c])]
+    grouped = gf.dataframe[numeric].astype("float64").groupby(level="node")
+    if reducer == "imbalance":
+        return grouped.max() / grouped.mean()
+    return grouped.agg(reducer)
+
+
+@pytest.mark.parametrize("folder", [CPI, ALLGATHER])
+@pytest.mark.parametrize("reducer", ["mean", "max", "std", "imbalance"])
+def test_node_frame_is_pandas_groupby_under_every_reducer(folder: str, reducer: str) -> None:
+    gf = load(_by_folder(folder))
+    w = cctviz.CCT(gf, reducer=reducer)
+    frame = w.node_frame
+    assert list(frame.index) == list(range(w.table.size)) and frame.index.name == "id"
+    assert [n is m for n, m in zip(frame["node"], w.table.nodes, strict=True)] == [True] * len(
+        frame
+    )
+    assert frame["name"].tolist() == [w.table.name(i) for i in range(w.table.size)]
+    expected = _pandas(gf, reducer).reindex(pd.Index(w.table.nodes))
+    compared = 0
+    for column in expected.columns:
+        if str(column) not in w.table.metrics:
+            continue
+        np.testing.assert_allclose(
+            frame[str(column)].to_numpy(), expected[column].to_numpy(), rtol=1e-12, equal_nan=True
+        )
+        compared += 1
+    assert compared >= 2
+
+
+def test_std_and_imbalance_do_not_add_up() -> None:
+    gf = load(_by_folder(CPI))
+    for reducer in ("std", "imbalance"):
+        table = cctviz.from_graphframe(gf, reducer=reducer)
+        assert {m.kind for m in table.metrics.values()} == {"other"}
+        assert table.reducer == reducer
+    table = cctviz.from_graphframe(gf, reducer="imbalance")
+    imbalance = table.metrics["time (inc)"].values
+    measured = imbalance[~np.isnan(imbalance)]
+    assert measured.size and (measured >= 1.0 - 1e-12).all()  # max ÷ mean of non-negative times
+
+
+def test_distribution_is_the_nodes_rows_of_the_dataframe() -> None:
+    gf = load(_by_folder(CPI))
+    w = cctviz.CCT(gf)
+    main = next(i for i in range(w.table.size) if w.table.name(i) == "main")
+    series = w.distribution(main)
+    node = w.table.nodes[main]
+    expected = gf.dataframe.loc[gf.dataframe.index.get_level_values("node") == node, w.color_by]
+    pd.testing.assert_series_equal(series, expected)
+    assert len(series) == 4 and series.index.names == gf.dataframe.index.names
+    # by name, another metric; its mean is the value the view shows
+    by_name = w.distribution("main", metric="time (inc)")
+    assert by_name.mean() == pytest.approx(w.node_frame.loc[main, "time (inc)"])
+
+
+def test_distribution_errors_name_what_is_accepted() -> None:
+    gf = load(_by_folder(CPI))
+    w = cctviz.CCT(gf)
+    with pytest.raises(ValueError, match="exactly one node"):
+        w.distribution([0, 1])
+    with pytest.raises(ValueError, match=r"no metric 'nope'.*available"):
+        w.distribution(0, metric="nope")
+
+
+def _without_inclusive(gf: Any) -> Any:
+    """The profile as a reader without inclusive columns would give it."""
+    copy = gf.deepcopy()
+    copy.dataframe = copy.dataframe.drop(columns=[c for c in copy.inc_metrics])
+    copy.inc_metrics = []
+    return copy
+
+
+@pytest.mark.parametrize("reducer", ["mean", "sum", "max", "std"])
+def test_derived_inclusive_equals_hpctoolkits_own(reducer: str) -> None:
+    # HPCToolkit's inclusive time of a calling context tree is the subtree sum, per rank
+    gf = load(_by_folder(CPI))
+    derived = cctviz.from_graphframe(_without_inclusive(gf), reducer=reducer)
+    own = cctviz.from_graphframe(gf, reducer=reducer)
+    name = "time" + SUFFIX
+    assert derived.metrics[name].kind == ("other" if reducer == "std" else "inclusive")
+    assert derived.metrics[name].partner == "time" and derived.metrics["time"].partner == name
+    np.testing.assert_allclose(
+        derived.metrics[name].values, own.metrics["time (inc)"].values, rtol=1e-12, equal_nan=True
+    )
+
+
+def test_a_profile_without_inclusive_metric_is_sized_by_the_derived_one() -> None:
+    gf = cctviz.examples.load("caliper-sw4-cuda")
+    w = cctviz.CCT(gf)
+    exclusive = "sum#scale#cupti.activity.duration"
+    assert w.color_by == exclusive and w.size_by == exclusive + SUFFIX
+    t = w.table
+    exc, inc = t.metrics[exclusive].values, t.metrics[w.size_by].values
+    # every node's value is the sum over its subtree of the measured exclusive values;
+    # a subtree with no measured value stays missing, never 0
+    for i in range(t.size):
+        sub = [i]
+        for j in range(i + 1, t.size):
+            if t.depth[j] <= t.depth[i]:
+                break
+            sub.append(j)
+        values = exc[sub]
+        if np.isnan(values).all():
+            assert np.isnan(inc[i])
+        else:
+            assert inc[i] == pytest.approx(np.nansum(values), rel=1e-12)
+    # the main compute phase is the largest node, no longer the smallest dot
+    solve = next(i for i in range(t.size) if t.name(i) == "solve")
+    assert inc[solve] == np.nanmax(inc[t.depth > 0])

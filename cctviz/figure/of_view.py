@@ -56,10 +56,16 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         view_state=view.view_state,
     )
     record["viewport"] = transform or "fit"
+    state = dict(view.renderer_state)
+    if shown_w > 0:
+        # A view drawn on screen has folded its first picture already and reported the folds
+        # (``w.collapsed``): the figure draws the collapse state as it is now, so that
+        # ``w.expand(); w.save(...)`` in one cell draws every node rather than folds of its own.
+        state["foldToFit"] = False
     # what the browser has: under level of detail the loaded nodes and their folds
     svg, nodes = render.svg_of(
         view.payload,
-        view.renderer_state,
+        state,
         list(view.selection),
         checked,
         record,

@@ -8,6 +8,17 @@ import { payload, randomTree, smallTree } from "./fixtures.js";
 
 const STATE = { colorBy: "time", sizeBy: "time (inc)" };
 
+/** The legends' titles, each on one line again. @param {Element} root */
+const titles = (root) =>
+  [...root.querySelectorAll(".cct-legend")].map((g) =>
+    [...g.querySelectorAll(".cct-legend-title")].map((t) => t.textContent).join(" "),
+  );
+/** Where a group is translated to. @param {Element} g */
+const at = (g) => {
+  const [x, y] = (g.getAttribute("transform") ?? "").match(/-?[\d.]+/g)?.map(Number) ?? [0, 0];
+  return { x, y };
+};
+
 function parse(svg) {
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
   expect(doc.querySelector("parsererror")).toBeNull();
@@ -117,10 +128,14 @@ describe("figureSVG", () => {
     const root = parse(figureSVG(table, STATE, opts).svg);
     expect(root.querySelector(".cct-labels").getAttribute("fill")).toBe("#000000");
     expect(Number(root.querySelector(".cct-links").getAttribute("stroke-width"))).toBeLessThan(1.2);
-    const titles = [...root.querySelectorAll(".cct-legend-title")].map((e) => e.textContent);
-    expect(titles).toContain("size: time (inc) [s]"); // the name says it is inclusive: said once
-    // narrow figure: legends in a row above the tree, scaled to 9 pt
-    expect(root.querySelector(".cct-legends").getAttribute("transform")).toBe(`scale(${(9 * 96) / 72 / 11})`);
+    expect(titles(root)).toContain("size: time (inc) [s]"); // the name says it is inclusive: said once
+    // narrow figure: legends side by side above the tree, in 9 pt text
+    const layer = root.querySelector(".cct-legends");
+    expect(layer.getAttribute("transform")).toBeNull();
+    expect(Number(layer.getAttribute("font-size"))).toBe((9 * 96) / 72);
+    const [colour, size] = [...layer.querySelectorAll(".cct-color-legend, .cct-size-legend")].map(at);
+    expect(size.y).toBe(colour.y);
+    expect(size.x).toBeGreaterThan(colour.x + 100);
     const stops = [...root.querySelectorAll(".cct-legend stop")].map((e) => e.getAttribute("stop-color"));
     expect(stops[0]).toBe(interpolateCividis(0));
     const chosen = parse(figureSVG(table, { ...STATE, palette: "magma" }, opts).svg);
@@ -202,5 +217,42 @@ describe("zoomed views", () => {
     expect(zoomed.querySelector(".cct-viewport").getAttribute("transform")).toBe("translate(-100,40) scale(3)");
     expect(fitted.querySelector(".cct-viewport").getAttribute("transform")).not.toBe("translate(-100,40) scale(3)");
     expect(zoomed.getAttribute("viewBox")).toBe("0 0 800 500");
+  });
+});
+
+describe("figure legends", () => {
+  const long = "inclusive#scale#sum#cupti.host.duration";
+  const table = decodeTable(
+    payload({
+      parent: [-1, 0, 0, 1, 1],
+      names: ["main", "solve", "io", "kernel", "copy"],
+      metrics: { [long]: [9, 7, 1, 4, 2], time: [1, 1, 1, 4, 2] },
+      kinds: { [long]: "inclusive", time: "exclusive" },
+    }),
+  );
+  const narrow = { width: 336, height: 250, style: /** @type {const} */ ("paper") };
+
+  test("titles are whole, on more lines where they need them, never cut", () => {
+    const root = parse(figureSVG(table, { colorBy: long, sizeBy: long }, narrow).svg);
+    const lines = [...root.querySelectorAll(".cct-color-legend .cct-legend-title")].map((t) => t.textContent);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join("").replaceAll(" ", "")).toBe(`colour:${long}`);
+    expect(root.textContent).not.toContain("…");
+  });
+
+  test("the glyphs drawn are explained in a key under the legends; none, no key", () => {
+    const root = parse(figureSVG(table, { colorBy: "time", sizeBy: long, collapsed: [1] }, narrow).svg);
+    const key = [...root.querySelectorAll(".cct-legend-key")].map((t) => t.textContent);
+    expect(key).toEqual(["collapsed subtree (+N hidden)"]);
+    const glyph = root.querySelector(".cct-key-glyph");
+    expect(glyph?.getAttribute("stroke")).toBe("#000000");
+    const legends = [...root.querySelectorAll(".cct-color-legend, .cct-size-legend")].map(at);
+    expect(at(/** @type {Element} */ (root.querySelector(".cct-glyph-key"))).y).toBeGreaterThan(
+      Math.max(...legends.map((l) => l.y)),
+    );
+    const pruned = parse(figureSVG(table, { colorBy: "time", sizeBy: long, prune: [2, 10] }, narrow).svg);
+    expect(pruned.querySelector(".cct-legend-key")?.textContent).toBe("N hidden nodes (pruned)");
+    const plain = parse(figureSVG(table, { colorBy: "time", sizeBy: long, foldToFit: false }, narrow).svg);
+    expect(plain.querySelector(".cct-glyph-key")).toBeNull();
   });
 });

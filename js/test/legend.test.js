@@ -1,6 +1,6 @@
 import { select } from "d3-selection";
 import { describe, expect, test } from "vitest";
-import { drawColorLegend, drawSizeLegend } from "../src/cct/legend.js";
+import { drawColorLegend, drawSizeLegend, figureLegends, kindOnce, wrapText } from "../src/cct/legend.js";
 import { colorScale, sizeScale } from "../src/cct/scales.js";
 
 function group() {
@@ -91,5 +91,88 @@ describe("legend titles", () => {
     const title = svg.querySelector(".cct-legend-title");
     expect(title.firstChild.textContent).toBe("size: inclusive#sca…");
     expect(title.querySelector("title").textContent).toBe(long);
+  });
+});
+
+test("a metric's kind is said once in a title", () => {
+  expect(kindOnce("size: t (inc, derived) (inclusive) [s]")).toBe("size: t (inc, derived) [s]");
+  expect(kindOnce("colour: time (exc) (exclusive)")).toBe("colour: time (exc)");
+  expect(kindOnce("colour: time (exclusive)")).toBe("colour: time (exclusive)");
+  const g = group();
+  drawSizeLegend(g, sizeScale(Float64Array.from([1])), { title: "size: t (inc, derived) (inclusive)" });
+  expect(g.node()?.querySelector(".cct-legend-title")?.textContent).toBe("size: t (inc, derived)");
+});
+
+describe("figure legends", () => {
+  const measure = (/** @type {string} */ text) => [...text].length * 6;
+
+  test("wrapText: lines fit, break after spaces and # . / : _, and keep every character", () => {
+    const text = "colour: inclusive#scale#sum#cupti.host.duration [s]";
+    const { lines, cut } = wrapText(text, 120, measure);
+    expect(cut).toBe(false);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(measure(line)).toBeLessThanOrEqual(120);
+    expect(lines.join("").replaceAll(" ", "")).toBe(text.replaceAll(" ", ""));
+    expect(lines[0]).toMatch(/[#.:]$|\w$/);
+  });
+
+  test("wrapText: a part wider than a line, or a fourth line, is cut with an ellipsis", () => {
+    const wide = wrapText("a_very_very_long_name_without_breaks", 60, (t) => [...t].length * 6, 3);
+    expect(wide.cut).toBe(true);
+    for (const line of wide.lines) expect(measure(line)).toBeLessThanOrEqual(60);
+    const many = wrapText("one two three four five six", 30, measure, 3);
+    expect(many.lines).toHaveLength(3);
+    expect(many.cut).toBe(true);
+    expect(many.lines[2].endsWith("…")).toBe(true);
+  });
+
+  /** The legends drawn by the widget into a layer, then laid out again for a figure. */
+  function figure(/** @type {number} */ width) {
+    const layer = group();
+    drawColorLegend(layer.append("g"), colorScale(Float64Array.from([2, 2000])), { title: "colour: time (exclusive)" });
+    const size = sizeScale(Float64Array.from([0, 1_234_567]), { rMin: 2.5, rMax: 9 });
+    drawSizeLegend(layer.append("g"), size, { title: "size: time (inc) [µs]" });
+    const height = figureLegends(layer, { width, onTop: true, fontPx: 10, measure });
+    return { layer: /** @type {SVGGElement} */ (layer.node()), height, size };
+  }
+  const ticks = (/** @type {Element} */ g) =>
+    [...g.querySelectorAll(".cct-legend-tick")].map((t) => {
+      const w = measure(t.textContent ?? "");
+      const x = Number(t.getAttribute("x"));
+      const anchor = t.getAttribute("text-anchor");
+      const x0 = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
+      return { x0, x1: x0 + w };
+    });
+
+  test("side by side where they fit; ticks and circles apart; titles whole", () => {
+    const { layer, height, size } = figure(336);
+    const [colour, sized] = [...layer.querySelectorAll(":scope > g")];
+    expect(colour.getAttribute("transform")).toMatch(/translate\(8, 8\)/);
+    expect(sized.getAttribute("transform")).not.toMatch(/translate\(8,/);
+    expect([...sized.querySelectorAll(".cct-legend-title")].map((t) => t.textContent).join(" ")).toBe(
+      "size: time (inc) [µs]",
+    );
+    for (const g of [colour, sized]) {
+      const boxes = ticks(g).sort((a, b) => a.x0 - b.x0);
+      for (let i = 1; i < boxes.length; i++) expect(boxes[i].x0).toBeGreaterThanOrEqual(boxes[i - 1].x1);
+    }
+    const circles = [...sized.querySelectorAll("circle")].map((c) => ({
+      x: Number(c.getAttribute("cx")),
+      r: Number(c.getAttribute("r")),
+    }));
+    expect(circles.at(-1)?.r).toBe(size.radius(size.max)); // the node marks' size
+    for (let i = 1; i < circles.length; i++)
+      expect(circles[i].x - circles[i].r).toBeGreaterThan(circles[i - 1].x + circles[i - 1].r);
+    expect(height).toBeGreaterThan(30);
+  });
+
+  test("a narrow room stacks them and keeps fewer circles", () => {
+    const wide = figure(336).height;
+    const { layer, height } = figure(90);
+    const groups = [...layer.querySelectorAll(":scope > g")];
+    expect(groups).toHaveLength(2);
+    expect(groups[1].getAttribute("transform")).toMatch(/translate\(8, /);
+    expect(groups[1].querySelectorAll("circle").length).toBeLessThan(3);
+    expect(height).toBeGreaterThan(wide);
   });
 });

@@ -1,12 +1,20 @@
-// Looks of exported figures. The widget takes its colours from JupyterLab's theme through CSS;
-// a standalone SVG cannot rely on a style sheet, so a figure style names every colour, width
-// and font as presentation attributes (see figure.js).
+// Looks of exported figures, the widths of their text, and the key of their glyphs. The widget
+// takes its colours from JupyterLab's theme through CSS; a standalone SVG cannot rely on a style
+// sheet, so a figure style names every colour, width and font as presentation attributes (see
+// figure.js).
+import { ASCENT, DESCENT, text } from "./legend.js";
+import { shapePath } from "./shapes.js";
 
 /** Fonts that exist on most systems, metric-compatible first: the figure's text keeps its size
  * whichever is installed where the SVG is opened. */
 export const FONT_FALLBACKS = 'Helvetica, Arial, "Liberation Sans", "DejaVu Sans", sans-serif';
 
 const PX_PER_PT = 96 / 72;
+/** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} G */
+/**
+ * @typedef {{ shape: "triangle" | "diamond" | "circle" | "square", text: string, fill?: string,
+ *   dashed?: boolean }} GlyphKey
+ */
 
 /**
  * @typedef {object} FigureStyle
@@ -89,4 +97,79 @@ export function figureStyle(name, { fontFamily = null, fontSize = null } = {}) {
     style.fontPx = fontSize * PX_PER_PT;
   }
   return style;
+}
+
+/**
+ * The glyphs drawn besides node circles, and what they mean (the key under the legends).
+ * @param {SVGSVGElement} svg @returns {GlyphKey[]}
+ */
+export function glyphsOf(svg) {
+  /** @type {GlyphKey[]} */
+  const key = [];
+  const has = (/** @type {string} */ selector) => svg.querySelector(`.cct-nodes ${selector}`);
+  if (has(".cct-collapsed")) key.push({ shape: "triangle", text: "collapsed subtree (+N hidden)" });
+  if (has("[data-aggregate]")) key.push({ shape: "diamond", text: "N hidden nodes (pruned)" });
+  if (has("[data-fold]")) key.push({ shape: "diamond", text: "N more nodes (not loaded)" });
+  const missing = has(".cct-missing");
+  if (missing) key.push({ shape: "square", text: "no value", fill: missing.getAttribute("fill") ?? "none" });
+  if (has(".cct-negative")) key.push({ shape: "circle", text: "negative size", dashed: true });
+  return key;
+}
+
+/**
+ * Widths of legend text in the figure's font (a canvas measures them; jsdom has none: estimated).
+ * @param {Document} doc @param {FigureStyle} style
+ * @returns {(text: string, bold?: boolean) => number}
+ */
+export function textWidth(doc, style) {
+  /** @type {CanvasRenderingContext2D | null} */
+  let ctx = null;
+  try {
+    ctx = doc.createElement("canvas").getContext("2d");
+  } catch {
+    ctx = null;
+  }
+  return (text, bold = false) => {
+    if (!ctx || typeof ctx.measureText !== "function") return [...text].length * style.fontPx * (bold ? 0.66 : 0.6) + 1;
+    ctx.font = `${bold ? "600 " : ""}${style.fontPx}px ${style.fontFamily}`;
+    return ctx.measureText(text).width + 1;
+  };
+}
+
+/**
+ * A key of the glyphs: a small glyph and what it means, side by side while they fit.
+ * @param {G} layer @param {GlyphKey[]} key
+ * @param {{ fontPx: number, measure: (text: string) => number }} o
+ * @param {{ x: number, y: number, width: number }} at @returns {number} where it ends
+ */
+export function drawGlyphKey(layer, key, o, at) {
+  const g = layer
+    .append("g")
+    .attr("class", "cct-legend cct-glyph-key")
+    .attr("transform", `translate(${at.x}, ${at.y})`);
+  const f = o.fontPx;
+  const lh = f * (ASCENT + DESCENT);
+  const r = 0.32 * f;
+  let x = 0;
+  let line = 0;
+  for (const k of key) {
+    const w = 2.6 * r + 4 + o.measure(k.text);
+    if (x > 0 && x + w > at.width) {
+      x = 0;
+      line++;
+    }
+    const base = line * lh + f * ASCENT;
+    const cy = base - 0.35 * f;
+    const cx = x + 1.3 * r;
+    // a square swatch of the missing-value hatching; the others as the marks are drawn
+    const d =
+      k.shape === "square" ? `M${cx - r},${cy - r}h${2 * r}v${2 * r}h${-2 * r}Z` : shapePath(k.shape, cx, cy, r);
+    g.append("path")
+      .attr("d", d)
+      .attr("class", `cct-key-glyph${k.dashed ? " cct-key-dashed" : ""}`)
+      .attr("fill", k.fill ?? "none");
+    text(g, "cct-legend-key", x + 2.6 * r + 4, base, k.text);
+    x += w + 12;
+  }
+  return at.y + (line + 1) * lh;
 }

@@ -2,7 +2,10 @@
 // backend, then made standalone (every style a presentation attribute, fonts with fallbacks, no
 // external reference) with a title and provenance metadata. Used by the headless export
 // (figure-page.js, driven from Python) and by the widget's static fallback image.
-import { figureStyle } from "./figure-style.js";
+import { select } from "d3-selection";
+import { LEGEND_BAND } from "./chrome.js";
+import { drawGlyphKey, figureStyle, glyphsOf, textWidth } from "./figure-style.js";
+import { figureLegends } from "./legend.js";
 import { SVG_NS } from "./overlay.js";
 import { createRenderer } from "./renderer.js";
 
@@ -11,6 +14,10 @@ const DC_NS = "http://purl.org/dc/elements/1.1/";
 export const PROVENANCE_NS = "https://github.com/cctviz/cctviz#provenance";
 /** Narrower figures get their legends in a row above the tree rather than in a left column. */
 const LEGENDS_ON_TOP_BELOW = 600;
+/** A first guess of the legend band on top (at 11 px text): title, circles, values and a key line. */
+const GUESS_BAND = 80;
+/** Width of the legend column left of the tree in wider figures (at 11 px text). */
+const LEFT_COLUMN = 170;
 
 /**
  * @typedef {object} FigureOptions
@@ -42,48 +49,31 @@ export function figureSVG(table, state, options) {
   const { width, height } = options;
   if (!(width > 0 && height > 0)) throw new RangeError(`figure size must be positive; got ${width} × ${height}`);
   const style = figureStyle(options.style ?? "screen", options);
-  const doc = globalThis.document;
-  // laid out in the page (off screen) so that the browser can measure the text
-  const host = doc.createElement("div");
-  Object.assign(host.style, {
-    position: "absolute",
-    left: "-100000px",
-    top: "0",
-    width: `${width}px`,
-    height: `${height}px`,
-  });
-  doc.body.append(host);
-  const narrow = width < LEGENDS_ON_TOP_BELOW;
-  const renderer = createRenderer(host, {
-    width,
-    height,
-    toolbar: false,
-    layout: {
-      labelPx: style.fontPx,
-      fontFamily: style.fontFamily,
-      legendScale: style.fontPx / 11,
-      legendPosition: narrow ? "top" : "left",
-      // a column-wide figure cannot spare the widget's margins; labels that still stick out
-      // shrink the figure a little (contentBox) rather than being clipped
-      margin: narrow ? 10 : 24,
-      labelRoom: Math.min(180, 0.3 * width),
-      minLevelWidth: 32,
-    },
-  });
+  /** @type {Partial<import("./renderer.js").ViewState>} */
+  const view = { ...state, backend: "svg" };
+  // the paper palette (cividis) replaces "auto" for one-signed metrics; a metric that changes
+  // sign keeps "auto": a diverging palette centred on 0, as on screen
+  if (style.palette && (view.palette ?? "auto") === "auto" && !changesSign(table, view.colorBy ?? "")) {
+    view.palette = style.palette;
+  }
+  // The legends are laid out once the figure shows which glyphs need a key; the tree gets the
+  // room they leave. A first drawing with a guessed room tells how much they need; a second one
+  // folds to fit the room left; should its glyphs need another room, a third keeps its folds.
+  const onTop = width < LEGENDS_ON_TOP_BELOW;
+  // (a column on the left keeps labels out of a little more than it needs: no second drawing)
+  let scale = (onTop ? GUESS_BAND / LEGEND_BAND : 1.5) * (style.fontPx / 11);
+  let drawn = view;
+  let drawing = draw(table, drawn, options, style, scale);
+  for (let pass = 1; pass < 3; pass++) {
+    const wrong = drawing.legends - drawing.keptOut;
+    if (!(wrong > 0.5 || (onTop && wrong < -6))) break;
+    if (pass === 2) drawn = { ...view, collapsed: drawing.renderer.state.collapsed, foldToFit: false };
+    scale *= drawing.legends / drawing.keptOut;
+    drawing.destroy();
+    drawing = draw(table, drawn, options, style, scale);
+  }
   try {
-    renderer.setUnits(options.units ?? {});
-    /** @type {Partial<import("./renderer.js").ViewState>} */
-    const view = { ...state, backend: "svg" };
-    // the paper palette (cividis) replaces "auto" for one-signed metrics; a metric that changes
-    // sign keeps "auto": a diverging palette centred on 0, as on screen
-    if (style.palette && (view.palette ?? "auto") === "auto" && !changesSign(table, view.colorBy ?? "")) {
-      view.palette = style.palette;
-    }
-    renderer.setData(table, view);
-    renderer.setSelection(options.selection ?? []);
-    if (options.transform) renderer.setTransform(options.transform);
-    // styled in place (the renderer is thrown away below), then measured with the fonts and
-    // sizes the file will have
+    const { renderer } = drawing;
     const svg = renderer.svg;
     inlineStyles(svg, style, renderer.transform.k);
     // a zoomed view shows its frame, as on screen; a fitted one grows to keep every label whole
@@ -93,8 +83,89 @@ export function figureSVG(table, state, options) {
     const nodes = svg.querySelectorAll(".cct-node").length;
     return { svg: new XMLSerializer().serializeToString(svg), nodes };
   } finally {
+    drawing.destroy();
+  }
+}
+
+/**
+ * The view drawn by a renderer laid out in the page (off screen, so that the browser measures the
+ * text), its legends laid out for the figure.
+ * @param {import("./decode.js").Table} table
+ * @param {Partial<import("./renderer.js").ViewState>} view
+ * @param {FigureOptions} options @param {FigureStyle} style
+ * @param {number} legendScale the renderer keeps the legends' room as its legend band (on top) or
+ *   column (on the left) times this; the legends it draws are replaced here
+ * @returns {{ renderer: ReturnType<typeof createRenderer>, legends: number, keptOut: number, destroy: () => void }}
+ *   `legends`: the height the legends take; `keptOut`: the height labels keep clear of
+ */
+function draw(table, view, options, style, legendScale) {
+  const { width, height } = options;
+  const doc = globalThis.document;
+  const host = doc.createElement("div");
+  Object.assign(host.style, {
+    position: "absolute",
+    left: "-100000px",
+    top: "0",
+    width: `${width}px`,
+    height: `${height}px`,
+  });
+  doc.body.append(host);
+  const onTop = width < LEGENDS_ON_TOP_BELOW;
+  const column = LEFT_COLUMN * (style.fontPx / 11);
+  const renderer = createRenderer(host, {
+    width,
+    height,
+    toolbar: false,
+    layout: {
+      labelPx: style.fontPx,
+      fontFamily: style.fontFamily,
+      legendScale,
+      legendPosition: onTop ? "top" : "left",
+      legendRoom: onTop ? 0 : column + 12,
+      // a column-wide figure cannot spare the widget's margins, but keeps a label's height
+      // above the top row and below the bottom one; labels that still stick out shrink the
+      // figure a little (contentBox) rather than being clipped
+      margin: onTop ? Math.round(style.fontPx + 8) : 24,
+      labelRoom: Math.min(180, 0.3 * width),
+      minLevelWidth: 32,
+      // the tree takes the room the legends leave, however few its rows (no empty band)
+      maxFitScale: 12,
+    },
+  });
+  const destroy = () => {
     renderer.destroy();
     host.remove();
+  };
+  try {
+    renderer.setUnits(options.units ?? {});
+    renderer.setData(table, view);
+    renderer.setSelection(options.selection ?? []);
+    if (options.transform) renderer.setTransform(options.transform);
+    const svg = renderer.svg;
+    const layer = /** @type {SVGGElement} */ (svg.querySelector(".cct-legends"));
+    const colours = layer.querySelectorAll(".cct-color-legend").length;
+    const measure = textWidth(doc, style);
+    const legendsEnd = figureLegends(select(layer), {
+      width: onTop ? width : column,
+      onTop,
+      fontPx: style.fontPx,
+      measure,
+    });
+    const key = glyphsOf(svg);
+    const at = { x: 8, y: legendsEnd, width: (onTop ? width : column) - 16 };
+    const legends = Math.ceil(
+      (key.length ? drawGlyphKey(select(layer), key, { fontPx: style.fontPx, measure }, at) : legendsEnd) + 4,
+    );
+    // rules between the bands of several roots start right of a legend column they would cross
+    for (const rule of onTop ? [] : svg.querySelectorAll(".cct-bands line")) {
+      if (Number(rule.getAttribute("y1")) <= legends + 2) rule.setAttribute("x1", String(column + 12));
+    }
+    // the room the renderer keeps (painter.js): the band on top, a column as tall as 1 to 6 colour legends
+    const units = onTop ? LEGEND_BAND : 16 + 46 * Math.min(6, colours) + 50;
+    return { renderer, legends, keptOut: units * legendScale, destroy };
+  } catch (error) {
+    destroy();
+    throw error;
   }
 }
 
@@ -172,11 +243,13 @@ function inlineStyles(svg, s, k) {
   all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
   all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
   all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });
-  all(".cct-legends", { "font-size": 11 });
+  all(".cct-legends", { "font-size": s.fontPx });
   all(".cct-legend text", { fill: s.text, stroke: "none" });
   all(".cct-legend-title", { "font-weight": 600 });
   all(".cct-legend-bar", { stroke: s.muted, "stroke-width": 0.5 });
-  all(".cct-legend-circle", { fill: "none", stroke: s.muted });
+  all(".cct-legend-circle", { fill: "none", stroke: s.muted, "stroke-width": Math.max(s.nodeWidth, 0.75) });
+  all(".cct-key-glyph", { stroke: s.nodeStroke, "stroke-width": Math.max(s.nodeWidth, 0.75) });
+  all(".cct-key-dashed", { "stroke-dasharray": "2 1" });
 }
 
 /**
@@ -195,7 +268,7 @@ function frame(svg, box, s, options) {
   for (const [name, value] of Object.entries({ class: "cct-background", fill: s.background, ...box })) {
     bg.setAttribute(name, String(value));
   }
-  svg.insertBefore(bg, svg.querySelector(".cct-viewport"));
+  svg.insertBefore(bg, svg.querySelector(".cct-bands") ?? svg.querySelector(".cct-viewport"));
 }
 
 /**

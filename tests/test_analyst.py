@@ -131,3 +131,60 @@ def test_a_profile_without_inclusive_metric_is_sized_by_the_derived_one() -> Non
     # the main compute phase is the largest node, no longer the smallest dot
     solve = next(i for i in range(t.size) if t.name(i) == "solve")
     assert inc[solve] == np.nanmax(inc[t.depth > 0])
+
+
+def _brute_flat(w: Any) -> dict[str, dict[str, Any]]:
+    """The flat profile by definition: walk each node's callers for its own name."""
+    t, frame = w.table, w.node_frame
+    out: dict[str, dict[str, Any]] = {}
+    for i in range(t.size):
+        name = t.name(i)
+        p, nested = int(t.parent[i]), False
+        while p >= 0:
+            nested = nested or t.name(p) == name
+            p = int(t.parent[p])
+        row = out.setdefault(name, {"ids": [], "outer": []})
+        row["ids"].append(i)
+        if not nested:
+            row["outer"].append(i)
+    for row in out.values():
+        for m, metric in t.metrics.items():
+            ids = row["outer"] if metric.kind == "inclusive" else row["ids"]
+            values = frame.loc[ids, m]
+            row[m] = values.sum() if values.notna().any() else np.nan
+    return out
+
+
+@pytest.mark.parametrize("folder", ["hatchet/pyinstrument", "hatchet/hatchet_cpi_v4_database", CPI])
+def test_flat_profile_counts_inclusive_once_per_call_path(folder: str) -> None:
+    gf = load(_by_folder(folder))
+    w = cctviz.CCT(gf)
+    flat = w.flat_profile()
+    expected = _brute_flat(w)
+    assert sorted(flat["name"]) == sorted(expected)
+    recursive = 0
+    for row in flat.to_dict("records"):
+        want = expected[row["name"]]
+        assert row["ids"] == want["ids"] and row["contexts"] == len(want["ids"])
+        recursive += len(want["outer"]) < len(want["ids"])
+        for m in w.table.metrics:
+            got = row[m]
+            assert (np.isnan(got) and np.isnan(want[m])) or got == pytest.approx(want[m], rel=1e-12)
+    if folder != CPI:
+        assert recursive > 0, "these profiles have recursion: the case under test"
+    # largest colour metric first, missing last
+    colour = flat[w.color_by].to_numpy()
+    finite = colour[~np.isnan(colour)]
+    assert (np.diff(finite) <= 0).all() and not np.isnan(colour[: finite.size]).any()
+    # a function's contexts select in the tree
+    assert w.select(flat.loc[0, "ids"]) == tuple(flat.loc[0, "ids"])
+
+
+def test_flat_profile_groups_by_dataframe_columns_and_names_bad_ones() -> None:
+    gf = load(_by_folder(CPI))
+    w = cctviz.CCT(gf)
+    by_module = w.flat_profile(by=["name", "module"])
+    assert list(by_module.columns[:2]) == ["name", "module"]
+    assert by_module["contexts"].sum() == w.table.size
+    with pytest.raises(ValueError, match=r"cannot group by 'nope'.*'module'"):
+        w.flat_profile(by="nope")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from .. import frames
+from .. import flat, frames
 from .. import selection as sel
 from ..callpath import ContextKeys
 from ..table import NodeTable
@@ -93,6 +93,13 @@ class Scripting(t.HasTraits):
         name = self.color_by if metric is None else metric
         self._table.metric(name)  # an unknown name is a clear error listing the metrics
         return frames.distribution(self._table, self._data, ids[0], name)
+
+    def flat_profile(self, by: str | list[str] = "name") -> Any:
+        """One row per function (``by``: ``"name"``, or dataframe columns such as
+        ``["name", "module"]``) over all its calling contexts: exclusive metrics summed,
+        inclusive ones counted once per call path (the outermost occurrence under recursion),
+        ``contexts`` and their ``ids`` (``w.select(row.ids)``), largest colour metric first."""
+        return flat.flat_profile(self._table, self._data, by, self.color_by)
 
     # -- Python in -------------------------------------------------------------------------------
     def select(self, what: Any, add: bool = False) -> tuple[int, ...]:

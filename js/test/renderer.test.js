@@ -121,6 +121,17 @@ describe("renderer", () => {
     expect(tip.hidden).toBe(true);
   });
 
+  test("tooltip gives a node's share of the total and of the focus", () => {
+    const { container, renderer } = mount();
+    const shares = () => [...container.querySelectorAll(".cct-tooltip .cct-share")].map((e) => e.textContent);
+    circle(container, 3).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    // kernel_b: time 10 of 48 (every node's exclusive time); time (inc) 10 of 48 (the roots')
+    expect(shares()).toEqual(["21 % of total", "21 % of total"]);
+    renderer.setState({ focus: 1 }); // solve: 2 + 30 + 10 = 42 below it
+    circle(container, 3).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    expect(shares()).toEqual(["21 % of total · 24 % of focus", "21 % of total · 24 % of focus"]);
+  });
+
   test("tooltip says a missing value is missing", () => {
     const { container } = mount();
     circle(container, 5).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));

@@ -9,7 +9,7 @@ import { metricByName } from "./decode.js";
 import { textMeasure } from "./label-layout.js";
 import { callerSegments, computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { aggregateContent, tooltipContent } from "./tooltip.js";
+import { aggregateContent, focusTotals, tooltipContent } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
 import { viewLabels } from "./view-labels.js";
 import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
@@ -72,7 +72,12 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
       chrome.hideTooltip();
       return backend?.drawHoverLabel(null);
     }
-    const opts = { colorBy: view().colorBy, sizeBy: view().sizeBy, colorWhy: scene.color.why };
+    const opts = {
+      colorBy: view().colorBy,
+      sizeBy: view().sizeBy,
+      colorWhy: scene.color.why,
+      focus: focusTotals(table, stats, view().focus === null ? -1 : keyOf(view().focus ?? -1)),
+    };
     const sums = table.metrics
       .filter((m) => m.kind === "exclusive")
       .map((m) => ({ name: m.name, value: hiddenSum(/** @type {NonNullable<typeof stats>} */ (stats), item, m.name) }));

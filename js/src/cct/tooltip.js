@@ -7,7 +7,9 @@ const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "" };
  * @param {Document} doc
  * @param {import("./decode.js").Table} table
  * @param {number} id
- * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null }} view
+ * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null,
+ *   focus?: Map<string, number> | null }} view `focus`: each additive metric's total under the
+ *   focused node, for the share of the focus
  * @returns {HTMLElement}
  */
 export function tooltipContent(doc, table, id, view) {
@@ -40,6 +42,7 @@ export function tooltipContent(doc, table, id, view) {
     }
     if (Number.isNaN(v)) text = "missing (no value in the profile)";
     cell(doc, row, "td", text).className = "cct-value";
+    cell(doc, row, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
   }
   const callers = otherCallers(table, id);
   if (callers) {
@@ -53,6 +56,63 @@ export function tooltipContent(doc, table, id, view) {
     foot.textContent = `values: ${table.reducer} over ${table.reducedOver.join(", ")}`;
   }
   return root;
+}
+
+/** @type {WeakMap<object, Map<string, number>>} */
+const totalsMemo = new WeakMap();
+
+/**
+ * The whole profile's total of each metric that adds up: an exclusive metric's sum over every
+ * row (a fold row holds the sum of what it stands for), an inclusive one's over the roots.
+ * @param {import("./decode.js").Table} table
+ */
+export function totals(table) {
+  let out = totalsMemo.get(table);
+  if (out) return out;
+  out = new Map();
+  for (const m of table.metrics) {
+    if (m.kind === "other") continue;
+    let sum = 0;
+    for (let r = 0; r < table.size; r++) {
+      const v = m.values[r];
+      if (!Number.isNaN(v) && (m.kind === "exclusive" || table.parent[r] < 0)) sum += v;
+    }
+    out.set(m.name, sum);
+  }
+  totalsMemo.set(table, out);
+  return out;
+}
+
+/**
+ * Each additive metric's total under the focused node's row (null without a focus): an
+ * inclusive metric's value there, an exclusive one's subtree sum.
+ * @param {import("./decode.js").Table} table
+ * @param {{ sums: Map<string, Float64Array> }} stats @param {number} row -1: no focus
+ */
+export function focusTotals(table, stats, row) {
+  if (row < 0) return null;
+  const out = new Map();
+  for (const m of table.metrics) {
+    if (m.kind === "inclusive") out.set(m.name, m.values[row]);
+    if (m.kind === "exclusive") out.set(m.name, stats.sums.get(m.name)?.[row] ?? Number.NaN);
+  }
+  return out;
+}
+
+/**
+ * "12.3 % of total · 40 % of focus": a value's share, where it has a meaning.
+ * @param {number} v @param {number | undefined} total @param {number | undefined} focus
+ */
+export function shareText(v, total, focus) {
+  if (Number.isNaN(v)) return "";
+  const pct = (/** @type {number} */ x) => {
+    const p = (100 * v) / x;
+    return `${Math.abs(p) >= 10 ? p.toFixed(0) : p.toPrecision(2)} %`;
+  };
+  const parts = [];
+  if (total !== undefined && total > 0) parts.push(`${pct(total)} of total`);
+  if (focus !== undefined && focus > 0) parts.push(`${pct(focus)} of focus`);
+  return parts.join(" · ");
 }
 
 /**

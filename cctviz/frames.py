@@ -47,3 +47,42 @@ def distribution(table: NodeTable, data: Any, node: int, metric: str) -> pd.Seri
     target = levels[first]
     rows = np.flatnonzero(levels == target)
     return df[metric].iloc[rows]
+
+
+#: At most this many sorted values go to the front end for a node's strip.
+STRIP_POINTS = 64
+
+
+def spread(series: pd.Series) -> dict[str, Any]:
+    """A node's per-row values summarised for its tooltip: count, min, mean, max, std (ddof=1),
+    which row holds the max (``"rank 3"``, ``"rank 3, thread 0"``), what a row is, and the sorted
+    values (quantiles when there are more than ``STRIP_POINTS``). Missing values are skipped;
+    JSON-safe (None for what is undefined)."""
+    names = [str(n) for n in series.index.names if n != "node"]
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    measured = ~np.isnan(values)
+    finite = np.sort(values[measured])
+
+    def number(x: float) -> float | None:
+        return float(x) if np.isfinite(x) else None
+
+    at_max = None
+    if finite.size:
+        entry = series.index[int(np.flatnonzero(measured)[np.argmax(values[measured])])]
+        parts = entry if isinstance(entry, tuple) else (entry,)
+        levels = list(series.index.names)
+        at_max = ", ".join(
+            f"{name} {value}" for name, value in zip(levels, parts, strict=True) if name != "node"
+        )
+    if finite.size > STRIP_POINTS:
+        finite = np.quantile(finite, np.linspace(0, 1, STRIP_POINTS))
+    return {
+        "count": int(measured.sum()),
+        "min": number(finite[0]) if finite.size else None,
+        "mean": number(values[measured].mean()) if finite.size else None,
+        "max": number(finite[-1]) if finite.size else None,
+        "std": number(values[measured].std(ddof=1)) if measured.sum() > 1 else None,
+        "at_max": at_max or None,
+        "over": " × ".join(names) or "row",
+        "quantiles": [float(x) for x in finite],
+    }

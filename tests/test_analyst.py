@@ -188,3 +188,30 @@ def test_flat_profile_groups_by_dataframe_columns_and_names_bad_ones() -> None:
     assert by_module["contexts"].sum() == w.table.size
     with pytest.raises(ValueError, match=r"cannot group by 'nope'.*'module'"):
         w.flat_profile(by="nope")
+
+
+def test_distribution_message_replies_with_the_spread_or_a_clear_error() -> None:
+    gf = load(_by_folder(ALLGATHER))
+    w = cctviz.CCT(gf)
+    sent: list[dict[str, Any]] = []
+    w.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    node = next(i for i in range(w.table.size) if w.table.name(i) == "main")
+    w._on_command(w, {"type": "distribution", "id": 7, "node": node, "metric": "time (inc)"}, [])
+    reply = sent[-1]
+    assert reply["id"] == 7 and reply["ok"] is True
+    rows = w.distribution(node, "time (inc)")
+    s = reply["spread"]
+    assert s["count"] == rows.notna().sum() and s["over"] == "rank × thread"
+    assert s["min"] == rows.min() and s["max"] == rows.max()
+    assert s["mean"] == pytest.approx(rows.mean()) and s["std"] == pytest.approx(rows.std(ddof=1))
+    rank, thread = rows.idxmax()[1:]
+    assert s["at_max"] == f"rank {rank}, thread {thread}"
+    assert s["quantiles"] == sorted(s["quantiles"]) and len(s["quantiles"]) <= 64
+    assert s["quantiles"][0] == rows.min() and s["quantiles"][-1] == rows.max()
+    for bad, says in (
+        ({"node": node, "metric": "nope"}, "no metric 'nope'"),
+        ({"node": 10**7, "metric": "time"}, "no node 10000000"),
+        ({"node": "main", "metric": "time"}, "needs a node id"),
+    ):
+        w._on_command(w, {"type": "distribution", "id": 8, **bad}, [])
+        assert sent[-1]["ok"] is False and says in sent[-1]["error"], sent[-1]

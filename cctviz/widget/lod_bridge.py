@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import traitlets as t
 
+from .. import frames
 from ..contract import MESSAGES
 from ..lod import EXPAND_STEP, LevelOfDetail
 from ..payload import encode
@@ -27,6 +28,7 @@ def _message(kind: str) -> str:
 
 EXPAND = _message("expand")
 REPLY = _message("reply")
+DISTRIBUTION = _message("distribution")
 
 MAX_LOADED_MATCHES = 1000
 """Search matches loaded into the browser at most (the rest stay in their folds)."""
@@ -45,6 +47,7 @@ class LevelOfDetailBridge(t.HasTraits):
 
         def _resolver(self) -> sel.Resolver: ...
         def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
+        def distribution(self, node: Any, metric: str | None = None) -> Any: ...
 
     @property
     def budget(self) -> int | None:
@@ -104,14 +107,23 @@ class LevelOfDetailBridge(t.HasTraits):
 
     def _on_command(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """Commands from the front end; each gets a reply with its request id."""
-        if not isinstance(content, dict) or content.get("type") != EXPAND:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind not in (EXPAND, DISTRIBUTION):
             return
         reply: dict[str, Any] = {"type": REPLY, "id": content.get("id")}
         try:
             node = content.get("node")
             if isinstance(node, bool) or not isinstance(node, int):
-                raise ValueError(f"expand needs a node id; got {node!r}")
-            reply.update(ok=True, loaded=self.expand_fold(node))
-        except ValueError as error:
+                raise ValueError(f"{kind} needs a node id; got {node!r}")
+            if kind == EXPAND:
+                reply.update(ok=True, loaded=self.expand_fold(node))
+            else:
+                metric = content.get("metric")
+                if not isinstance(metric, str):
+                    raise ValueError(f"distribution needs a metric name; got {metric!r}")
+                if not 0 <= node < self._table.size:
+                    raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
+                reply.update(ok=True, spread=frames.spread(self.distribution(node, metric)))
+        except (ValueError, KeyError) as error:
             reply.update(ok=False, error=str(error))
         self.send(reply)

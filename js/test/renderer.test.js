@@ -309,3 +309,56 @@ describe("the reducer menu", () => {
     expect(menu.parentElement.hidden).toBe(true);
   });
 });
+
+describe("the spread of a node's rows in its tooltip", () => {
+  test("asked once per node and metric, shown with a strip of sorted values while still hovered", async () => {
+    const asked = [];
+    const spread = {
+      count: 4,
+      min: 1,
+      mean: 2.5,
+      max: 4,
+      std: 1.29,
+      atMax: "rank 3",
+      over: "rank",
+      quantiles: [1, 2, 3, 4],
+    };
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, {
+      width: 900,
+      height: 500,
+      onSpread: (node, metric) => {
+        asked.push([node, metric]);
+        return Promise.resolve(spread);
+      },
+    });
+    renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
+    renderer.setData(decodeTable(smallTree()));
+    circle(container, 2).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    await Promise.resolve();
+    await Promise.resolve();
+    const tip = container.querySelector(".cct-tooltip");
+    expect(tip.querySelector(".cct-tooltip-spread").textContent).toContain(
+      "min 1 · mean 2.5 · max 4 (rank 3) · std 1.29",
+    );
+    expect(tip.querySelectorAll(".cct-strip .cct-strip-bar")).toHaveLength(4);
+    // heights follow the values: the largest bar is the last
+    const heights = [...tip.querySelectorAll(".cct-strip-bar")].map((r) => Number(r.getAttribute("height")));
+    expect(heights).toEqual([...heights].sort((a, b) => a - b));
+    // hovering it again asks nothing more; another node is asked; leaving before the answer shows nothing
+    circle(container, 3).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    circle(container, 2).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    expect(asked).toEqual([
+      [2, "time"],
+      [3, "time"],
+    ]);
+    container.querySelector("svg.cct-svg").dispatchEvent(new MouseEvent("pointerleave"));
+    circle(container, 4).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(container.querySelector(".cct-tooltip").querySelector(".cct-tooltip-name").textContent).toBe("solve");
+    expect(container.querySelectorAll(".cct-tooltip .cct-tooltip-spread")).toHaveLength(1); // solve's, not io's
+  });
+});

@@ -35,9 +35,49 @@ describe("requests and replies", () => {
     const second = lod.expand(9);
     model.deliver({ type: "reply", id: 2, ok: true, loaded: 3 });
     model.deliver({ type: "reply", id: 1, ok: true, loaded: 200 });
-    await expect(first).resolves.toEqual({ type: "reply", id: 1, ok: true, loaded: 200 });
-    await expect(second).resolves.toEqual({ type: "reply", id: 2, ok: true, loaded: 3 });
+    await expect(first).resolves.toEqual({ type: "reply", id: 1, ok: true, loaded: 200, spread: null });
+    await expect(second).resolves.toEqual({ type: "reply", id: 2, ok: true, loaded: 3, spread: null });
     expect(lod.pending).toBe(0);
+  });
+
+  test("a distribution request shares the id sequence, resolves with the checked spread, is no anchor", async () => {
+    const { model, lod } = client();
+    const expand = lod.expand(4);
+    const spread = lod.distribution(7, "time");
+    expect(model.sent[1]).toEqual({ type: "distribution", id: 2, node: 7, metric: "time" });
+    expect(Object.keys(model.sent[1])).toEqual(Object.keys(MESSAGES.distribution.fields));
+    expect(lod.anchor).toBe(4); // the expand's node, not the hovered one
+    expect(lod.pending).toBe(1);
+    model.deliver({
+      type: "reply",
+      id: 2,
+      ok: true,
+      spread: {
+        count: 4,
+        min: 1,
+        mean: 2.5,
+        max: 4,
+        std: 1.29,
+        at_max: "rank 3",
+        over: "rank",
+        quantiles: [1, 2, 3, 4, "x"],
+      },
+    });
+    await expect(spread).resolves.toEqual({
+      count: 4,
+      min: 1,
+      mean: 2.5,
+      max: 4,
+      std: 1.29,
+      atMax: "rank 3",
+      over: "rank",
+      quantiles: [1, 2, 3, 4],
+    });
+    model.deliver({ type: "reply", id: 1, ok: true, loaded: 5 });
+    await expect(expand).resolves.toMatchObject({ loaded: 5 });
+    const bad = lod.distribution(7, "nope");
+    model.deliver({ type: "reply", id: 3, ok: false, error: "no metric 'nope'" });
+    await expect(bad).rejects.toThrow("no metric 'nope'");
   });
 
   test("an error reply is reported and rejects the request", async () => {

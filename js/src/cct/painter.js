@@ -9,7 +9,7 @@ import { metricByName } from "./decode.js";
 import { textMeasure } from "./label-layout.js";
 import { callerSegments, computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { aggregateContent, focusTotals, tooltipContent } from "./tooltip.js";
+import { aggregateContent, createSpreads, focusTotals, tooltipContent } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
 import { viewLabels } from "./view-labels.js";
 import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
@@ -23,10 +23,24 @@ const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
  * @param {{ D: import("./renderer.js").Sizes, legendsOnTop: () => boolean, store: import("./store.js").Store,
  *   camera: import("./camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   toolbar: ReturnType<typeof import("./toolbar.js").createToolbar> | null,
- *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void }} parts
+ *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void,
+ *   onSpread?: ((node: number, metric: string) => Promise<import("./tooltip.js").Spread>) | null }} parts
  *   `onBackend`: a new drawing surface (gestures and zoom move to it); `onFocus`: a breadcrumb click
  */
-export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar, onBackend, onFocus }) {
+export function createPainter({
+  D,
+  legendsOnTop,
+  store,
+  camera,
+  chrome,
+  toolbar,
+  onBackend,
+  onFocus,
+  onSpread = null,
+}) {
+  // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
+  const spreads = createSpreads(onSpread);
+  /** @type {number | null} */ let hovered = null;
   const doc = chrome.stage.ownerDocument;
   /** @type {Table | null} */ let table = null;
   /** @type {ReturnType<typeof subtreeStats> | null} */ let stats = null;
@@ -66,6 +80,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
 
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. @param {number | null} key @param {MouseEvent | null} event */
   function hover(key, event) {
+    if (key === null) hovered = null;
     backend?.setHovered(key);
     const item = key === null ? null : tree?.byKey.get(key);
     if (!item || !event || !table || !stats || !scene) {
@@ -86,6 +101,10 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
         ? tooltipContent(doc, table, item.id, opts)
         : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
     chrome.showTooltip(content, event, camera.size.width);
+    hovered = key;
+    if (table.reducer && item.kind !== "aggregate") {
+      spreads.attach(content, table.idOf(item.id), view().colorBy, () => hovered === key);
+    }
     backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[/** @type {number} */ (key)], D));
   }
 
@@ -249,6 +268,7 @@ export function createPainter({ D, legendsOnTop, store, camera, chrome, toolbar,
     /** New data: its subtree statistics; call `rebuild` to draw it. @param {Table} data */
     setTable(data) {
       table = data;
+      spreads.clear();
       stats = subtreeStats(data);
     },
     ready,

@@ -55,6 +55,7 @@ const SEARCH = keysRedrawing("search");
  * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
  *   onExpand?: (node: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   onReducer?: ((reducer: string) => void) | null,
+ *   onSpread?: ((node: number, metric: string) => Promise<import("./tooltip.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
@@ -69,6 +70,7 @@ export function createRenderer(container, options = {}) {
     onExpand = () => {},
     onDownload = null,
     onReducer = null,
+    onSpread = null,
     onZoom = () => {},
   } = options;
   const D = { ...DEFAULTS, ...options.layout };
@@ -129,6 +131,7 @@ export function createRenderer(container, options = {}) {
     toolbar,
     onBackend: (svg) => gestures.attach(svg),
     onFocus: (id) => change({ focus: id }),
+    onSpread,
   });
   /** @param {number | null} [anchor] a node id kept where it is on screen */
   const rebuild = (anchor = null) => {

@@ -185,3 +185,94 @@ export function aggregateContent(doc, table, item, hidden, view) {
   else note.textContent = "Σ: over the hidden subtrees";
   return root;
 }
+
+/**
+ * The spread of a node's rows (ranks, threads, profiles) of one metric, from Python.
+ * @typedef {object} Spread
+ * @property {number} count rows with a value
+ * @property {number | null} min
+ * @property {number | null} mean
+ * @property {number | null} max
+ * @property {number | null} std ddof=1; null with one row
+ * @property {string | null} atMax the row holding the max, e.g. "rank 3"
+ * @property {string} over what a row is ("rank", "rank × thread", "profile")
+ * @property {number[]} quantiles sorted values (at most 64) for the strip
+ */
+
+const STRIP = { width: 180, height: 26 };
+
+/**
+ * "min … · mean … · max … (rank 3) · std …" and a strip of the sorted values as bars (text
+ * nodes and SVG only).
+ * @param {Document} doc @param {Spread} s @param {string} metric
+ */
+export function spreadContent(doc, s, metric) {
+  const box = doc.createElement("div");
+  box.className = "cct-tooltip-spread";
+  const head = box.appendChild(doc.createElement("div"));
+  head.className = "cct-tooltip-reducer";
+  head.textContent = `${metric} over ${s.count.toLocaleString("en-US")} × ${s.over}`;
+  const line = box.appendChild(doc.createElement("div"));
+  const f = (/** @type {number | null} */ v) => (v === null ? "–" : formatValue(v));
+  line.textContent =
+    `min ${f(s.min)} · mean ${f(s.mean)} · max ${f(s.max)}` + (s.atMax ? ` (${s.atMax})` : "") + ` · std ${f(s.std)}`;
+  const values = s.quantiles;
+  if (values.length > 1) {
+    const svg = box.appendChild(doc.createElementNS("http://www.w3.org/2000/svg", "svg"));
+    svg.setAttribute("class", "cct-strip");
+    svg.setAttribute("width", String(STRIP.width));
+    svg.setAttribute("height", String(STRIP.height));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `sorted values of ${metric} across ${s.over}`);
+    const lo = Math.min(0, values[0]);
+    const hi = Math.max(0, values[values.length - 1]);
+    const span = hi - lo || 1;
+    const w = STRIP.width / values.length;
+    values.forEach((v, i) => {
+      const rect = svg.appendChild(doc.createElementNS("http://www.w3.org/2000/svg", "rect"));
+      const top = STRIP.height * (1 - (Math.max(v, 0) - lo) / span);
+      const bottom = STRIP.height * (1 - (Math.min(v, 0) - lo) / span);
+      rect.setAttribute("x", String(i * w));
+      rect.setAttribute("width", String(Math.max(1, w - 1)));
+      rect.setAttribute("y", String(top));
+      rect.setAttribute("height", String(Math.max(1, bottom - top)));
+      rect.setAttribute("class", "cct-strip-bar");
+    });
+  }
+  return box;
+}
+
+/**
+ * Spreads asked of Python for hovered nodes, kept per node and metric for as long as the table.
+ * @param {((node: number, metric: string) => Promise<Spread>) | null} ask
+ */
+export function createSpreads(ask) {
+  /** @type {Map<string, Promise<Spread>>} */
+  let known = new Map();
+  return {
+    /** Forgets what was asked (new data). */
+    clear() {
+      known = new Map();
+    },
+    /**
+     * Appends node `id`'s spread of `metric` to the tooltip `content` once Python answers, if
+     * `current()` still says so.
+     * @param {HTMLElement} content @param {number} id @param {string} metric @param {() => boolean} current
+     */
+    attach(content, id, metric, current) {
+      if (!ask) return;
+      const key = `${id}\u0000${metric}`;
+      let spread = known.get(key);
+      if (!spread) {
+        spread = ask(id, metric);
+        known.set(key, spread);
+        spread.catch(() => known.delete(key)); // asked again next time
+      }
+      spread
+        .then((s) => {
+          if (current() && content.isConnected) content.append(spreadContent(content.ownerDocument, s, metric));
+        })
+        .catch(() => {});
+    },
+  };
+}

@@ -78,6 +78,7 @@ function renderView(deps, model, el) {
       if (!figure) return;
       download(format, figure, deps, el.ownerDocument).catch((error) => console.warn("cctviz: download failed", error));
     },
+    onSpread: (node, metric) => lod.distribution(node, metric),
     onReducer(reducer) {
       // Python reduces the rows again and sends the new table
       model.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));

@@ -22,6 +22,7 @@ function messageKind(kind) {
   return kind;
 }
 const EXPAND = messageKind("expand");
+const DISTRIBUTION = messageKind("distribution");
 messageKind("reply"); // what asReply reads
 
 /**
@@ -29,6 +30,8 @@ messageKind("reply"); // what asReply reads
  * @property {(node: number) => Promise<LoadedReply>} expand asks for the next hidden children of
  *   `node` (-1: hidden roots); resolves with Python's reply, rejects with its error (which is
  *   also reported on the console) or when the view is closed first
+ * @property {(node: number, metric: string) => Promise<import("./model.js").Spread>} distribution
+ *   asks for the spread of a node's rows of a metric (its tooltip); rejects with Python's error
  * @property {number | null} anchor the node of the latest request still waiting for its reply
  *   (null: none, or the hidden roots, which have no place on screen)
  * @property {number} pending how many requests wait for their reply
@@ -43,7 +46,7 @@ messageKind("reply"); // what asReply reads
 export function createLodClient(model, { warn = (text) => console.warn(text) } = {}) {
   let requests = 0;
   let disposed = false;
-  /** @type {Map<number, { node: number, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
+  /** @type {Map<number, { node: number, expand: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
   const waiting = new Map();
 
   /** @param {unknown} message */
@@ -68,16 +71,29 @@ export function createLodClient(model, { warn = (text) => console.warn(text) } =
       /** @type {ExpandMessage} */
       const message = { type: EXPAND, id, node };
       /** @type {Promise<LoadedReply>} */
-      const reply = new Promise((resolve, reject) => waiting.set(id, { node, resolve, reject }));
+      const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand: true, resolve, reject }));
       model.send(message);
       return reply;
     },
+    distribution(node, metric) {
+      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
+      const id = ++requests;
+      /** @type {import("./model.js").DistributionMessage} */
+      const message = { type: DISTRIBUTION, id, node, metric };
+      /** @type {Promise<LoadedReply>} */
+      const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand: false, resolve, reject }));
+      model.send(message);
+      return reply.then((r) => {
+        if (!r.spread) throw new Error("cctviz: Python's reply holds no spread");
+        return r.spread;
+      });
+    },
     get anchor() {
-      const last = [...waiting.values()].at(-1);
+      const last = [...waiting.values()].filter((w) => w.expand).at(-1);
       return last && last.node >= 0 ? last.node : null;
     },
     get pending() {
-      return waiting.size;
+      return [...waiting.values()].filter((w) => w.expand).length;
     },
     dispose() {
       if (disposed) return;

@@ -49,8 +49,14 @@
  * @typedef {{ type: "expand", id: number, node: number }} ExpandMessage
  */
 /**
- * Python's answer to one request, matched by `id`; Python sends the new table before it.
- * @typedef {{ type: "reply", id: number, ok: true, loaded: number }
+ * Sent to Python: the spread of node `node`'s rows of `metric` (for its tooltip).
+ * @typedef {{ type: "distribution", id: number, node: number, metric: string }} DistributionMessage
+ */
+/** @typedef {import("../cct/tooltip.js").Spread} Spread */
+/**
+ * Python's answer to one request, matched by `id`; for an expand, Python sends the new table
+ * before it.
+ * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
 
@@ -72,7 +78,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage) => void} send
+ * @property {(message: ExpandMessage | DistributionMessage) => void} send
  * @property {unknown} [widget_manager]
  */
 
@@ -114,7 +120,32 @@ export function asReply(message) {
   if (typeof message !== "object" || message === null) return null;
   const m = /** @type {Record<string, unknown>} */ (message);
   if (m.type !== "reply" || typeof m.id !== "number") return null;
-  if (m.ok === true) return { type: "reply", id: m.id, ok: true, loaded: typeof m.loaded === "number" ? m.loaded : 0 };
+  if (m.ok === true) {
+    const loaded = typeof m.loaded === "number" ? m.loaded : 0;
+    return { type: "reply", id: m.id, ok: true, loaded, spread: asSpread(m.spread) };
+  }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };
   return null;
+}
+
+/**
+ * A spread from Python, checked: numbers or null, text, sorted quantiles.
+ * @param {unknown} value
+ * @returns {Spread | null}
+ */
+function asSpread(value) {
+  if (typeof value !== "object" || value === null) return null;
+  const v = /** @type {Record<string, unknown>} */ (value);
+  const num = (/** @type {unknown} */ x) => (typeof x === "number" && Number.isFinite(x) ? x : null);
+  const quantiles = Array.isArray(v.quantiles) ? v.quantiles.filter((x) => typeof x === "number") : [];
+  return {
+    count: num(v.count) ?? 0,
+    min: num(v.min),
+    mean: num(v.mean),
+    max: num(v.max),
+    std: num(v.std),
+    atMax: typeof v.at_max === "string" ? v.at_max : null,
+    over: typeof v.over === "string" ? v.over : "row",
+    quantiles,
+  };
 }

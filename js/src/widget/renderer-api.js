@@ -23,6 +23,8 @@
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
+ * @property {(node: number, metric: string) => Promise<import("../cct/tooltip.js").Spread>} onSpread
+ *   asks Python for a node's per-row spread (its tooltip)
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
  * @property {number} width

@@ -6,13 +6,14 @@ import { bandHeaders, bandRules } from "./bands.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
+import { createHover } from "./hover.js";
 import { textMeasure } from "./label-layout.js";
-import { callerSegments, computeMarks, labelMark, linkSegments, statusText } from "./scene.js";
+import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { aggregateContent, createSpreads, focusTotals, tooltipContent } from "./tooltip.js";
+import { createSpreads } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
 import { viewLabels } from "./view-labels.js";
-import { hiddenNodes, hiddenSum, pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
+import { pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
 
@@ -40,7 +41,6 @@ export function createPainter({
 }) {
   // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
   const spreads = createSpreads(onSpread);
-  /** @type {number | null} */ let hovered = null;
   const doc = chrome.stage.ownerDocument;
   /** @type {Table | null} */ let table = null;
   /** @type {ReturnType<typeof subtreeStats> | null} */ let stats = null;
@@ -78,35 +78,16 @@ export function createPainter({
     return (layout?.nodes.length ?? 0) > D.canvasAbove ? "canvas" : "svg";
   };
 
-  /** Hover follows the pointer: a node's tooltip and label show while it is under it. @param {number | null} key @param {MouseEvent | null} event */
-  function hover(key, event) {
-    if (key === null) hovered = null;
-    backend?.setHovered(key);
-    const item = key === null ? null : tree?.byKey.get(key);
-    if (!item || !event || !table || !stats || !scene) {
-      chrome.hideTooltip();
-      return backend?.drawHoverLabel(null);
-    }
-    const opts = {
-      colorBy: view().colorBy,
-      sizeBy: view().sizeBy,
-      colorWhy: scene.color.why,
-      focus: focusTotals(table, stats, view().focus === null ? -1 : keyOf(view().focus ?? -1)),
-    };
-    const sums = table.metrics
-      .filter((m) => m.kind === "exclusive")
-      .map((m) => ({ name: m.name, value: hiddenSum(/** @type {NonNullable<typeof stats>} */ (stats), item, m.name) }));
-    const content =
-      item.kind === "node"
-        ? tooltipContent(doc, table, item.id, opts)
-        : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
-    chrome.showTooltip(content, event, camera.size.width);
-    hovered = key;
-    if (table.reducer && item.kind !== "aggregate") {
-      spreads.attach(content, table.idOf(item.id), view().colorBy, () => hovered === key);
-    }
-    backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[/** @type {number} */ (key)], D));
-  }
+  /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
+  const hover = createHover({
+    doc,
+    chrome,
+    camera,
+    D,
+    spreads,
+    now: () => ({ table, stats, tree, scene, backend, view: view() }),
+    keyOf,
+  });
 
   function computeScene() {
     if (!table || !stats || !tree || !layout || !backend) return;

@@ -214,8 +214,8 @@ export function spreadContent(doc, s, metric) {
   head.textContent = `${metric} over ${s.count.toLocaleString("en-US")} × ${s.over}`;
   const line = box.appendChild(doc.createElement("div"));
   const f = (/** @type {number | null} */ v) => (v === null ? "–" : formatValue(v));
-  line.textContent =
-    `min ${f(s.min)} · mean ${f(s.mean)} · max ${f(s.max)}` + (s.atMax ? ` (${s.atMax})` : "") + ` · std ${f(s.std)}`;
+  const where = s.atMax ? ` (${s.atMax})` : "";
+  line.textContent = `min ${f(s.min)} · mean ${f(s.mean)} · max ${f(s.max)}${where} · std ${f(s.std)}`;
   const values = s.quantiles;
   if (values.length > 1) {
     const svg = box.appendChild(doc.createElementNS("http://www.w3.org/2000/svg", "svg"));

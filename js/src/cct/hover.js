@@ -1,0 +1,57 @@
+// Hover: the tooltip and the label of the item under the pointer, and the spread of a node's
+// rows (ranks…) once Python has answered for it. Reads the painter's current drawing; changes
+// nothing but the tooltip and the hover label.
+import { labelMark } from "./scene.js";
+import { aggregateContent, focusTotals, tooltipContent } from "./tooltip.js";
+import { hiddenNodes, hiddenSum } from "./view-tree.js";
+
+/**
+ * @typedef {object} Drawing what the painter draws now
+ * @property {import("./decode.js").Table | null} table
+ * @property {ReturnType<typeof import("./view-tree.js").subtreeStats> | null} stats
+ * @property {ReturnType<typeof import("./view-tree.js").viewTreeOf> | null} tree
+ * @property {ReturnType<typeof import("./scene.js").computeMarks> | null} scene
+ * @property {{ setHovered: (key: number | null) => void,
+ *   drawHoverLabel: (mark: import("./overlay.js").LabelMark | null) => void } | null} backend
+ * @property {import("../contract.js").ViewState} view
+ */
+
+/**
+ * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   camera: import("./camera.js").Camera, D: { rMin: number }, spreads: ReturnType<typeof import("./tooltip.js").createSpreads>,
+ *   now: () => Drawing, keyOf: (id: number) => number }} parts
+ * @returns {(key: number | null, event: MouseEvent | null) => void}
+ */
+export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
+  /** @type {number | null} the hovered item's key, while its tooltip shows */
+  let hovered = null;
+  return (key, event) => {
+    const { table, stats, tree, scene, backend, view } = now();
+    hovered = key;
+    backend?.setHovered(key);
+    const item = key === null ? null : tree?.byKey.get(key);
+    if (key === null || !item || !event || !table || !stats || !scene) {
+      chrome.hideTooltip();
+      backend?.drawHoverLabel(null);
+      return;
+    }
+    const opts = {
+      colorBy: view.colorBy,
+      sizeBy: view.sizeBy,
+      colorWhy: scene.color.why,
+      focus: focusTotals(table, stats, view.focus === null ? -1 : keyOf(view.focus)),
+    };
+    const sums = table.metrics
+      .filter((m) => m.kind === "exclusive")
+      .map((m) => ({ name: m.name, value: hiddenSum(stats, item, m.name) }));
+    const content =
+      item.kind === "node"
+        ? tooltipContent(doc, table, item.id, opts)
+        : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
+    chrome.showTooltip(content, event, camera.size.width);
+    if (table.reducer && item.kind !== "aggregate") {
+      spreads.attach(content, table.idOf(item.id), view.colorBy, () => hovered === key);
+    }
+    backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[key], D));
+  };
+}

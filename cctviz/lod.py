@@ -8,7 +8,8 @@ node also reveals its ancestors, so any node can be shown (a Python selection, a
 
 Sums of a fold: an exclusive metric (and one of unknown kind) is summed over every hidden node; an
 inclusive metric over the hidden children (their inclusive values already hold their subtrees). A
-sum over values that are all NaN is NaN, as elsewhere in cctviz.
+sum over values that are all NaN is NaN, as elsewhere in cctviz. A ratio or a maximum (see
+``MetricKind``) does not add up: a fold carries the largest value it hides.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .table import Metric, NodeTable
+
+#: Metric kinds whose aggregates are maxima, not sums.
+MAX_KINDS = frozenset({"ratio", "max"})
 
 DEFAULT_BUDGET = 3000
 """Nodes sent to the browser at first (fold rows come on top, at most one per node, and a
@@ -62,7 +66,9 @@ class LevelOfDetail:
         # subtree sizes, and subtree sums of the metrics that are not inclusive
         self.size = _subtree_sum(parent, levels, np.ones(n)).astype(np.int32)
         self._sums = {
-            name: _subtree_nansum(parent, levels, m.values)
+            name: (_subtree_nanmax if m.kind in MAX_KINDS else _subtree_nansum)(
+                parent, levels, m.values
+            )
             for name, m in table.metrics.items()
             if m.kind != "inclusive"
         }
@@ -209,7 +215,8 @@ class LevelOfDetail:
             values = np.full(total, np.nan)
             values[~is_fold] = m.values[real]
             source = m.values if m.kind == "inclusive" else self._sums[name]
-            values[is_fold] = [_nansum(source[h]) for h in hidden]
+            combine = _nanmax if m.kind in MAX_KINDS else _nansum
+            values[is_fold] = [combine(source[h]) for h in hidden]
             metrics[name] = Metric(m.name, values, m.kind, m.partner)
         # names: those in use, and one per fold ("1,234 more")
         used, code = np.unique(t.name_code[real], return_inverse=True)
@@ -278,6 +285,18 @@ def _subtree_nansum(parent: np.ndarray, levels: list[np.ndarray], values: np.nda
     sums = _subtree_sum(parent, levels, np.where(missing, 0.0, values))
     sums[present == 0] = np.nan
     return sums
+
+
+def _subtree_nanmax(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
+    """The largest value in each node's subtree, NaN only where the whole subtree is NaN."""
+    out = values.astype(np.float64)  # a copy
+    for level in reversed(levels[1:]):
+        np.fmax.at(out, parent[level], out[level])
+    return out
+
+
+def _nanmax(values: np.ndarray) -> float:
+    return float(np.nanmax(values)) if np.any(~np.isnan(values)) else float("nan")
 
 
 def _nansum(values: np.ndarray) -> float:

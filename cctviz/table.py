@@ -11,7 +11,13 @@ from .contract import REDUCERS
 
 __all__ = ["REDUCERS", "Metric", "MetricKind", "NodeTable", "UnknownMetricError"]
 
-MetricKind = Literal["exclusive", "inclusive", "other"]
+MetricKind = Literal["exclusive", "inclusive", "other", "ratio", "max"]
+"""``exclusive`` and ``inclusive`` add up along the tree (glyphs show sums); ``ratio`` and ``max``
+do not: a glyph shows the largest value it hides (``metric_kinds``, and every metric under the
+``std`` and ``imbalance`` reducers); ``other``: no aggregate at all."""
+
+#: What ``metric_kinds`` accepts.
+DECLARED_KINDS = ("exclusive", "inclusive", "ratio", "max", "other")
 
 
 @dataclass(frozen=True)

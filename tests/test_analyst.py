@@ -53,9 +53,9 @@ def test_node_frame_is_pandas_groupby_under_every_reducer(folder: str, reducer: 
 
 def test_std_and_imbalance_do_not_add_up() -> None:
     gf = load(_by_folder(CPI))
-    for reducer in ("std", "imbalance"):
+    for reducer, kind in (("std", "max"), ("imbalance", "ratio")):
         table = cctviz.from_graphframe(gf, reducer=reducer)
-        assert {m.kind for m in table.metrics.values()} == {"other"}
+        assert {m.kind for m in table.metrics.values()} == {kind}
         assert table.reducer == reducer
     table = cctviz.from_graphframe(gf, reducer="imbalance")
     imbalance = table.metrics["time (inc)"].values
@@ -101,7 +101,7 @@ def test_derived_inclusive_equals_hpctoolkits_own(reducer: str) -> None:
     derived = cctviz.from_graphframe(_without_inclusive(gf), reducer=reducer)
     own = cctviz.from_graphframe(gf, reducer=reducer)
     name = "time" + SUFFIX
-    assert derived.metrics[name].kind == ("other" if reducer == "std" else "inclusive")
+    assert derived.metrics[name].kind == ("max" if reducer == "std" else "inclusive")
     assert derived.metrics[name].partner == "time" and derived.metrics["time"].partner == name
     np.testing.assert_allclose(
         derived.metrics[name].values, own.metrics["time (inc)"].values, rtol=1e-12, equal_nan=True
@@ -215,3 +215,82 @@ def test_distribution_message_replies_with_the_spread_or_a_clear_error() -> None
     ):
         w._on_command(w, {"type": "distribution", "id": 8, **bad}, [])
         assert sent[-1]["ok"] is False and says in sent[-1]["error"], sent[-1]
+
+
+def _with_imbalance_column(gf: Any) -> Any:
+    """The profile with a user-derived per-node imbalance column, listed as the readers list
+    every metric: as exclusive."""
+    copy = gf.deepcopy()
+    df = copy.dataframe
+    by_node = df.groupby(level="node")["time (inc)"]
+    df["imbalance"] = (by_node.transform("max") / by_node.transform("mean")).to_numpy()
+    copy.exc_metrics = [*copy.exc_metrics, "imbalance"]
+    return copy
+
+
+def test_metric_kinds_declare_a_ratio_whose_glyphs_show_the_max() -> None:
+    gf = _with_imbalance_column(load(_by_folder(CPI)))
+    assumed = cctviz.from_graphframe(gf)
+    # what goes wrong without it: an "exclusive" imbalance, summed into a derived inclusive
+    assert assumed.metrics["imbalance"].kind == "exclusive"
+    assert "imbalance" + SUFFIX in assumed.metrics
+    w = cctviz.CCT(gf, metric_kinds={"imbalance": "ratio"})
+    m = w.table.metrics["imbalance"]
+    assert m.kind == "ratio" and m.partner is None
+    assert "imbalance" + SUFFIX not in w.table.metrics
+    w.reducer = "max"  # a new table keeps the declaration
+    assert w.table.metrics["imbalance"].kind == "ratio"
+    flat = w.flat_profile()
+    main = flat[flat["name"] == "main"].iloc[0]
+    assert main["imbalance"] == pytest.approx(np.nanmax(w.node_frame.loc[main["ids"], "imbalance"]))
+
+
+def test_metric_kinds_errors_name_what_is_accepted() -> None:
+    gf = load(_by_folder(CPI))
+    with pytest.raises(ValueError, match=r"no metric 'nope'.*'time'"):
+        cctviz.CCT(gf, metric_kinds={"nope": "ratio"})
+    with pytest.raises(
+        ValueError, match=r"metric_kinds\['time'\] is 'average'; accepted: 'exclusive'"
+    ):
+        cctviz.CCT(gf, metric_kinds={"time": "average"})
+
+
+def test_a_fold_carries_the_largest_ratio_it_hides() -> None:
+    from cctviz.lod import LevelOfDetail
+
+    gf = _with_imbalance_column(load(_by_folder(CPI)))
+    table = cctviz.from_graphframe(gf, metric_kinds={"imbalance": "ratio"})
+    drawn = LevelOfDetail(table, budget=5).drawn()
+    folds = np.flatnonzero(drawn.node_id < 0)
+    assert folds.size > 0
+    distinct = 0
+    values = table.metrics["imbalance"].values
+    times = table.metrics["time"].values
+    for row in folds:
+        parent = int(drawn.table.parent[row])
+        owner = int(drawn.node_id[parent]) if parent >= 0 else -1
+        # the nodes the fold stands for: hidden children of its owner and their subtrees
+        shown = set(drawn.node_id.tolist())
+        hidden = [
+            i
+            for i in range(table.size)
+            if i not in shown and _nearest(table.parent, shown, i) == owner
+        ]
+        got = drawn.table.metrics["imbalance"].values[row]
+        measured = values[hidden][~np.isnan(values[hidden])]
+        if measured.size == 0:
+            assert np.isnan(got)
+            continue
+        assert got == pytest.approx(measured.max())  # the max, not a sum
+        distinct += measured.size > 1 and measured.max() < measured.sum()
+        assert drawn.table.metrics["time"].values[row] == pytest.approx(np.nansum(times[hidden]))
+    assert distinct, "a fold where the max and the sum differ: the case under test"
+
+
+def _nearest(parent: np.ndarray, shown: set[int], i: int) -> int:
+    """The nearest drawn ancestor of node ``i`` (-1: none)."""
+    while parent[i] >= 0:
+        i = int(parent[i])
+        if i in shown:
+            return i
+    return -1

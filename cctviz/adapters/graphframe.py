@@ -9,12 +9,13 @@ Only API that UMD ``hatchet`` and LLNL ``llnl-hatchet`` share is used: ``gf.grap
 from __future__ import annotations
 
 import array
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..table import Metric, NodeTable
+from ..table import DECLARED_KINDS, Metric, NodeTable, UnknownMetricError
 from . import derived
 from . import metrics as metric_rules
 from .reduce import NOT_ADDITIVE, check_reducer, per_node
@@ -32,13 +33,17 @@ def is_graphframe(obj: object) -> bool:
     )
 
 
-def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
+def from_graphframe(
+    gf: Any, reducer: str = "mean", metric_kinds: Mapping[str, str] | None = None
+) -> NodeTable:
     """Build the node table of a Hatchet GraphFrame or Thicket.
 
     Rows of one node (per rank, thread, or Thicket profile) are combined with ``reducer``
     (``"mean"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"``: max ÷ mean);
     missing values stay NaN. An exclusive metric without an inclusive partner gets a derived one
-    (see :mod:`cctviz.adapters.derived`).
+    (see :mod:`cctviz.adapters.derived`). ``metric_kinds`` overrides what the reader says a metric
+    is: ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max`` or ``other``;
+    see :data:`cctviz.table.MetricKind`).
     """
     if not is_graphframe(gf):
         raise TypeError(f"cctviz draws {ACCEPTED}; got {type(gf).__module__}.{type(gf).__name__}")
@@ -56,6 +61,8 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
     metric_names, kind, partner = metric_rules.discover(
         df, getattr(gf, "exc_metrics", None) or [], getattr(gf, "inc_metrics", None) or []
     )
+    if metric_kinds:
+        _declare(metric_kinds, metric_names, kind, partner)
     if not metric_names:
         raise ValueError(
             "the GraphFrame has no numeric metric column; columns: "
@@ -85,8 +92,8 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         str(m): Metric(
             name=str(m),
             values=np.ascontiguousarray(values[:, j]),
-            # a spread or a ratio of a time is no longer a time that adds up along the tree
-            kind="other" if reducer in NOT_ADDITIVE else kind[m],  # type: ignore[arg-type]
+            # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
+            kind=_reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
         )
         for j, m in enumerate(metric_names)
@@ -119,6 +126,35 @@ def from_graphframe(gf: Any, reducer: str = "mean") -> NodeTable:
         callers=np.asarray(extra, dtype=np.int32).reshape(-1, 2),
         source=type(gf).__name__,
     )
+
+
+def _reduced_kind(kind: str, reducer: str) -> str:
+    """A metric's kind once reduced: under ``imbalance`` a ratio, under ``std`` a spread whose
+    glyphs show the largest one (neither adds up along the tree); else as it was."""
+    if reducer not in NOT_ADDITIVE or kind == "other":
+        return kind
+    return "ratio" if reducer == "imbalance" else "max"
+
+
+def _declare(
+    declared: Mapping[str, str], names: list[Any], kind: dict[Any, str], partner: dict[Any, Any]
+) -> None:
+    """Apply ``metric_kinds``: known metrics only, accepted kinds only; a ratio or a maximum
+    loses its exclusive/inclusive partner (it has none)."""
+    by_name = {str(m): m for m in names}
+    for name, value in declared.items():
+        if name not in by_name:
+            raise UnknownMetricError(name, list(by_name))
+        if value not in DECLARED_KINDS:
+            raise ValueError(
+                f"metric_kinds[{name!r}] is {value!r}; accepted: "
+                + ", ".join(repr(k) for k in DECLARED_KINDS)
+            )
+        m = by_name[name]
+        kind[m] = value
+        if value not in ("exclusive", "inclusive") and m in partner:
+            other = partner.pop(m)
+            partner.pop(other, None)
 
 
 def _spanning_tree(

@@ -80,6 +80,7 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
         color_by: str | None = None,
         size_by: str | None = None,
         reducer: str = "mean",
+        metric_kinds: dict[str, str] | None = None,
         state: dict[str, Any] | None = None,
         source: str | None = None,
         budget: int | None = DEFAULT_BUDGET,
@@ -101,7 +102,9 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
         self._budget = budget
         self._data = data
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
-        self._table = from_graphframe(data, reducer=reducer)
+        #: what the user says metrics are (see from_graphframe), kept for every new table
+        self._metric_kinds = dict(metric_kinds or {})
+        self._table = from_graphframe(data, reducer=reducer, metric_kinds=self._metric_kinds)
         self._reduced_with = reducer
         self._lod = self._level_of_detail(self._table)
         #: where the data came from (a file, a run), recorded in exported figures
@@ -128,7 +131,7 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
     @data.setter
     def data(self, data: Any) -> None:
         saved = self.view_state
-        table = from_graphframe(data, reducer=self.reducer)
+        table = from_graphframe(data, reducer=self.reducer, metric_kinds=self._metric_kinds)
         self._reduced_with = self.reducer
         with self.hold_trait_notifications():
             # empty the node-id traits first: they are validated against the new table
@@ -229,7 +232,9 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
         if change["new"] == self._reduced_with:
             return  # the first assignment, in __init__: the table is built with it already
         self._reduced_with = change["new"]
-        self._table = from_graphframe(self._data, reducer=change["new"])
+        self._table = from_graphframe(
+            self._data, reducer=change["new"], metric_kinds=self._metric_kinds
+        )
         revealed = None if self._lod is None else self._lod.revealed
         self._lod = self._level_of_detail(self._table)
         if self._lod is not None and revealed is not None:

@@ -362,3 +362,34 @@ describe("the spread of a node's rows in its tooltip", () => {
     expect(container.querySelectorAll(".cct-tooltip .cct-tooltip-spread")).toHaveLength(1); // solve's, not io's
   });
 });
+
+describe("a ratio metric", () => {
+  test("a collapsed glyph is coloured and described by the largest ratio it hides, never a sum", () => {
+    // main → solve → (a, b); imbalance 4.0, 1.2, 2.0, 1.5: solve's subtree max 2.0, its sum 4.7
+    const spec = payload({
+      parent: [-1, 0, 1, 1],
+      names: ["main", "solve", "a", "b"],
+      metrics: { imbalance: [4.0, 1.2, 2.0, 1.5], time: [1, 2, 3, 4] },
+      kinds: { imbalance: "ratio", time: "exclusive" },
+    });
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500 });
+    renderer.setState({ colorBy: "imbalance", sizeBy: "time" });
+    renderer.setData(decodeTable(spec));
+    const fill = (id) => container.querySelector(`.cct-node[data-id="${id}"]`).getAttribute("fill");
+    const ofA = fill(2); // 2.0
+    const ofMain = fill(0); // 4.0, the top: where a sum (4.7) would land
+    expect(ofA).not.toBe(ofMain);
+    renderer.setState({ collapsed: [1] });
+    expect(fill(1)).toBe(ofA);
+    container
+      .querySelector('path.cct-collapsed[data-id="1"]')
+      .dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
+    const tip = container.querySelector(".cct-tooltip .cct-tooltip-aggregate").textContent;
+    expect(tip).toContain("max imbalance");
+    expect(tip).not.toContain("Σ imbalance");
+    expect(tip).toContain("Σ time");
+    expect(container.querySelector(".cct-color-legend").textContent).toContain("imbalance (ratio; glyphs: max)");
+  });
+});

@@ -137,6 +137,9 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
   drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
 }
 
+/** @type {Record<string, string>} */
+const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
+
 /**
  * A legend title: the metric, its kind and unit.
  * @param {import("./decode.js").Metric} m @param {Record<string, string>} units
@@ -145,5 +148,7 @@ export function metricTitle(m, units) {
   const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
   // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
   const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
-  return `${m.name}${says ? "" : ` (${m.kind})`}${unit}`;
+  // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
+  const kind = MAX_KIND_TITLE[m.kind] ?? m.kind;
+  return `${m.name}${says ? "" : ` (${kind})`}${unit}`;
 }

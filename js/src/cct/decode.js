@@ -8,7 +8,8 @@ import { contract } from "../contract.js";
 /**
  * @typedef {object} Metric
  * @property {string} name
- * @property {"exclusive" | "inclusive" | "other"} kind
+ * @property {"exclusive" | "inclusive" | "other" | "ratio" | "max"} kind "ratio" and "max" do
+ *   not add up along the tree: a glyph shows the largest value it hides
  * @property {string | null} partner
  * @property {Float64Array} values
  */

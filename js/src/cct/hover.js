@@ -3,7 +3,7 @@
 // nothing but the tooltip and the hover label.
 import { labelMark } from "./scene.js";
 import { aggregateContent, focusTotals, tooltipContent } from "./tooltip.js";
-import { hiddenNodes, hiddenSum } from "./view-tree.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /**
  * @typedef {object} Drawing what the painter draws now
@@ -41,9 +41,14 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
       colorWhy: scene.color.why,
       focus: focusTotals(table, stats, view.focus === null ? -1 : keyOf(view.focus)),
     };
+    // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum
     const sums = table.metrics
-      .filter((m) => m.kind === "exclusive")
-      .map((m) => ({ name: m.name, value: hiddenSum(stats, item, m.name) }));
+      .filter((m) => m.kind === "exclusive" || MAX_KINDS.has(m.kind))
+      .map((m) =>
+        m.kind === "exclusive"
+          ? { name: `Σ ${m.name}`, kind: m.kind, value: hiddenSum(stats, item, m.name) }
+          : { name: `max ${m.name}`, kind: m.kind, value: hiddenMax(stats, item, m.name) },
+      );
     const content =
       item.kind === "node"
         ? tooltipContent(doc, table, item.id, opts)

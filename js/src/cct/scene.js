@@ -10,7 +10,7 @@ import { withoutFolds } from "./commands.js";
 import { metricByName } from "./decode.js";
 import { shortenName } from "./labels.js";
 import { colorScale, sizeScale } from "./scales.js";
-import { hiddenNodes, hiddenSum } from "./view-tree.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
 /** @typedef {import("../contract.js").ViewState} ViewState */
@@ -101,6 +101,7 @@ function aggregateColorValue(stats, metric) {
   const sums = stats.sums.get(metric.name);
   return (item) => {
     if (item.fold) return metric.values[item.key];
+    if (MAX_KINDS.has(metric.kind)) return hiddenMax(stats, item, metric.name);
     if (metric.kind === "exclusive" && sums) {
       if (item.kind === "collapsed") return sums[item.id];
       return hiddenSum(stats, item, metric.name);

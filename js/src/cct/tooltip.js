@@ -1,7 +1,7 @@
 // Tooltip content for one node: built from text nodes only (names are untrusted text).
 import { formatValue } from "./format.js";
 
-const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "" };
+const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio", max: "max" };
 
 /**
  * @param {Document} doc
@@ -156,7 +156,8 @@ function cell(doc, row, tag, text) {
  * @param {Document} doc
  * @param {import("./decode.js").Table} table
  * @param {{ kind: string, id: number, hidden: number[], fold?: boolean }} item
- * @param {{ count: number, sums: { name: string, value: number }[] }} hidden
+ * @param {{ count: number, sums: { name: string, kind: string, value: number }[] }} hidden rows
+ *   named "Σ time" (what adds up) or "max imbalance" (a ratio or a maximum)
  * @param {Parameters<typeof tooltipContent>[3]} view
  */
 export function aggregateContent(doc, table, item, hidden, view) {
@@ -174,15 +175,16 @@ export function aggregateContent(doc, table, item, hidden, view) {
   grid.className = "cct-tooltip-metrics";
   for (const s of hidden.sums) {
     const row = grid.appendChild(doc.createElement("tr"));
-    cell(doc, row, "th", `Σ ${s.name}`);
-    cell(doc, row, "td", "exc").className = "cct-kind";
+    cell(doc, row, "th", s.name);
+    cell(doc, row, "td", KIND_MARK[/** @type {keyof typeof KIND_MARK} */ (s.kind)] ?? "").className = "cct-kind";
     cell(doc, row, "td", formatValue(s.value)).className = "cct-value";
   }
   const note = box.appendChild(doc.createElement("div"));
   note.className = "cct-tooltip-reducer";
-  if (item.kind === "collapsed") note.textContent = "Σ: over the whole subtree; double-click to expand";
-  else if (item.fold) note.textContent = "Σ: over the nodes not loaded; click to load the largest";
-  else note.textContent = "Σ: over the hidden subtrees";
+  const how = hidden.sums.some((s) => s.name.startsWith("max ")) ? "Σ, max" : "Σ";
+  if (item.kind === "collapsed") note.textContent = `${how}: over the whole subtree; double-click to expand`;
+  else if (item.fold) note.textContent = `${how}: over the nodes not loaded; click to load the largest`;
+  else note.textContent = `${how}: over the hidden subtrees`;
   return root;
 }
 

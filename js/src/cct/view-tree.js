@@ -21,9 +21,13 @@ import { childLists } from "./tree.js";
  *   key, and `hidden[0]`) holds the count and sums of nodes Python has not sent
  */
 
+/** Metric kinds whose glyphs show the largest value they hide, not a sum. */
+export const MAX_KINDS = new Set(["ratio", "max"]);
+
 /**
- * Per-node subtree sizes and subtree sums of every exclusive metric (NaN counts as 0 in a sum;
- * a sum over values that are all NaN is NaN). Computed once per table.
+ * Per-node subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum;
+ * a sum over values that are all NaN is NaN) and subtree maxima of every ratio or maximum.
+ * Computed once per table.
  * @param {import("./decode.js").Table} table
  */
 export function subtreeStats(table) {
@@ -35,6 +39,9 @@ export function subtreeStats(table) {
   for (let i = 0; i < n; i++) rootOf[i] = table.parent[i] < 0 ? i : rootOf[table.parent[i]];
   const exclusive = table.metrics.filter((m) => m.kind === "exclusive");
   const sums = new Map(exclusive.map((m) => [m.name, Float64Array.from(m.values)]));
+  const maxes = new Map(
+    table.metrics.filter((m) => MAX_KINDS.has(m.kind)).map((m) => [m.name, Float64Array.from(m.values)]),
+  );
   // pre-order: every child comes after its parent, so one backward pass accumulates subtrees
   for (let i = n - 1; i >= 0; i--) {
     const p = table.parent[i];
@@ -45,8 +52,12 @@ export function subtreeStats(table) {
       if (Number.isNaN(v)) continue;
       s[p] = Number.isNaN(s[p]) ? v : s[p] + v;
     }
+    for (const s of maxes.values()) {
+      const v = s[i];
+      if (!Number.isNaN(v) && !(s[p] >= v)) s[p] = v;
+    }
   }
-  return { size, sums, rootOf, ...childLists(table.parent) };
+  return { size, sums, maxes, rootOf, ...childLists(table.parent) };
 }
 
 /**
@@ -250,6 +261,22 @@ export function hiddenSum(stats, item, metric) {
     if (!Number.isNaN(v)) total = Number.isNaN(total) ? v : total + v;
   }
   return total;
+}
+
+/**
+ * The largest value of a ratio or maximum `metric` that an item hides (a collapsed node: in
+ * its whole subtree, itself included); NaN if none.
+ * @param {ReturnType<typeof subtreeStats>} stats @param {ViewItem} item @param {string} metric
+ */
+export function hiddenMax(stats, item, metric) {
+  const maxes = stats.maxes.get(metric);
+  if (!maxes) return Number.NaN;
+  let best = Number.NaN;
+  for (const h of item.kind === "collapsed" ? [item.id] : item.hidden) {
+    const v = maxes[h];
+    if (!Number.isNaN(v) && !(best >= v)) best = v;
+  }
+  return best;
 }
 
 /** Ancestors of `id`, root first, `id` last. @param {Int32Array} parent @param {number} id */

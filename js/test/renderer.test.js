@@ -393,3 +393,24 @@ describe("a ratio metric", () => {
     expect(container.querySelector(".cct-color-legend").textContent).toContain("imbalance (ratio; glyphs: max)");
   });
 });
+
+describe("pinning a selected node's spread", () => {
+  test("the last selected node's strip stays in the corner while it is selected", async () => {
+    const spread = { count: 2, min: 1, mean: 1.5, max: 2, std: 0.7, atMax: "rank 1", over: "rank", quantiles: [1, 2] };
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500, onSpread: () => Promise.resolve(spread) });
+    renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
+    renderer.setData(decodeTable(smallTree()));
+    const pinned = container.querySelector(".cct-pinned");
+    expect(pinned.hidden).toBe(true);
+    circle(container, 2).dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(pinned.hidden).toBe(false);
+    expect(pinned.querySelector(".cct-tooltip-name").textContent).toBe("kernel_a");
+    expect(pinned.querySelectorAll(".cct-strip-bar")).toHaveLength(2);
+    renderer.setSelection([]);
+    expect(pinned.hidden).toBe(true);
+  });
+});

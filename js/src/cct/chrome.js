@@ -25,6 +25,9 @@ export function createChrome(root) {
   const tooltip = append(stage, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
   tooltip.hidden = true;
   const announcer = append(stage, "div", { className: "cct-sr-only", attrs: { "aria-live": "polite" } });
+  // the selected node's spread over its ranks, pinned in a corner of the stage
+  const pinned = append(stage, "div", { className: "cct-pinned", attrs: { "aria-live": "polite" } });
+  pinned.hidden = true;
 
   /** Where a pointer event is, relative to the stage. @param {MouseEvent} event */
   const onStage = (event) => {
@@ -101,6 +104,18 @@ export function createChrome(root) {
       const room = stage.clientHeight;
       tooltip.style.top = `${Math.max(0, room > 0 && below + height > room ? y - 14 - height : below)}px`;
     },
+    /**
+     * Pins `content` (a selected node's spread) under its `name`; null unpins.
+     * @param {string | null} name @param {HTMLElement | null} content
+     */
+    setPinned(name, content) {
+      pinned.replaceChildren();
+      pinned.hidden = !content;
+      if (!content || name === null) return;
+      append(pinned, "div", { className: "cct-tooltip-name", text: name });
+      pinned.append(content);
+    },
+
     hideTooltip() {
       tooltip.hidden = true;
     },

@@ -2,7 +2,7 @@
 // rows (ranks…) once Python has answered for it. Reads the painter's current drawing; changes
 // nothing but the tooltip and the hover label.
 import { labelMark } from "./scene.js";
-import { aggregateContent, focusTotals, tooltipContent } from "./tooltip.js";
+import { aggregateContent, focusTotals, spreadContent, tooltipContent } from "./tooltip.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /**
@@ -58,5 +58,40 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
       spreads.attach(content, table.idOf(item.id), view.colorBy, () => hovered === key);
     }
     backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[key], D));
+  };
+}
+
+/**
+ * The selected node's spread over its rows (ranks…), pinned in a corner of the stage while it
+ * is selected: the last node selected, for data with several rows per node.
+ * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   spreads: ReturnType<typeof import("./tooltip.js").createSpreads> }} parts
+ * @returns {(table: import("./decode.js").Table | null, selection: number[], metric: string) => void}
+ */
+export function createPin({ doc, chrome, spreads }) {
+  let shown = "";
+  /** @type {WeakMap<object, number>} a number per table: new data (another reducer) pins afresh */
+  const tables = new WeakMap();
+  let count = 0;
+  return (table, selection, metric) => {
+    if (table && !tables.has(table)) tables.set(table, ++count);
+    const id = selection.at(-1);
+    const row = table && id !== undefined ? table.rowOf(id) : -1;
+    const spread = table?.reducer && row >= 0 ? spreads.of(/** @type {number} */ (id), metric) : null;
+    const key = spread && table ? `${id} ${metric} ${tables.get(table)} ${table.reducer}` : "";
+    if (key === shown) return;
+    shown = key;
+    if (!spread || !table) {
+      chrome.setPinned(null, null);
+      return;
+    }
+    const name = table.names[table.nameCode[row]];
+    spread
+      .then((s) => {
+        if (shown === key) chrome.setPinned(name, spreadContent(doc, s, metric));
+      })
+      .catch(() => {
+        if (shown === key) chrome.setPinned(null, null);
+      });
   };
 }

@@ -6,7 +6,7 @@ import { bandHeaders, bandRules } from "./bands.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
-import { createHover } from "./hover.js";
+import { createHover, createPin } from "./hover.js";
 import { textMeasure } from "./label-layout.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
@@ -78,6 +78,7 @@ export function createPainter({
     return (layout?.nodes.length ?? 0) > D.canvasAbove ? "canvas" : "svg";
   };
 
+  const pin = createPin({ doc, chrome, spreads });
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
   const hover = createHover({
     doc,
@@ -116,6 +117,7 @@ export function createPainter({
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     b.drawNodes(markList());
     b.setSelected(keysOf(store.selection));
+    pin(table, store.selection, view().colorBy);
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
     if (stats) chrome.setStatus(statusText(table, stats, tree, view()));
@@ -130,6 +132,7 @@ export function createPainter({
   }
   function restyle() {
     computeScene();
+    pin(table, store.selection, view().colorBy);
     backend?.styleNodes(markList());
     updateLabels();
     histogram();
@@ -220,7 +223,10 @@ export function createPainter({
 
   /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
   const marks = {
-    selection: () => backend?.setSelected(keysOf(store.selection)),
+    selection: () => {
+      backend?.setSelected(keysOf(store.selection));
+      pin(table, store.selection, view().colorBy);
+    },
     highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
     /** @param {number | null} id */
     cursor: (id) => backend?.setCursor(id !== null && tree?.byKey.has(keyOf(id)) ? keyOf(id) : null),

@@ -251,7 +251,22 @@ export function spreadContent(doc, s, metric) {
 export function createSpreads(ask) {
   /** @type {Map<string, Promise<Spread>>} */
   let known = new Map();
-  return {
+  const spreads = {
+    /**
+     * Node `id`'s spread of `metric`, asked once; null without anyone to ask.
+     * @param {number} id @param {string} metric
+     */
+    of(id, metric) {
+      if (!ask) return null;
+      const key = `${id}\u0000${metric}`;
+      let spread = known.get(key);
+      if (!spread) {
+        spread = ask(id, metric);
+        known.set(key, spread);
+        spread.catch(() => known.delete(key)); // asked again next time
+      }
+      return spread;
+    },
     /** Forgets what was asked (new data). */
     clear() {
       known = new Map();
@@ -262,19 +277,13 @@ export function createSpreads(ask) {
      * @param {HTMLElement} content @param {number} id @param {string} metric @param {() => boolean} current
      */
     attach(content, id, metric, current) {
-      if (!ask) return;
-      const key = `${id}\u0000${metric}`;
-      let spread = known.get(key);
-      if (!spread) {
-        spread = ask(id, metric);
-        known.set(key, spread);
-        spread.catch(() => known.delete(key)); // asked again next time
-      }
-      spread
-        .then((s) => {
+      spreads
+        .of(id, metric)
+        ?.then((s) => {
           if (current() && content.isConnected) content.append(spreadContent(content.ownerDocument, s, metric));
         })
         .catch(() => {});
     },
   };
+  return spreads;
 }

@@ -8,6 +8,7 @@ import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
 import { createHover, createPin } from "./hover.js";
 import { textMeasure } from "./label-layout.js";
+import { createNavigation } from "./navigation.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { createSpreads } from "./tooltip.js";
@@ -234,6 +235,16 @@ export function createPainter({
     matches: (ids) => backend?.setMatches(keysOf(ids)),
   };
 
+  // where nodes and folds are on screen, and the moves that bring them into view
+  const navigation = createNavigation({
+    camera,
+    D,
+    now: () => ({ table, tree, layout }),
+    keyOf,
+    screenOf,
+    updateLabels,
+  });
+
   useBackend("svg");
   return {
     get table() {
@@ -266,53 +277,7 @@ export function createPainter({
       const kind = tree?.byKey.get(keyOf(id))?.kind;
       return kind === "node" || kind === "collapsed";
     },
-    /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. @param {number} id */
-    screenPosition(id) {
-      const key = keyOf(id);
-      return layout && key >= 0 && tree?.byKey.has(key) ? screenOf(key) : null;
-    },
-    /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. @param {number} parent */
-    foldPosition(parent) {
-      const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
-      return fold ? screenOf(fold.key) : null;
-    },
-    /**
-     * Brings drawn nodes into view (navigation keeps its target in view); with `readable`, at
-     * a zoom where rows are at least `minRowPx` apart.
-     * @param {number[]} ids full-tree ids (those not drawn are skipped)
-     * @param {{ readable?: boolean, children?: boolean }} [how] `children`: their drawn children too
-     */
-    reveal(ids, { readable = false, children = false } = {}) {
-      if (!layout || !tree) return;
-      const lay = layout;
-      const keys = ids.map(keyOf).filter((k) => k >= 0 && tree?.byKey.has(k));
-      if (children) {
-        const parents = new Set(keys);
-        for (const it of tree.items) if (parents.has(it.parentKey)) keys.push(it.key);
-      }
-      camera.reveal(
-        keys.map((k) => ({ x: lay.x[k], y: lay.y[k] })),
-        { minK: readable ? D.minRowPx / D.rowHeight : 0 },
-      );
-      updateLabels();
-    },
-    /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {number} parent */
-    centerOnFold(parent) {
-      const fold = tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
-      if (fold && layout) camera.centerOn(layout.x[fold.key], layout.y[fold.key]);
-    },
-    /**
-     * Puts node `id` back at screen position `at` with the zoom `zoom` (an expansion keeps the
-     * expanded node where the user clicked).
-     * @param {number} id @param {{ x: number, y: number }} at @param {{ x: number, y: number, k: number }} zoom
-     */
-    keepAt(id, at, zoom) {
-      const key = keyOf(id);
-      if (!layout || key < 0) return;
-      camera.set(zoom);
-      camera.keep(at, layout.x[key], layout.y[key]);
-      updateLabels();
-    },
+    ...navigation,
     rebuild,
     draw,
     /** A new backend kind (the view state's `backend`): drawn again and fitted. */

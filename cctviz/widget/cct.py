@@ -63,6 +63,7 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
     search_regex: bool = traits.trait("search_regex")
     search_case: bool = traits.trait("search_case")
     highlighted: tuple[int, ...] = traits.trait("highlighted")
+    legend_share: str = traits.trait("legend_share")
     fold_to_fit: bool = traits.trait("fold_to_fit")
     caller_edges: bool = traits.trait("caller_edges")
     selection: tuple[int, ...] = traits.trait("selection")

@@ -41,6 +41,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {boolean} searchRegex
  * @property {boolean} searchCase
  * @property {number[]} highlighted
+ * @property {"off" | "total" | "focus"} legendShare
  * @property {boolean} foldToFit
  * @property {boolean} callerEdges
  */

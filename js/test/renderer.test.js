@@ -414,3 +414,24 @@ describe("pinning a selected node's spread", () => {
     expect(pinned.hidden).toBe(true);
   });
 });
+
+describe("the colour legend as a share", () => {
+  test("ends as a percentage of the total or of the focus, from the toolbar; values again when off", () => {
+    const { container, renderer } = mount();
+    const legend = () => container.querySelector(".cct-color-legend").textContent;
+    expect(legend()).not.toContain("%");
+    const menu = container.querySelector('select[aria-label="legend ends"]');
+    menu.value = "total";
+    menu.dispatchEvent(new Event("change"));
+    expect(renderer.state.legendShare).toBe("total");
+    // time: every node's 1…30 of a total 48 (the tree's domain): 2.1 % … 63 %
+    expect(legend()).toContain("% of total");
+    expect(legend()).toContain("2.1 %");
+    expect(legend()).toContain("63 %");
+    renderer.setState({ legendShare: "focus", focus: 1 }); // solve: 42 below it
+    expect(legend()).toContain("% of the focus");
+    expect(legend()).toContain("71 %"); // 30 of 42
+    renderer.setState({ legendShare: "off" });
+    expect(legend()).not.toContain("%");
+  });
+});

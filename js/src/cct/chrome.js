@@ -127,9 +127,10 @@ export function createChrome(root) {
  * row on top (narrow figures: shorter colour bars).
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
  * @param {{ legends: import("./scene.js").LegendEntry[], size: ReturnType<typeof import("./scales.js").sizeScale>,
- *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number }} spec
+ *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string }} spec
+ *   `format`: how the colour legends' ends are written (a share of a total)
  */
-export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale }) {
+export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale, format }) {
   layer.selectAll("*").remove();
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
   let x = 12;
@@ -145,6 +146,7 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
       title: `${prefix}colour: ${colorTitle}`,
       width: onTop ? 120 : 160,
       titleWidth: onTop ? 140 : 176,
+      format,
     });
     next(46);
   }

@@ -10,7 +10,7 @@ let gradientCount = 0;
 const TITLE_CHAR_PX = 7;
 
 /**
- * @typedef {{ kind: "color", title: string, scale: import("./scales.js").ColorScale }
+ * @typedef {{ kind: "color", title: string, scale: import("./scales.js").ColorScale, format?: (v: number) => string }
  *   | { kind: "size", title: string, scale: ReturnType<typeof import("./scales.js").sizeScale> }} LegendSpec
  */
 /** What each drawn legend group shows (figures draw it again from this). @type {WeakMap<Element, LegendSpec>} */
@@ -68,14 +68,15 @@ function gradientBar(g, scale, { y, width, height }) {
 /**
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {import("./scales.js").ColorScale} scale
- * @param {{ title: string, width?: number, titleWidth?: number }} options `titleWidth`: pixels the
- *   title may take (a longer one is cut, whole in its tooltip)
+ * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string }} options
+ *   `titleWidth`: pixels the title may take (a longer one is cut, whole in its tooltip);
+ *   `format`: how the ends are written (default: the values)
  */
-export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity }) {
+export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format = formatValue }) {
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-color-legend");
   const node = g.node();
-  if (node) specs.set(node, { kind: "color", title: kindOnce(title), scale });
+  if (node) specs.set(node, { kind: "color", title: kindOnce(title), scale, format });
   legendTitle(g, title, titleWidth);
   if (!scale.domain) {
     g.append("text").attr("class", "cct-legend-note").attr("y", 16).text("no values to colour");
@@ -93,7 +94,7 @@ export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Inf
       .attr("x", e.x)
       .attr("y", 28)
       .attr("text-anchor", e.anchor)
-      .text(formatValue(e.v));
+      .text(format(e.v));
   }
   g.append("text")
     .attr("class", "cct-legend-tick")
@@ -246,14 +247,14 @@ export function wrapText(text, width, measure, maxLines = 3) {
  * @param {G} g @param {Extract<LegendSpec, { kind: "color" }>} spec @param {number} top
  * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
  */
-function colorBlock(g, { scale }, top, column, o) {
+function colorBlock(g, { scale, format = formatValue }, top, column, o) {
   const f = o.fontPx;
   if (!scale.domain) {
     text(g, "cct-legend-note", 0, top + f * ASCENT, "no values to colour");
     return top + f * (ASCENT + DESCENT);
   }
-  const lo = formatValue(scale.domain[0]);
-  const hi = formatValue(scale.domain[1]);
+  const lo = format(scale.domain[0]);
+  const hi = format(scale.domain[1]);
   const mid = scale.type === "log" ? "log" : "";
   const ends = o.measure(lo) + o.measure(hi) + 8;
   const width = Math.min(column, Math.max(160, ends));

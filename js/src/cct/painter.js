@@ -11,7 +11,7 @@ import { textMeasure } from "./label-layout.js";
 import { createNavigation } from "./navigation.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { createSpreads } from "./tooltip.js";
+import { createSpreads, legendShare } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
 import { viewLabels } from "./view-labels.js";
 import { pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
@@ -96,10 +96,12 @@ export function createPainter({
     scene = computeMarks({ table, stats, tree, layout, view: view(), sizes: D });
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
+    const share = legendShare(table, stats, view(), colorMetric, keyOf);
     drawLegends(backend.legendLayer, {
       legends: scene.legends,
       size: scene.size,
-      colorTitle: metricTitle(colorMetric, units),
+      format: share?.format,
+      colorTitle: metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : ""),
       sizeTitle: metricTitle(sizeMetric, units),
       onTop: legendsOnTop(),
       scale: D.legendScale,

@@ -117,6 +117,8 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     reducers.map((r) => (r === "imbalance" ? "imbalance (max ÷ mean)" : r)),
   );
   options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
+  const shareSelect = select(styleGroup, "legend ends", (v) => dispatch({ set: { legendShare: v } }));
+  options(shareSelect, ["off", "total", "focus"], ["values", "% of total", "% of focus"]);
 
   // roots
   const rootsGroup = group(row1, "Roots");
@@ -331,6 +333,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       paletteSelect.value = view.palette;
       scaleSelect.value = view.colorScale;
       legendSelect.value = view.legend;
+      shareSelect.value = view.legendShare;
       undoButton.disabled = !canUndo;
       redoButton.disabled = !canRedo;
       brushButton.setAttribute("aria-pressed", String(brush));

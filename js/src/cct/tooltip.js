@@ -100,6 +100,25 @@ export function focusTotals(table, stats, row) {
 }
 
 /**
+ * The colour legend as a share (view state `legendShare`): the base and how its ends are
+ * written, or null (off, or a metric that does not add up, or nothing to divide by).
+ * @param {import("./decode.js").Table} table
+ * @param {{ sums: Map<string, Float64Array> }} stats
+ * @param {{ legendShare: "off" | "total" | "focus", focus: number | null }} view
+ * @param {import("./decode.js").Metric} metric @param {(id: number) => number} rowOf
+ */
+export function legendShare(table, stats, view, metric, rowOf) {
+  if (view.legendShare === "off" || (metric.kind !== "exclusive" && metric.kind !== "inclusive")) return null;
+  const focusRow = view.legendShare === "focus" && view.focus !== null ? rowOf(view.focus) : -1;
+  const base = focusRow >= 0 ? focusTotals(table, stats, focusRow)?.get(metric.name) : totals(table).get(metric.name);
+  if (base === undefined || !(base > 0)) return null;
+  return {
+    of: focusRow >= 0 ? "% of the focus" : "% of total",
+    format: (/** @type {number} */ v) => shareText(v, base, undefined).replace(" of total", ""),
+  };
+}
+
+/**
  * "12.3 % of total · 40 % of focus": a value's share, where it has a meaning.
  * @param {number} v @param {number | undefined} total @param {number | undefined} focus
  */

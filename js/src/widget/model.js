@@ -29,6 +29,7 @@
  * @property {ViewState["searchRegex"]} search_regex
  * @property {ViewState["searchCase"]} search_case
  * @property {ViewState["highlighted"]} highlighted
+ * @property {ViewState["legendShare"]} legend_share
  * @property {ViewState["foldToFit"]} fold_to_fit
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
@@ -98,6 +99,7 @@ export const TRAIT_KINDS = Object.freeze({
   search_regex: "bool",
   search_case: "bool",
   highlighted: "node_ids",
+  legend_share: "enum",
   fold_to_fit: "bool",
   caller_edges: "bool",
   color_domain: "domain",

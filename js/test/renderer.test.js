@@ -435,3 +435,25 @@ describe("the colour legend as a share", () => {
     expect(legend()).not.toContain("%");
   });
 });
+
+describe("a derived inclusive metric's title", () => {
+  test("says its kind once: 'x (inc, derived)', not 'x (inc, derived) (inclusive)'", () => {
+    const spec = payload({
+      parent: [-1, 0],
+      names: ["main", "k"],
+      metrics: { x: [1, 2], "x (inc, derived)": [3, 2] },
+      kinds: { x: "exclusive", "x (inc, derived)": "inclusive" },
+      partners: { x: "x (inc, derived)", "x (inc, derived)": "x" },
+    });
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500 });
+    renderer.setState({ colorBy: "x", sizeBy: "x (inc, derived)" });
+    renderer.setData(decodeTable(spec));
+    const size = container.querySelector(".cct-size-legend").textContent;
+    expect(size).toContain("size: x (inc, derived)");
+    expect(size).not.toContain("(inclusive)");
+    const option = [...container.querySelectorAll('select[aria-label="size"] option')].map((o) => o.textContent);
+    expect(option).toEqual(["x (exc)", "x (inc, derived)"]);
+  });
+});

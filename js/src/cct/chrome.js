@@ -164,7 +164,7 @@ const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
 export function metricTitle(m, units) {
   const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
   // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
-  const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
+  const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
   // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
   const kind = MAX_KIND_TITLE[m.kind] ?? m.kind;
   return `${m.name}${says ? "" : ` (${kind})`}${unit}`;

@@ -272,7 +272,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       const names = table.metrics.map((m) => m.name);
       // "time (exc)", but not "time (inc) (inc)": the kind only where the name does not say it
       const says = (/** @type {import("./decode.js").Metric} */ m) =>
-        m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)})`);
+        m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
       const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
       options(colorSelect, names, labels);
       const reducerField = /** @type {HTMLElement} */ (reducerSelect.parentElement);

@@ -109,12 +109,16 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   options(scaleSelect, ["linear", "log"]);
   const legendSelect = select(styleGroup, "legend", (v) => dispatch({ set: { legend: v } }));
   // how a node's rows (ranks, threads, profiles) combine: only for data that has several
-  const reducerSelect = select(metricsGroup, "over ranks", (v) => dispatch({ command: "reducer", value: v }));
+  const ranksGroup = group(row1, "Ranks");
+  const reducerSelect = select(ranksGroup, "over ranks", (v) => dispatch({ command: "reducer", value: v }));
+  // "[mean ▾] over rank × thread": the choice first, then what it is over
+  const reducerWrap = /** @type {HTMLElement} */ (reducerSelect.parentElement);
+  reducerWrap.append(/** @type {Element} */ (reducerWrap.firstElementChild));
   const reducers = valuesOf("reducer");
   options(
     reducerSelect,
     reducers,
-    reducers.map((r) => (r === "imbalance" ? "imbalance (max ÷ mean)" : r)),
+    reducers.map((r) => (r === "imbalance" ? "max ÷ mean" : r)),
   );
   options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
   const shareSelect = select(styleGroup, "legend ends", (v) => dispatch({ set: { legendShare: v } }));
@@ -277,9 +281,10 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       options(colorSelect, names, labels);
       const reducerField = /** @type {HTMLElement} */ (reducerSelect.parentElement);
       reducerField.hidden = !table.reducer;
+      ranksGroup.hidden = !table.reducer;
       const over = table.reducedOver.join(" × ");
       reducerField.title = table.reducer ? `how the values of each node's rows (one per ${over}) combine` : "";
-      /** @type {HTMLElement} */ (reducerField.firstElementChild).textContent = `over ${over}`;
+      /** @type {HTMLElement} */ (reducerField.lastElementChild).textContent = `over ${over}`;
       if (table.reducer) reducerSelect.value = table.reducer;
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);

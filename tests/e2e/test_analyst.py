@@ -41,3 +41,12 @@ def test_reducer_menu_and_rank_spread(open_notebook, page) -> None:
     tip = view.locator(".cct-tooltip").inner_text()
     assert "values: imbalance over rank" in tip and "Σ" not in tip
     assert notebook.python_json(f"float(w.node_frame.loc[{main}, 'time (inc)'])") >= 1.0
+
+
+def test_no_reducer_menu_for_one_row_per_node(open_notebook, page) -> None:
+    open_notebook(["import cctviz\nw = cctviz.CCT(cctviz.examples.load('caliper-sw4-cuda'))\nw"])
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    assert view.locator('select[aria-label="over ranks"]').count() == 1
+    assert not view.locator('select[aria-label="over ranks"]').is_visible()
+    assert view.get_by_role("group", name="Ranks").is_hidden()

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
-import { BAND_GAP, itemHierarchy, layoutTree } from "../src/cct/tree.js";
+import { BAND_GAP, BAND_PX, bandRoom, HEAD_PX, itemHierarchy, layoutTree } from "../src/cct/tree.js";
 import { payload, realProfile, smallTree } from "./fixtures.js";
 
 const ROW = 28;
@@ -34,6 +34,16 @@ describe("bands of several roots", () => {
     }
     expect(layout.y[7] - layout.y[6]).toBe(ROW); // small roots stay one row apart
     expect(layout.headRoom).toBeGreaterThan(0);
+  });
+
+  test("band gaps: BAND_PX in a tall drawing, at most 45 % of a small one's height", () => {
+    expect(bandRoom(1, 500)).toEqual({ gap: 0, head: 0, total: 0 });
+    const tall = bandRoom(3, 1000);
+    expect(tall.gap).toBe(BAND_PX);
+    expect(tall.head).toBe(HEAD_PX);
+    const small = bandRoom(3, 150); // a column-wide figure's tree
+    expect(small.total).toBeCloseTo(0.45 * 150);
+    expect(small.gap / small.head).toBeCloseTo(BAND_PX / HEAD_PX);
   });
 
   test("one root: no bands, no room for headers", () => {

@@ -4,7 +4,7 @@
 import { select } from "d3-selection";
 import "d3-transition"; // selection.transition(): navigation glides to its target
 import { zoom, zoomIdentity } from "d3-zoom";
-import { BAND_GAP, BAND_PX, HEAD_PX, HEAD_ROOM, placeLevels, stackBands } from "./tree.js";
+import { BAND_GAP, bandRoom, HEAD_ROOM, placeLevels, stackBands } from "./tree.js";
 
 /** @typedef {{ x: number, y: number, k: number }} Transform */
 /**
@@ -220,10 +220,10 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       if (bands > 1) {
         // the bands of several roots keep BAND_PX between them at the fitted zoom
         const content = layout.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0);
-        const rows = avail.height - (bands - 1) * BAND_PX - HEAD_PX;
-        k = Math.max(1e-4, Math.min(frame.maxFitScale, rows / Math.max(1, content)));
-        const gap = Math.max(BAND_GAP * layout.rowHeight, BAND_PX / k);
-        const head = Math.max(HEAD_ROOM * layout.rowHeight, HEAD_PX / k);
+        const px = bandRoom(bands, avail.height);
+        k = Math.max(1e-4, Math.min(frame.maxFitScale, (avail.height - px.total) / Math.max(1, content)));
+        const gap = Math.max(BAND_GAP * layout.rowHeight, px.gap / k);
+        const head = Math.max(HEAD_ROOM * layout.rowHeight, px.head / k);
         const before = layout.height;
         stackBands(layout, gap, head);
         moved = Math.abs(before - layout.height) > 1e-9;

@@ -16,7 +16,7 @@ import { createGestures } from "./gestures.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
 import { createToolbar } from "./toolbar.js";
-import { BAND_GAP } from "./tree.js";
+import { bandRoom } from "./tree.js";
 
 export { VIEW_DEFAULTS } from "../contract.js";
 
@@ -146,13 +146,21 @@ export function createRenderer(container, options = {}) {
   function foldFirstPicture() {
     if (!view().foldToFit || view().collapsed.length) return;
     const { table, stats, tree } = painter;
-    const room = roomFor(camera.room(), { rowPx: D.minRowPx, levelPx: D.minLevelWidth });
-    // the bands of several roots take rows of their own (see tree.js)
+    // the bands of several roots take room of their own (see tree.js): BAND_PX between two
+    // bands (a run of small roots is one band) and HEAD_PX above the first
     const items = tree?.items ?? [];
     const parents = new Set(items.map((it) => it.parentKey));
-    const tops = items.filter((it) => it.parentKey === -1);
-    const bands = tops.filter((it) => parents.has(it.key)).length + (tops.some((it) => !parents.has(it.key)) ? 1 : 0);
-    if (tops.length > 1) room.rows = Math.max(1, room.rows - Math.ceil((bands - 1) * (BAND_GAP - 1) + 2));
+    let bands = 0;
+    let smallRun = false;
+    for (const it of items) {
+      if (it.parentKey !== -1) continue;
+      const small = !parents.has(it.key);
+      if (!(small && smallRun)) bands++;
+      smallRun = small;
+    }
+    const free = camera.room();
+    free.height = Math.max(D.minRowPx, free.height - bandRoom(bands, free.height).total);
+    const room = roomFor(free, { rowPx: D.minRowPx, levelPx: D.minLevelWidth });
     const ids = table && stats && tree ? foldsToFit(table, stats, tree, view().sizeBy, room) : [];
     if (!ids.length) return;
     fitted = new Set(ids);

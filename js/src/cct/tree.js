@@ -12,6 +12,20 @@ export const BAND_PX = 40;
 export const HEAD_PX = 24;
 
 /**
+ * Screen pixels between bands and above the first for `bands` bands in a drawing `height` pixels
+ * tall: BAND_PX and HEAD_PX, less in a small drawing (a column-wide figure), where the gaps take
+ * at most 45 % of the height (headers that no longer fit are left out by the label layout).
+ * @param {number} bands @param {number} height
+ */
+export function bandRoom(bands, height) {
+  if (bands < 2) return { gap: 0, head: 0, total: 0 };
+  const scale = Math.min(1, (0.45 * height) / ((bands - 1) * BAND_PX + HEAD_PX));
+  const gap = BAND_PX * scale;
+  const head = HEAD_PX * scale;
+  return { gap, head, total: (bands - 1) * gap + head };
+}
+
+/**
  * A band of a view with several roots: one root and its subtree, or a run of small roots (no
  * drawn children: leaves, collapsed glyphs, folds) grouped under one header.
  * @typedef {{ keys: number[], y0: number, y1: number }} Band keys: its top-level items; y0, y1:

@@ -154,7 +154,8 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       const inside = sx > 40 && sx < size.width - 40 && sy > 20 && sy < size.height - 20;
       if (onlyIfOutside && inside) return;
       userMoved = true;
-      jump(transform.translate((size.width / 2 - sx) / transform.k, (size.height / 2 - sy) / transform.k), true);
+      // a jump, not a glide: callers (the renderer's API, search) read positions right after it
+      jump(transform.translate((size.width / 2 - sx) / transform.k, (size.height / 2 - sy) / transform.k));
     },
 
     /**

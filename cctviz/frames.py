@@ -41,11 +41,14 @@ def distribution(table: NodeTable, data: Any, node: int, metric: str) -> pd.Seri
     first = int(table.first_row[node]) if node < table.first_row.shape[0] else -1
     if first < 0:
         return df[metric].iloc[0:0]
-    # rows of that node: compare the node level with the node object itself (identity, as
-    # Hatchet's own .loc does by its hash)
-    levels = df.index.get_level_values("node")
-    target = levels[first]
-    rows = np.flatnonzero(levels == target)
+    # the rows of that node: those sharing its code in the index's node level (integer codes,
+    # not a comparison of Node objects row by row: this runs on every hover)
+    index = df.index
+    if isinstance(index, pd.MultiIndex):
+        codes = index.codes[index.names.index("node")]
+        rows = np.flatnonzero(codes == codes[first])
+    else:
+        rows = np.sort(index.get_indexer_for([index[first]]))
     return df[metric].iloc[rows]
 
 

@@ -77,6 +77,17 @@ def test_distribution_is_the_nodes_rows_of_the_dataframe() -> None:
     assert by_name.mean() == pytest.approx(w.node_frame.loc[main, "time (inc)"])
 
 
+def test_distribution_of_a_profile_with_one_row_per_node() -> None:
+    gf = cctviz.examples.load("caliper-sw4-cuda")
+    w = cctviz.CCT(gf)
+    metric = "sum#scale#cupti.activity.duration"
+    for i in (0, w.table.size // 2, w.table.size - 1):
+        series = w.distribution(i, metric)
+        node = w.table.nodes[i]
+        pd.testing.assert_series_equal(series, gf.dataframe.loc[gf.dataframe.index == node, metric])
+        assert len(series) == 1
+
+
 def test_distribution_errors_name_what_is_accepted() -> None:
     gf = load(_by_folder(CPI))
     w = cctviz.CCT(gf)

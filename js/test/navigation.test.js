@@ -1,6 +1,6 @@
 // Navigation keeps its target in view: hot path, expanding a glyph, search ▶ and the keyboard
 // bring what they act on into the picture, at a readable zoom where they step to one node.
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
 import { realProfile } from "./fixtures.js";
@@ -61,39 +61,31 @@ describe("navigation keeps its target in view", () => {
 });
 
 describe("navigation glides, unless the user asks for reduced motion", () => {
-  /** @param {boolean} reduce what the page's prefers-reduced-motion query answers */
-  function withMotion(reduce) {
+  /** The page answers prefers-reduced-motion with `reduce` while it steps to a search match far off. */
+  async function stepToMatch(/** @type {boolean} */ reduce) {
     window.matchMedia = (query) => ({ matches: reduce && query.includes("reduce"), media: query });
+    const { container, renderer } = await mount();
+    renderer.setTransform({ x: 0, y: 0, k: 0.05 });
+    renderer.setState({ search: "cudaLaunchKernel" });
+    button(container, "Next match").click();
+    return renderer;
   }
+  afterEach(() => {
+    delete window.matchMedia;
+  });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 450));
 
   test("search ▶ glides to its match: not there at once, there when the motion ends", async () => {
-    withMotion(false);
-    try {
-      const { container, renderer } = await mount();
-      renderer.setTransform({ x: 0, y: 0, k: 0.05 });
-      renderer.setState({ search: "cudaLaunchKernel" });
-      button(container, "Next match").click();
-      expect(renderer.transform.k).toBeLessThan(0.1); // the glide has only begun
-      await settle();
-      expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
-      expect(inView(renderer, renderer.cursor)).toBe(true);
-    } finally {
-      delete window.matchMedia;
-    }
+    const renderer = await stepToMatch(false);
+    expect(renderer.transform.k).toBeLessThan(0.1); // the glide has only begun
+    await settle();
+    expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
+    expect(inView(renderer, renderer.cursor)).toBe(true);
   });
 
   test("with reduced motion it jumps", async () => {
-    withMotion(true);
-    try {
-      const { container, renderer } = await mount();
-      renderer.setTransform({ x: 0, y: 0, k: 0.05 });
-      renderer.setState({ search: "cudaLaunchKernel" });
-      button(container, "Next match").click();
-      expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
-      expect(inView(renderer, renderer.cursor)).toBe(true);
-    } finally {
-      delete window.matchMedia;
-    }
+    const renderer = await stepToMatch(true);
+    expect(renderer.transform.k).toBeGreaterThanOrEqual(0.5);
+    expect(inView(renderer, renderer.cursor)).toBe(true);
   });
 });

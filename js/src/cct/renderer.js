@@ -16,7 +16,7 @@ import { createGestures } from "./gestures.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
 import { createToolbar } from "./toolbar.js";
-import { bandRoom } from "./tree.js";
+import { bandIndex, bandRoom } from "./tree.js";
 
 export { VIEW_DEFAULTS } from "../contract.js";
 
@@ -150,14 +150,8 @@ export function createRenderer(container, options = {}) {
     // bands (a run of small roots is one band) and HEAD_PX above the first
     const items = tree?.items ?? [];
     const parents = new Set(items.map((it) => it.parentKey));
-    let bands = 0;
-    let smallRun = false;
-    for (const it of items) {
-      if (it.parentKey !== -1) continue;
-      const small = !parents.has(it.key);
-      if (!(small && smallRun)) bands++;
-      smallRun = small;
-    }
+    const tops = items.filter((it) => it.parentKey === -1);
+    const bands = tops.length > 1 ? (bandIndex(tops.map((it) => !parents.has(it.key))).at(-1) ?? 0) + 1 : 0;
     const free = camera.room();
     free.height = Math.max(D.minRowPx, free.height - bandRoom(bands, free.height).total);
     const room = roomFor(free, { rowPx: D.minRowPx, levelPx: D.minLevelWidth });

@@ -114,7 +114,7 @@ export function legendShare(table, stats, view, metric, rowOf) {
   if (base === undefined || !(base > 0)) return null;
   return {
     of: focusRow >= 0 ? "% of the focus" : "% of total",
-    format: (/** @type {number} */ v) => shareText(v, base, undefined).replace(" of total", ""),
+    format: (/** @type {number} */ v) => percent(v, base),
   };
 }
 
@@ -124,14 +124,16 @@ export function legendShare(table, stats, view, metric, rowOf) {
  */
 export function shareText(v, total, focus) {
   if (Number.isNaN(v)) return "";
-  const pct = (/** @type {number} */ x) => {
-    const p = (100 * v) / x;
-    return `${Math.abs(p) >= 10 ? p.toFixed(0) : p.toPrecision(2)} %`;
-  };
   const parts = [];
-  if (total !== undefined && total > 0) parts.push(`${pct(total)} of total`);
-  if (focus !== undefined && focus > 0) parts.push(`${pct(focus)} of focus`);
+  if (total !== undefined && total > 0) parts.push(`${percent(v, total)} of total`);
+  if (focus !== undefined && focus > 0) parts.push(`${percent(v, focus)} of focus`);
   return parts.join(" · ");
+}
+
+/** `v` as a percentage of `base`: two significant digits below 10 %, whole ones above. @param {number} v @param {number} base */
+function percent(v, base) {
+  const p = (100 * v) / base;
+  return `${Math.abs(p) >= 10 ? p.toFixed(0) : p.toPrecision(2)} %`;
 }
 
 /**

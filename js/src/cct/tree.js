@@ -70,6 +70,20 @@ export function itemHierarchy(items) {
 }
 
 /**
+ * The band of each top-level item, in order: a root with drawn children is a band of its own;
+ * a run of small ones (leaves, collapsed glyphs, folds) shares one.
+ * @param {boolean[]} small whether each top-level item is small
+ * @returns {number[]} band index per item
+ */
+export function bandIndex(small) {
+  let band = -1;
+  return small.map((s, i) => {
+    if (!(s && small[i - 1])) band++;
+    return band;
+  });
+}
+
+/**
  * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
  * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
  * so that the spacing can follow the view's size without laying the tree out again.
@@ -87,17 +101,15 @@ export function layoutTree(root, { rowHeight }, size) {
   /** @type {number[][]} */
   const bandKeys = [];
   if (tops.length > 1) {
-    let smallRun = false;
-    for (const top of tops) {
-      const small = !top.children;
-      if (!(small && smallRun)) bandKeys.push([]);
-      smallRun = small;
-      const b = bandKeys.length - 1;
+    const index = bandIndex(tops.map((top) => !top.children));
+    tops.forEach((top, i) => {
+      const b = index[i];
+      if (b === bandKeys.length) bandKeys.push([]);
       bandKeys[b].push(top.data);
       top.each((n) => {
         bandOf[n.data] = b;
       });
-    }
+    });
   }
   const banded = bandKeys.length > 1;
   const laid = tree().nodeSize([rowHeight, 1])(root);
@@ -136,20 +148,30 @@ export function layoutTree(root, { rowHeight }, size) {
       for (const [i, key] of band.keys.entries()) tidy[key] = i * rowHeight;
     }
   }
-  const layout = { x, y, depth, nodes, leaves, height: 0, headRoom: 0, bands, maxDepth, levelWidth: 0, rowHeight };
   const heights = new Float64Array(bands.length);
   for (const node of banded ? nodes : []) {
     const b = bandOf[node.data];
     heights[b] = Math.max(heights[b], tidy[node.data]);
   }
+  // `stacking`: each node's band, its place within it and each band's height (stackBands)
   const stacking = { bandOf, tidy, heights };
-  stacked.set(layout, stacking);
+  const layout = {
+    x,
+    y,
+    depth,
+    nodes,
+    leaves,
+    height: 0,
+    headRoom: 0,
+    bands,
+    maxDepth,
+    levelWidth: 0,
+    rowHeight,
+    stacking,
+  };
   stackBands(layout, BAND_GAP * rowHeight, HEAD_ROOM * rowHeight);
   return layout;
 }
-
-/** @type {WeakMap<object, { bandOf: Int32Array, tidy: Float64Array, heights: Float64Array }>} */
-const stacked = new WeakMap();
 
 /**
  * Places the bands of several roots one below the other, `gap` apart, with `head` above the
@@ -159,9 +181,8 @@ const stacked = new WeakMap();
  */
 export function stackBands(layout, gap, head) {
   const { y, nodes, bands } = layout;
-  const stacking = stacked.get(layout);
-  if (bands.length > 1 && stacking) {
-    const { bandOf, tidy, heights } = stacking;
+  if (bands.length > 1) {
+    const { bandOf, tidy, heights } = layout.stacking;
     const start = new Float64Array(bands.length);
     bands.forEach((band, i) => {
       start[i] = i === 0 ? 0 : start[i - 1] + heights[i - 1] + gap;

@@ -27,6 +27,7 @@ from ..table import NodeTable
 from . import bundle, code, traits
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
 from .scripting import Scripting
+from .table_pane import TablePane
 from .traits import MetricTraitError
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
@@ -36,7 +37,7 @@ STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "s
 """View traits whose change draws another tree (the view fits it again)."""
 
 
-class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
+class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -66,6 +67,8 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
     legend_share: str = traits.trait("legend_share")
     fold_to_fit: bool = traits.trait("fold_to_fit")
     caller_edges: bool = traits.trait("caller_edges")
+    table_mode: str = traits.trait("table_mode")
+    sandwich: str = traits.trait("sandwich")
     selection: tuple[int, ...] = traits.trait("selection")
     reducer: str = traits.trait("reducer")
     height: int = traits.trait("height")
@@ -119,6 +122,7 @@ class CCT(Scripting, LevelOfDetailBridge, anywidget.AnyWidget):
             **kwargs,
         )
         self.on_msg(self._on_command)
+        self.on_msg(self._on_pane_command)
         if state is not None:
             self._apply_state(state)
 

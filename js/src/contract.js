@@ -42,6 +42,8 @@ import contractJson from "../../cctviz/contract.json";
  * @property {boolean} searchCase
  * @property {number[]} highlighted
  * @property {"off" | "total" | "focus"} legendShare
+ * @property {"off" | "contexts" | "functions" | "callers" | "sandwich"} tableMode
+ * @property {string} sandwich
  * @property {boolean} foldToFit
  * @property {boolean} callerEdges
  */

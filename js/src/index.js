@@ -5,6 +5,7 @@ import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
 import { svgToPng } from "./cct/rasterize.js";
 import { createRenderer } from "./cct/renderer.js";
+import { createTablePane } from "./cct/table-pane.js";
 import { createWidget } from "./widget/index.js";
 
-export default createWidget({ createRenderer, decodeTable, figureSVG, svgToPng });
+export default createWidget({ createRenderer, createTablePane, decodeTable, figureSVG, svgToPng });

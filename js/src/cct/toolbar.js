@@ -123,6 +123,15 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
   const shareSelect = select(styleGroup, "legend ends", (v) => dispatch({ set: { legendShare: v } }));
   options(shareSelect, ["off", "total", "focus"], ["values", "% of total", "% of focus"]);
+  // the table pane beside the tree
+  const tableSelect = select(group(row1, "Table"), "table", (v) => dispatch({ set: { tableMode: v } }));
+  options(tableSelect, valuesOf("table_mode"), [
+    "off",
+    "calling contexts",
+    "functions",
+    "callers (bottom-up)",
+    "caller/callee",
+  ]);
 
   // roots
   const rootsGroup = group(row1, "Roots");
@@ -339,6 +348,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       scaleSelect.value = view.colorScale;
       legendSelect.value = view.legend;
       shareSelect.value = view.legendShare;
+      tableSelect.value = view.tableMode;
       undoButton.disabled = !canUndo;
       redoButton.disabled = !canRedo;
       brushButton.setAttribute("aria-pressed", String(brush));

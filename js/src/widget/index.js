@@ -7,6 +7,7 @@
 import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { download } from "./download.js";
 import { createLodClient } from "./lod-client.js";
+import { bindPane } from "./pane.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
@@ -64,10 +65,19 @@ function renderView(deps, model, el) {
   const snapshots = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng });
   const changed = () => snapshots.schedule();
   const toTraits = traitWriter(model, changed);
-  const renderer = deps.createRenderer(el, {
+  // the tree and the table pane side by side (or the pane below, in narrow cells)
+  const body = el.ownerDocument.createElement("div");
+  body.className = "cct-body";
+  el.append(body);
+  /** @type {ReturnType<typeof bindPane> | null} */
+  let paneBinding = null;
+  const renderer = deps.createRenderer(body, {
     width: el.clientWidth || 800,
     height: model.get("height") - CHROME_HEIGHT, // a first guess: start() sizes it to the stage
-    onSelect: toTraits.onSelect,
+    onSelect(ids) {
+      toTraits.onSelect(ids);
+      paneBinding?.treeSelected(ids);
+    },
     onChange: toTraits.onChange,
     onZoom(t) {
       screen.zoomEnded(t);
@@ -92,6 +102,9 @@ function renderView(deps, model, el) {
   // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
   const unbind = bindTraits(model, renderer, changed);
+  const createPane = deps.createTablePane;
+  if (createPane) paneBinding = bindPane({ model, body, client: lod, create: createPane });
+  paneBinding?.layout(el.clientWidth);
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
   /** @returns {[number, number]} */
@@ -109,7 +122,7 @@ function renderView(deps, model, el) {
     if (!started) return;
     try {
       table = deps.decodeTable(model.get("_payload"));
-      if (renderer.element.parentNode !== el) el.replaceChildren(renderer.element); // after an error
+      if (body.parentNode !== el) el.replaceChildren(body); // after an error
       // an expansion waiting for its reply: its node stays where it is on screen
       renderer.setData(table, viewState(model), { anchor: lod.anchor });
       renderer.setSelection(model.get("selection") ?? []);
@@ -146,6 +159,7 @@ function renderView(deps, model, el) {
     }
     cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => {
+      paneBinding?.layout(el.clientWidth);
       renderer.resize(...stageSize());
       screen.sized(...stageSize());
       changed();
@@ -170,6 +184,7 @@ function renderView(deps, model, el) {
     cancelAnimationFrame(frame);
     model.off("change:_payload", onData);
     unbind();
+    paneBinding?.dispose();
     lod.dispose();
     screen.dispose();
     snapshots.dispose();

@@ -23,6 +23,7 @@ function messageKind(kind) {
 }
 const EXPAND = messageKind("expand");
 const DISTRIBUTION = messageKind("distribution");
+const PANE_KINDS = new Set([messageKind("rows"), messageKind("pick"), messageKind("locate")]);
 messageKind("reply"); // what asReply reads
 
 /**
@@ -32,6 +33,9 @@ messageKind("reply"); // what asReply reads
  *   also reported on the console) or when the view is closed first
  * @property {(node: number, metric: string) => Promise<import("./model.js").Spread>} distribution
  *   asks for the spread of a node's rows of a metric (its tooltip); rejects with Python's error
+ * @property {(type: "rows" | "pick" | "locate", fields: Record<string, unknown>) => Promise<LoadedReply>} request
+ *   a table pane request (contract.json "messages"); resolves with Python's reply, rejects
+ *   with its error
  * @property {number | null} anchor the node of the latest request still waiting for its reply
  *   (null: none, or the hidden roots, which have no place on screen)
  * @property {number} pending how many requests wait for their reply
@@ -87,6 +91,15 @@ export function createLodClient(model, { warn = (text) => console.warn(text) } =
         if (!r.spread) throw new Error("cctviz: Python's reply holds no spread");
         return r.spread;
       });
+    },
+    request(type, fields) {
+      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
+      if (!PANE_KINDS.has(type)) return Promise.reject(new Error(`cctviz: no ${type} request`));
+      const id = ++requests;
+      /** @type {Promise<LoadedReply>} */
+      const reply = new Promise((resolve, reject) => waiting.set(id, { node: -1, expand: false, resolve, reject }));
+      model.send({ ...fields, type, id });
+      return reply;
     },
     get anchor() {
       const last = [...waiting.values()].filter((w) => w.expand).at(-1);

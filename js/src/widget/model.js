@@ -30,6 +30,8 @@
  * @property {ViewState["searchCase"]} search_case
  * @property {ViewState["highlighted"]} highlighted
  * @property {ViewState["legendShare"]} legend_share
+ * @property {ViewState["tableMode"]} table_mode
+ * @property {ViewState["sandwich"]} sandwich
  * @property {ViewState["foldToFit"]} fold_to_fit
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
@@ -57,9 +59,16 @@
 /**
  * Python's answer to one request, matched by `id`; for an expand, Python sends the new table
  * before it.
- * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null }
+ * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
+ *   rows?: unknown, picked?: number, located?: Located | null }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
+/**
+ * Sent to Python by the table pane: rows of a table (`rows`), a picked row (`pick`), or where the
+ * selected nodes are (`locate`). Fields as in contract.json.
+ * @typedef {{ type: "rows" | "pick" | "locate", id: number } & Record<string, unknown>} PaneMessage
+ */
+/** @typedef {{ names: string[], paths: number[][] }} Located names and root paths of nodes */
 
 /**
  * Subscribing and unsubscribing: `change:<trait>` (anywidget has no catch-all change event) and
@@ -79,7 +88,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage | DistributionMessage) => void} send
+ * @property {(message: ExpandMessage | DistributionMessage | PaneMessage) => void} send
  * @property {unknown} [widget_manager]
  */
 
@@ -100,6 +109,8 @@ export const TRAIT_KINDS = Object.freeze({
   search_case: "bool",
   highlighted: "node_ids",
   legend_share: "enum",
+  table_mode: "enum",
+  sandwich: "string",
   fold_to_fit: "bool",
   caller_edges: "bool",
   color_domain: "domain",
@@ -124,10 +135,29 @@ export function asReply(message) {
   if (m.type !== "reply" || typeof m.id !== "number") return null;
   if (m.ok === true) {
     const loaded = typeof m.loaded === "number" ? m.loaded : 0;
-    return { type: "reply", id: m.id, ok: true, loaded, spread: asSpread(m.spread) };
+    /** @type {ReplyMessage} */
+    const reply = { type: "reply", id: m.id, ok: true, loaded, spread: asSpread(m.spread) };
+    // the table pane's answers (checked by whoever asked: js/src/cct/table-rows.js)
+    if ("rows" in m) reply.rows = m.rows;
+    if (typeof m.picked === "number") reply.picked = m.picked;
+    if ("located" in m) reply.located = asLocated(m.located);
+    return reply;
   }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };
   return null;
+}
+
+/**
+ * Names and paths from Python, checked: text, and lists of whole numbers.
+ * @param {unknown} value
+ * @returns {Located | null}
+ */
+function asLocated(value) {
+  if (typeof value !== "object" || value === null) return null;
+  const v = /** @type {Record<string, unknown>} */ (value);
+  if (!Array.isArray(v.names) || !Array.isArray(v.paths)) return null;
+  const paths = v.paths.map((p) => (Array.isArray(p) ? p.filter((x) => Number.isInteger(x)) : []));
+  return { names: v.names.map(String), paths };
 }
 
 /**

@@ -77,6 +77,34 @@
  * @property {(table: T, state: Partial<ViewState>, options: FigureOptions) => { svg: string }} figureSVG
  * @property {(svg: string, width: number, height: number, scale: number) => Promise<string>} svgToPng
  *   base64 PNG
+ * @property {(parent: HTMLElement, handlers: PaneHandlers) => TablePane} [createTablePane] the
+ *   table pane (js/src/cct/table-pane.js); without it the view has none
+ */
+
+/**
+ * @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich"} PaneMode
+ * @typedef {"contexts" | "functions" | "callers" | "callees"} RowMode
+ * @typedef {{ mode: RowMode, node?: number | null, path?: string[], itself?: boolean }} RowsRequest
+ */
+/**
+ * What the table pane reports.
+ * @typedef {object} PaneHandlers
+ * @property {(request: RowsRequest) => Promise<unknown>} fetchRows
+ * @property {(request: { mode: RowMode, node: number, path: string[], add: boolean }) => void} pick
+ * @property {(node: number) => void} focus
+ * @property {(name: string) => void} sandwich
+ * @property {(mode: PaneMode) => void} setMode
+ * @property {(text: string) => void} search
+ */
+/**
+ * What the glue uses of the table pane.
+ * @typedef {object} TablePane
+ * @property {HTMLElement} element
+ * @property {(mode: PaneMode, of: string) => Promise<void>} show
+ * @property {() => Promise<void>} reload
+ * @property {(ids: number[], names: string[], paths: number[][]) => Promise<void>} setSelection
+ * @property {(text: string, options: { regex: boolean, caseSensitive: boolean }) => void} setSearch
+ * @property {() => void} destroy
  */
 
 export {};

@@ -1,0 +1,242 @@
+"""Merged trees: calling contexts merged by function name, the bottom-up and caller/callee views.
+
+A row of a merged tree stands for a set of calling contexts, its *origins*, whose values it sums:
+
+- **callers** (bottom-up, inverted): the row ``(f, g, h)`` is the time of ``f`` when called from
+  ``g`` called from ``h``; its origins are those ``f`` nodes. The first level lists every
+  function (the flat profile); a row's children are its callers, merged by name.
+- **callees** (top-down from one function): the row ``(f, a, b)`` holds the ``b`` nodes called by
+  an ``a`` called by ``f``, its origins, merged across every context of ``f`` (starting from the
+  outermost ``f`` of each call path, so recursion is not counted twice).
+
+Exclusive metrics are summed over a row's origins. Inclusive ones are summed over the origins not
+inside another origin of the same row (recursion counts once). Other kinds show their maximum.
+A *scope* (the focused subtree, the visible roots) limits the nodes taken into account.
+
+Every level is built for all its rows at once with numpy; a single row is reached by walking its
+path level by level and keeping the origins that follow it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from .table import NodeTable
+
+Direction = Literal["callers", "callees"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of a merged tree: its rows and the (row, origin, at) pairs behind them.
+
+    ``at`` is the node each pair has reached: the origin's ancestor named by the row's last name
+    (callers), or the origin itself (callees)."""
+
+    parent_row: np.ndarray  # the row's parent in the level above (0 on the first level)
+    name: np.ndarray  # canonical name code of each row
+    row: np.ndarray  # per pair: its row
+    origin: np.ndarray  # per pair: the node whose values count
+    at: np.ndarray  # per pair: the node reached
+
+    @property
+    def size(self) -> int:
+        return int(self.name.shape[0])
+
+
+class MergedTrees:
+    """The merged trees of one node table within a scope (None: the whole table)."""
+
+    def __init__(self, table: NodeTable, scope: np.ndarray | None = None):
+        self.table = table
+        n = table.size
+        self.scope = np.ones(n, dtype=bool) if scope is None else np.asarray(scope, dtype=bool)
+        # one code per distinct name string (the table may hold a name more than once)
+        first: dict[str, int] = {}
+        canon = np.array([first.setdefault(name, i) for i, name in enumerate(table.names)])
+        self.code = canon[table.name_code] if n else np.zeros(0, np.int64)
+        self.end = subtree_end(table.parent, table.depth)
+        # children of every node, grouped by parent (CSR)
+        kids = np.flatnonzero(table.parent >= 0)
+        self.child_order = kids[np.argsort(table.parent[kids], kind="stable")]
+        counts = np.bincount(table.parent[kids], minlength=n) if n else np.zeros(0, np.int64)
+        self.child_count = np.where(self.scope, counts, 0)
+        self.child_start = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else counts
+
+    def code_of(self, name: str) -> int:
+        """The canonical code of a function name; a ValueError if no node in scope has it."""
+        try:
+            code = self.table.names.index(name)
+        except ValueError:
+            code = -1
+        if code < 0 or not np.any(self.scope & (self.code == code)):
+            raise ValueError(f"no function named {name!r} in the nodes shown")
+        return code
+
+    # -- the first level ---------------------------------------------------------------------
+    def functions(self) -> Level:
+        """Every function in scope, each with all its contexts: the callers tree's first level."""
+        nodes = np.flatnonzero(self.scope)
+        return _group(np.zeros(nodes.shape[0], np.int64), nodes, nodes, self.code[nodes])
+
+    def function(self, name: str, direction: Direction) -> Level:
+        """One function as a single row: all its contexts (callers), or the outermost ones on
+        each call path (callees)."""
+        code = self.code_of(name)
+        nodes = np.flatnonzero(self.scope & (self.code == code))
+        if direction == "callees":
+            rows = np.zeros(nodes.shape[0], np.int64)
+            nodes = nodes[self.outermost(rows, nodes)]
+        return _group(np.zeros(nodes.shape[0], np.int64), nodes, nodes, self.code[nodes])
+
+    # -- one step down the merged tree -------------------------------------------------------
+    def step(self, level: Level, direction: Direction) -> Level:
+        """The next level: every row's callers (or callees), merged by name."""
+        if direction == "callers":
+            up = self.table.parent[level.at]
+            keep = up >= 0
+            keep[keep] = self.scope[up[keep]]
+            return _group(level.row[keep], level.origin[keep], up[keep], self.code[up[keep]])
+        counts = self.child_count[level.at]
+        total = int(counts.sum())
+        offsets = np.repeat(self.child_start[level.at] - np.cumsum(counts) + counts, counts)
+        kids = self.child_order[offsets + np.arange(total)]
+        kids_rows = np.repeat(level.row, counts)
+        keep = self.scope[kids]
+        kids, kids_rows = kids[keep], kids_rows[keep]
+        return _group(kids_rows, kids, kids, self.code[kids])
+
+    def has_more(self, level: Level, direction: Direction) -> np.ndarray:
+        """Whether each row of ``level`` has children."""
+        if direction == "callers":
+            up = self.table.parent[level.at]
+            go = up >= 0
+            go[go] = self.scope[up[go]]
+        else:
+            go = self.child_count[level.at] > 0
+        return np.bincount(level.row, weights=go, minlength=level.size) > 0
+
+    def follow(self, start: Level, path: Sequence[str], direction: Direction) -> Level:
+        """The children of the row reached from ``start``'s row ``path[0]`` through ``path[1:]``
+        (each a function name): the level below that one row."""
+        level = start
+        for depth, name in enumerate(path):
+            code = self.code_of(name) if depth else None
+            if depth:
+                level = self.step(level, direction)
+            wanted = np.flatnonzero(level.name == (code if depth else self.code_of(path[0])))
+            if wanted.size == 0:
+                raise ValueError(f"no {direction[:-1]} path {' → '.join(map(str, path))}")
+            level = _only(level, int(wanted[0]))
+        return self.step(level, direction)
+
+    # -- values ------------------------------------------------------------------------------
+    def outermost(self, row: np.ndarray, origin: np.ndarray) -> np.ndarray:
+        """Per pair: whether its origin is not inside another origin of the same row."""
+        if origin.size == 0:
+            return np.ones(0, dtype=bool)
+        order = np.lexsort((origin, row))
+        ends = pd.Series(self.end[origin[order]])
+        rows = row[order]
+        reach = ends.groupby(rows).cummax().groupby(rows).shift(1, fill_value=-1).to_numpy()
+        out = np.empty(origin.shape[0], dtype=bool)
+        out[order] = origin[order] > reach
+        return out
+
+    def values(self, level: Level, metric: str) -> np.ndarray:
+        """One value per row of ``level``: the metric over the row's origins (NaN: none)."""
+        m = self.table.metrics[metric]
+        values = m.values[level.origin]
+        if m.kind == "inclusive":
+            values = np.where(self.outermost(level.row, level.origin), values, np.nan)
+        have = ~np.isnan(values)
+        counted = np.bincount(level.row[have], minlength=level.size)
+        if m.kind in ("exclusive", "inclusive"):
+            out = np.bincount(level.row[have], weights=values[have], minlength=level.size)
+        else:
+            out = np.full(level.size, -np.inf)
+            np.fmax.at(out, level.row[have], values[have])
+        return np.where(counted > 0, out, np.nan)
+
+    def contexts(self, level: Level) -> np.ndarray:
+        """How many origins each row has."""
+        return np.bincount(level.row, minlength=level.size)
+
+    def ids(self, level: Level) -> list[list[int]]:
+        """Each row's origins (node ids), in tree order."""
+        order = np.lexsort((level.origin, level.row))
+        origins = level.origin[order].tolist()
+        bounds = np.concatenate(([0], np.cumsum(self.contexts(level)))).tolist()
+        return [origins[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _group(rows: np.ndarray, origin: np.ndarray, at: np.ndarray, code: np.ndarray) -> Level:
+    """Merge pairs by (their row, the name reached): the rows of the next level."""
+    span = int(code.max()) + 1 if code.size else 1
+    unique, inverse = np.unique(rows.astype(np.int64) * span + code, return_inverse=True)
+    return Level(
+        parent_row=unique // span,
+        name=unique % span,
+        row=np.asarray(inverse, dtype=np.int64).reshape(-1),
+        origin=origin,
+        at=at,
+    )
+
+
+def _only(level: Level, row: int) -> Level:
+    """The level cut down to one of its rows (renumbered 0)."""
+    keep = level.row == row
+    return Level(
+        parent_row=np.array([level.parent_row[row]]),
+        name=np.array([level.name[row]]),
+        row=np.zeros(int(keep.sum()), np.int64),
+        origin=level.origin[keep],
+        at=level.at[keep],
+    )
+
+
+def subtree_end(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """The index of each node's last descendant (pre-order: a subtree is a run of indices)."""
+    n = parent.shape[0]
+    if n == 0:
+        return np.zeros(0, np.int64)
+    size = np.ones(n)
+    order = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[order], np.arange(int(depth.max()) + 2))
+    for d in range(int(depth.max()), 0, -1):
+        level = order[bounds[d] : bounds[d + 1]]
+        size += np.bincount(parent[level], weights=size[level], minlength=n)
+    return np.arange(n) + size.astype(np.int64) - 1
+
+
+def merged_frame(
+    trees: MergedTrees, start: Level, direction: Direction, depth: int | None
+) -> pd.DataFrame:
+    """The merged tree below ``start`` as a DataFrame, one row per merged path in breadth-first
+    order: ``path`` (names from the first level down), every metric, ``contexts`` and ``ids``."""
+    frames = []
+    level, levels = start, 0
+    parents: list[tuple[str, ...]] = [()]
+    names = trees.table.names
+    while level.size and (depth is None or levels <= depth):
+        paths = [
+            (*parents[p], names[c])
+            for p, c in zip(level.parent_row.tolist(), level.name, strict=True)
+        ]
+        frame = pd.DataFrame({"path": paths})
+        for metric in trees.table.metrics:
+            frame[metric] = trees.values(level, metric)
+        frame["contexts"] = trees.contexts(level)
+        frame["ids"] = trees.ids(level)
+        frames.append(frame)
+        parents, levels = paths, levels + 1
+        level = trees.step(level, direction)
+    if not frames:
+        return pd.DataFrame(columns=["path", *trees.table.metrics, "contexts", "ids"])
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,147 @@
+// The table pane bound to the model: which table shows (`table_mode`, `sandwich`), its rows from
+// Python (`rows` requests), picks that select in Python (`pick`), and the shared state going to
+// it (selection, search, focus, roots, colour metric, reducer). Beside the tree in wide cells,
+// below it in narrow ones.
+
+/**
+ * @typedef {import("./model.js").CCTModel} CCTModel
+ * @typedef {import("./lod-client.js").LodClient} LodClient
+ * @typedef {import("./renderer-api.js").TablePane} TablePane
+ * @typedef {import("./renderer-api.js").PaneMode} PaneMode
+ */
+
+/** Cells narrower than this put the pane below the tree. */
+export const BESIDE_FROM = 760;
+
+/**
+ * @param {{ model: CCTModel, body: HTMLElement, client: LodClient,
+ *   create: (parent: HTMLElement, handlers: import("./renderer-api.js").PaneHandlers) => TablePane,
+ *   warn?: (text: string) => void }} options
+ *   `body`: the element holding the renderer; the pane goes in it too
+ * @returns {{ pane: TablePane, treeSelected: (ids: number[]) => void, layout: (width: number) => void, dispose: () => void }}
+ */
+export function bindPane({ model, body, client, create, warn = (text) => console.warn(text) }) {
+  /** @param {unknown} error */
+  const report = (error) => warn(`cctviz: ${error instanceof Error ? error.message : String(error)}`);
+  /** @param {Partial<import("./model.js").Traits>} values */
+  const save = (values) => {
+    for (const [name, value] of Object.entries(values)) {
+      model.set(/** @type {any} */ (name), /** @type {any} */ (value));
+    }
+    model.save_changes();
+  };
+  let searchTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
+
+  const pane = create(body, {
+    async fetchRows(request) {
+      const reply = await client.request("rows", { ...request });
+      return reply.rows;
+    },
+    pick(request) {
+      client.request("pick", { ...request }).catch(report);
+    },
+    focus: (node) => save({ focused: node }),
+    sandwich: (name) => save({ sandwich: name, table_mode: "sandwich" }),
+    setMode: (mode) => save({ table_mode: mode }),
+    search(text) {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => save({ search: text }), 150);
+    },
+  });
+
+  const isOpen = () => (model.get("table_mode") ?? "off") !== "off";
+  const show = () => {
+    pane.show(model.get("table_mode") ?? "off", model.get("sandwich") ?? "").then(selectionIn, report);
+  };
+  const selectionIn = () => {
+    if (!isOpen()) return;
+    const ids = model.get("selection") ?? [];
+    if (!ids.length) {
+      pane.setSelection([], [], []).catch(report);
+      return;
+    }
+    client
+      .request("locate", { nodes: ids.slice(0, 100) })
+      .then((reply) => pane.setSelection(ids, reply.located?.names ?? [], reply.located?.paths ?? []))
+      .catch(report);
+  };
+  const searchIn = () =>
+    pane.setSearch(model.get("search") ?? "", {
+      regex: !!model.get("search_regex"),
+      caseSensitive: !!model.get("search_case"),
+    });
+  const reload = () => {
+    if (isOpen()) pane.reload().then(selectionIn, report);
+  };
+  let tree = treeOf(model.get("_payload"));
+  function onPayload() {
+    const next = treeOf(model.get("_payload"));
+    if (next === tree) return; // more nodes of the same tree (level of detail): the rows hold
+    tree = next;
+    reload();
+  }
+
+  /** @type {[import("./model.js").ChangeEvent, () => void][]} */
+  const listeners = [
+    ["change:table_mode", show],
+    ["change:sandwich", show],
+    ["change:selection", selectionIn],
+    ["change:search", searchIn],
+    ["change:search_regex", searchIn],
+    ["change:search_case", searchIn],
+    ["change:focused", reload],
+    ["change:visible_roots", reload],
+    ["change:color_by", reload],
+    ["change:reducer", reload],
+    ["change:_payload", onPayload],
+  ];
+  // after the change is sent: a change made here (model.set, then save_changes) must reach
+  // Python before the rows it asks for
+  /** @type {(() => void)[]} */
+  const deferred = listeners.map(
+    ([, listener]) =>
+      () =>
+        queueMicrotask(listener),
+  );
+  listeners.forEach(([event], i) => {
+    model.on(event, deferred[i]);
+  });
+  searchIn();
+  show();
+
+  return {
+    pane,
+    /**
+     * The user selected nodes in the tree: an open sandwich follows the selected function.
+     * @param {number[]} ids
+     */
+    treeSelected(ids) {
+      if (model.get("table_mode") !== "sandwich" || ids.length !== 1) return;
+      client
+        .request("locate", { nodes: ids })
+        .then((reply) => {
+          const name = reply.located?.names[0];
+          if (name && name !== model.get("sandwich")) save({ sandwich: name });
+        })
+        .catch(report);
+    },
+    /** Beside the tree from BESIDE_FROM pixels on, below it in narrower cells. @param {number} width */
+    layout(width) {
+      body.classList.toggle("cct-body-narrow", width > 0 && width < BESIDE_FROM);
+    },
+    dispose() {
+      clearTimeout(searchTimer);
+      listeners.forEach(([event], i) => {
+        model.off(event, deferred[i]);
+      });
+      pane.destroy();
+    },
+  };
+}
+
+/** The name of the full tree a payload holds a table of. @param {unknown} payload */
+function treeOf(payload) {
+  return typeof payload === "object" && payload !== null
+    ? /** @type {Record<string, unknown>} */ (payload).tree
+    : undefined;
+}

@@ -43,6 +43,11 @@ describe("label layout", () => {
   test("cut labels keep the start of the name, at least four characters, and a collapsed count", () => {
     expect(cutText("TIME_STEPPING", 8)).toBe("TIME_ST…");
     expect(cutText("Force_tt (+3)", 5)).toBe("Forc… (+3)");
+    // a share goes first: a whole name says more
+    expect(cutText("TIME_STEPPING 42%", 14)).toBe("TIME_STEPPING");
+    expect(cutText("TIME_STEPPING 42%", 10)).toBe("TIME_STEP…");
+    expect(cutText("Force_tt (+3) 7.5%", 13)).toBe("Force_tt (+3)");
+    expect(cutText("Force_tt (+3) 7.5%", 8)).toBe("Forc… (+3)");
     expect(cutText("short", 10)).toBe("short");
     expect(cutText("😀😀😀😀😀😀", 4)).toBe("😀😀😀😀…"); // code points, never half an emoji
   });

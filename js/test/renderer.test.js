@@ -16,6 +16,9 @@ function mount(spec = smallTree(), options = { colorBy: "time", sizeBy: "time (i
 const circles = (c) => [...c.querySelectorAll("circle.cct-node")];
 const circle = (c, id) => c.querySelector(`circle.cct-node[data-id="${id}"]`);
 
+/** A label without the share it ends with ("solve 88%" → "solve"). @param {string} text */
+const withoutShare = (text) => text.replace(/ [\d.]+%$/, "");
+
 describe("renderer", () => {
   test("draws one circle per node, all roots included", () => {
     const { container } = mount();
@@ -55,12 +58,17 @@ describe("renderer", () => {
     expect(r(2)).toBeGreaterThan(r(3));
   });
 
-  test("leaves and internal nodes are labelled with their names", () => {
+  test("leaves and internal nodes are labelled with their names and shares of the total", () => {
     const { container } = mount();
-    const labels = [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    const texts = [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    const labels = texts.map(withoutShare);
     expect(labels).toEqual(expect.arrayContaining(["main", "solve", "kernel_a", "kernel_b", "io", "init"]));
+    // the size metric's share of the total (roots' time (inc): 48): 42 → 88 %, 10 → 21 %
+    expect(texts).toEqual(expect.arrayContaining(["solve 88%", "kernel_b 21%", "io 10%"]));
+    expect(texts).toContain("init"); // 0 % is not written
     // a leaf's label starts right of its mark; an internal node's is above it
-    const at = (name) => [...container.querySelectorAll(".cct-labels text")].find((t) => t.textContent === name);
+    const at = (name) =>
+      [...container.querySelectorAll(".cct-labels text")].find((t) => withoutShare(t.textContent) === name);
     const circle = (id) => container.querySelector(`circle.cct-node[data-id="${id}"]`);
     expect(Number(at("io").getAttribute("x"))).toBeGreaterThan(Number(circle(4).getAttribute("cx")));
     expect(Number(at("io").getAttribute("y"))).toBeCloseTo(Number(circle(4).getAttribute("cy")), 6);
@@ -114,7 +122,9 @@ describe("renderer", () => {
     expect(tip.textContent).toContain("time (inc) (size)");
     expect(tip.textContent).toContain("values: mean over rank");
     // solve is labelled already: no second label on hover
-    expect([...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent)).toContain("solve");
+    expect([...container.querySelectorAll(".cct-labels text")].map((t) => withoutShare(t.textContent))).toContain(
+      "solve",
+    );
     expect(container.querySelector(".cct-hover-label text")).toBeNull();
     expect(circles(container)).toEqual(nodesBefore);
     container.querySelector("svg.cct-svg").dispatchEvent(new MouseEvent("pointerleave"));
@@ -130,6 +140,9 @@ describe("renderer", () => {
     renderer.setState({ focus: 1 }); // solve: 2 + 30 + 10 = 42 below it
     circle(container, 3).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
     expect(shares()).toEqual(["21 % of total · 24 % of focus", "21 % of total · 24 % of focus"]);
+    // the labels give the share of the focus then (kernel_a: 30 of 42)
+    const texts = [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    expect(texts).toEqual(expect.arrayContaining(["kernel_a 71%", "kernel_b 24%"]));
   });
 
   test("tooltip says a missing value is missing", () => {

@@ -6,18 +6,24 @@
 // to a few characters; below that it is left out. Pure: boxes in, boxes out.
 const ELLIPSIS = "…";
 
+/** What a label ends with: a collapsed node's "(+N)" count (kept when its name is cut), a
+ * share "42%" (dropped first: a whole name says more than a share). */
+const TAIL = /^(.*?)( \(\+[\d,]+\))?( \d+(?:\.\d+)?%)?$/su;
+
 /**
- * `text` cut to `chars` characters (code points) at its end, keeping a "(+N)" count of a
- * collapsed node: the start of a name is what a reader recognises.
+ * `text` cut to `chars` characters (code points): its share dropped first, then its name cut at
+ * its end, keeping a "(+N)" count of a collapsed node: the start of a name is what a reader
+ * recognises.
  * @param {string} text @param {number} chars
  */
 export function cutText(text, chars) {
   const points = [...text];
   if (points.length <= chars) return text;
-  const count = / \(\+[\d,]+\)$/.exec(text)?.[0] ?? "";
-  const head = [...text.slice(0, text.length - count.length)];
+  const [, name = text, count = ""] = TAIL.exec(text) ?? [];
+  const whole = name + count;
+  if ([...whole].length <= chars) return whole;
   const keep = Math.max(MIN_NAME, chars - [...count].length - 1);
-  return head.slice(0, keep).join("") + ELLIPSIS + count;
+  return [...name].slice(0, keep).join("") + ELLIPSIS + count;
 }
 
 /**

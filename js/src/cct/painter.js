@@ -196,7 +196,11 @@ export function createPainter({
     const bands = layout
       ? bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D })
       : undefined;
-    backend.drawLabels(viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands }));
+    const { sizeBy, focus } = view();
+    const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
+    backend.drawLabels(
+      viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share }),
+    );
   }
 
   function fitToView() {

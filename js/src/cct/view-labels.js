@@ -3,6 +3,7 @@
 // marks (with their screen offsets) out.
 import { layoutLabels } from "./label-layout.js";
 import { labelMark } from "./scene.js";
+import { focusTotals, totals } from "./tooltip.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;
@@ -41,12 +42,13 @@ function hotKeys(tree, marks) {
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
  *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,
  *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[],
- *   bands?: ReturnType<typeof import("./bands.js").bandHeaders> }} view `keepOut`: screen boxes
- *   no label may cover (the legends); `bands`: the headers of the bands of several roots, placed
- *   first (a root named by its header gets no label of its own)
+ *   bands?: ReturnType<typeof import("./bands.js").bandHeaders>, share?: { metric: string, focus: number } }} view
+ *   `keepOut`: screen boxes no label may cover (the legends); `bands`: the headers of the bands
+ *   of several roots, placed first (a root named by its header gets no label of its own);
+ *   `share`: labels end with the node's share of `metric`'s total (of the `focus` row's, if not -1)
  * @returns {import("./overlay.js").LabelMark[]}
  */
-export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands }) {
+export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands, share }) {
   const { width: w, height: h } = size;
   /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
   const onScreen = [];
@@ -80,13 +82,14 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     return list.sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y).slice(0, count);
   };
   const headers = bands?.markOf ?? new Map();
+  const shareOf = share ? labelShare(table, stats, share.metric, share.focus) : () => "";
   const candidates = (bands?.candidates ?? []).concat(
     top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
       key: it.key,
       x: p.x,
       y: p.y,
       r: m.r,
-      text: labelMark(table, stats, it, m, sizes).text,
+      text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
       leaf: !parents.has(it.key),
       unless: bands?.names.get(it.key),
     })),
@@ -105,4 +108,33 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     const item = /** @type {ViewItem} */ (tree.byKey.get(l.key));
     return { ...labelMark(table, stats, item, marks[l.key], sizes), text: l.text, dx: l.dx, dy: l.dy };
   });
+}
+
+/**
+ * A label's share: " 42%" of the metric's total (or of the focused row's), for nodes and
+ * collapsed glyphs of 1 % and more; "" for the rest, for aggregates and for metrics that do not
+ * add up.
+ * @param {import("./decode.js").Table} table
+ * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
+ * @param {string} name @param {number} focusRow -1: no focus
+ * @returns {(item: ViewItem) => string}
+ */
+export function labelShare(table, stats, name, focusRow) {
+  const metric = table.metrics.find((m) => m.name === name);
+  if (!metric || (metric.kind !== "exclusive" && metric.kind !== "inclusive")) return () => "";
+  const base = (focusRow >= 0 ? focusTotals(table, stats, focusRow) : totals(table))?.get(name);
+  if (base === undefined || !(base > 0)) return () => "";
+  const sums = stats.sums.get(name);
+  return (item) => {
+    // a root's share of the total says nothing (and the focus is 100 % of itself)
+    if (item.kind === "aggregate" || item.parentKey < 0) return "";
+    // a collapsed glyph of an exclusive metric stands for its subtree's sum
+    const v =
+      item.kind === "collapsed" && metric.kind === "exclusive"
+        ? (sums?.[item.id] ?? Number.NaN)
+        : metric.values[item.id];
+    const p = (100 * v) / base;
+    if (!(p >= 1)) return "";
+    return ` ${p >= 10 ? p.toFixed(0) : p.toPrecision(2)}%`;
+  };
 }

@@ -162,3 +162,23 @@ def test_callers_and_sandwich(open_notebook, page) -> None:
     view.locator('.cct-pane-head button[aria-label="Close the table"]').click()
     notebook.wait_python("w.table_mode", "off")
     assert view.locator(".cct-pane").is_hidden()
+
+
+def test_pane_goes_below_the_tree_in_a_narrow_cell(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [
+            "import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'), "
+            "table_mode='callers')\nw"
+        ]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-pane-body .cct-pane-row").first.wait_for()
+    page.set_viewport_size({"width": 700, "height": 900})
+    page.wait_for_function("() => document.querySelector('.cctviz .cct-body-narrow') !== null")
+    page.wait_for_timeout(300)  # the tree is drawn again at its new size
+    pane = view.locator(".cct-pane").bounding_box()
+    stage = view.locator(".cct-stage").bounding_box()
+    assert pane["y"] >= stage["y"] + stage["height"] - 1
+    assert pane["width"] >= stage["width"] - 2  # full width, under the tree
+    assert notebook.python_json("w._stage_size[0]") <= stage["width"] + 1
+    _shot(page, "pane-narrow")

@@ -142,8 +142,14 @@ def test_rows_messages_follow_the_focus_and_the_colour_metric() -> None:
     kids = _ask(w, type="rows", mode="contexts", node=main)["rows"]
     assert kids["node"] == [i for i in range(t.size) if t.parent[i] == main]
     assert kids["values"][1] == [float(t.metrics["time (inc)"].values[i]) for i in kids["node"]]
+    # where each function's code is: its module without directories (cpi's main is in cpi)
+    assert kids["where"] == [
+        str(w.data.dataframe.iloc[t.first_row[i]]["module"]).rsplit("/", 1)[-1]
+        for i in kids["node"]
+    ]
     # functions: the flat profile's values, within the focused subtree once focused
     functions = _ask(w, type="rows", mode="functions", path=[])["rows"]
+    assert functions["where"][functions["label"].index("main")] == "cpi"
     flat = w.flat_profile().set_index("name")
     for name, exc in zip(functions["label"], functions["values"][0], strict=True):
         assert exc == pytest.approx(flat.loc[name, "time"])
@@ -159,6 +165,12 @@ def test_rows_messages_follow_the_focus_and_the_colour_metric() -> None:
     w.color_by = "time (inc)"
     columns = _ask(w, type="rows", mode="callers", path=[])["rows"]["columns"]
     assert columns == ["time", "time (inc)"]
+
+
+def test_rows_of_a_profile_that_names_no_module_say_none() -> None:
+    w = cctviz.CCT(cctviz.examples.load("caliper-sw4-cuda"))
+    rows = _ask(w, type="rows", mode="functions", path=[])["rows"]
+    assert rows["where"] == [None] * len(rows["label"])
 
 
 def test_pick_selects_the_contexts_a_row_stands_for() -> None:

@@ -32,6 +32,7 @@ class TablePane(t.HasTraits):
     """The table pane's half of ``CCT`` (a mixin: ``CCT`` holds the traits and the data)."""
 
     _table: NodeTable
+    _data: Any
     focused: int | None
     visible_roots: tuple[int, ...] | None
     selection: tuple[int, ...]
@@ -114,6 +115,19 @@ class TablePane(t.HasTraits):
         )
         return self._merged_cache(key)
 
+    def _where(self, ids: np.ndarray) -> list[str | None]:
+        """Where each node's code is: its module (or file) without the directories, from the
+        node's first dataframe row; None where the profile does not say."""
+        key = ("_where", id(self._table))
+        cached = self.__dict__.get("_where_cache")
+        if cached is None or cached[0] != key:
+            cached = (key, _where_of(self._table, self._data))
+            self.__dict__["_where_cache"] = cached
+        where: list[str | None] | None = cached[1]
+        if where is None:
+            return [None] * len(ids)
+        return [where[int(i)] for i in ids]
+
     def _columns(self) -> list[str]:
         """The pane's value columns: the colour metric's exclusive and inclusive pair."""
         metric = self._table.metric(self.color_by)
@@ -138,6 +152,7 @@ class TablePane(t.HasTraits):
                 ]
             return {
                 "columns": columns,
+                "where": self._where(ids),
                 "label": [table.name(int(i)) for i in ids],
                 "values": [_json(table.metrics[c].values[ids]) for c in columns],
                 "count": [1] * len(ids),
@@ -145,8 +160,10 @@ class TablePane(t.HasTraits):
                 "more": (trees.child_count[ids] > 0).tolist(),
             }
         level = self._level(trees, mode, path, content.get("itself") is True)
+        _, first = np.unique(level.row, return_index=True)
         return {
             "columns": columns,
+            "where": self._where(level.at[first]),
             "label": [table.names[c] for c in level.name],
             "values": [_json(trees.values(level, c)) for c in columns],
             "count": trees.contexts(level).tolist(),
@@ -229,6 +246,30 @@ class TablePane(t.HasTraits):
         except (ValueError, KeyError) as error:
             reply.update(ok=False, error=str(error))
         self.send(reply)
+
+
+WHERE_COLUMNS = ("module", "file")
+"""Dataframe columns that say where a function's code is, in order of preference."""
+
+
+def _where_of(table: NodeTable, data: Any) -> list[str | None] | None:
+    """Each node's module (or file) name without its directories, or None if the profile has
+    neither column with a useful value ("<unknown file>" is not one)."""
+    df = getattr(data, "dataframe", None)
+    if df is None:
+        return None
+    for column in WHERE_COLUMNS:
+        if column not in df.columns:
+            continue
+        values = df[column].to_numpy(dtype=object)
+        out: list[str | None] = [None] * table.size
+        for i, row in enumerate(table.first_row.tolist()):
+            value = values[row] if row >= 0 else None
+            if isinstance(value, str) and value and not value.startswith("<unknown"):
+                out[i] = value.rstrip("/").rsplit("/", 1)[-1]
+        if any(out):
+            return out
+    return None
 
 
 def _request(content: dict[str, Any]) -> tuple[str, list[str], int | None]:

@@ -121,6 +121,25 @@ describe("the pane", () => {
     expect(p.element.querySelector(".cct-pane-columns button").getAttribute("aria-sort")).toBe("ascending");
   });
 
+  test("a row shows where its function's code is, if Python says", () => {
+    const { rows } = rowsFrom({ ...reply(["a", "b"], [1, 2]), where: ["libm.so", null] }, null, "functions");
+    expect(rows.map((r) => r.where)).toEqual(["libm.so", null]);
+    const p = createTablePane(document.body, {
+      fetchRows: async () => ({ ...reply(["a", "b"], [1, 2]), where: ["libm.so", null] }),
+      pick() {},
+      focus() {},
+      sandwich() {},
+      setMode() {},
+      search() {},
+    });
+    return p.show("functions", "").then(() => {
+      const where = [...p.element.querySelectorAll(".cct-pane-body .cct-pane-row")].map(
+        (r) => r.querySelector(".cct-pane-where")?.textContent ?? null,
+      );
+      expect(where).toEqual([null, "libm.so"]); // b (2) sorts first
+    });
+  });
+
   test("a toggle loads the callers; names are text, never markup", async () => {
     const { p, requests } = pane(2);
     await p.show("callers", "");

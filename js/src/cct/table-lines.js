@@ -57,8 +57,11 @@ export function rowElement(doc, row, index, { selected, match, count }) {
     attrs: { "aria-hidden": "true" },
   });
   append(name, "span", { className: "cct-pane-label", text: row.section ?? row.label });
+  if (row.where && row.section === null) append(name, "span", { className: "cct-pane-where", text: row.where });
   // the whole call path on hover: callers read upwards, callees downwards
-  name.title = row.path.length > 1 ? row.path.join(row.mode === "callees" ? " → " : " ← ") : (row.section ?? row.label);
+  const title =
+    row.path.length > 1 ? row.path.join(row.mode === "callees" ? " → " : " ← ") : (row.section ?? row.label);
+  name.title = row.where && row.section === null ? `${title}\n${row.where}` : title;
   const cells = [...row.values.map((v) => (v === null ? "–" : formatValue(v))), ...(count ? [String(row.count)] : [])];
   for (const text of cells)
     append(el, "div", { className: "cct-pane-cell cct-pane-num", text, attrs: { role: "gridcell" } });

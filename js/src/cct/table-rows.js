@@ -9,6 +9,7 @@
  * @property {string} key unique in the pane
  * @property {RowMode} mode which table it belongs to (what its children are)
  * @property {string} label the function's name
+ * @property {string | null} where its module (or file), if the profile says
  * @property {(number | null)[]} values one per value column; null: missing
  * @property {number} count the calling contexts it stands for
  * @property {number} node its full-tree node id (contexts), -1 for a merged row
@@ -22,7 +23,7 @@
 /**
  * Rows as Python sends them (the `rows` of a reply).
  * @typedef {{ columns: string[], label: string[], values: (number | null)[][], count: number[],
- *   node: number[], more: boolean[] }} RowsReply
+ *   node: number[], more: boolean[], where?: (string | null)[] }} RowsReply
  */
 /** @typedef {{ column: number, descending: boolean }} Sort column -1: the name, `values.length`: the count */
 
@@ -35,7 +36,7 @@
  */
 export function rowsFrom(reply, parent, mode) {
   const r = /** @type {Partial<RowsReply>} */ (typeof reply === "object" && reply !== null ? reply : {});
-  const { columns, label, values, count, node, more } = r;
+  const { columns, label, values, count, node, more, where } = r;
   const n = Array.isArray(label) ? label.length : -1;
   const ok =
     Array.isArray(columns) &&
@@ -54,6 +55,7 @@ export function rowsFrom(reply, parent, mode) {
       key: mode === "contexts" ? `contexts:${id}` : `${mode}:${JSON.stringify(path)}`,
       mode,
       label: text,
+      where: typeof where?.[i] === "string" ? where[i] : null,
       values: values.map((column) => (typeof column[i] === "number" ? /** @type {number} */ (column[i]) : null)),
       count: Number(count?.[i] ?? 0),
       node: id,

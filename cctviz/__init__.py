@@ -4,11 +4,13 @@ from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
 from .headless import export
+from .link import Link, link
 from .table import Metric, NodeTable, UnknownMetricError
 from .widget import CCT, show
 
 __all__ = [
     "CCT",
+    "Link",
     "Metric",
     "NodeTable",
     "UnknownMetricError",
@@ -16,5 +18,6 @@ __all__ = [
     "examples",
     "export",
     "from_graphframe",
+    "link",
     "show",
 ]

@@ -3,6 +3,7 @@
 from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
+from .compare import compare_frame
 from .headless import export
 from .link import Link, link
 from .table import Metric, NodeTable, UnknownMetricError
@@ -15,6 +16,7 @@ __all__ = [
     "NodeTable",
     "UnknownMetricError",
     "__version__",
+    "compare_frame",
     "examples",
     "export",
     "from_graphframe",

@@ -1,0 +1,101 @@
+"""``cctviz.compare_frame`` against pandas on real pairs of runs: the same program at two scales
+(LULESH, Caliper), and a profile against a filtered copy of itself (trees that differ)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cctviz
+from cctviz.callpath import call_path, path_key
+from cctviz.compare import compare_frame
+
+from .conftest import load
+from .profiles import readable, two_runs
+
+
+def _per_node(gf: Any, metric: str, reducer: str = "mean") -> pd.Series:
+    """Each node's value by pandas: the metric's ``reducer`` over the node's rows."""
+    df = gf.dataframe
+    if len(df.index.names) > 1:
+        return df.groupby(level="node")[metric].agg(reducer)
+    return df[metric]
+
+
+def _check(a: Any, b: Any, frame: pd.DataFrame, metric: str, reducer: str = "mean") -> None:
+    """Every node of each run is in one row, rows of both runs hold nodes with the same call
+    path (frames from the root), and the values are pandas' values of those nodes."""
+    for side, gf, column in (("a", a, "node_a"), ("b", b, "node_b")):
+        nodes = [n for n in frame[column] if n is not None]
+        assert len(nodes) == len(set(map(id, nodes))) == len(list(gf.graph.traverse()))
+        values = _per_node(gf, metric, reducer)
+        for node, got in zip(frame[column], frame[side], strict=True):
+            want = np.nan if node is None else float(values.get(node, np.nan))
+            assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want)
+    for row in frame.to_dict("records"):
+        na, nb = row["node_a"], row["node_b"]
+        assert row["presence"] == ("both" if na and nb else "only a" if na else "only b")
+        if na and nb:
+            assert path_key(call_path(na)) == path_key(call_path(nb))
+            assert row["diff"] == pytest.approx(row["b"] - row["a"], nan_ok=True)
+        assert len(row["path"]) == len(call_path(na or nb))
+
+
+def test_two_scales_of_one_program() -> None:
+    a, b = two_runs()
+    frame = compare_frame(a, b, labels=("run 1", "run 2"))
+    metric = frame.attrs["metric"]
+    if metric not in a.dataframe.columns:  # derived (no inclusive metric measured): its source
+        metric = metric.removesuffix(" (inc, derived)")
+        frame = compare_frame(a, b, metric=metric, labels=("run 1", "run 2"))
+    _check(a, b, frame, metric)
+    assert frame.attrs["labels"] == ("run 1", "run 2")
+    both = frame[frame.presence == "both"]
+    assert len(both) > 10
+    nonzero = both[both.a != 0]
+    np.testing.assert_allclose(nonzero.ratio, nonzero.b / nonzero.a)
+    np.testing.assert_allclose(nonzero.change, nonzero.b / nonzero.a - 1)
+
+
+def test_a_profile_against_a_filtered_copy_marks_what_moved() -> None:
+    gf = cctviz.examples.load("hpctoolkit-cpi")
+    sub = gf.filter(lambda row: row["name"] != "27:MPI_Init", squash=True, num_procs=1)
+    frame = compare_frame(gf, sub, metric="time (inc)")
+    _check(gf, sub, frame, "time (inc)")
+    counts = frame.presence.value_counts().to_dict()
+    # MPI_Init's subtree is only in a; squashed under main, its callees are new contexts in b
+    assert counts["only a"] > 0 and counts["only b"] > 0 and counts["both"] > 0
+    assert ("<program root>", "main", "27:MPI_Init") in set(frame.path[frame.presence == "only a"])
+    # the rows are in tree order: each path's parent comes before it
+    position: dict[tuple[str, ...], int] = {}
+    for i, p in enumerate(frame.path):
+        position.setdefault(p, i)
+    assert all(position[p[:-1]] < i for i, p in enumerate(frame.path) if len(p) > 1)
+
+
+def test_every_reducer_reduces_each_run_first() -> None:
+    gf = cctviz.examples.load("hpctoolkit-cpi")  # 4 ranks
+    frame = compare_frame(gf, gf, metric="time", reducer="max")
+    _check(gf, gf, frame, "time", "max")
+    assert (frame.presence == "both").all() and (frame["diff"].fillna(0) == 0).all()
+
+
+def test_thickets_compare_by_their_mean_over_profiles() -> None:
+    profiles = [p for p in readable() if p.reader == "thicket"]
+    if not profiles:
+        pytest.skip("Thicket needs llnl-thicket (the LLNL test environment)")
+    tk = load(profiles[0])
+    frame = compare_frame(tk, tk)
+    assert (frame.presence == "both").all()
+    assert frame["diff"].dropna().abs().max() == 0
+
+
+def test_bad_metrics_and_inputs_say_what_is_accepted() -> None:
+    gf = cctviz.examples.load("hpctoolkit-cpi")
+    with pytest.raises(ValueError, match=r"run a has no metric 'nope'; its metrics are 'time"):
+        compare_frame(gf, gf, metric="nope")
+    with pytest.raises(TypeError):
+        compare_frame(gf, "not a profile")

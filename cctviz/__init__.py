@@ -8,14 +8,17 @@ from .headless import export
 from .link import Link, link
 from .table import Metric, NodeTable, UnknownMetricError
 from .widget import CCT, show
+from .widget.compare_view import Compare, compare
 
 __all__ = [
     "CCT",
+    "Compare",
     "Link",
     "Metric",
     "NodeTable",
     "UnknownMetricError",
     "__version__",
+    "compare",
     "compare_frame",
     "examples",
     "export",

@@ -188,3 +188,88 @@ def compare_frame(
     )
     frame.attrs.update(labels=tuple(str(x) for x in labels), metric=name, reducer=reducer)
     return frame
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The metric columns of a compare view, named after the runs and the metric."""
+
+    a: str
+    b: str
+    diff: str
+    ratio: str
+    log_ratio: str
+    change: str
+    larger: str
+
+    @classmethod
+    def of(cls, metric: str, labels: tuple[str, str]) -> Columns:
+        la, lb = labels
+        return cls(
+            a=f"{la}: {metric}",
+            b=f"{lb}: {metric}",
+            diff=f"Δ {metric} ({lb} − {la})",
+            ratio=f"{lb} ÷ {la}",
+            log_ratio=f"log₂ {lb} ÷ {la}",
+            change=f"Δ% ({lb} vs {la})",
+            larger=f"{metric} (larger run)",
+        )
+
+
+def union_graphframe(
+    a: Any, b: Any, metric: str | None, reducer: str, labels: tuple[str, str]
+) -> tuple[Any, Union, Columns, dict[str, str]]:
+    """A Hatchet GraphFrame of the union of two runs: one node per calling context (its frame
+    from the run that has it, a's first), one row per node with both runs' values of the metric,
+    their difference, ratio, log₂ ratio and relative change, and the larger of the two (what
+    the view sizes nodes by). Returns it with the union, the column names and their kinds."""
+    import hatchet
+    from hatchet.graph import Graph
+    from hatchet.node import Node
+
+    ta, tb, union, name = compare_tables(a, b, metric, reducer)
+    columns = Columns.of(name, labels)
+    kind = ta.metrics[name].kind
+    nodes: list[Any] = []
+    depth: list[int] = []
+    for i, frame in enumerate(union.frames):
+        up = int(union.parent[i])
+        parent = nodes[up] if up >= 0 else None
+        depth.append(0 if up < 0 else depth[up] + 1)
+        node = Node(frame, parent=parent, hnid=i, depth=depth[i])
+        if parent is not None:
+            parent.add_child(node)
+        nodes.append(node)
+    va, vb = _values(ta, union.in_a, name), _values(tb, union.in_b, name)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(va != 0, vb / va, np.nan)
+        log_ratio = np.where(ratio > 0, np.log2(ratio), np.nan)
+    frame = pd.DataFrame(
+        {
+            "name": union.names,
+            columns.a: va,
+            columns.b: vb,
+            columns.diff: vb - va,
+            columns.ratio: ratio,
+            columns.log_ratio: log_ratio,
+            columns.change: 100 * (ratio - 1),
+            columns.larger: np.fmax(va, vb),
+        },
+        index=pd.Index(nodes, name="node"),
+    )
+    additive = [columns.a, columns.b, columns.diff, columns.larger]
+    ratios = [columns.ratio, columns.log_ratio, columns.change]
+    graph = Graph([n for n in nodes if not n.parents])
+    graph.enumerate_traverse()
+    # listed where the compared metric is (readers list every metric as one or the other);
+    # the ratios are declared ratios below
+    gf = hatchet.GraphFrame(
+        graph,
+        frame,
+        exc_metrics=additive + ratios if kind != "inclusive" else [],
+        inc_metrics=additive + ratios if kind == "inclusive" else [],
+        default_metric=columns.diff,
+    )
+    kinds = dict.fromkeys(ratios, "ratio")
+    kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
+    return gf, union, columns, kinds

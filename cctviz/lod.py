@@ -243,8 +243,19 @@ class LevelOfDetail:
             source=t.source,
             # other callers of the loaded nodes (full-tree ids, as everywhere outside rows)
             callers=t.callers[self.revealed[t.callers[:, 1]]] if t.callers.size else t.callers,
+            presence=_presence_of(t.presence, real, is_fold),
+            presence_labels=t.presence_labels,
         )
         return Drawn(drawn, node_id, folded)
+
+
+def _presence_of(presence: np.ndarray, real: np.ndarray, is_fold: np.ndarray) -> np.ndarray:
+    """A compare view's presence codes of the drawn rows (folds: 0, drawn as folds)."""
+    if not presence.size:
+        return presence
+    out = np.zeros(is_fold.shape[0], dtype=np.int32)
+    out[~is_fold] = presence[real]
+    return out
 
 
 def _ranking(table: NodeTable, levels: list[np.ndarray]) -> np.ndarray:

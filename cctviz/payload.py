@@ -62,6 +62,9 @@ def encode(
             "caller": column(table.callers[:, 0], "int32"),
             "callee": column(table.callers[:, 1], "int32"),
         }
+    if table.presence.size and table.presence_labels is not None:  # a compare view's nodes
+        extra["presence"] = column(table.presence, "int32")
+        extra["presence_labels"] = list(table.presence_labels)
     if node_id is not None and folded is not None:
         extra["node_id"] = column(node_id, "int32")
         extra["folded"] = column(folded, "int32")

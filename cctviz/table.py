@@ -59,6 +59,10 @@ class NodeTable:
     callers: np.ndarray = field(default_factory=lambda: np.empty((0, 2), np.int32))
     """The call edges not drawn (a DAG's other callers), as (caller, callee) rows of full-tree
     node ids: also in a level-of-detail table, whose rows are not ids."""
+    presence: np.ndarray = field(default_factory=lambda: np.empty(0, np.int32))
+    """A compare view's nodes: 0 in both runs, 1 only in the first, 2 only in the second (empty
+    for a single profile); ``presence_labels`` names the two runs."""
+    presence_labels: tuple[str, str] | None = None
 
     @property
     def size(self) -> int:

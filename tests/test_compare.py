@@ -99,3 +99,61 @@ def test_bad_metrics_and_inputs_say_what_is_accepted() -> None:
         compare_frame(gf, gf, metric="nope")
     with pytest.raises(TypeError):
         compare_frame(gf, "not a profile")
+
+
+def _cpi_pair() -> tuple[Any, Any]:
+    gf = cctviz.examples.load("hpctoolkit-cpi")
+    return gf, gf.filter(lambda row: row["name"] != "27:MPI_Init", squash=True, num_procs=1)
+
+
+def test_the_compare_view_draws_the_union_with_its_presence() -> None:
+    a, b = _cpi_pair()
+    w = cctviz.compare(a, b, labels=("full", "filtered"))
+    frame = compare_frame(a, b, labels=("full", "filtered"))
+    assert w.table.size == len(frame)
+    names = {0: "both", 1: "only a", 2: "only b"}
+    assert [names[p] for p in w.table.presence.tolist()] == frame.presence.tolist()
+    # the view's values are the frame's, in the same tree order
+    t = w.table
+    np.testing.assert_array_equal(t.metrics[w.columns.a].values, frame.a.to_numpy())
+    np.testing.assert_array_equal(t.metrics[w.columns.diff].values, frame["diff"].to_numpy())
+    assert [t.name(i) for i in range(t.size)] == [p[-1] for p in frame.path]
+    # coloured by b − a on a diverging palette over a symmetric domain; sized by the larger run
+    assert (w.color_by, w.size_by) == (w.columns.diff, w.columns.larger)
+    low, high = w.color_domain
+    assert w.palette == "rdbu" and low == -high == -np.nanmax(np.abs(frame["diff"]))
+    assert t.metrics[w.columns.ratio].kind == "ratio"
+    # a run's own values: the sequential palette again
+    w.color_by = w.columns.b
+    assert (w.palette, w.color_domain) == ("auto", "tree")
+    w.color_by = w.columns.log_ratio
+    assert w.palette == "rdbu" and w.color_domain[0] == -w.color_domain[1]
+    # the payload tells the browser which run has which context
+    payload = w._payload
+    assert payload["presence_labels"] == ["full", "filtered"]
+    assert bytes(payload["presence"]["buffer"]) == w.table.presence.astype("<i4").tobytes()
+
+
+def test_a_compare_view_under_level_of_detail_sends_the_drawn_presence() -> None:
+    a, b = _cpi_pair()
+    w = cctviz.compare(a, b, budget=10)
+    drawn = w._lod.drawn()
+    assert drawn.table.presence.shape == (drawn.table.size,)
+    real = drawn.node_id >= 0
+    np.testing.assert_array_equal(drawn.table.presence[real], w.table.presence[drawn.node_id[real]])
+
+
+def test_compare_view_errors_say_what_to_do() -> None:
+    a, b = _cpi_pair()
+    with pytest.raises(ValueError, match="different labels"):
+        cctviz.compare(a, b, labels=("x", "x"))
+    with pytest.raises(ValueError, match=r"labels names the two runs"):
+        cctviz.compare(a, b, labels="ab")
+    w = cctviz.compare(a, b)
+    with pytest.raises(TypeError, match=r"cctviz\.compare\(a, b\)"):
+        w.data = a
+    with pytest.raises(TypeError, match="compare_frame"):
+        w.to_code()
+    # the selection of a compare view is Hatchet nodes of the union, with every metric
+    w.select("main")
+    assert list(w.selected_frame["name"]) == ["main"]

@@ -113,7 +113,8 @@ def test_names_with_markup_survive_escaped() -> None:
     assert "<script>" not in text
     root = ET.fromstring(text)  # parses: every name is escaped
     labels = {el.text for el in root.iter() if "cct-label" in el.get("class", "")}
-    assert set(names) <= labels
+    # each label ends with its share of the total (" 29%"), after the escaped name
+    assert set(names) <= {re.sub(r" [\d.]+%$", "", text or "") for text in labels}
     assert root.find(f"{SVG}title").text == 'fig "1" <b>'
     record = json.loads(root.find(f"{SVG}metadata/{PROVENANCE}").text)
     assert record["source"] == "<run & 1>"

@@ -108,7 +108,7 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
         #: what the user says metrics are (see from_graphframe), kept for every new table
         self._metric_kinds = dict(metric_kinds or {})
-        self._table = from_graphframe(data, reducer=reducer, metric_kinds=self._metric_kinds)
+        self._table = self._make_table(data, reducer)
         self._reduced_with = reducer
         self._lod = self._level_of_detail(self._table)
         #: where the data came from (a file, a run), recorded in exported figures
@@ -136,7 +136,7 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
     @data.setter
     def data(self, data: Any) -> None:
         saved = self.view_state
-        table = from_graphframe(data, reducer=self.reducer, metric_kinds=self._metric_kinds)
+        table = self._make_table(data, self.reducer)
         self._reduced_with = self.reducer
         with self.hold_trait_notifications():
             # empty the node-id traits first: they are validated against the new table
@@ -154,6 +154,10 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
                 self.size_by = size
             self._payload = self._encode()
         self._apply_state(saved)
+
+    def _make_table(self, data: Any, reducer: str) -> NodeTable:
+        """The node table of ``data`` (a subclass adds to it: the compare view's presence)."""
+        return from_graphframe(data, reducer=reducer, metric_kinds=self._metric_kinds)
 
     @property
     def view_state(self) -> dict[str, Any]:
@@ -237,9 +241,7 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
         if change["new"] == self._reduced_with:
             return  # the first assignment, in __init__: the table is built with it already
         self._reduced_with = change["new"]
-        self._table = from_graphframe(
-            self._data, reducer=change["new"], metric_kinds=self._metric_kinds
-        )
+        self._table = self._make_table(self._data, change["new"])
         revealed = None if self._lod is None else self._lod.revealed
         self._lod = self._level_of_detail(self._table)
         if self._lod is not None and revealed is not None:

@@ -4,6 +4,7 @@
 import { append } from "./dom.js";
 import { shortenName } from "./labels.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
+import { shapePath } from "./shapes.js";
 
 /** Height of the row of legends when they are on top (at legend scale 1). */
 export const LEGEND_BAND = 58;
@@ -127,10 +128,13 @@ export function createChrome(root) {
  * row on top (narrow figures: shorter colour bars).
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
  * @param {{ legends: import("./scene.js").LegendEntry[], size: ReturnType<typeof import("./scales.js").sizeScale>,
- *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string }} spec
- *   `format`: how the colour legends' ends are written (a share of a total)
+ *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
+ *   presence?: [string, string] | null }} spec
+ *   `format`: how the colour legends' ends are written (a share of a total); `presence`: a
+ *   compare view's two runs, whose own contexts are keyed (square: only the first, hexagon: only
+ *   the second)
  */
-export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale, format }) {
+export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null }) {
   layer.selectAll("*").remove();
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
   let x = 12;
@@ -152,6 +156,22 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
   drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
+  if (!presence) return;
+  next(50);
+  const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
+  presence.forEach((run, i) => {
+    const cy = 6 + 16 * i;
+    key
+      .append("path")
+      .attr("class", "cct-key-glyph")
+      .attr("fill", "none")
+      .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
+    key
+      .append("text")
+      .attr("x", 16)
+      .attr("y", cy + 4)
+      .text(`only in ${shortenName(run, 24)}`);
+  });
 }
 
 /** @type {Record<string, string>} */

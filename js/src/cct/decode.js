@@ -35,6 +35,9 @@ import { contract } from "../contract.js";
  * @property {Int32Array | null} nodeId id in the full tree of each row (-1: a fold row); null
  *   when every node is sent (ids are rows)
  * @property {Int32Array | null} folded nodes each fold row stands for (0: a real node)
+ * @property {Int32Array | null} presence a compare view's rows: 0 in both runs, 1 only in the
+ *   first, 2 only in the second (null: one profile)
+ * @property {[string, string] | null} presenceLabels the two runs' names
  * @property {(id: number) => number} rowOf the row of full-tree node `id`, -1 if the table does
  *   not have it (not sent under level of detail, or out of range)
  * @property {(row: number) => number} idOf the full-tree id of `row`, -1 for a fold row
@@ -121,8 +124,20 @@ export function decodeTable(payload) {
     callers: decodeCallers(payload.callers),
     nodeId: payload.node_id ? /** @type {Int32Array} */ (decodeColumn(payload.node_id)) : null,
     folded: payload.folded ? /** @type {Int32Array} */ (decodeColumn(payload.folded)) : null,
+    presence: payload.presence ? /** @type {Int32Array} */ (decodeColumn(payload.presence)) : null,
+    presenceLabels: Array.isArray(payload.presence_labels)
+      ? /** @type {[string, string]} */ ([String(payload.presence_labels[0]), String(payload.presence_labels[1])])
+      : null,
   };
-  for (const key of /** @type {const} */ (["parent", "depth", "nameCode", "typeCode", "nodeId", "folded"])) {
+  for (const key of /** @type {const} */ ([
+    "parent",
+    "depth",
+    "nameCode",
+    "typeCode",
+    "nodeId",
+    "folded",
+    "presence",
+  ])) {
     const column = table[key];
     if (column && column.length !== size) {
       throw new RangeError(`column ${key} has ${column.length} values for ${size} nodes`);

@@ -12,7 +12,7 @@ export const FONT_FALLBACKS = 'Helvetica, Arial, "Liberation Sans", "DejaVu Sans
 const PX_PER_PT = 96 / 72;
 /** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} G */
 /**
- * @typedef {{ shape: "triangle" | "diamond" | "circle" | "square", text: string, fill?: string,
+ * @typedef {{ shape: "triangle" | "diamond" | "circle" | "square" | "hexagon", text: string, fill?: string,
  *   dashed?: boolean }} GlyphKey
  */
 
@@ -101,9 +101,10 @@ export function figureStyle(name, { fontFamily = null, fontSize = null } = {}) {
 
 /**
  * The glyphs drawn besides node circles, and what they mean (the key under the legends).
- * @param {SVGSVGElement} svg @returns {GlyphKey[]}
+ * @param {SVGSVGElement} svg @param {[string, string] | null} [runs] a compare view's two runs
+ * @returns {GlyphKey[]}
  */
-export function glyphsOf(svg) {
+export function glyphsOf(svg, runs = null) {
   /** @type {GlyphKey[]} */
   const key = [];
   const has = (/** @type {string} */ selector) => svg.querySelector(`.cct-nodes ${selector}`);
@@ -113,6 +114,8 @@ export function glyphsOf(svg) {
   const missing = has(".cct-missing");
   if (missing) key.push({ shape: "square", text: "no value", fill: missing.getAttribute("fill") ?? "none" });
   if (has(".cct-negative")) key.push({ shape: "circle", text: "negative size", dashed: true });
+  if (runs && has(".cct-only-a")) key.push({ shape: "square", text: `only in ${runs[0]}` });
+  if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: `only in ${runs[1]}` });
   return key;
 }
 

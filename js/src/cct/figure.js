@@ -143,6 +143,8 @@ function draw(table, view, options, style, legendScale) {
     if (options.transform) renderer.setTransform(options.transform);
     const svg = renderer.svg;
     const layer = /** @type {SVGGElement} */ (svg.querySelector(".cct-legends"));
+    // a compare view's runs are keyed with the other glyphs, below the legends
+    for (const key of layer.querySelectorAll(".cct-presence-key")) key.remove();
     const colours = layer.querySelectorAll(".cct-color-legend").length;
     const measure = textWidth(doc, style);
     const legendsEnd = figureLegends(select(layer), {
@@ -151,7 +153,7 @@ function draw(table, view, options, style, legendScale) {
       fontPx: style.fontPx,
       measure,
     });
-    const key = glyphsOf(svg);
+    const key = glyphsOf(svg, table.presenceLabels);
     const at = { x: 8, y: legendsEnd, width: (onTop ? width : column) - 16 };
     const legends = Math.ceil(
       (key.length ? drawGlyphKey(select(layer), key, { fontPx: style.fontPx, measure }, at) : legendsEnd) + 4,

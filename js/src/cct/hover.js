@@ -2,7 +2,8 @@
 // rows (ranks…) once Python has answered for it. Reads the painter's current drawing; changes
 // nothing but the tooltip and the hover label.
 import { labelMark } from "./scene.js";
-import { aggregateContent, focusTotals, spreadContent, tooltipContent } from "./tooltip.js";
+import { focusTotals } from "./shares.js";
+import { aggregateContent, spreadContent, tooltipContent } from "./tooltip.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /**

@@ -10,8 +10,9 @@ import { createHover, createPin } from "./hover.js";
 import { textMeasure } from "./label-layout.js";
 import { createNavigation } from "./navigation.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
+import { legendShare } from "./shares.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { createSpreads, legendShare } from "./tooltip.js";
+import { createSpreads } from "./tooltip.js";
 import { itemHierarchy, layoutTree } from "./tree.js";
 import { viewLabels } from "./view-labels.js";
 import { pathTo, subtreeStats, viewTreeOf } from "./view-tree.js";
@@ -105,6 +106,7 @@ export function createPainter({
       sizeTitle: metricTitle(sizeMetric, units),
       onTop: legendsOnTop(),
       scale: D.legendScale,
+      presence: table.presenceLabels,
     });
   }
   const markList = () =>

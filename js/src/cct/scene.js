@@ -30,10 +30,14 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
  * @property {number} r layout units
  * @property {string | null} fill null: missing value (hatched)
  * @property {boolean} negative
- * @property {"circle" | "triangle" | "diamond"} shape
+ * @property {"circle" | "triangle" | "diamond" | "square" | "hexagon"} shape square: a compare
+ *   view's context only in the first run, hexagon: only in the second
  * @property {string} label accessible name
  */
 /** @typedef {{ tree: string | null, scale: ColorScale }} LegendEntry tree: the root's name, or null for all */
+
+/** A compare view's node shapes by presence code (0: in both runs, drawn as circles). */
+const PRESENCE_SHAPES = /** @type {const} */ ([null, "square", "hexagon"]);
 
 /**
  * @param {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
@@ -82,7 +86,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
       r: size.radius(s),
       fill: colorOf(colors, item, item.kind === "collapsed" ? aggregate(item) : colorMetric.values[row]),
       negative: size.negative(s),
-      shape: item.kind === "collapsed" ? "triangle" : "circle",
+      shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
     };
   }

@@ -1,5 +1,6 @@
 // Glyph outlines shared by both backends: a collapsed subtree is a right-pointing triangle (it
-// hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles.
+// hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles, and
+// in a compare view a context of only the first run a square, of only the second a hexagon.
 
 /**
  * SVG path data of a glyph of "radius" r centred on (x, y).
@@ -13,6 +14,15 @@ export function shapePath(shape, x, y, r) {
   if (shape === "triangle") {
     const h = r * 1.25;
     return `M${x - h * 0.8},${y - h}L${x + h},${y}L${x - h * 0.8},${y + h}Z`;
+  }
+  if (shape === "square") {
+    const h = r * 0.9;
+    return `M${x - h},${y - h}H${x + h}V${y + h}H${x - h}Z`;
+  }
+  if (shape === "hexagon") {
+    const h = r * 1.1;
+    const w = h * 0.866;
+    return `M${x},${y - h}L${x + w},${y - h / 2}L${x + w},${y + h / 2}L${x},${y + h}L${x - w},${y + h / 2}L${x - w},${y - h / 2}Z`;
   }
   if (shape === "diamond") {
     const h = r * 1.3;

@@ -222,6 +222,8 @@ function nodeClass(m) {
   let c = "cct-node";
   if (m.shape === "triangle") c += " cct-collapsed";
   if (m.shape === "diamond") c += " cct-aggregate";
+  if (m.shape === "square") c += " cct-only-a";
+  if (m.shape === "hexagon") c += " cct-only-b";
   if (m.fill === null) c += " cct-missing";
   if (m.negative) c += " cct-negative";
   return c;

@@ -3,7 +3,7 @@
 // marks (with their screen offsets) out.
 import { layoutLabels } from "./label-layout.js";
 import { labelMark } from "./scene.js";
-import { focusTotals, totals } from "./tooltip.js";
+import { focusTotals, totals } from "./shares.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;

@@ -1,0 +1,69 @@
+"""End to end in JupyterLab: the compare view's legend, presence glyphs and tooltip, and two
+widgets of different trees linked by call path, checked in the page and in the kernel."""
+
+from __future__ import annotations
+
+import pytest
+
+from .lab import page_position
+
+pytestmark = pytest.mark.e2e
+
+PAIR = (
+    "import cctviz\n"
+    "gf = cctviz.examples.load('hpctoolkit-cpi')\n"
+    "sub = gf.filter(lambda r: r['name'] != '27:MPI_Init', squash=True, num_procs=1)\n"
+)
+
+
+def test_compare_view_marks_what_only_one_run_has(open_notebook, page) -> None:
+    notebook = open_notebook([PAIR + "w = cctviz.compare(gf, sub, labels=('full', 'filtered'))\nw"])
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    counts = notebook.python_json("[int((w.table.presence == k).sum()) for k in (1, 2)]")
+    assert counts[0] > 0 and counts[1] > 0
+    # the glyphs as many as Python's presence says (every node is drawn at this size)
+    assert view.locator(".cct-nodes .cct-only-a").count() == counts[0]
+    assert view.locator(".cct-nodes .cct-only-b").count() == counts[1]
+    key = view.locator(".cct-presence-key text").all_text_contents()
+    assert key == ["only in full", "only in filtered"]
+    # the colour legend is the difference, on a diverging palette
+    assert "Δ time (inc) (filtered − full)" in view.locator(".cct-legends").text_content()
+    assert notebook.python_json("w.palette") == "rdbu"
+    # the tooltip of a context only in the full run says so, with both values
+    only = notebook.python_json("int(next(i for i, p in enumerate(w.table.presence) if p == 1))")
+    at = page_position(page, only)
+    page.mouse.move(at["x"], at["y"])
+    tip = view.locator(".cct-tooltip")
+    tip.locator(".cct-tooltip-presence").wait_for()
+    assert tip.locator(".cct-tooltip-presence").inner_text() == "only in full"
+    assert "full: time (inc)" in tip.inner_text() and "filtered: time (inc)" in tip.inner_text()
+    # the colour menu switches to a run's own values
+    view.locator('select[aria-label="colour"]').select_option("filtered: time (inc)")
+    notebook.wait_python("(w.color_by, w.palette)", ["filtered: time (inc)", "auto"])
+
+
+def test_two_linked_widgets_select_the_same_context(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [PAIR + "a, b = cctviz.CCT(gf), cctviz.CCT(sub)\nlink = cctviz.link(a, b)\na", "b"]
+    )
+    page.locator(".cctviz").nth(1).locator(".cct-nodes .cct-node").first.wait_for()
+    # a node after the removed subtree: its id differs between the two trees
+    name = "62:MPI_Finalize"
+    ids = notebook.python_json(
+        f"[next(i for i in range(w.table.size) if w.table.name(i) == {name!r}) for w in (a, b)]"
+    )
+    assert ids[0] != ids[1]
+    at = page_position(page, ids[0])  # the first view on the page
+    page.mouse.click(at["x"], at["y"])
+    notebook.wait_python("[list(a.selection), list(b.selection)]", [[ids[0]], [ids[1]]])
+    second = page.locator(".cctviz").nth(1)
+    page.wait_for_function(
+        "id => document.querySelectorAll('.cctviz')[1]"
+        '.querySelector(`.cct-node.cct-selected[data-id="${id}"]`) !== null',
+        arg=ids[1],
+    )
+    assert second.locator(".cct-node.cct-selected").count() == 1
+    # a node only the first tree has: skipped in the second, and reported
+    notebook.execute("a.select('27:MPI_Init')")
+    notebook.wait_python("(list(b.selection), link.skipped['selection'])", [[], ["27:MPI_Init"]])

@@ -198,6 +198,23 @@ def restricted_graphframe(gf: Any, nodes: list[Any]) -> Any:
         ) from error
 
 
+def nid_query(nids: set[int]) -> Any:
+    """A base-syntax query matching the nodes whose ``_hatchet_nid`` is in ``nids``."""
+    try:
+        from hatchet.query import Query as BaseQuery
+    except ImportError:  # UMD hatchet
+        from hatchet.query import QueryMatcher as BaseQuery
+
+    def predicate(rows: Any) -> bool:
+        single = isinstance(rows, pd.Series)
+        node = rows.name if single else rows.index.get_level_values("node")[0]
+        if isinstance(node, tuple):
+            node = node[0]
+        return int(node._hatchet_nid) in nids
+
+    return BaseQuery().match(".", predicate)
+
+
 def context_query(contexts: set[Any]) -> Any:
     """A Hatchet base-syntax query (``Query`` in LLNL hatchet, ``QueryMatcher`` in UMD)
     matching the nodes whose context key

@@ -105,23 +105,40 @@ def test_bad_state_is_a_clear_error() -> None:
 
 
 def test_to_code_rebuilds_the_visible_tree(profile: tuple[Profile, object]) -> None:
+    """On every readable profile, GraphFrame or Thicket, the generated code runs and keeps the
+    nodes drawn (squashed where Hatchet can; filtered without squashing where it cannot)."""
     spec, gf = profile
-    if spec.reader == "thicket":
-        pytest.skip("to_code writes GraphFrame code")
-    if spec.id in SQUASH_FAILS and distribution() == "umd":
-        pytest.skip("UMD hatchet cannot squash this profile (see test_selection)")
     w = cctviz.CCT(gf)
     _configure(w)
     w.prune_range = None  # keep more of the tree; prune is covered in visible_nodes tests
-    code = w.to_code()
-    scope = {"gf": gf}
+    name = "tk" if spec.reader == "thicket" else "gf"
+    code = w.to_code(name)
+    squashed = "squash=True" in code
+    assert squashed or "cannot squash" in code
+    if spec.id in SQUASH_FAILS and distribution() == "umd":
+        assert not squashed, "UMD hatchet cannot squash this profile: the code must not try"
+    scope = {name: gf}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         exec(code, scope)  # the generated code, run as a user would
-    got = sorted(repr(sorted(n.frame.attrs.items())) for n in scope["view"].graph.traverse())
+    view = scope["view"]
+    if squashed:
+        kept = list(view.graph.traverse())
+    else:
+        kept = list(dict.fromkeys(view.dataframe.index.get_level_values("node")))
+    got = sorted(repr(sorted(n.frame.attrs.items())) for n in kept)
     ids = visible_nodes(w.table, collapsed=w.collapsed)
     want = sorted(repr(sorted(w.table.nodes[i].frame.attrs.items())) for i in ids)
     assert set(got) == set(want)
+
+
+def test_to_code_of_the_whole_tree_filters_nothing(profile: tuple[Profile, object]) -> None:
+    spec, gf = profile
+    code = cctviz.CCT(gf).to_code()
+    assert ".filter(" not in code and ".query(" not in code and "nothing to filter" in code
+    scope = {"gf": gf}
+    exec(code, scope)
+    assert scope["view"] is gf
 
 
 def test_visible_nodes_follow_focus_roots_collapse_and_prune() -> None:

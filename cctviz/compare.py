@@ -18,6 +18,7 @@ import pandas as pd
 
 from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
+from .adapters.metrics import default_pair
 from .callpath import _plain
 from .table import NodeTable
 
@@ -26,23 +27,33 @@ PRESENCE = ("both", "only a", "only b")
 
 @dataclass(frozen=True)
 class Union:
-    """The union tree of two runs, in pre-order: per node its parent (union index), its name, the
-    Hatchet frame of its first occurrence, and its node id in each run (-1: absent)."""
+    """The union tree of several runs, in pre-order: per node its parent (union index), its
+    name, the Hatchet frame of its first occurrence, and its node id in each run (``ids[k]``;
+    -1: absent from run k)."""
 
     parent: np.ndarray
     names: list[str]
     frames: list[Any]
-    in_a: np.ndarray
-    in_b: np.ndarray
+    ids: np.ndarray
 
     @property
     def size(self) -> int:
         return int(self.parent.shape[0])
 
     @property
+    def in_a(self) -> np.ndarray:
+        return self.ids[0]
+
+    @property
+    def in_b(self) -> np.ndarray:
+        return self.ids[-1]
+
+    @property
     def presence(self) -> np.ndarray:
-        """0 both, 1 only in a, 2 only in b."""
-        return np.where(self.in_a < 0, 2, np.where(self.in_b < 0, 1, 0))
+        """0: in every run; 2: not in the first run; 1: in the first run, not in every later one
+        (with two runs: 0 both, 1 only in a, 2 only in b)."""
+        absent = (self.ids < 0).any(axis=0)
+        return np.where(self.ids[0] < 0, 2, np.where(absent, 1, 0))
 
 
 def _frame_keys(table: NodeTable, interned: dict[Any, int]) -> list[int]:
@@ -76,18 +87,16 @@ def _context_ids(table: NodeTable, frames: list[int], interned: dict[Any, int]) 
     return out
 
 
-def align(ta: NodeTable, tb: NodeTable) -> Union:
-    """The union of two node tables by calling context, a's order first, b's extra contexts
-    after their earlier siblings."""
+def align(tables: list[NodeTable]) -> Union:
+    """The union of node tables by calling context: the first run's order first, each later
+    run's extra contexts after their earlier siblings."""
     frame_ids: dict[Any, int] = {}
     contexts: dict[Any, int] = {}
-    ca = _context_ids(ta, _frame_keys(ta, frame_ids), contexts)
-    cb = _context_ids(tb, _frame_keys(tb, frame_ids), contexts)
+    per_run = [_context_ids(t, _frame_keys(t, frame_ids), contexts) for t in tables]
     n = len(contexts)
-    in_a = np.full(n, -1, np.int64)
-    in_b = np.full(n, -1, np.int64)
-    in_a[ca] = np.arange(ta.size)
-    in_b[cb] = np.arange(tb.size)
+    ids = np.full((len(tables), n), -1, np.int64)
+    for k, (table, context) in enumerate(zip(tables, per_run, strict=True)):
+        ids[k, context] = np.arange(table.size)
     up = np.full(n, -1, np.int64)
     for key, c in contexts.items():
         up[c] = key[0]
@@ -107,19 +116,28 @@ def align(ta: NodeTable, tb: NodeTable) -> Union:
     parent = np.where(up[idx] >= 0, position[np.maximum(up[idx], 0)], -1)
     names, frames = [], []
     for c in order:
-        table, i = (ta, in_a[c]) if in_a[c] >= 0 else (tb, in_b[c])
-        names.append(table.name(int(i)))
-        frames.append(table.nodes[int(i)].frame)
-    return Union(parent=parent, names=names, frames=frames, in_a=in_a[idx], in_b=in_b[idx])
+        k = int(np.argmax(ids[:, c] >= 0))  # the first run that has it
+        i = int(ids[k, c])
+        names.append(tables[k].name(i))
+        frames.append(tables[k].nodes[i].frame)
+    return Union(parent=parent, names=names, frames=frames, ids=ids[:, idx])
 
 
-def default_metric(table: NodeTable) -> str:
-    """What runs are compared by when no metric is named: an inclusive metric (the time of a
-    context with its callees), else the first metric."""
-    inclusive = [m for m, v in table.metrics.items() if v.kind == "inclusive"]
+def default_metric(table: NodeTable, reader_default: Any = None) -> str:
+    """What runs are compared by when no metric is named: what the view sizes by (the inclusive
+    partner of the reader's default metric, or of the first exclusive one) if the profile
+    measured it, else the first measured inclusive metric, else the first metric."""
+    metrics = table.metrics
+    kinds = {k: v.kind for k, v in metrics.items()}
+    partners = {k: v.partner for k, v in metrics.items() if v.partner}
+    default = str(reader_default) if reader_default is not None else None
+    size = default_pair(list(metrics), kinds, partners, default)[1]
+    if kinds[size] == "inclusive" and not size.endswith(SUFFIX):
+        return size
+    inclusive = [m for m, kind in kinds.items() if kind == "inclusive"]
     # one the profile measured before one cctviz derived (see adapters/derived.py)
     inclusive.sort(key=lambda m: m.endswith(SUFFIX))
-    return inclusive[0] if inclusive else next(iter(table.metrics))
+    return inclusive[0] if inclusive else next(iter(metrics))
 
 
 def _values(table: NodeTable, ids: np.ndarray, metric: str) -> np.ndarray:
@@ -133,22 +151,23 @@ def _nodes(table: NodeTable, ids: np.ndarray) -> list[Any]:
     return [table.nodes[i] if i >= 0 else None for i in ids.tolist()]
 
 
-def _check_metric(metric: str, ta: NodeTable, tb: NodeTable) -> None:
-    for side, table in (("a", ta), ("b", tb)):
+def _check_metric(metric: str, tables: list[NodeTable]) -> None:
+    sides = ["a", "b"] if len(tables) == 2 else [str(k) for k in range(len(tables))]
+    for side, table in zip(sides, tables, strict=True):
         if metric not in table.metrics:
             listed = ", ".join(map(repr, table.metrics))
             raise ValueError(f"run {side} has no metric {metric!r}; its metrics are {listed}")
 
 
 def compare_tables(
-    a: Any, b: Any, metric: str | None, reducer: str
-) -> tuple[NodeTable, NodeTable, Union, str]:
-    """Both runs reduced per node, their union, and the metric compared."""
-    ta = from_graphframe(a, reducer=reducer)
-    tb = from_graphframe(b, reducer=reducer)
-    name = default_metric(ta) if metric is None else metric
-    _check_metric(name, ta, tb)
-    return ta, tb, align(ta, tb), name
+    runs: list[Any], metric: str | None, reducer: str
+) -> tuple[list[NodeTable], Union, str]:
+    """Every run reduced per node, their union, and the metric compared."""
+    tables = [from_graphframe(run, reducer=reducer) for run in runs]
+    reader_default = getattr(runs[0], "default_metric", None)
+    name = default_metric(tables[0], reader_default) if metric is None else metric
+    _check_metric(name, tables)
+    return tables, align(tables), name
 
 
 def compare_frame(
@@ -166,7 +185,7 @@ def compare_frame(
     Hatchet nodes ``node_a`` and ``node_b`` (None where absent: the way back to each dataframe).
     ``metric`` defaults to the first inclusive metric. ``labels`` name the runs in
     ``frame.attrs["labels"]`` (and in ``cctviz.compare``'s legend)."""
-    ta, tb, union, name = compare_tables(a, b, metric, reducer)
+    (ta, tb), union, name = compare_tables([a, b], metric, reducer)
     va, vb = _values(ta, union.in_a, name), _values(tb, union.in_b, name)
     paths: list[tuple[str, ...]] = []
     for i, parent in enumerate(union.parent.tolist()):
@@ -192,44 +211,62 @@ def compare_frame(
 
 @dataclass(frozen=True)
 class Columns:
-    """The metric columns of a compare view, named after the runs and the metric."""
+    """The metric columns of a compare view, named after the runs and the metric: each run's
+    values (``runs``, in order: the tooltip's series), and the last run against the first."""
 
-    a: str
-    b: str
+    runs: tuple[str, ...]
     diff: str
     ratio: str
     log_ratio: str
     change: str
     larger: str
+    efficiency: str | None
+
+    @property
+    def a(self) -> str:
+        return self.runs[0]
+
+    @property
+    def b(self) -> str:
+        return self.runs[-1]
 
     @classmethod
-    def of(cls, metric: str, labels: tuple[str, str]) -> Columns:
-        la, lb = labels
+    def of(cls, metric: str, labels: tuple[str, ...], numeric: bool) -> Columns:
+        first, last = labels[0], labels[-1]
         return cls(
-            a=f"{la}: {metric}",
-            b=f"{lb}: {metric}",
-            diff=f"Δ {metric} ({lb} − {la})",
-            ratio=f"{lb} ÷ {la}",
-            log_ratio=f"log₂ {lb} ÷ {la}",
-            change=f"Δ% ({lb} vs {la})",
-            larger=f"{metric} (larger run)",
+            runs=tuple(f"{label}: {metric}" for label in labels),
+            diff=f"Δ {metric} ({last} − {first})",
+            ratio=f"{last} ÷ {first}",
+            log_ratio=f"log₂ {last} ÷ {first}",
+            change=f"Δ% ({last} vs {first})",
+            larger=f"{metric} ({'larger' if len(labels) == 2 else 'largest'} run)",
+            efficiency=f"parallel efficiency ({first} → {last})" if numeric else None,
         )
 
 
+def presence_texts(labels: tuple[str, ...]) -> tuple[str, str]:
+    """What the two presence glyphs mean, for the legend and tooltips."""
+    if len(labels) == 2:
+        return f"only in {labels[0]}", f"only in {labels[1]}"
+    return f"in {labels[0]}, not in every later run", f"not in {labels[0]}"
+
+
 def union_graphframe(
-    a: Any, b: Any, metric: str | None, reducer: str, labels: tuple[str, str]
+    runs: list[Any], metric: str | None, reducer: str, labels: tuple[str, ...]
 ) -> tuple[Any, Union, Columns, dict[str, str]]:
-    """A Hatchet GraphFrame of the union of two runs: one node per calling context (its frame
-    from the run that has it, a's first), one row per node with both runs' values of the metric,
-    their difference, ratio, log₂ ratio and relative change, and the larger of the two (what
-    the view sizes nodes by). Returns it with the union, the column names and their kinds."""
+    """A Hatchet GraphFrame of the union of the runs: one node per calling context (its frame
+    from the first run that has it), one row per node with every run's value of the metric, the
+    last run against the first (difference, ratio, log₂ ratio, relative change; parallel
+    efficiency when the labels are process counts), and the largest value (what the view sizes
+    nodes by). Returns it with the union, the column names and their kinds."""
     import hatchet
     from hatchet.graph import Graph
     from hatchet.node import Node
 
-    ta, tb, union, name = compare_tables(a, b, metric, reducer)
-    columns = Columns.of(name, labels)
-    kind = ta.metrics[name].kind
+    tables, union, name = compare_tables(runs, metric, reducer)
+    counts = _numbers(labels)
+    columns = Columns.of(name, labels, counts is not None)
+    kind = tables[0].metrics[name].kind
     nodes: list[Any] = []
     depth: list[int] = []
     for i, frame in enumerate(union.frames):
@@ -240,25 +277,30 @@ def union_graphframe(
         if parent is not None:
             parent.add_child(node)
         nodes.append(node)
-    va, vb = _values(ta, union.in_a, name), _values(tb, union.in_b, name)
+    values = [_values(t, union.ids[k], name) for k, t in enumerate(tables)]
+    va, vb = values[0], values[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(va != 0, vb / va, np.nan)
         log_ratio = np.where(ratio > 0, np.log2(ratio), np.nan)
-    frame = pd.DataFrame(
-        {
+        data = {
             "name": union.names,
-            columns.a: va,
-            columns.b: vb,
+            **dict(zip(columns.runs, values, strict=True)),
             columns.diff: vb - va,
             columns.ratio: ratio,
             columns.log_ratio: log_ratio,
             columns.change: 100 * (ratio - 1),
-            columns.larger: np.fmax(va, vb),
-        },
-        index=pd.Index(nodes, name="node"),
-    )
-    additive = [columns.a, columns.b, columns.diff, columns.larger]
+            columns.larger: np.fmax.reduce(np.vstack(values), axis=0),
+        }
+        if columns.efficiency is not None and counts is not None:
+            # strong scaling: the same work on more processes; 1 = perfect
+            data[columns.efficiency] = np.where(
+                vb > 0, (va * counts[0]) / (vb * counts[-1]), np.nan
+            )
+    frame = pd.DataFrame(data, index=pd.Index(nodes, name="node"))
+    additive = [*columns.runs, columns.diff, columns.larger]
     ratios = [columns.ratio, columns.log_ratio, columns.change]
+    if columns.efficiency is not None:
+        ratios.append(columns.efficiency)
     graph = Graph([n for n in nodes if not n.parents])
     graph.enumerate_traverse()
     # listed where the compared metric is (readers list every metric as one or the other);
@@ -273,3 +315,12 @@ def union_graphframe(
     kinds = dict.fromkeys(ratios, "ratio")
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
     return gf, union, columns, kinds
+
+
+def _numbers(labels: tuple[str, ...]) -> list[float] | None:
+    """The labels as numbers (process counts of a scaling study), or None."""
+    try:
+        counts = [float(label) for label in labels]
+    except ValueError:
+        return None
+    return counts if all(c > 0 for c in counts) else None

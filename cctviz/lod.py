@@ -245,6 +245,7 @@ class LevelOfDetail:
             callers=t.callers[self.revealed[t.callers[:, 1]]] if t.callers.size else t.callers,
             presence=_presence_of(t.presence, real, is_fold),
             presence_labels=t.presence_labels,
+            series=t.series,
         )
         return Drawn(drawn, node_id, folded)
 

@@ -65,6 +65,8 @@ def encode(
     if table.presence.size and table.presence_labels is not None:  # a compare view's nodes
         extra["presence"] = column(table.presence, "int32")
         extra["presence_labels"] = list(table.presence_labels)
+    if table.series:
+        extra["series"] = [list(run) for run in table.series]
     if node_id is not None and folded is not None:
         extra["node_id"] = column(node_id, "int32")
         extra["folded"] = column(folded, "int32")

@@ -63,6 +63,9 @@ class NodeTable:
     """A compare view's nodes: 0 in both runs, 1 only in the first, 2 only in the second (empty
     for a single profile); ``presence_labels`` names the two runs."""
     presence_labels: tuple[str, str] | None = None
+    series: tuple[tuple[str, str], ...] = ()
+    """A compare view's runs in order: (label, metric with that run's values), for the tooltip's
+    series across runs."""
 
     @property
     def size(self) -> int:

@@ -14,7 +14,7 @@ from cctviz.callpath import call_path, path_key
 from cctviz.compare import compare_frame
 
 from .conftest import load
-from .profiles import readable, two_runs
+from .profiles import data_root, readable, require, two_runs
 
 
 def _per_node(gf: Any, metric: str, reducer: str = "mean") -> pd.Series:
@@ -130,7 +130,7 @@ def test_the_compare_view_draws_the_union_with_its_presence() -> None:
     assert w.palette == "rdbu" and w.color_domain[0] == -w.color_domain[1]
     # the payload tells the browser which run has which context
     payload = w._payload
-    assert payload["presence_labels"] == ["full", "filtered"]
+    assert payload["presence_labels"] == ["only in full", "only in filtered"]
     assert bytes(payload["presence"]["buffer"]) == w.table.presence.astype("<i4").tobytes()
 
 
@@ -147,7 +147,7 @@ def test_compare_view_errors_say_what_to_do() -> None:
     a, b = _cpi_pair()
     with pytest.raises(ValueError, match="different labels"):
         cctviz.compare(a, b, labels=("x", "x"))
-    with pytest.raises(ValueError, match=r"labels names the two runs"):
+    with pytest.raises(ValueError, match=r"labels names the 2 runs"):
         cctviz.compare(a, b, labels="ab")
     w = cctviz.compare(a, b)
     with pytest.raises(TypeError, match=r"cctviz\.compare\(a, b\)"):
@@ -157,3 +157,83 @@ def test_compare_view_errors_say_what_to_do() -> None:
     # the selection of a compare view is Hatchet nodes of the union, with every metric
     w.select("main")
     assert list(w.selected_frame["name"]) == ["main"]
+
+
+def _scaling_runs() -> tuple[list[Any], list[int]]:
+    """LULESH under Caliper at 27 to 343 cores (../shared/data/thicket/mpi_scaling_cali)."""
+    import hatchet
+
+    folder = "thicket/mpi_scaling_cali"
+    require(folder)
+    cores = [27, 64, 125, 216, 343]
+    runs = [
+        hatchet.GraphFrame.from_caliperreader(str(data_root(folder) / f"{n}_cores.cali"))
+        for n in cores
+    ]
+    return runs, cores
+
+
+def test_a_series_of_runs_with_its_efficiency_and_sparkline_data() -> None:
+    runs, cores = _scaling_runs()
+    w = cctviz.compare(runs, labels=cores)
+    assert w.labels == tuple(map(str, cores)) and len(w.columns.runs) == 5
+    metric = w._compared_metric
+    t = w.table
+    # each run's column holds that run's own value of each context (pandas, by call path)
+    for run, column in zip(runs, w.columns.runs, strict=True):
+        values = _per_node(run, metric) if metric in run.dataframe.columns else None
+        if values is None:
+            continue
+        by_path = {
+            path_key(call_path(n)): float(values.get(n, np.nan)) for n in run.graph.traverse()
+        }
+        for i in range(t.size):
+            want = by_path.get(path_key(call_path(t.nodes[i])), np.nan)
+            got = t.metrics[column].values[i]
+            assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want)
+    first, last = (t.metrics[c].values for c in (w.columns.a, w.columns.b))
+    efficiency = t.metrics[w.columns.efficiency].values
+    ok = last > 0
+    np.testing.assert_allclose(efficiency[ok], first[ok] * 27 / (last[ok] * 343))
+    # coloured by log₂ last ÷ first on a symmetric diverging scale; the series goes to the browser
+    assert w.color_by == w.columns.log_ratio and w.palette == "rdbu"
+    assert w._payload["series"] == [[str(n), c] for n, c in zip(cores, w.columns.runs, strict=True)]
+    assert w.frame.attrs["labels"] == ("27", "343")
+
+
+def test_groups_of_a_thicket_compare_by_their_means() -> None:
+    profiles = [p for p in readable() if p.reader == "thicket"]
+    if not profiles:
+        pytest.skip("Thicket needs llnl-thicket (the LLNL test environment)")
+    tk = load(profiles[0])
+    column = next(
+        c
+        for c in tk.metadata.columns
+        if 1 < tk.metadata[c].astype(str).nunique() <= len(tk.metadata)
+    )
+    w = cctviz.compare(tk, groupby=column)
+    groups = tk.groupby(column)
+    assert len(w.runs) == len(groups) >= 2
+    # each group's column is the mean over its profiles, node by node
+    group = groups[next(iter(groups))]
+    metric = w._compared_metric
+    if metric in group.dataframe.columns:
+        means = group.dataframe.groupby(level="node")[metric].mean()
+        by_path = {path_key(call_path(n)): v for n, v in means.items()}
+        t = w.table
+        for i in range(t.size):
+            want = by_path.get(path_key(call_path(t.nodes[i])), np.nan)
+            got = t.metrics[w.columns.runs[0]].values[i]
+            assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want)
+
+
+def test_compare_says_what_it_accepts() -> None:
+    a, b = _cpi_pair()
+    with pytest.raises(ValueError, match="at least two runs"):
+        cctviz.compare([a])
+    with pytest.raises(TypeError, match="a list of runs"):
+        cctviz.compare(a)
+    with pytest.raises(TypeError, match="groupby splits one Thicket"):
+        cctviz.compare(a, groupby="compiler")
+    with pytest.raises(ValueError, match=r"labels names the 3 runs"):
+        cctviz.compare([a, b, a], labels=("x", "y"))

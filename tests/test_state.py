@@ -133,7 +133,7 @@ def test_to_code_rebuilds_the_visible_tree(profile: tuple[Profile, object]) -> N
 
 
 def test_to_code_of_the_whole_tree_filters_nothing(profile: tuple[Profile, object]) -> None:
-    spec, gf = profile
+    _spec, gf = profile
     code = cctviz.CCT(gf).to_code()
     assert ".filter(" not in code and ".query(" not in code and "nothing to filter" in code
     scope = {"gf": gf}

@@ -9,47 +9,56 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ..compare import Columns, union_graphframe
+from .. import selection as sel
+from ..compare import Columns, presence_texts, union_graphframe
 from ..table import NodeTable
 from .cct import CCT
 
 
 class Compare(CCT):
-    """Two runs in one tree: every calling context of either run, coloured by ``b − a`` on a
-    diverging palette centred on 0 with a symmetric domain (or by log₂ b ÷ a, centred on a ratio
-    of 1; or by each run's own values, from the toolbar's colour menu), sized by the larger of
-    the two. Contexts only in ``a`` are squares, only in ``b`` hexagons; the tooltip gives both
-    values, Δ, the ratio and Δ%. Each run's rows (ranks, threads) are reduced per node first."""
+    """Runs in one tree: every calling context of any run, aligned by call path. Two runs are
+    coloured by ``b − a`` on a diverging palette centred on 0 over a symmetric domain, more by
+    log₂ last ÷ first (centred on a ratio of 1); the toolbar's colour menu switches to the ratio,
+    Δ%, parallel efficiency (process-count labels) or a run's own values. Nodes are sized by the
+    largest run. Contexts only in the first run are squares, those missing from the first
+    hexagons (two runs: only in a, only in b); the tooltip gives every run's value and a series
+    across the runs. Each run's rows (ranks, threads, profiles) are reduced per node first."""
 
     def __init__(
         self,
-        a: Any,
-        b: Any,
+        runs: list[Any],
         *,
         metric: str | None = None,
         reducer: str = "mean",
-        labels: tuple[str, str] = ("a", "b"),
+        labels: Any = None,
         **kwargs: Any,
     ) -> None:
-        labels = _labels(labels)
-        gf, union, columns, kinds = union_graphframe(a, b, metric, reducer, labels)
-        #: the two runs, their names, and the columns compared
-        self.runs = (a, b)
-        self.labels = labels
+        names = _labels(labels, len(runs))
+        gf, union, columns, kinds = union_graphframe(runs, metric, reducer, names)
+        #: the runs, their names, and the columns compared
+        self.runs = tuple(runs)
+        self.labels = names
         self.columns = columns
         self._union = union
+        self._reduced_runs = reducer
+        self._compared_metric = columns.larger.rsplit(" (", 1)[0]
         presence = zip(gf.dataframe.index, union.presence.tolist(), strict=True)
         self._presence_of = {id(node): int(p) for node, p in presence}
-        kwargs.setdefault("color_by", columns.diff)
+        kwargs.setdefault("color_by", columns.diff if len(runs) == 2 else columns.log_ratio)
         kwargs.setdefault("size_by", columns.larger)
-        kwargs.setdefault("source", f"{labels[0]} vs {labels[1]}")
+        kwargs.setdefault("source", " vs ".join(names))
         super().__init__(gf, metric_kinds=kinds, **kwargs)
         self._diverging({"new": self.color_by})
 
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
         table = super()._make_table(data, reducer)
         presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
-        return dataclasses.replace(table, presence=presence, presence_labels=self.labels)
+        return dataclasses.replace(
+            table,
+            presence=presence,
+            presence_labels=presence_texts(self.labels),
+            series=tuple(zip(self.labels, self.columns.runs, strict=True)),
+        )
 
     @t.observe("color_by")
     def _diverging(self, change: Any) -> None:
@@ -68,26 +77,23 @@ class Compare(CCT):
 
     @property
     def frame(self) -> Any:
-        """The comparison as ``cctviz.compare_frame`` gives it, for these two runs."""
+        """The first and the last run compared as ``cctviz.compare_frame`` gives it."""
         from ..compare import compare_frame
 
-        reducer = self.__dict__.get("_compare_reducer", "mean")
-        return compare_frame(
-            *self.runs, metric=self._compared(), reducer=reducer, labels=self.labels
-        )
-
-    def _compared(self) -> str:
-        return self.columns.larger.removesuffix(" (larger run)")
+        first, last = self.runs[0], self.runs[-1]
+        labels = (self.labels[0], self.labels[-1])
+        metric = self._compared_metric
+        return compare_frame(first, last, metric=metric, reducer=self._reduced_runs, labels=labels)
 
     @property
     def data(self) -> Any:
-        """The union of the two runs, as a Hatchet GraphFrame (read-only)."""
+        """The union of the runs, as a Hatchet GraphFrame (read-only)."""
         return self._data
 
     @data.setter
     def data(self, _data: Any) -> None:
         raise TypeError(
-            "a compare view shows the union of its two runs; for other runs make another "
+            "a compare view shows the union of its runs; for other runs make another "
             "with cctviz.compare(a, b)"
         )
 
@@ -98,31 +104,74 @@ class Compare(CCT):
         )
 
 
-def _labels(labels: Any) -> tuple[str, str]:
-    if isinstance(labels, str) or len(tuple(labels)) != 2:
-        raise ValueError(f"labels names the two runs, e.g. ('before', 'after'); got {labels!r}")
-    a, b = (str(x) for x in labels)
-    if a == b:
-        raise ValueError(f"the two runs need different labels; got {labels!r}")
-    return a, b
+def _labels(labels: Any, count: int) -> tuple[str, ...]:
+    """The runs' names: given, or "a", "b" for two runs and "1", "2", ... for more."""
+    if labels is None:
+        return ("a", "b") if count == 2 else tuple(str(k + 1) for k in range(count))
+    if isinstance(labels, str) or len(tuple(labels)) != count:
+        raise ValueError(
+            f"labels names the {count} runs, one each, e.g. {('before', 'after')!r}; got {labels!r}"
+        )
+    names = tuple(str(x) for x in labels)
+    if len(set(names)) != count:
+        raise ValueError(f"the runs need different labels; got {labels!r}")
+    return names
+
+
+def _runs(a: Any, b: Any, groupby: str | None) -> tuple[list[Any], list[str] | None]:
+    """The runs to compare, and their names when they come from a Thicket's metadata."""
+    if groupby is not None:
+        if b is not None or not sel.is_thicket(a):
+            raise TypeError(
+                "groupby splits one Thicket by a metadata column: compare(tk, groupby=...)"
+            )
+        if groupby not in a.metadata.columns:
+            listed = ", ".join(map(repr, a.metadata.columns))
+            raise ValueError(f"the Thicket has no metadata column {groupby!r}; it has {listed}")
+        groups = a.groupby(groupby)
+        if len(groups) < 2:
+            raise ValueError(
+                f"{groupby!r} has one value only ({list(groups)!r}): nothing to compare"
+            )
+        keys = list(groups)
+        return [groups[k] for k in keys], [
+            str(k[0] if isinstance(k, tuple) and len(k) == 1 else k) for k in keys
+        ]
+    if b is None:
+        if isinstance(a, (list, tuple)):
+            if len(a) < 2:
+                raise ValueError(f"compare needs at least two runs; got {len(a)}")
+            return list(a), None
+        raise TypeError(
+            "compare needs two runs (compare(a, b)), a list of runs, or a Thicket with groupby="
+        )
+    return [a, b], None
 
 
 def compare(
     a: Any,
-    b: Any,
+    b: Any = None,
     *,
     metric: str | None = None,
     reducer: str = "mean",
-    labels: tuple[str, str] = ("a", "b"),
+    labels: Any = None,
+    groupby: str | None = None,
     **kwargs: Any,
 ) -> Compare:
-    """A widget comparing two runs (GraphFrames or Thickets) context by context: see
-    ``Compare``. ``metric`` defaults to the first inclusive metric; each run's rows are reduced
-    per node with ``reducer`` first; ``labels`` name the runs in the legend and tooltips.
-    ``cctviz.compare_frame`` gives the same numbers as a DataFrame."""
-    w = Compare(a, b, metric=metric, reducer=reducer, labels=labels, **kwargs)
-    w.__dict__["_compare_reducer"] = reducer
-    return w
+    """A widget comparing runs context by context: ``compare(a, b)`` for two GraphFrames or
+    Thickets, ``compare([gf1, gf2, gf3], labels=[1, 27, 512])`` for a series (a scaling study),
+    ``compare(tk, groupby="compiler")`` for a Thicket's groups (each group's mean over its
+    profiles under the default reducer). ``metric`` defaults to the first inclusive metric;
+    each run's rows are reduced per node with ``reducer`` first; ``labels`` name the runs.
+    ``cctviz.compare_frame`` gives two runs' numbers as a DataFrame."""
+    runs, names = _runs(a, b, groupby)
+    return Compare(
+        runs,
+        metric=metric,
+        reducer=reducer,
+        labels=labels if labels is not None else names,
+        **kwargs,
+    )
 
 
 __all__ = ["Columns", "Compare", "compare"]

@@ -130,9 +130,8 @@ export function createChrome(root) {
  * @param {{ legends: import("./scene.js").LegendEntry[], size: ReturnType<typeof import("./scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
  *   presence?: [string, string] | null }} spec
- *   `format`: how the colour legends' ends are written (a share of a total); `presence`: a
- *   compare view's two runs, whose own contexts are keyed (square: only the first, hexagon: only
- *   the second)
+ *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
+ *   compare view's square and hexagon mean ("only in before", "only in after")
  */
 export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null }) {
   layer.selectAll("*").remove();
@@ -170,7 +169,7 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
       .append("text")
       .attr("x", 16)
       .attr("y", cy + 4)
-      .text(`only in ${shortenName(run, 24)}`);
+      .text(shortenName(run, 40));
   });
 }
 

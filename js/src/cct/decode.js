@@ -37,7 +37,10 @@ import { contract } from "../contract.js";
  * @property {Int32Array | null} folded nodes each fold row stands for (0: a real node)
  * @property {Int32Array | null} presence a compare view's rows: 0 in both runs, 1 only in the
  *   first, 2 only in the second (null: one profile)
- * @property {[string, string] | null} presenceLabels the two runs' names
+ * @property {[string, string] | null} presenceLabels what a square (presence 1) and a hexagon
+ *   (presence 2) mean, e.g. "only in before"
+ * @property {{ label: string, metric: string }[]} series a compare view's runs in order, with
+ *   the metric holding each run's values (empty: one profile)
  * @property {(id: number) => number} rowOf the row of full-tree node `id`, -1 if the table does
  *   not have it (not sent under level of detail, or out of range)
  * @property {(row: number) => number} idOf the full-tree id of `row`, -1 for a fold row
@@ -128,6 +131,9 @@ export function decodeTable(payload) {
     presenceLabels: Array.isArray(payload.presence_labels)
       ? /** @type {[string, string]} */ ([String(payload.presence_labels[0]), String(payload.presence_labels[1])])
       : null,
+    series: Array.isArray(payload.series)
+      ? payload.series.map((/** @type {unknown[]} */ run) => ({ label: String(run[0]), metric: String(run[1]) }))
+      : [],
   };
   for (const key of /** @type {const} */ ([
     "parent",

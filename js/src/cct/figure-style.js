@@ -101,7 +101,8 @@ export function figureStyle(name, { fontFamily = null, fontSize = null } = {}) {
 
 /**
  * The glyphs drawn besides node circles, and what they mean (the key under the legends).
- * @param {SVGSVGElement} svg @param {[string, string] | null} [runs] a compare view's two runs
+ * @param {SVGSVGElement} svg @param {[string, string] | null} [runs] what a compare view's
+ *   square and hexagon mean
  * @returns {GlyphKey[]}
  */
 export function glyphsOf(svg, runs = null) {
@@ -114,8 +115,8 @@ export function glyphsOf(svg, runs = null) {
   const missing = has(".cct-missing");
   if (missing) key.push({ shape: "square", text: "no value", fill: missing.getAttribute("fill") ?? "none" });
   if (has(".cct-negative")) key.push({ shape: "circle", text: "negative size", dashed: true });
-  if (runs && has(".cct-only-a")) key.push({ shape: "square", text: `only in ${runs[0]}` });
-  if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: `only in ${runs[1]}` });
+  if (runs && has(".cct-only-a")) key.push({ shape: "square", text: runs[0] });
+  if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: runs[1] });
   return key;
 }
 

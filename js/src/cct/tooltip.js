@@ -2,6 +2,7 @@
 
 import { formatValue } from "./format.js";
 import { shareText, totals } from "./shares.js";
+import { seriesContent } from "./sparkline.js";
 
 const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio", max: "max" };
 
@@ -25,12 +26,12 @@ export function tooltipContent(doc, table, id, view) {
     sub.className = "cct-tooltip-type";
     sub.textContent = type;
   }
-  // a compare view: a context that only one run has
+  // a compare view: a context that not every run has
   const only = table.presence?.[id] ?? 0;
   if (only && table.presenceLabels) {
     const sub = root.appendChild(doc.createElement("div"));
     sub.className = "cct-tooltip-presence";
-    sub.textContent = `only in ${table.presenceLabels[only - 1]}`;
+    sub.textContent = table.presenceLabels[only - 1];
   }
   const grid = root.appendChild(doc.createElement("table"));
   grid.className = "cct-tooltip-metrics";
@@ -53,6 +54,8 @@ export function tooltipContent(doc, table, id, view) {
     cell(doc, row, "td", text).className = "cct-value";
     cell(doc, row, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
   }
+  const series = seriesContent(doc, table, id);
+  if (series) root.append(series);
   const callers = otherCallers(table, id);
   if (callers) {
     const note = root.appendChild(doc.createElement("div"));

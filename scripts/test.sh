@@ -32,7 +32,9 @@ wheel = glob.glob("dist/cctviz-*.whl")[0]
 names = zipfile.ZipFile(wheel).namelist()
 for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget.css",
                "cctviz/widget/static/figure.js",
-               "cctviz/examples/data/hatchet+hatchet-LICENSE", "cctviz/py.typed"):
+               "cctviz/examples/data/hatchet+hatchet-LICENSE",
+               "cctviz/examples/data/LLNL+thicket-LICENSE",
+               "cctviz/examples/data/lulesh-mpi-scaling/343_cores.cali", "cctviz/py.typed"):
     assert needed in names, f"{needed} missing from {wheel}"
 print(f"{wheel}: bundle, example data and licence present")
 PY

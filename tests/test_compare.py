@@ -237,3 +237,30 @@ def test_compare_says_what_it_accepts() -> None:
         cctviz.compare(a, groupby="compiler")
     with pytest.raises(ValueError, match=r"labels names the 3 runs"):
         cctviz.compare([a, b, a], labels=("x", "y"))
+
+
+def test_the_shipped_scaling_runs_compare_as_a_series() -> None:
+    runs = cctviz.examples.runs()
+    assert list(runs) == [27, 64, 125, 216, 343]
+    w = cctviz.compare(list(runs.values()), labels=list(runs))
+    assert w.columns.efficiency is not None and w.table.size >= 45
+    with pytest.raises(KeyError, match="available: lulesh-mpi-scaling"):
+        cctviz.examples.runs("nope")
+
+
+def test_a_thickets_spread_over_its_profiles_reaches_the_tooltip() -> None:
+    profiles = [p for p in readable() if p.reader == "thicket"]
+    if not profiles:
+        pytest.skip("Thicket needs llnl-thicket (the LLNL test environment)")
+    tk = load(profiles[0])
+    w = cctviz.CCT(tk)
+    root = int(w.table.roots[0])
+    rows = w.distribution(root)
+    assert list(rows.index.names) == ["node", "profile"] and len(rows) == len(tk.profile)
+    sent: list[dict[str, Any]] = []
+    w.send = lambda content, buffers=None: sent.append(content)
+    w._on_command(w, {"type": "distribution", "id": 1, "node": root, "metric": w.color_by}, [])
+    spread = sent[-1]["spread"]
+    values = tk.dataframe.xs(w.table.nodes[root], level="node")[w.color_by]
+    assert spread["over"] == "profile" and spread["count"] == values.notna().sum()
+    assert spread["max"] == values.max() and spread["mean"] == pytest.approx(values.mean())

@@ -34,6 +34,27 @@ def synthetic(n: int, max_depth: int = 40, seed: int = 0) -> Any:
     return graphframe(n, max_depth=max_depth, seed=seed)
 
 
+# name -> (folder inside data/, Hatchet reader, file pattern): several runs of one program
+RUNS: dict[str, tuple[str, str, str]] = {
+    "lulesh-mpi-scaling": ("lulesh-mpi-scaling", "from_caliperreader", "*_cores.cali"),
+}
+
+
+def runs(name: str = "lulesh-mpi-scaling") -> dict[int, Any]:
+    """Several runs of one program, read with Hatchet: ``{process count: GraphFrame}`` in
+    increasing order. ``"lulesh-mpi-scaling"``: LULESH under Caliper on 27 to 343 MPI processes
+    (from the Thicket project's test data), for ``cctviz.compare(list(r.values()),
+    labels=list(r))``."""
+    if name not in RUNS:
+        raise KeyError(f"no example runs {name!r}; available: {', '.join(RUNS)}")
+    folder, reader_name, pattern = RUNS[name]
+    import hatchet
+
+    reader = getattr(hatchet.GraphFrame, reader_name)
+    files = sorted(DATA.joinpath(folder).glob(pattern), key=lambda p: int(p.name.split("_")[0]))
+    return {int(p.name.split("_")[0]): reader(str(p)) for p in files}
+
+
 def names() -> list[str]:
     """The names of the shipped example profiles."""
     return list(EXAMPLES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .lab import page_position
+from .test_table_pane import _shot
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +38,7 @@ def test_compare_view_marks_what_only_one_run_has(open_notebook, page) -> None:
     tip = view.locator(".cct-tooltip")
     tip.locator(".cct-tooltip-presence").wait_for()
     assert tip.locator(".cct-tooltip-presence").inner_text() == "only in full"
+    _shot(page, "compare")
     assert "full: time (inc)" in tip.inner_text() and "filtered: time (inc)" in tip.inner_text()
     # the colour menu switches to a run's own values
     view.locator('select[aria-label="colour"]').select_option("filtered: time (inc)")

@@ -12,10 +12,11 @@ const SIZE = { width: 180, height: 34, pad: 4 };
  * @param {Document} doc
  * @param {import("./decode.js").Table} table a compare view's table (`table.series` set)
  * @param {number} row
- * @returns {HTMLElement | null} null: not a compare view of several runs
+ * @returns {HTMLElement | null} null: not a compare view of three runs or more (two runs' values
+ *   and their difference are in the tooltip's rows)
  */
 export function seriesContent(doc, table, row) {
-  if (table.series.length < 2) return null;
+  if (table.series.length < 3) return null;
   const runs = table.series.map(({ label, metric }) => ({
     label,
     value: table.metrics.find((m) => m.name === metric)?.values[row] ?? Number.NaN,

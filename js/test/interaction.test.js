@@ -202,6 +202,19 @@ describe("keyboard", () => {
     expect(selections.at(-1)).toEqual([]);
     expect(container.querySelector(".cct-cursor").getAttribute("data-id")).toBe("1");
   });
+
+  test("Escape clears first, then leaves the view for the host's own keys", () => {
+    const { container, selections } = mount();
+    const stage = container.querySelector(".cct-stage");
+    stage.focus();
+    fire(node(container, 2), "click");
+    expect(selections.at(-1)).toEqual([2]);
+    key(container, "Escape");
+    expect(selections.at(-1)).toEqual([]);
+    expect(document.activeElement).toBe(stage); // still in the view
+    key(container, "Escape");
+    expect(document.activeElement).not.toBe(stage); // nothing left to clear: focus leaves
+  });
 });
 
 describe("undo and redo", () => {

@@ -18,6 +18,11 @@ describe("first draw", () => {
     const model = mockModel({ collapsed: [3], focused: 1, selection: [4, 2], units: { time: "s" }, height: 500 });
     const { el, renderer } = mountWidget(model);
     expect(el.classList.contains("cctviz")).toBe(true);
+    // keys typed in the view are not the notebook's (Lumino matches no shortcut inside)
+    expect(el.getAttribute("data-lm-suppress-shortcuts")).toBe("true");
+    const stage = el.querySelector(".cct-stage") ?? el.appendChild(document.createElement("button"));
+    stage.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    expect(stage.getAttribute("data-lm-suppress-shortcuts")).toBe("true"); // what Lumino tests first
     expect(el.cctRenderer).toBe(renderer);
     expect(renderer.options.height).toBe(410);
     expect(renderer.element.style.height).toBe("500px");
@@ -126,7 +131,8 @@ describe("downloads", () => {
   test("SVG and PNG of the view, with provenance, through a link", async () => {
     const clicks = [];
     vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function () {
-      clicks.push({ href: this.href, download: this.download });
+      // in the document when clicked (VS Code catches downloads there), gone after
+      clicks.push({ href: this.href, download: this.download, inDocument: this.isConnected });
     });
     const blobs = [];
     vi.stubGlobal(
@@ -159,7 +165,8 @@ describe("downloads", () => {
       metrics: { color: "time", size: "time (inc)" },
       state,
     });
-    expect(clicks[0]).toEqual({ href: "blob:1", download: "cctviz.svg" });
+    expect(clicks[0]).toEqual({ href: "blob:1", download: "cctviz.svg", inDocument: true });
+    expect(document.querySelector('a[download="cctviz.svg"]')).toBeNull();
     expect(blobs[0].type).toBe("image/svg+xml");
     renderer.user.download("png");
     await vi.waitFor(() => expect(clicks).toHaveLength(2));

@@ -91,6 +91,9 @@ export function createGestures(ctx) {
 
   /** @param {PointerEvent} event */
   function onPointerDown(event) {
+    // a press in the drawing puts the keyboard in the tree (the zoom's handling keeps the
+    // browser from doing it): the tree's keys work, the notebook's shortcuts stay out
+    if (!event.button) ctx.stage.focus({ preventScroll: true });
     const backend = ctx.backend();
     if (!ctx.brushing() || event.button || !backend) return;
     const { x, y } = onStage(event);

@@ -116,6 +116,12 @@ export function createRenderer(container, options = {}) {
     setCursor,
     command: (name) => command(name),
     escape: () => {
+      // the first Escape clears the selection and the search; one more leaves the view (the
+      // host's own Escape, e.g. the notebook's command mode, takes over from there)
+      if (!store.selection.length && !view().search) {
+        chrome.stage.blur();
+        return;
+      }
       select([]);
       if (view().search) change({ search: "" });
     },

@@ -56,6 +56,11 @@ export async function download(format, figure, { figureSVG, svgToPng }, doc) {
   const link = doc.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = `cctviz.${format}`;
+  // in the document while it is clicked: VS Code's notebook webview saves downloads by catching
+  // the click on the document, which a detached link never reaches
+  link.hidden = true;
+  doc.body.append(link);
   link.click();
+  link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), REVOKE_AFTER_MS);
 }

@@ -18,6 +18,9 @@ import { createSnapshots } from "./snapshot.js";
  * @typedef {import("./renderer-api.js").TableLike} TableLike
  */
 
+/** Lumino's mark of elements whose keys are not shortcuts. */
+const SUPPRESS = "data-lm-suppress-shortcuts";
+
 /** Room for the toolbar and status line in the first guess at the drawing's height. */
 const CHROME_HEIGHT = 90;
 
@@ -42,6 +45,17 @@ export function createWidget(deps) {
  */
 function renderView(deps, model, el) {
   el.classList.add("cctviz");
+  // Keys typed in the view are the view's: Lumino (JupyterLab, Notebook 7) matches no shortcut
+  // from an element marked so upwards, so "d d" no longer deletes the cell and the arrows move
+  // the tree's cursor, not the active cell. Lumino tests the focused element itself first (the
+  // notebook's selectors end in ":focus"), so each element that takes the focus is marked as it
+  // does. Escape (when there is nothing left to clear) and Tab leave the view.
+  el.setAttribute(SUPPRESS, "true");
+  /** @param {FocusEvent} event */
+  const markFocused = (event) => {
+    if (event.target instanceof Element) event.target.setAttribute(SUPPRESS, "true");
+  };
+  el.addEventListener("focusin", markFocused);
   /** @type {T | null} the table drawn now */
   let table = null;
   let started = false;
@@ -179,6 +193,7 @@ function renderView(deps, model, el) {
   function dispose() {
     if (disposed) return;
     disposed = true;
+    el.removeEventListener("focusin", markFocused);
     stopWatching();
     observer?.disconnect();
     cancelAnimationFrame(frame);

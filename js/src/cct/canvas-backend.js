@@ -226,6 +226,7 @@ export function createCanvasBackend(container, { labelPx }) {
 
     /** Replaces all node marks. @param {NodeMark[]} marks */
     drawNodes(marks) {
+      missingFill = null; // in the page's colours now (the theme may have changed)
       list = marks;
       byId = [];
       for (const m of marks) byId[m.key] = m;

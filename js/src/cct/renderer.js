@@ -355,6 +355,13 @@ export function createRenderer(container, options = {}) {
        * @param {number | { fold: number }} target
        */
       centerOn: (target) => (typeof target === "number" ? painter.centerOn(target) : painter.centerOnFold(target.fold)),
+      /** Paints again in the page's current colours (a theme switch), where it was. */
+      refreshTheme() {
+        const t = camera.transform;
+        painter.draw();
+        camera.set(t);
+        painter.updateLabels();
+      },
       /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). @param {{ x: number, y: number, k: number }} t */
       setTransform(t) {
         camera.set(t);

@@ -11,6 +11,7 @@ import { bindPane } from "./pane.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
+import { watchTheme } from "./theme.js";
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
@@ -116,6 +117,11 @@ function renderView(deps, model, el) {
   // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
   const unbind = bindTraits(model, renderer, changed);
+  // the host's theme outside JupyterLab; a live switch paints the canvas again
+  const stopTheme = watchTheme(el, () => {
+    renderer.refreshTheme?.();
+    changed();
+  });
   const createPane = deps.createTablePane;
   if (createPane) paneBinding = bindPane({ model, body, client: lod, create: createPane });
   paneBinding?.layout(el.clientWidth);
@@ -194,6 +200,7 @@ function renderView(deps, model, el) {
     if (disposed) return;
     disposed = true;
     el.removeEventListener("focusin", markFocused);
+    stopTheme();
     stopWatching();
     observer?.disconnect();
     cancelAnimationFrame(frame);

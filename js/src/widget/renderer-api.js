@@ -49,6 +49,8 @@
  * @property {HTMLElement} stage the element the tree is drawn in: its size is the drawing's
  * @property {HTMLElement} element the renderer's outermost element
  * @property {() => void} destroy
+ * @property {() => void} [refreshTheme] paints again in the page's current colours (a theme
+ *   switch: the canvas backend reads them when it paints)
  */
 
 /**

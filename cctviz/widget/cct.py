@@ -8,6 +8,7 @@ requests for more in ``lod_bridge.py``, ``to_code`` in ``code.py``; the traits a
 from __future__ import annotations
 
 import difflib
+import math
 import pathlib
 import re
 import uuid
@@ -19,7 +20,7 @@ import traitlets as t
 from .. import view
 from ..adapters import from_graphframe
 from ..adapters.metrics import default_pair
-from ..contract import REDUCERS, VIEW_TRAITS
+from ..contract import MESSAGES, REDUCERS, VIEW_TRAITS
 from ..figure import ViewSnapshot, figure_of
 from ..figure.render import figure_format
 from ..lod import DEFAULT_BUDGET
@@ -31,6 +32,19 @@ from .table_pane import TablePane
 from .traits import MetricTraitError
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
+
+
+SCREEN = "screen"
+if SCREEN not in MESSAGES:
+    raise KeyError("message kind 'screen' is not in cctviz/contract.json")
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")
@@ -74,8 +88,6 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
     height: int = traits.trait("height")
     units: dict[str, str] = traits.trait("units")
     _payload: dict[str, Any] = traits.trait("_payload")
-    _stage_size: tuple[int, int] = traits.trait("_stage_size")
-    _view_transform: tuple[float, float, float] | None = traits.trait("_view_transform")
 
     def __init__(
         self,
@@ -121,6 +133,11 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
         )
+        #: what is on screen, reported by the view in ``screen`` messages (not traits: a pan or a
+        #: zoom must not look like a change of state to hosts that re-run cells, like marimo)
+        self._stage_size: tuple[int, int] = (0, 0)
+        self._view_transform: tuple[float, float, float] | None = None
+        self.on_msg(self._on_screen)
         self.on_msg(self._on_command)
         self.on_msg(self._on_pane_command)
         if state is not None:
@@ -195,6 +212,20 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
         own ``filter`` (squashed): the nodes drawn, collapsed glyphs included, aggregates and
         level-of-detail folds not."""
         return code.to_code(self, name)
+
+    def _on_screen(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """The view's report of what is on screen (its size, the zoom the user set)."""
+        if not isinstance(content, dict) or content.get("type") != SCREEN:
+            return
+        size = content.get("size")
+        if isinstance(size, list) and len(size) == 2 and all(_whole(v) and v > 0 for v in size):
+            self._stage_size = (int(size[0]), int(size[1]))
+        if "transform" in content:
+            t_ = content["transform"]
+            if t_ is None:
+                self._view_transform = None
+            elif isinstance(t_, list) and len(t_) == 3 and all(_finite(v) for v in t_):
+                self._view_transform = (float(t_[0]), float(t_[1]), float(t_[2]))
 
     # -- checks that involve several traits (each trait checks its own value: traits.py) -------
     @t.validate("search", "search_regex", "search_case")

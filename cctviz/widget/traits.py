@@ -169,11 +169,6 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return t.Dict(value_trait=t.Unicode(), default_value=dict(default), help=help_)
     if kind == "payload":
         return t.Dict(default_value=dict(default), help=help_)
-    if kind == "size":
-        return t.Tuple(t.Int(), t.Int(), default_value=tuple(default), help=help_)
-    if kind == "transform":
-        floats = (t.Float(), t.Float(), t.Float())
-        return t.Tuple(*floats, default_value=_tuple_or_none(default), allow_none=True, help=help_)
     if kind == "node_ids":
         return NodeIds(ordered=spec.ordered, default_value=tuple(default), help=help_)
     if kind == "node_id":

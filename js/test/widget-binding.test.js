@@ -4,7 +4,7 @@ import contractJson from "../../cctviz/contract.json";
 import { VIEW_DEFAULTS, VIEW_SPECS } from "../src/contract.js";
 import { bindTraits, sameValue, traitWriter, VIEW_TRAITS, viewState } from "../src/widget/binding.js";
 import { TRAIT_KINDS } from "../src/widget/model.js";
-import { fakeRenderer, mockModel, mountWidget } from "./widget-fakes.js";
+import { fakeRenderer, mockModel, mountWidget, screenReports } from "./widget-fakes.js";
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -148,11 +148,13 @@ describe("renderer → Python", () => {
   test("no echo: the user's change comes back as a trait change and is not set on the renderer", () => {
     const model = mockModel();
     const { renderer } = mountWidget(model);
-    expect(model.synced).toEqual([{ _stage_size: [800, 470] }]); // reported at the first draw
+    // the size is reported at the first draw, as a message: no state changes
+    expect(model.synced).toEqual([]);
+    expect(screenReports(model)).toEqual([{ type: "screen", size: [800, 470] }]);
     const before = renderer.calls.length;
     renderer.user.change({ collapsed: [2], search: "kern" });
     renderer.user.select([3, 1]);
-    expect(model.synced.slice(1)).toEqual([{ collapsed: [2], search: "kern" }, { selection: [3, 1] }]);
+    expect(model.synced).toEqual([{ collapsed: [2], search: "kern" }, { selection: [3, 1] }]);
     expect(renderer.calls.slice(before)).toEqual([]);
   });
 

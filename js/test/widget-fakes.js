@@ -14,6 +14,9 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
  * holds what each `save_changes` sent.
  * @param {Record<string, unknown>} [traits] values other than the contract's defaults
  */
+/** What the view reported of the screen (`screen` messages): its sizes and zooms, in order. */
+export const screenReports = (model) => model.sent.filter((m) => m.type === "screen");
+
 export function mockModel(traits = {}) {
   const values = Object.fromEntries(TRAITS.map((s) => [s.trait, structuredClone(s.default)]));
   Object.assign(values, { height: 560, color_by: "time", size_by: "time (inc)", _payload: { rows: 6 } }, traits);

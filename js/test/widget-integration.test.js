@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import widget from "../src/index.js";
 import { payload } from "./fixtures.js";
-import { mockModel } from "./widget-fakes.js";
+import { mockModel, screenReports } from "./widget-fakes.js";
 
 /** 1,000 nodes under level of detail: main (0) → solve (4) → kernel (9); folds under main and solve. */
 const lodTree = () =>
@@ -62,7 +62,7 @@ describe("the widget with the real renderer (integration)", () => {
     expect(el.querySelector(".cct-error")).toBeNull();
     expect(el.querySelector('.cct-node[data-id="9"]')).not.toBeNull();
     expect(renderer.selection).toEqual([9]);
-    expect(model.get("_stage_size")).toEqual([900, 500]);
+    expect(screenReports(model).at(-1)).toEqual({ type: "screen", size: [900, 500] });
 
     // Python → view, in full-tree ids
     model.python("collapsed", [4]);
@@ -78,7 +78,7 @@ describe("the widget with the real renderer (integration)", () => {
 
     // a fold click asks Python; the new table keeps main where it was
     click(el.querySelector('.cct-node[data-fold="0"]'));
-    expect(model.sent).toEqual([{ type: "expand", id: 1, node: 0 }]);
+    expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "expand", id: 1, node: 0 }]);
     const before = renderer.screenPosition(0);
     model.python("_payload", expandedTree());
     model.deliver({ type: "reply", id: 1, ok: true, loaded: 1 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { VIEW_TRAITS } from "../src/widget/binding.js";
 import { createWidget } from "../src/widget/index.js";
 import { ZOOM_REPORT_DELAY_MS } from "../src/widget/screen.js";
-import { fakeDeps, mockModel, mountWidget } from "./widget-fakes.js";
+import { fakeDeps, mockModel, mountWidget, screenReports } from "./widget-fakes.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -35,7 +35,7 @@ describe("first draw", () => {
     expect(state).toMatchObject({ colorBy: "time", collapsed: [3], focus: 1, roots: null });
     expect(how).toEqual({ anchor: null });
     expect(renderer.callsOf("setSelection")[0]).toEqual([[4, 2]]);
-    expect(model.get("_stage_size")).toEqual([800, 470]);
+    expect(screenReports(model)).toEqual([{ type: "screen", size: [800, 470] }]);
   });
 
   test("with ResizeObserver, the data is drawn once the cell has its width", () => {
@@ -72,33 +72,40 @@ describe("first draw", () => {
       [640, 400],
       [700, 400],
     ]);
-    expect(model.get("_stage_size")).toEqual([700, 400]);
+    expect(screenReports(model).map((m) => m.size)).toEqual([
+      [640, 400],
+      [700, 400],
+    ]);
     dispose();
     expect(observers[0].disconnect).toHaveBeenCalled();
   });
 });
 
 describe("reports to Python", () => {
-  test("the zoom the user set goes to _view_transform once it has stayed put for 200 ms", () => {
+  test("the zoom the user set is reported once it has stayed put for 200 ms, as a message", () => {
     vi.useFakeTimers();
     const model = mockModel();
     const { renderer } = mountWidget(model);
+    const zooms = () => screenReports(model).filter((m) => "transform" in m);
     renderer.user.zoom({ x: 1, y: 2, k: 1.5 });
     vi.advanceTimersByTime(ZOOM_REPORT_DELAY_MS - 1);
     renderer.user.zoom({ x: 5, y: 6, k: 2 });
     vi.advanceTimersByTime(ZOOM_REPORT_DELAY_MS - 1);
-    expect(model.get("_view_transform")).toBeNull();
+    expect(zooms()).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(model.get("_view_transform")).toEqual([5, 6, 2]);
-    expect(model.synced.at(-1)).toEqual({ _view_transform: [5, 6, 2] });
+    expect(zooms()).toEqual([{ type: "screen", transform: [5, 6, 2] }]);
     renderer.user.zoom(null); // fitted again
     vi.advanceTimersByTime(ZOOM_REPORT_DELAY_MS);
-    expect(model.get("_view_transform")).toBeNull();
+    expect(zooms().at(-1)).toEqual({ type: "screen", transform: null });
+    // no state changed: hosts that re-run cells on a change (marimo) see none
+    expect(model.synced).toEqual([]);
   });
 
   test("the stage size is reported when it changes only", () => {
-    const model = mockModel({ _stage_size: [800, 470] });
-    mountWidget(model);
+    const model = mockModel();
+    const { renderer } = mountWidget(model);
+    renderer.resize(800, 470);
+    expect(screenReports(model)).toHaveLength(1);
     expect(model.saves).toBe(0);
   });
 });

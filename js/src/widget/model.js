@@ -40,9 +40,6 @@
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
  * @property {Payload} _payload written by Python only
- * @property {[number, number]} _stage_size written by the view only
- * @property {[number, number, number] | null} _view_transform [x, y, k] the user set; null:
- *   fitted. Written by the view only.
  */
 /** @typedef {keyof Traits} TraitName */
 /** @typedef {`change:${TraitName}`} ChangeEvent */
@@ -54,6 +51,11 @@
 /**
  * Sent to Python: the spread of node `node`'s rows of `metric` (for its tooltip).
  * @typedef {{ type: "distribution", id: number, node: number, metric: string }} DistributionMessage
+ */
+/**
+ * Sent to Python: what is on screen (a report, no reply): the drawing's size, or the zoom the
+ * user set (null: the view is fitted).
+ * @typedef {{ type: "screen", size?: [number, number], transform?: [number, number, number] | null }} ScreenMessage
  */
 /** @typedef {import("../cct/tooltip.js").Spread} Spread */
 /**
@@ -88,7 +90,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage | DistributionMessage | PaneMessage) => void} send
+ * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage) => void} send
  * @property {unknown} [widget_manager]
  */
 
@@ -119,8 +121,6 @@ export const TRAIT_KINDS = Object.freeze({
   height: "int",
   units: "units",
   _payload: "payload",
-  _stage_size: "size",
-  _view_transform: "transform",
 });
 
 /**

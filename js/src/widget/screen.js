@@ -1,7 +1,12 @@
 // What is on screen, for Python: it draws figures of the view as it is shown (CCT.to_svg,
-// CCT.save), so it needs the drawing's size (`_stage_size`) and the zoom the user set
-// (`_view_transform`, null while the view is fitted). The zoom is reported once it has stopped
-// changing for a moment.
+// CCT.save), so it needs the drawing's size and the zoom the user set (null while the view is
+// fitted), which Python keeps as `_stage_size` and `_view_transform`. They go in `screen`
+// messages, not traits: a pan or a zoom must not look like a change of state to hosts that re-run
+// the cells depending on a widget (marimo). The zoom is reported once it has stopped changing for
+// a moment.
+import { MESSAGES } from "../contract.js";
+
+if (!("screen" in MESSAGES)) throw new Error("the contract has no screen message");
 
 /** How long a zoom has to stay put before it is reported to Python. */
 export const ZOOM_REPORT_DELAY_MS = 200;
@@ -29,6 +34,8 @@ export function createScreenReport(model, { delay = ZOOM_REPORT_DELAY_MS } = {})
   let zoomed = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
+  /** @type {[number, number]} the size reported last */
+  let known = [0, 0];
   return {
     get zoomed() {
       return zoomed;
@@ -37,16 +44,12 @@ export function createScreenReport(model, { delay = ZOOM_REPORT_DELAY_MS } = {})
       zoomed = t ? { x: t.x, y: t.y, k: t.k } : null;
       const value = zoomed ? /** @type {[number, number, number]} */ ([zoomed.x, zoomed.y, zoomed.k]) : null;
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        model.set("_view_transform", value);
-        model.save_changes();
-      }, delay);
+      timer = setTimeout(() => model.send({ type: "screen", transform: value }), delay);
     },
     sized(width, height) {
-      const known = model.get("_stage_size") ?? [];
       if (width > 0 && height > 0 && (known[0] !== width || known[1] !== height)) {
-        model.set("_stage_size", [width, height]);
-        model.save_changes();
+        known = [width, height];
+        model.send({ type: "screen", size: known });
       }
     },
     dispose() {

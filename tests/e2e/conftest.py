@@ -56,11 +56,11 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 def open_notebook(lab: Lab, page: Any, request: pytest.FixtureRequest):
     """Write a notebook of the given cells, open it, run it; return the NotebookPage."""
 
-    def _open(cells: list[str]) -> NotebookPage:
+    def _open(cells: list[str], *, notebook7: bool = False) -> NotebookPage:
         name = lab.write_notebook(
             f"{request.node.name}.ipynb".replace("[", "-").replace("]", ""), cells
         )
-        notebook = NotebookPage(page, lab, name).open()
+        notebook = NotebookPage(page, lab, name, notebook7=notebook7).open()
         notebook.run_all()
         return notebook
 

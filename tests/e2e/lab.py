@@ -51,6 +51,10 @@ class Lab:
         # ?reset: start from an empty workspace, so notebooks of earlier tests do not reopen
         return f"{self.url}/lab/tree/{name}?reset"
 
+    def notebook7_url(self, name: str) -> str:
+        """The same notebook in Notebook 7 (the server runs both front ends)."""
+        return f"{self.url}/notebooks/{name}"
+
     def write_notebook(self, name: str, cells: list[str]) -> str:
         """Write a notebook of code cells into the server's folder; return its name."""
         nb = {
@@ -99,6 +103,10 @@ def running_lab() -> Iterator[Lab]:
     notify.mkdir(parents=True)
     (notify / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    # Notebook 7 (served by the same server) exposes its app to the tests as JupyterLab does
+    (base / "config" / "jupyter_server_config.json").write_text(
+        json.dumps({"JupyterNotebookApp": {"expose_app_in_browser": True}})
     )
     # save widget state into notebooks, so that a reloaded notebook shows its widgets
     widgets = base / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
@@ -196,13 +204,15 @@ async (code) => {
 class NotebookPage:
     """One open notebook in the browser, with helpers to run cells and read kernel state."""
 
-    def __init__(self, page: Any, lab: Lab, name: str):
+    def __init__(self, page: Any, lab: Lab, name: str, *, notebook7: bool = False):
         self.page = page
         self.lab = lab
         self.name = name
+        self.notebook7 = notebook7
 
     def open(self) -> NotebookPage:
-        self.page.goto(self.lab.notebook_url(self.name))
+        url = self.lab.notebook7_url if self.notebook7 else self.lab.notebook_url
+        self.page.goto(url(self.name))
         self.page.wait_for_function(
             """(name) => {
               const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;

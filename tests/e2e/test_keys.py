@@ -54,3 +54,29 @@ def test_notebook_shortcuts_do_not_fire_in_the_tree(open_notebook, page) -> None
     page.keyboard.press("Escape")
     inside = page.evaluate("() => !!document.activeElement.closest('.cctviz')")
     assert not inside
+
+
+def test_notebook_7_draws_shares_state_and_keeps_its_keys_out(open_notebook, page) -> None:
+    """Notebook 7 (its Lumino shortcuts run in the capture phase): the view draws, a click
+    selects in Python, and the tree's keys do not reach the notebook."""
+    notebook = open_notebook(CELLS, notebook7=True)
+    assert "/notebooks/" in page.url
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    cells = _cells(page)
+    main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
+    at = page_position(page, main)
+    page.mouse.click(at["x"], at["y"])
+    notebook.wait_python("list(w.selection)", [main])
+    active = _active(page)
+    for key in ("d", "d", "ArrowDown", "Enter", "z"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(400)
+    assert _cells(page) == cells and _active(page) == active
+    # Enter collapsed the node under the tree's cursor (in Python too), not edited a cell
+    notebook.wait_python("len(w.collapsed)", 1)
+    # Python → view
+    notebook.execute("w.expand(); w.select('PMPI_Finalize')")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.cctviz .cct-node.cct-selected').length === 1"
+    )

@@ -1,0 +1,117 @@
+"""End to end in marimo (``marimo run``, headless Chromium): the widget draws through marimo's
+anywidget support, a click reaches Python and re-runs the cells that depend on the widget, and
+panning or zooming does not (the view's size and zoom are messages, not state)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .lab import _free_port
+
+pytestmark = pytest.mark.e2e
+
+NOTEBOOK = """
+import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    import marimo as mo
+    import cctviz
+    w = cctviz.CCT(cctviz.examples.load("hpctoolkit-cpi"))
+    view = mo.ui.anywidget(w)
+    view
+    return (view,)
+
+
+@app.cell
+def _(view):
+    # a cell that depends on the widget: each run leaves a line in RUNS
+    with open(RUNS, "a") as f:
+        f.write("run\\n")
+    selected = len(view.value.get("selection", []))
+    mo_text = f"selected: {selected}"
+    mo_text
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+"""
+
+
+@pytest.fixture(scope="module")
+def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("marimo")
+    runs = folder / "runs.txt"
+    (folder / "nb.py").write_text(NOTEBOOK.replace("RUNS", repr(str(runs))))
+    port = _free_port()
+    log = (folder / "marimo.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "marimo", "run", "nb.py", "--headless",
+         "--host", "127.0.0.1", "--port", str(port)],
+        cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError((folder / "marimo.log").read_text()[-2000:])
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    break
+            time.sleep(0.3)
+        yield url, runs
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+        log.close()
+
+
+def _runs(path: Path) -> int:
+    return path.read_text().count("run") if path.exists() else 0
+
+
+def test_marimo_reruns_on_a_click_not_on_a_pan_or_zoom(marimo_app: Any, page: Any) -> None:
+    url, runs = marimo_app
+    page.goto(url)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1500)  # marimo's first runs settle
+    before = _runs(runs)
+    assert before >= 1
+    box = view.locator(".cct-stage").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    # (marimo draws widgets in a shadow root: the locator reaches into it, document queries do not)
+    zoom = "el => el.cctRenderer.transform.k"
+    k0 = view.evaluate(zoom)
+    for _ in range(3):
+        page.mouse.wheel(0, -200)
+        page.wait_for_timeout(300)
+    page.mouse.down()
+    page.mouse.move(cx + 80, cy + 30, steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(1500)  # past the zoom report's delay
+    assert view.evaluate(zoom) > k0, "the wheel zoomed the view"
+    assert _runs(runs) == before, "a pan or zoom re-ran the cell that depends on the widget"
+    # a click selects: marimo re-runs the dependent cell, which sees the selection
+    node = view.locator('.cct-nodes .cct-node[data-id="1"]')
+    node.click()
+    page.get_by_text("selected: 1").wait_for()
+    assert _runs(runs) > before

@@ -53,9 +53,9 @@ if __name__ == "__main__":
 """
 
 
-@pytest.fixture(scope="module")
-def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("marimo")
+@contextlib.contextmanager
+def _serve(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the notebook in ``folder`` on a free loopback port."""
     runs = folder / "runs.txt"
     (folder / "nb.py").write_text(NOTEBOOK.replace("RUNS", repr(str(runs))))
     port = _free_port()
@@ -64,6 +64,7 @@ def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         [sys.executable, "-m", "marimo", "run", "nb.py", "--headless",
          "--host", "127.0.0.1", "--port", str(port)],
         cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        env={**os.environ, **(env or {})},
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -81,6 +82,12 @@ def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
             os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=15)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    with _serve(tmp_path_factory.mktemp("marimo")) as served:
+        yield served
 
 
 def _runs(path: Path) -> int:
@@ -115,3 +122,19 @@ def test_marimo_reruns_on_a_click_not_on_a_pan_or_zoom(marimo_app: Any, page: An
     node.click()
     page.get_by_text("selected: 1").wait_for()
     assert _runs(runs) > before
+
+
+def test_marimo_dark_mode_darkens_the_view(tmp_path: Path, page: Any) -> None:
+    config = tmp_path / "config" / "marimo"
+    config.mkdir(parents=True)
+    (config / "marimo.toml").write_text('[display]\ntheme = "dark"\n')
+    with _serve(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "config")}) as (url, _runs):
+        page.goto(url)
+        view = page.locator(".cctviz").first
+        view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+        theme, background, text = view.evaluate(
+            "el => [el.dataset.cctTheme, getComputedStyle(el).backgroundColor,"
+            " getComputedStyle(el).color]"
+        )
+        assert theme == "dark"
+        assert background == "rgb(17, 17, 17)" and text == "rgb(224, 224, 224)"

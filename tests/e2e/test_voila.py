@@ -1,0 +1,79 @@
+"""End to end in Voilà (a notebook served as an app, headless Chromium): the widget draws, a
+click reaches Python (an ipywidgets Label follows the selection), and Python's selection reaches
+the view (a button selects from Python)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from .lab import _free_port
+
+pytestmark = pytest.mark.e2e
+
+CELL = """\
+import cctviz, ipywidgets
+w = cctviz.CCT(cctviz.examples.load("hpctoolkit-cpi"))
+label = ipywidgets.Label("selected: none")
+names = lambda ids: ", ".join(w.table.name(i) for i in ids)
+w.observe(lambda change: setattr(label, "value", "selected: " + names(change["new"])), "selection")
+button = ipywidgets.Button(description="select PMPI_Init")
+button.on_click(lambda _: w.select("PMPI_Init"))
+display(w, label, button)
+"""
+
+
+@pytest.fixture(scope="module")
+def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder: Path = tmp_path_factory.mktemp("voila")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(CELL)]
+    nbformat.write(nb, folder / "app.ipynb")
+    port = _free_port()
+    log = (folder / "voila.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "voila", "app.ipynb", "--no-browser", f"--port={port}",
+         "--Voila.ip=127.0.0.1"],
+        cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError((folder / "voila.log").read_text()[-2000:])
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=30) as r:
+                if r.status == 200:
+                    break
+            time.sleep(0.3)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+        log.close()
+
+
+def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None:
+    page.goto(voila_app)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+    view.locator('.cct-nodes .cct-node[data-id="1"]').click()
+    page.get_by_text("selected: main").wait_for()
+    page.get_by_role("button", name="select PMPI_Init").click()
+    page.get_by_text("selected: PMPI_Init").wait_for()
+    selected = view.locator(".cct-nodes .cct-node.cct-selected")
+    selected.first.wait_for()
+    assert selected.count() == 1
+    assert selected.first.get_attribute("aria-label").startswith("PMPI_Init")

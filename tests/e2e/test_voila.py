@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
 from .lab import _free_port
@@ -36,6 +35,8 @@ display(w, label, button)
 
 @pytest.fixture(scope="module")
 def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import nbformat  # the test environments without JupyterLab collect this module too
+
     folder: Path = tmp_path_factory.mktemp("voila")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(CELL)]

@@ -8,7 +8,6 @@ requests for more in ``lod_bridge.py``, ``to_code`` in ``code.py``; the traits a
 from __future__ import annotations
 
 import difflib
-import math
 import pathlib
 import re
 import uuid
@@ -20,13 +19,14 @@ import traitlets as t
 from .. import view
 from ..adapters import from_graphframe
 from ..adapters.metrics import default_pair
-from ..contract import MESSAGES, REDUCERS, VIEW_TRAITS
+from ..contract import REDUCERS, VIEW_TRAITS
 from ..figure import ViewSnapshot, figure_of
 from ..figure.render import figure_format
 from ..lod import DEFAULT_BUDGET
 from ..table import NodeTable
 from . import bundle, code, traits
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
+from .screen import ScreenState
 from .scripting import Scripting
 from .table_pane import TablePane
 from .traits import MetricTraitError
@@ -34,24 +34,7 @@ from .traits import MetricTraitError
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-SCREEN = "screen"
-if SCREEN not in MESSAGES:
-    raise KeyError("message kind 'screen' is not in cctviz/contract.json")
-
-
-def _whole(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _finite(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")
-"""View traits whose change draws another tree (the view fits it again)."""
-
-
-class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
+class CCT(Scripting, TablePane, LevelOfDetailBridge, ScreenState, anywidget.AnyWidget):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -133,10 +116,7 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
         )
-        #: what is on screen, reported by the view in ``screen`` messages (not traits: a pan or a
-        #: zoom must not look like a change of state to hosts that re-run cells, like marimo)
-        self._stage_size: tuple[int, int] = (0, 0)
-        self._view_transform: tuple[float, float, float] | None = None
+        self._start_screen()  # what is on screen: see screen.py
         self.on_msg(self._on_screen)
         self.on_msg(self._on_command)
         self.on_msg(self._on_pane_command)
@@ -213,20 +193,6 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
         level-of-detail folds not."""
         return code.to_code(self, name)
 
-    def _on_screen(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """The view's report of what is on screen (its size, the zoom the user set)."""
-        if not isinstance(content, dict) or content.get("type") != SCREEN:
-            return
-        size = content.get("size")
-        if isinstance(size, list) and len(size) == 2 and all(_whole(v) and v > 0 for v in size):
-            self._stage_size = (int(size[0]), int(size[1]))
-        if "transform" in content:
-            t_ = content["transform"]
-            if t_ is None:
-                self._view_transform = None
-            elif isinstance(t_, list) and len(t_) == 3 and all(_finite(v) for v in t_):
-                self._view_transform = (float(t_[0]), float(t_[1]), float(t_[2]))
-
     # -- checks that involve several traits (each trait checks its own value: traits.py) -------
     @t.validate("search", "search_regex", "search_case")
     def _valid_search(self, proposal: t.Bunch) -> Any:
@@ -251,15 +217,6 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, anywidget.AnyWidget):
         new = change["new"]
         if new is not None:
             self._reveal([new] if isinstance(new, int) else new)
-
-    @t.observe(*STRUCTURE_TRAITS)
-    def _refit(self, change: t.Bunch) -> None:
-        # A new structure set from Python is drawn fitted (the view keeps a zoom only around a
-        # node the user acted on), so a figure made right after it, in the same cell, must not
-        # use the zoom the view reported for the old picture. Changes that came from the view
-        # itself (ipywidgets holds their names in its property lock) keep what the view reports.
-        if change["name"] not in getattr(self, "_property_lock", {}):
-            self._view_transform = None
 
     @t.observe("search", "search_regex", "search_case")
     def _load_matches(self, _change: t.Bunch) -> None:

@@ -8,24 +8,14 @@ GraphFrames (``from_graphframe`` of each). Target (issue 14): two 100k-node tree
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from analyst import best  # benchmarks/ is on the path when a script runs
 
 import cctviz
 
 TARGET_S = 1.0
-
-
-def best(fn: Callable[[], Any], runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def other_run(gf: Any, seed: int) -> Any:

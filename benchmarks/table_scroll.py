@@ -16,17 +16,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from cctviz.figure.browser import ARGS  # the flags Debian's Chromium needs headless
+
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>{css}</style></head>
 <body><div class="cctviz" style="width:520px;height:600px;display:flex"></div>

@@ -42,29 +42,42 @@ def group_keys(table: NodeTable, data: Any, by: str | Sequence[str]) -> pd.DataF
     return pd.DataFrame(out)
 
 
-def outermost(parent: np.ndarray, depth: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """Whether each node is the outermost occurrence of its group on its call path (no proper
-    ancestor has the same code). ``parent``, ``depth``: the tree in pre-order; ``codes``: group
-    per node. Vectorised: in pre-order a node lies inside an earlier node's subtree exactly when
-    its index is at most that node's last descendant's index."""
+def subtree_end(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """The index of each node's last descendant (pre-order: a subtree is a run of indices)."""
     n = parent.shape[0]
     if n == 0:
-        return np.ones(0, dtype=bool)
+        return np.zeros(0, np.int64)
     size = np.ones(n)
     order = np.argsort(depth, kind="stable")
     bounds = np.searchsorted(depth[order], np.arange(int(depth.max()) + 2))
     for d in range(int(depth.max()), 0, -1):
         level = order[bounds[d] : bounds[d + 1]]
         size += np.bincount(parent[level], weights=size[level], minlength=n)
-    end = np.arange(n) + size.astype(np.int64) - 1
-    by_group = np.lexsort((np.arange(n), codes))  # by group, then pre-order
-    ends = pd.Series(end[by_group])
-    groups = codes[by_group]
-    # the furthest subtree end among the group's earlier nodes (-1 for a group's first node)
-    reach = ends.groupby(groups).cummax().groupby(groups).shift(1, fill_value=-1).to_numpy()
-    out = np.empty(n, dtype=bool)
-    out[by_group] = by_group > reach
+    return np.arange(n) + size.astype(np.int64) - 1
+
+
+def outside_earlier(starts: np.ndarray, ends: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Per subtree ``[starts[i], ends[i]]`` (pre-order indices) in group ``groups[i]``: whether no
+    earlier subtree of its group contains it. Vectorised: the furthest end among a group's
+    earlier subtrees (-1 for its first) must lie before the start."""
+    if starts.size == 0:
+        return np.ones(0, dtype=bool)
+    order = np.lexsort((starts, groups))  # by group, then pre-order
+    in_order = groups[order]
+    reach = (
+        pd.Series(ends[order]).groupby(in_order).cummax().groupby(in_order).shift(1, fill_value=-1)
+    ).to_numpy()
+    out = np.empty(starts.shape[0], dtype=bool)
+    out[order] = starts[order] > reach
     return out
+
+
+def outermost(parent: np.ndarray, depth: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Whether each node is the outermost occurrence of its group on its call path (no proper
+    ancestor has the same code). ``parent``, ``depth``: the tree in pre-order; ``codes``: group
+    per node."""
+    nodes = np.arange(parent.shape[0])
+    return outside_earlier(nodes, subtree_end(parent, depth), codes)
 
 
 def flat_profile(

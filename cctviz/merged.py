@@ -27,6 +27,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .flat import outside_earlier, subtree_end
 from .table import NodeTable
 
 Direction = Literal["callers", "callees"]
@@ -139,15 +140,7 @@ class MergedTrees:
     # -- values ------------------------------------------------------------------------------
     def outermost(self, row: np.ndarray, origin: np.ndarray) -> np.ndarray:
         """Per pair: whether its origin is not inside another origin of the same row."""
-        if origin.size == 0:
-            return np.ones(0, dtype=bool)
-        order = np.lexsort((origin, row))
-        ends = pd.Series(self.end[origin[order]])
-        rows = row[order]
-        reach = ends.groupby(rows).cummax().groupby(rows).shift(1, fill_value=-1).to_numpy()
-        out = np.empty(origin.shape[0], dtype=bool)
-        out[order] = origin[order] > reach
-        return out
+        return outside_earlier(origin, self.end[origin], row)
 
     def values(self, level: Level, metric: str) -> np.ndarray:
         """One value per row of ``level``: the metric over the row's origins (NaN: none)."""
@@ -199,20 +192,6 @@ def _only(level: Level, row: int) -> Level:
         origin=level.origin[keep],
         at=level.at[keep],
     )
-
-
-def subtree_end(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
-    """The index of each node's last descendant (pre-order: a subtree is a run of indices)."""
-    n = parent.shape[0]
-    if n == 0:
-        return np.zeros(0, np.int64)
-    size = np.ones(n)
-    order = np.argsort(depth, kind="stable")
-    bounds = np.searchsorted(depth[order], np.arange(int(depth.max()) + 2))
-    for d in range(int(depth.max()), 0, -1):
-        level = order[bounds[d] : bounds[d + 1]]
-        size += np.bincount(parent[level], weights=size[level], minlength=n)
-    return np.arange(n) + size.astype(np.int64) - 1
 
 
 def merged_frame(

@@ -39,7 +39,6 @@ class Compare(CCT):
         self.runs = tuple(runs)
         self.labels = names
         self.columns = columns
-        self._union = union
         self._reduced_runs = reducer
         self._compared_metric = columns.larger.rsplit(" (", 1)[0]
         presence = zip(gf.dataframe.index, union.presence.tolist(), strict=True)

@@ -141,6 +141,35 @@ def running_lab() -> Iterator[Lab]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def serving(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run an app server (marimo, Voilà) on a free loopback port: ``cmd`` holds ``{port}``.
+    Yields its URL once it answers; stops its process group after."""
+    port = _free_port()
+    log_path = cwd / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [part.format(port=port) for part in cmd],
+            cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**os.environ, **(env or {})},
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while True:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{cmd[2]} did not start:\n{log_path.read_text()[-2000:]}")
+                with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=30) as r:
+                    if r.status == 200:
+                        break
+                time.sleep(0.3)
+            yield url
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=15)
+
+
 def _wait_ready(lab: Lab) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

@@ -5,19 +5,14 @@ panning or zooming does not (the view's size and zoom are messages, not state)."
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .lab import _free_port
+from .lab import serving
 
 pytestmark = pytest.mark.e2e
 
@@ -55,33 +50,13 @@ if __name__ == "__main__":
 
 @contextlib.contextmanager
 def _serve(folder: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
-    """``marimo run`` of the notebook in ``folder`` on a free loopback port."""
+    """``marimo run`` of the notebook in ``folder``; yields its URL and the file of runs."""
     runs = folder / "runs.txt"
     (folder / "nb.py").write_text(NOTEBOOK.replace("RUNS", repr(str(runs))))
-    port = _free_port()
-    log = (folder / "marimo.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "marimo", "run", "nb.py", "--headless",
-         "--host", "127.0.0.1", "--port", str(port)],
-        cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, **(env or {})},
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError((folder / "marimo.log").read_text()[-2000:])
-            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    break
-            time.sleep(0.3)
+    cmd = [sys.executable, "-m", "marimo", "run", "nb.py", "--headless",
+           "--host", "127.0.0.1", "--port", "{port}"]  # fmt: skip
+    with serving(cmd, folder, env) as url:
         yield url, runs
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=15)
-        log.close()
 
 
 @pytest.fixture(scope="module")

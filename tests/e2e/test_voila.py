@@ -4,20 +4,14 @@ the view (a button selects from Python)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .lab import _free_port
+from .lab import serving
 
 pytestmark = pytest.mark.e2e
 
@@ -41,29 +35,10 @@ def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(CELL)]
     nbformat.write(nb, folder / "app.ipynb")
-    port = _free_port()
-    log = (folder / "voila.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "voila", "app.ipynb", "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1"],
-        cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError((folder / "voila.log").read_text()[-2000:])
-            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=30) as r:
-                if r.status == 200:
-                    break
-            time.sleep(0.3)
+    cmd = [sys.executable, "-m", "voila", "app.ipynb", "--no-browser", "--port={port}",
+           "--Voila.ip=127.0.0.1"]  # fmt: skip
+    with serving(cmd, folder) as url:
         yield url
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=15)
-        log.close()
 
 
 def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None:

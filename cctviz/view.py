@@ -242,7 +242,7 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
     if state.get("version", STATE_VERSION) != STATE_VERSION:
         raise ValueError(f"view state version {state['version']} is not {STATE_VERSION}")
     keys = ContextKeys()
-    index = {keys.key(node): i for i, node in enumerate(table.nodes)}
+    index: dict[tuple[Any, int], int] = {keys.key(n): i for i, n in enumerate(table.nodes)}
 
     def ids(refs: list[dict[str, Any]]) -> list[int]:
         found = (index.get((json_key(r["path"]), int(r.get("occurrence", 0)))) for r in refs)

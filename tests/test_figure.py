@@ -49,7 +49,7 @@ def drawn_count(w: cctviz.CCT) -> int:
 
 def same_ids(svg: str) -> str:
     """An SVG with its page-unique id prefix (``cct-<random>-``) made the same everywhere."""
-    return re.sub(r"cct-[a-z0-9]+-(gradient|missing)-", r"cct-ID-\1-", svg)
+    return re.sub(r"cct-[a-z0-9]+-(gradient|missing)-\d+", r"cct-ID-\1", svg)
 
 
 def without_metadata(svg: str) -> str:

@@ -27,6 +27,10 @@ class Figure:
         """Write it to ``path`` as SVG, PDF or PNG (by extension)."""
         return render.write(path, self.svg, self.options, self.provenance)
 
+    def png(self) -> bytes:
+        """The figure as PNG bytes at its ``dpi`` (no provenance: a picture for the screen)."""
+        return render.png_data(self.svg, self.options)
+
 
 def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
     """Draw the view. Options: see ``FIGURE_OPTIONS`` and ``CCT.save``."""

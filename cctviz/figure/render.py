@@ -112,7 +112,6 @@ def svg_of(
     what the browser has), and how many node marks it holds. Ids in ``state`` and
     ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
     of the same size; None fits the whole tree."""
-    script = figure_script()
     payload = _b64(payload)
     js_options = {
         "width": options.width.px,
@@ -130,16 +129,10 @@ def svg_of(
     }
 
     def draw(browser: Any) -> dict[str, Any]:
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        try:
-            page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
-            page.add_script_tag(content=script)
-            result: dict[str, Any] = page.evaluate(
-                "([p, s, o]) => cctvizFigure(p, s, o)", [payload, state, js_options]
-            )
-            return result
-        finally:
-            page.close()
+        result: dict[str, Any] = _figure_page(browser).evaluate(
+            "([p, s, o]) => cctvizFigure(p, s, o)", [payload, state, js_options]
+        )
+        return result
 
     result = shared().run(draw)
     return result["svg"], int(result["nodes"])
@@ -187,7 +180,14 @@ def png_image(svg: str, options: FigureOptions) -> Any:
         raise ImportError("writing PNG figures needs Pillow: pip install 'cctviz[export]'") from (
             error
         )
-    script = figure_script()
+    image: Image.Image = Image.open(io.BytesIO(png_data(svg, options)))
+    image.load()
+    return image
+
+
+def png_data(svg: str, options: FigureOptions) -> bytes:
+    """The SVG as PNG bytes of the figure's size at ``options.dpi``, as Chromium's canvas
+    encodes them (no metadata)."""
     scale = options.dpi / 96.0
     pixels = (round(options.width.px * scale), round(options.height.px * scale))
     if max(pixels) > MAX_PNG_SIDE:
@@ -197,21 +197,27 @@ def png_image(svg: str, options: FigureOptions) -> Any:
         )
 
     def job(browser: Any) -> str:
-        page = browser.new_page()
-        try:
-            page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
-            page.add_script_tag(content=script)
-            data: str = page.evaluate(
-                "([svg, w, h, s]) => cctvizPng(svg, w, h, s)",
-                [svg, options.width.px, options.height.px, scale],
-            )
-            return data
-        finally:
-            page.close()
+        data: str = _figure_page(browser).evaluate(
+            "([svg, w, h, s]) => cctvizPng(svg, w, h, s)",
+            [svg, options.width.px, options.height.px, scale],
+        )
+        return data
 
-    image: Image.Image = Image.open(io.BytesIO(base64.b64decode(shared().run(job))))
-    image.load()
-    return image
+    return base64.b64decode(shared().run(job))
+
+
+_page: Any = None
+
+
+def _figure_page(browser: Any) -> Any:
+    """A blank page with the figure bundle loaded, kept open for the next figure (loading the
+    bundle takes most of a small figure's time). Called on the browser's thread only."""
+    global _page
+    if _page is None or _page.is_closed() or _page.context.browser is not browser:
+        _page = browser.new_page(viewport={"width": 1200, "height": 900})
+        _page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
+        _page.add_script_tag(content=figure_script())
+    return _page
 
 
 def write(

@@ -28,13 +28,16 @@ from . import bundle, code, traits
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
 from .screen import ScreenState
 from .scripting import Scripting
+from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, TablePane, LevelOfDetailBridge, ScreenState, anywidget.AnyWidget):
+class CCT(
+    Scripting, TablePane, LevelOfDetailBridge, ScreenState, StaticPicture, anywidget.AnyWidget
+):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -118,6 +121,7 @@ class CCT(Scripting, TablePane, LevelOfDetailBridge, ScreenState, anywidget.AnyW
         )
         self._start_screen()  # what is on screen: see screen.py
         self.on_msg(self._on_screen)
+        self.on_msg(self._on_snapshot)  # the notebook's static picture: static_picture.py
         self.on_msg(self._on_command)
         self.on_msg(self._on_pane_command)
         if state is not None:

@@ -1,8 +1,6 @@
-// The static image (js/src/widget/snapshot.js) with fake timers, and its way into the notebook
-// at save (js/src/widget/fallback.js) with a fake JupyterLab widget manager.
+// The static picture (js/src/widget/snapshot.js) with fake timers, and its way to Python.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { VIEW_DEFAULTS } from "../src/contract.js";
-import { IMAGE_MIME, WIDGET_MIME } from "../src/widget/fallback.js";
 import { createSnapshots, SNAPSHOT_DELAY_MS, SNAPSHOT_MAX_ROWS } from "../src/widget/snapshot.js";
 import { fakeDeps, mockModel, mountWidget } from "./widget-fakes.js";
 
@@ -106,64 +104,28 @@ describe("in the widget", () => {
   });
 });
 
-describe("the fallback image at save", () => {
-  /** A JupyterLab widget manager with one notebook holding one widget output of `modelId`. */
-  function lab(modelId, payload) {
-    const slots = [];
-    const output = {
-      data: { [WIDGET_MIME]: { model_id: modelId, version_major: 2 }, "text/plain": "CCT(...)" },
-      metadata: {},
-      setData: vi.fn(function ({ data, metadata }) {
-        this.data = data;
-        this.metadata = metadata;
-      }),
-    };
-    const list = (items) => ({ length: items.length, get: (i) => items[i] });
-    const notebook = {
-      cells: list([
-        { type: "markdown", outputs: list([]) },
-        { type: "code", outputs: list([output]) },
-      ]),
-    };
-    const manager = {
-      context: { saveState: { connect: (slot) => slots.push(slot) }, model: notebook },
-      get_model: vi.fn(async (id) => (id === modelId ? { get: () => payload } : undefined)),
-    };
-    return {
-      manager,
-      output,
-      save: () => {
-        for (const slot of slots) slot(null, "started");
-      },
-    };
-  }
-
-  test("the view's latest image goes into its output when the notebook is saved", async () => {
-    const payload = { rows: 6 };
-    const { manager, output, save } = lab("m1", payload);
-    const model = mockModel({ _payload: payload });
-    model.widget_manager = manager;
-    const { dispose } = mountWidget(model);
-    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS); // drawn; its model id is looked up
-    save();
-    expect(output.setData).toHaveBeenCalledTimes(1);
-    expect(output.data[IMAGE_MIME]).toBe("UE5H");
-    expect(output.data[WIDGET_MIME].model_id).toBe("m1");
-    expect(output.metadata[IMAGE_MIME]).toEqual({ width: 800, height: 470 });
-    save(); // the same image: not written again
-    expect(output.setData).toHaveBeenCalledTimes(1);
+describe("sent to Python", () => {
+  test("each new picture goes to Python as a snapshot message; the same picture once", async () => {
+    const model = mockModel({ selection: [1] });
+    const { renderer, deps, dispose } = mountWidget(model);
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    const sent = () => model.sent.filter((m) => m.type === "snapshot");
+    expect(sent()).toEqual([{ type: "snapshot", png: "UE5H", width: 800, height: 470 }]);
+    renderer.user.zoom({ x: 10, y: 20, k: 2 }); // the fake draws the same PNG: nothing new
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    expect(sent()).toHaveLength(1);
+    deps.svgToPng.mockResolvedValueOnce("T1RIRVI=");
+    renderer.user.change({ collapsed: [2] });
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    expect(sent().map((m) => m.png)).toEqual(["UE5H", "T1RIRVI="]);
     dispose();
   });
 
-  test("a closed view no longer writes its image", async () => {
-    const payload = { rows: 6 };
-    const { manager, output, save } = lab("m2", payload);
-    const model = mockModel({ _payload: payload });
-    model.widget_manager = manager;
+  test("a closed view sends nothing", async () => {
+    const model = mockModel();
     const { dispose } = mountWidget(model, fakeDeps());
-    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
     dispose();
-    save();
-    expect(output.setData).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(5 * SNAPSHOT_DELAY_MS);
+    expect(model.sent.filter((m) => m.type === "snapshot")).toEqual([]);
   });
 });

@@ -205,6 +205,16 @@ def page_position(page: Any, target: int | dict[str, int]) -> dict[str, float]:
     )
 
 
+def downloads_svg(page: Any, view: Any) -> None:
+    """The toolbar's SVG button of ``view`` (a locator) downloads the figure of the view."""
+    with page.expect_download(timeout=15_000) as download:
+        view.get_by_role("button", name="Save the view as an SVG file").click()
+    assert download.value.suggested_filename == "cctviz.svg"
+    path = download.value.path()
+    text = Path(path).read_text(encoding="utf-8")
+    assert "<svg" in text[:300] and "cct-node" in text
+
+
 def launch_browser(playwright: Any) -> Any:
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")

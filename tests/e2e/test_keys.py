@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .lab import page_position
+from .lab import downloads_svg, page_position
 
 pytestmark = pytest.mark.e2e
 
@@ -31,6 +31,10 @@ def test_notebook_shortcuts_do_not_fire_in_the_tree(open_notebook, page) -> None
     notebook = open_notebook(CELLS)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
+    # the static picture's output is there, hidden with its row where the view runs
+    page.locator(".cctviz-static").wait_for(state="attached")
+    row = page.locator(".jp-OutputArea-child:has(.cctviz-static)")
+    assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     cells = _cells(page)
     main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
     at = page_position(page, main)
@@ -63,6 +67,10 @@ def test_notebook_7_draws_shares_state_and_keeps_its_keys_out(open_notebook, pag
     assert "/notebooks/" in page.url
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
+    # the static picture's output is there, hidden with its row where the view runs
+    page.locator(".cctviz-static").wait_for(state="attached")
+    row = page.locator(".jp-OutputArea-child:has(.cctviz-static)")
+    assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     cells = _cells(page)
     main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
     at = page_position(page, main)
@@ -75,6 +83,7 @@ def test_notebook_7_draws_shares_state_and_keeps_its_keys_out(open_notebook, pag
     assert _cells(page) == cells and _active(page) == active
     # Enter collapsed the node under the tree's cursor (in Python too), not edited a cell
     notebook.wait_python("len(w.collapsed)", 1)
+    downloads_svg(page, view)
     # Python → view
     notebook.execute("w.expand(); w.select('PMPI_Finalize')")
     page.wait_for_function(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .lab import serving
+from .lab import downloads_svg, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -97,6 +97,7 @@ def test_marimo_reruns_on_a_click_not_on_a_pan_or_zoom(marimo_app: Any, page: An
     node.click()
     page.get_by_text("selected: 1").wait_for()
     assert _runs(runs) > before
+    downloads_svg(page, view)
 
 
 def test_marimo_dark_mode_darkens_the_view(tmp_path: Path, page: Any) -> None:

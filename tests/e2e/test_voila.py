@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .lab import serving
+from .lab import downloads_svg, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -45,6 +45,9 @@ def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None
     page.goto(voila_app)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+    # the static picture's output (for static renderers) is hidden where the view runs
+    page.locator(".cctviz-static").wait_for(state="attached")
+    assert not page.locator(".cctviz-static").is_visible()
     view.locator('.cct-nodes .cct-node[data-id="1"]').click()
     page.get_by_text("selected: main").wait_for()
     page.get_by_role("button", name="select PMPI_Init").click()
@@ -53,3 +56,11 @@ def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None
     selected.first.wait_for()
     assert selected.count() == 1
     assert selected.first.get_attribute("aria-label").startswith("PMPI_Init")
+    # the tree's keys: Escape clears the selection, in Python too
+    view.locator(".cct-nodes .cct-node.cct-selected").click()
+    page.keyboard.press("Escape")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.widget-label')]"
+        ".some((el) => el.textContent.trim() === 'selected:')"
+    )
+    downloads_svg(page, view)

@@ -2,7 +2,7 @@
 // takes the renderer's modules (js/src/index.js hands in the real ones, tests fakes) and returns
 // the anywidget module, `{ render }`. Each part is a file of its own: binding.js (traits ⇄
 // renderer), lod-client.js (level-of-detail requests), screen.js (zoom and size for Python),
-// snapshot.js and fallback.js (the notebook's static image), download.js (toolbar downloads),
+// snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
 // replacement.js (a view JupyterLab replaced hands its zoom on).
 import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { download } from "./download.js";

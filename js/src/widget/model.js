@@ -56,6 +56,8 @@
  * Sent to Python: what is on screen (a report, no reply): the drawing's size, or the zoom the
  * user set (null: the view is fitted).
  * @typedef {{ type: "screen", size?: [number, number], transform?: [number, number, number] | null }} ScreenMessage
+ * Sent to Python: the view's picture of itself (snapshot.js), for static renderers.
+ * @typedef {{ type: "snapshot", png: string, width: number, height: number }} SnapshotMessage
  */
 /** @typedef {import("../cct/tooltip.js").Spread} Spread */
 /**
@@ -82,16 +84,14 @@
  */
 
 /**
- * The model of one cctviz.CCT. anywidget's `AnyModel<Traits>` (@anywidget/types) fits it; the
- * fallback image reads JupyterLab's `widget_manager` (see fallback.js).
+ * The model of one cctviz.CCT. anywidget's `AnyModel<Traits>` (@anywidget/types) fits it.
  * @typedef {object} CCTModel
  * @property {<K extends TraitName>(name: K) => Traits[K]} get
  * @property {<K extends TraitName>(name: K, value: Traits[K]) => void} set
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage) => void} send
- * @property {unknown} [widget_manager]
+ * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage) => void} send
  */
 
 /** @type {Readonly<Record<TraitName, Kind>>} the kind of every trait, as in contract.json */

@@ -1,5 +1,5 @@
-// JupyterLab renders an output again when its data change (the fallback image is written at
-// save): the new view takes the old one's place without the old view being removed. A view whose
+// JupyterLab renders an output again when its data change: the new view takes the old one's
+// place without the old view being removed. A view whose
 // element left its parent is gone for good (a cell scrolled out of the window moves with its
 // parent), so it stops; the zoom its user set carries over to the view that replaces it.
 

@@ -1,7 +1,12 @@
-// The view's static image for the notebook (see fallback.js): a PNG of what is on screen, drawn
-// again once the view has not changed for a moment. The element gets `data-cct-snapshot` (a time
-// stamp) whenever a new image is ready: end-to-end tests wait for it.
-import { registerFallback } from "./fallback.js";
+// The view's static picture for the notebook: a PNG of what is on screen, drawn again once the
+// view has not changed for a moment, and sent to Python in a `snapshot` message. Python puts it
+// in the output that GitHub, nbviewer and nbconvert show where the view cannot run
+// (cctviz/widget/static_picture.py): through the kernel, with the Jupyter protocol's display
+// updates, so no front end's internals are needed. The element gets `data-cct-snapshot` (a time
+// stamp) whenever a new image is sent: end-to-end tests wait for it.
+import { MESSAGES } from "../contract.js";
+
+if (!("snapshot" in MESSAGES)) throw new Error("the contract has no snapshot message");
 
 /** How long the view has to stay unchanged before its image is drawn again. */
 export const SNAPSHOT_DELAY_MS = 1000;
@@ -10,7 +15,8 @@ export const SNAPSHOT_DELAY_MS = 1000;
 export const SNAPSHOT_MAX_ROWS = 20_000;
 
 /**
- * @typedef {import("./fallback.js").Snapshot} Snapshot
+ * @typedef {{ data: string, width: number, height: number }} Snapshot a PNG (base64) and its
+ *   size in CSS pixels
  * @typedef {import("./renderer-api.js").TableLike} TableLike
  */
 
@@ -19,13 +25,13 @@ export const SNAPSHOT_MAX_ROWS = 20_000;
  * @property {() => void} schedule the view changed: draw its image once it has settled
  * @property {Snapshot | null} latest
  * @property {() => Promise<void>} take draws the image now (what `schedule` ends with)
- * @property {() => void} dispose no more images; the view leaves the notebook's save
+ * @property {() => void} dispose no more images
  */
 
 /**
  * @template {TableLike} T
  * @param {object} options
- * @param {import("./fallback.js").FallbackView["model"]} options.model the view's model
+ * @param {Pick<import("./model.js").CCTModel, "send">} options.model the view's model
  * @param {HTMLElement} options.el gets the `data-cct-snapshot` stamp
  * @param {() => import("./renderer-api.js").ViewFigure<T> | null} options.current what the view
  *   shows now (null: nothing)
@@ -49,7 +55,6 @@ export function createSnapshots({
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let disposed = false;
-  const fallback = registerFallback({ model, png: () => latest });
 
   async function take() {
     const figure = current();
@@ -61,9 +66,10 @@ export function createSnapshots({
       const scale = Math.min(2, Math.max(1, globalThis.devicePixelRatio || 1));
       const data = await svgToPng(svg, width, height, scale);
       if (disposed) return;
+      if (latest?.data === data && latest.width === width && latest.height === height) return;
       latest = { data, width, height };
+      model.send({ type: "snapshot", png: data, width, height });
       el.dataset.cctSnapshot = String(Date.now());
-      fallback.refreshed();
     } catch (error) {
       console.warn("cctviz: no static image of this view", error);
     }
@@ -82,7 +88,6 @@ export function createSnapshots({
     dispose() {
       disposed = true;
       clearTimeout(timer);
-      fallback.unregister();
     },
   };
 }

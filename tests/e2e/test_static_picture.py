@@ -1,4 +1,5 @@
-"""End to end: a saved notebook carries a PNG of each view, which nbconvert HTML shows."""
+"""End to end: a notebook carries a PNG of each view, drawn by the view in JupyterLab or by the
+kernel without a front end, which nbconvert HTML shows offline; figures of the view as shown."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from .lab import NotebookPage
 
 pytestmark = pytest.mark.e2e
 
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+CSS_CLASS = "cctviz-static"
 CELLS = ["import cctviz\ngf = cctviz.examples.load('hpctoolkit-cpi')\nw = cctviz.CCT(gf)\nw"]
+COLLAPSE = "w.collapse(w.table.roots[0] + 2)"
 
 
 def save(notebook: NotebookPage) -> dict[str, Any]:
@@ -24,17 +27,18 @@ def save(notebook: NotebookPage) -> dict[str, Any]:
     return json.loads((notebook.lab.root / notebook.name).read_text())
 
 
-def widget_outputs(nb: dict[str, Any]) -> list[dict[str, Any]]:
+def pictures(nb: dict[str, Any]) -> list[dict[str, Any]]:
+    """The static-picture outputs of ``nb`` (cctviz/widget/static_picture.py)."""
     return [
         output
         for cell in nb["cells"]
         for output in cell.get("outputs", [])
-        if WIDGET_MIME in output.get("data", {})
+        if CSS_CLASS in str(output.get("data", {}).get("text/html", ""))
     ]
 
 
 def wait_snapshot(page: Any, after: str = "0") -> str:
-    """Wait for the view's next static image; return its stamp."""
+    """Wait for the view's next static picture (sent to Python); return its stamp."""
     handle = page.wait_for_function(
         """(after) => {
           const stamp = document.querySelector('.cctviz')?.dataset.cctSnapshot;
@@ -46,24 +50,62 @@ def wait_snapshot(page: Any, after: str = "0") -> str:
     return str(handle.json_value())
 
 
+def wait_picture(page: Any, before: str | None = None) -> str:
+    """Wait until the notebook's picture output holds a PNG other than ``before``."""
+    handle = page.wait_for_function(
+        """(before) => {
+          const src = document.querySelector('.cctviz-static img')?.getAttribute('src');
+          return src && src !== before ? src : null;
+        }""",
+        arg=before,
+        timeout=20_000,
+    )
+    return str(handle.json_value())
+
+
+def shown_offline(page: Any, html: str, tmp_path: Any) -> dict[str, Any]:
+    """Open nbconvert's HTML in Chromium with the network cut off (widget scripts come from a
+    CDN); report what the picture output shows."""
+    path = tmp_path / "notebook.html"
+    path.write_text(html, encoding="utf-8")
+    offline = page.context.new_page()
+    try:
+        offline.route(
+            "**/*",
+            lambda route: (
+                route.continue_() if route.request.url.startswith("file:") else route.abort()
+            ),
+        )
+        offline.goto(path.as_uri())
+        offline.wait_for_load_state("load")
+        image = offline.locator(".cctviz-static img")
+        image.wait_for(timeout=10_000)
+        result: dict[str, Any] = image.evaluate(
+            "(img) => ({ visible: img.getBoundingClientRect().width > 0 && img.complete,"
+            " naturalWidth: img.naturalWidth, width: img.width, height: img.height })"
+        )
+        return result
+    finally:
+        offline.close()
+
+
 def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -> None:
     from nbconvert import HTMLExporter
     from PIL import Image
 
     notebook = open_notebook(CELLS)
     page.locator(".cctviz circle.cct-node").first.wait_for()
+    # where the view runs, its picture's output is there but hidden, with its row
+    page.locator(f".{CSS_CLASS}").wait_for(state="attached")
+    row = page.locator(f".jp-OutputArea-child:has(.{CSS_CLASS})")
+    assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     stamp = wait_snapshot(page)
-    # zoom in with the wheel: the view JupyterLab draws again after the save keeps it
-    box = page.locator(".cctviz .cct-stage").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.wheel(0, -300)
-    page.wait_for_timeout(300)
-    zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
-    old = page.locator(".cctviz").element_handle()
+    src = wait_picture(page)
+    view = page.locator(".cctviz").element_handle()
     nb = save(notebook)
-    page.wait_for_function("(old) => !old.isConnected", arg=old)
-    [output] = widget_outputs(nb)
+    [output] = pictures(nb)
     data = output["data"]["image/png"]
+    assert src == f"data:image/png;base64,{data}"
     size = output["metadata"]["image/png"]
     stage = page.locator(".cctviz .cct-stage").bounding_box()
     assert [size["width"], size["height"]] == [round(stage["width"]), round(stage["height"])]
@@ -71,48 +113,57 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
         assert image.size == (size["width"], size["height"])  # device pixel ratio 1 here
         colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is not None and len(colours) > 50  # a drawing, not a blank canvas
+    # saving changes no output of the view: the view on screen is the same one
+    assert view.evaluate("(el) => el.isConnected") and page.locator(".cctviz").count() == 1
 
-    # JupyterLab drew the output again with its new data: one live view remains, zoomed as before
-    assert page.locator(".cctviz").count() == 1
-    page.locator(".cctviz circle.cct-node").first.wait_for()
-    again_zoom = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
-    assert zoom["k"] > 1.01 and again_zoom == pytest.approx(zoom)
-    # a node in the middle of the zoomed view (semantic zoom spreads the others out of it)
-    node_id = page.evaluate(
-        """() => {
-          const el = document.querySelector('.cctviz');
-          const box = el.querySelector('.cct-stage').getBoundingClientRect();
-          const inView = [...el.querySelectorAll('circle.cct-node[data-id]')].filter((c) => {
-            const r = c.getBoundingClientRect();
-            const x = (r.left + r.right) / 2;
-            const y = (r.top + r.bottom) / 2;
-            return r.top > box.top + 20 && r.bottom < box.bottom - 20
-              && r.left > box.left + 20 && r.right < box.right - 20
-              && document.elementFromPoint(x, y) === c;  // not under a legend or a label
-          });
-          return Number(inView[0].getAttribute('data-id'));
-        }"""
-    )
-    page.locator(f'.cctviz circle.cct-node[data-id="{node_id}"]').click()
-    notebook.wait_python("list(w.selection)", [node_id])
-
-    # the image follows the view: collapse from Python, save again, another picture
+    # the picture follows the view: collapse from Python, save again, another picture
     notebook.execute("w.collapse(w.table.roots[0] + 2)")
     wait_snapshot(page, after=stamp)
-    [again] = widget_outputs(save(notebook))
+    wait_picture(page, before=src)
+    [again] = pictures(save(notebook))
     assert again["data"]["image/png"] != data
 
-    # nbconvert, as JupyterLab saves by default (widget state not stored): the image shows
+    # nbconvert, as JupyterLab saves by default (no widget state): opened offline, the picture
     nb = json.loads((notebook.lab.root / notebook.name).read_text())
-    nb["metadata"].pop("widgets", None)
     html, _ = HTMLExporter().from_notebook_node(_node(nb))
-    assert f'src="data:image/png;base64,{again["data"]["image/png"][:64]}' in html
+    shown = shown_offline(page, html, tmp_path)
+    assert shown["visible"] and shown["naturalWidth"] == size["width"]
+    assert [shown["width"], shown["height"]] == [size["width"], size["height"]]
 
 
 def _node(nb: dict[str, Any]) -> Any:
     import nbformat
 
     return nbformat.reads(json.dumps(nb), as_version=4)
+
+
+def test_executed_without_a_front_end_carries_pictures(page, tmp_path, monkeypatch) -> None:
+    """nbconvert --execute / papermill: nbclient runs the kernel, nothing draws the view, and
+    the notebook keeps the widget state (so nbconvert's HTML prefers the live widget, whose
+    scripts come from a CDN). The kernel draws the picture, and draws it again when a later
+    cell changes the view; offline, the HTML shows it."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    for name in ("JPY_SESSION_NAME", "CCTVIZ_STATIC_PICTURE"):
+        monkeypatch.delenv(name, raising=False)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(CELLS[0]), nbformat.v4.new_code_cell(COLLAPSE)]
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True)
+    with client.setup_kernel():
+        client.execute_cell(nb.cells[0], 0)
+        [first] = pictures(nb)
+        before = first["data"]["image/png"]
+        client.execute_cell(nb.cells[1], 1)
+        client.set_widgets_metadata()
+    [after] = pictures(nb)
+    assert after["data"]["image/png"] != before  # drawn again after the collapse
+    assert WIDGET_STATE in nb.metadata["widgets"]
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    shown = shown_offline(page, html, tmp_path)
+    assert shown["visible"] and shown["naturalWidth"] == round(900 * 1.5)
+    assert shown["width"] == 900
 
 
 def test_to_svg_in_the_kernel_draws_the_view_on_screen(open_notebook, page) -> None:

@@ -1,0 +1,219 @@
+"""The static picture of a view: what a notebook shows where the live view cannot run.
+
+GitHub, nbviewer and ``nbconvert`` HTML opened offline cannot run the widget's JavaScript; an
+output that is only the widget shows nothing there. So every view displayed in a notebook gets a
+second output, right after the widget's, that holds a PNG of the view:
+
+- In a live front end (JupyterLab, Notebook 7, Voilà, VS Code, Colab) the view draws its own
+  picture a moment after it last changed and sends it here (a ``snapshot`` message); Python puts
+  it in that output with ``update_display`` (the Jupyter protocol's display ids: no front-end
+  internals), so the saved notebook carries the picture of the view as the user left it.
+- Where no front end runs the view (``nbconvert --execute``, papermill, nbclient), the kernel
+  draws the picture itself with the figure pipeline (headless Chromium: ``cctviz[export]``),
+  again at the end of each later cell that changed the view.
+
+The widget's stylesheet hides that output, and it is loaded only where the view runs: there the
+live view shows alone, elsewhere the picture does. ``CCTVIZ_STATIC_PICTURE`` chooses: ``auto``
+(the default: the kernel draws when no live front end started it), ``kernel``, ``view`` or
+``off`` (no second output).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import json
+import os
+import sys
+import uuid
+import weakref
+from typing import Any
+
+from ..contract import MESSAGES
+
+SNAPSHOT = "snapshot"
+if SNAPSHOT not in MESSAGES:
+    raise KeyError("message kind 'snapshot' is not in cctviz/contract.json")
+
+ENV = "CCTVIZ_STATIC_PICTURE"
+MODES = ("auto", "kernel", "view", "off")
+CSS_CLASS = "cctviz-static"
+KERNEL_DPI = 144  # 1.5 CSS pixels a pixel: sharp enough on high-density screens, ~130 KB a view
+MAX_PNG_BYTES = 16 << 20  # a view's picture is far smaller; more is not a picture of ours
+
+
+def picture_mode() -> str:
+    """``CCTVIZ_STATIC_PICTURE``, checked: who draws the static picture."""
+    mode = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if mode not in MODES:
+        raise ValueError(f"{ENV}={mode!r} is not a mode; accepted: {', '.join(MODES)}")
+    return mode
+
+
+def live_host() -> str | None:
+    """The interactive front end that started this kernel, if it says so; None: none known
+    (a batch run such as nbconvert or papermill, or an unknown host)."""
+    if "JPY_SESSION_NAME" in os.environ:  # Jupyter Server: JupyterLab, Notebook 7, nbclassic
+        return "Jupyter Server"
+    if any(name.startswith("VOILA_") for name in os.environ):
+        return "Voilà"
+    if "google.colab" in sys.modules:
+        return "Colab"
+    shell = _shell()
+    if shell is not None and "__vsc_ipynb_file__" in getattr(shell, "user_ns", {}):
+        return "VS Code"
+    return None
+
+
+def _shell() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+class StaticPicture:
+    """The static-picture half of ``CCT`` (a mixin: ``CCT`` registers ``_on_snapshot`` as a
+    message handler; IPython calls ``_ipython_display_``)."""
+
+    _static_id: str | None = None
+    _static_png: tuple[str, int, int] | None = None  # base64 PNG, width, height (CSS pixels)
+    _static_note: str = ""
+    _static_drawn_for: str | None = None  # the view the kernel's picture shows
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()  # type: ignore[attr-defined]
+        if bundle is None:  # a closed widget
+            display(repr(self))  # type: ignore[no-untyped-call]
+            return
+        # anywidget gives (data, metadata), ipywidgets data alone
+        view, view_metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(view, raw=True, metadata=view_metadata)  # type: ignore[no-untyped-call]
+        mode = picture_mode()
+        if mode == "off":
+            return
+        kernel = mode == "kernel" or (mode == "auto" and live_host() is None)
+        if kernel:
+            self._draw_in_kernel()
+            _watch(self)
+        if self._static_id is None:
+            self._static_id = f"cctviz-{uuid.uuid4().hex}"
+        data, metadata = self._static_bundle()
+        display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
+
+    def _static_bundle(self) -> tuple[dict[str, str], dict[str, Any]]:
+        """The picture's output: HTML (the class the widget's stylesheet hides) and PNG."""
+        label = f"cctviz: {self!r}"
+        if self._static_png is None:
+            note = self._static_note or (
+                "The interactive view is drawn by cctviz's JavaScript; its picture is added here "
+                "once a notebook front end has drawn it."
+            )
+            text = f"{label}\n{note}"
+            markup = f'<div class="{CSS_CLASS}"><pre>{html.escape(text)}</pre></div>'
+            return {"text/html": markup, "text/plain": text}, {}
+        png, width, height = self._static_png
+        markup = (
+            f'<div class="{CSS_CLASS}"><img src="data:image/png;base64,{png}" '
+            f'width="{width}" height="{height}" alt="{html.escape(label, quote=True)}"></div>'
+        )
+        data = {"text/html": markup, "image/png": png, "text/plain": label}
+        return data, {"image/png": {"width": width, "height": height}}
+
+    def _show_static(self) -> None:
+        """Put the current picture into the displayed outputs (all of them: one display id)."""
+        if self._static_id is None:
+            return
+        from IPython.display import update_display
+
+        data, metadata = self._static_bundle()
+        update_display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
+
+    def _on_snapshot(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """The view's picture of itself; anything that is not a PNG of a sane size is ignored."""
+        if not isinstance(content, dict) or content.get("type") != SNAPSHOT:
+            return
+        png, width, height = content.get("png"), content.get("width"), content.get("height")
+        if not (isinstance(png, str) and isinstance(width, int) and isinstance(height, int)):
+            return
+        if not (_size(width) and _size(height)):
+            return
+        if len(png) > MAX_PNG_BYTES * 4 // 3 or not _is_png(png):
+            return
+        self._static_png = (png, int(width), int(height))
+        self._show_static()
+
+    def _draw_in_kernel(self) -> None:
+        """Draw the picture here, with the figure pipeline; if that cannot run, say why."""
+        from ..figure import figure_of
+        from ..figure.browser import BrowserUnavailableError
+
+        key = self._static_key()
+        if key == self._static_drawn_for:
+            return
+        self._static_drawn_for = key
+        try:
+            figure = figure_of(self._snapshot(), dpi=KERNEL_DPI)  # type: ignore[attr-defined]
+            image = figure.png()
+        except (ImportError, BrowserUnavailableError) as error:
+            self._static_png = None
+            self._static_note = f"No picture of this view: {error}."
+            return
+        width, height = round(figure.options.width.px), round(figure.options.height.px)
+        self._static_png = (base64.b64encode(image).decode("ascii"), width, height)
+
+    def _static_key(self) -> str:
+        """What the kernel's picture depends on: the data and what the renderer draws (node ids,
+        cheap to compare; ``view_state`` would key every node by call path)."""
+        state = {
+            "tree": getattr(self, "_tree", None),
+            "reducer": self._table.reducer,  # type: ignore[attr-defined]
+            "loaded": len(self.loaded),  # type: ignore[attr-defined]
+            "view": self.renderer_state(),  # type: ignore[attr-defined]
+            "selection": self.selection,  # type: ignore[attr-defined]
+            "height": self.height,  # type: ignore[attr-defined]
+            "units": dict(self.units),  # type: ignore[attr-defined]
+        }
+        return json.dumps(state, sort_keys=True, default=str)
+
+
+_kernel_views: weakref.WeakSet[StaticPicture] = weakref.WeakSet()
+"""Views whose picture the kernel draws (no front end draws one)."""
+
+
+def _watch(view: StaticPicture) -> None:
+    """At the end of each cell, views that changed get a new picture."""
+    first = not _kernel_views
+    _kernel_views.add(view)
+    shell = _shell()
+    if first and shell is not None:
+        callbacks = shell.events.callbacks["post_run_cell"]
+        if _refresh not in callbacks:
+            shell.events.register("post_run_cell", _refresh)
+
+
+def _refresh(*_args: Any) -> None:
+    for view in list(_kernel_views):
+        if getattr(view, "comm", None) is None:  # closed
+            _kernel_views.discard(view)
+            continue
+        before = view._static_png
+        view._draw_in_kernel()
+        if view._static_png != before:
+            view._show_static()
+
+
+def _size(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 16384
+
+
+def _is_png(data: str) -> bool:
+    try:
+        head = base64.b64decode(data[:16], validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return head.startswith(b"\x89PNG\r\n\x1a\n")

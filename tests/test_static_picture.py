@@ -1,0 +1,170 @@
+"""The static picture of a view (cctviz/widget/static_picture.py), in an IPython shell that keeps
+what is displayed: the outputs a notebook would get, without a front end."""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+import pytest
+
+import cctviz
+from cctviz.widget import static_picture
+from cctviz.widget.static_picture import CSS_CLASS, ENV
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture(scope="module")
+def gf() -> Any:
+    return cctviz.examples.load("hpctoolkit-cpi")
+
+
+@pytest.fixture
+def shell(monkeypatch: pytest.MonkeyPatch) -> Any:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    for name in ("JPY_SESSION_NAME", ENV):
+        monkeypatch.delenv(name, raising=False)
+    return InteractiveShell.instance()
+
+
+def displayed(w: Any) -> list[Any]:
+    """What ``display(w)`` publishes: each output's data, metadata, transient and update flag."""
+    from IPython.display import display
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as captured:
+        display(w)
+    return list(captured.outputs)
+
+
+def png_of(width: int, height: int, colour: tuple[int, int, int] = (200, 30, 30)) -> str:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def snapshot(w: Any, png: Any, width: Any = 300, height: Any = 200) -> list[Any]:
+    from IPython.utils.capture import capture_output
+
+    message = {"type": "snapshot", "png": png, "width": width, "height": height}
+    with capture_output() as captured:
+        w._on_snapshot(w, message, [])
+    return list(captured.outputs)
+
+
+def test_modes_and_hosts(monkeypatch: pytest.MonkeyPatch, shell: Any) -> None:
+    assert static_picture.picture_mode() == "auto"
+    monkeypatch.setenv(ENV, " Kernel ")
+    assert static_picture.picture_mode() == "kernel"
+    monkeypatch.setenv(ENV, "browser")
+    with pytest.raises(ValueError, match="'browser' is not a mode; accepted: auto, kernel, view"):
+        static_picture.picture_mode()
+    assert static_picture.live_host() is None
+    monkeypatch.setenv("VOILA_BASE_URL", "/")
+    assert static_picture.live_host() == "Voilà"
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/run.ipynb")
+    assert static_picture.live_host() == "Jupyter Server"
+
+
+def test_in_a_live_front_end_the_view_sends_the_picture(
+    gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("PIL")
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/run.ipynb")
+    w = cctviz.CCT(gf)
+    view, picture = displayed(w)
+    assert WIDGET_MIME in view.data and view.data[WIDGET_MIME]["model_id"] == w.model_id
+    # until the view has drawn: a note, in the element the widget's stylesheet hides
+    display_id = picture.transient["display_id"]
+    assert "image/png" not in picture.data
+    assert f'<div class="{CSS_CLASS}">' in picture.data["text/html"]
+    assert "once a notebook front end has drawn it" in picture.data["text/plain"]
+
+    png = png_of(300, 200)
+    [update] = snapshot(w, png)
+    assert update.update and update.transient == {"display_id": display_id}
+    assert update.data["image/png"] == png
+    assert update.metadata == {"image/png": {"width": 300, "height": 200}}
+    assert f'src="data:image/png;base64,{png}" width="300" height="200"' in update.data["text/html"]
+
+    # what is not a PNG of a sane size changes nothing
+    for bad in (
+        (base64.b64encode(b"GIF89a" + bytes(20)).decode(), 300, 200),
+        ("not base64 at all!", 300, 200),
+        (png, 0, 200),
+        (png, 300, True),
+        (png, 300.5, 200),
+        (None, 300, 200),
+    ):
+        assert snapshot(w, *bad) == []
+    assert w._static_png == (png, 300, 200)
+    # a picture displayed again shows the latest picture at once
+    _, again = displayed(w)
+    assert again.data["image/png"] == png and again.transient["display_id"] == display_id
+
+
+def test_names_are_text_in_the_picture_output(shell: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output's HTML is made from the widget's description, which holds metric names."""
+    import hatchet as ht
+    import pandas as pd
+
+    monkeypatch.setenv(ENV, "view")
+    hostile = '<img src=x onerror="alert(1)">'
+    gf = ht.GraphFrame.from_literal(
+        [{"frame": {"name": "main", "type": "function"}, "metrics": {hostile: 1.0}, "children": []}]
+    )
+    assert isinstance(gf.dataframe, pd.DataFrame)
+    w = cctviz.CCT(gf, color_by=hostile, size_by=hostile)
+    _, picture = displayed(w)
+    assert "<img" not in picture.data["text/html"]
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in picture.data["text/html"]
+
+
+def test_off_means_the_widget_alone(gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, "off")
+    [view] = displayed(cctviz.CCT(gf))
+    assert WIDGET_MIME in view.data
+
+
+def test_without_a_front_end_the_kernel_draws_it_and_follows_the_view(
+    gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("playwright", reason="the kernel draws with cctviz[export]")
+    from PIL import Image
+
+    from cctviz.figure.browser import BrowserUnavailableError
+
+    monkeypatch.setenv(ENV, "kernel")
+    w = cctviz.CCT(gf)
+    try:
+        _, picture = displayed(w)
+    except BrowserUnavailableError as error:  # pragma: no cover - a machine without Chromium
+        pytest.skip(str(error))
+    assert picture.metadata == {"image/png": {"width": 900, "height": w.height - 90}}
+    with Image.open(io.BytesIO(base64.b64decode(picture.data["image/png"]))) as image:
+        assert image.size == (1350, round((w.height - 90) * 1.5))
+        assert len(image.convert("RGB").getcolors(1 << 16) or []) > 50  # a drawing
+    first = picture.data["image/png"]
+
+    from IPython.utils.capture import capture_output
+
+    # a cell that does not change the view: no new picture; one that does: a new one
+    with capture_output() as captured:
+        shell.events.trigger("post_run_cell", None)
+    assert captured.outputs == []
+    w.collapse(w.table.roots[0] + 2)
+    with capture_output() as captured:
+        shell.events.trigger("post_run_cell", None)
+    [update] = captured.outputs
+    assert update.update and update.transient == picture.transient
+    assert update.data["image/png"] != first
+    w.close()
+    with capture_output() as captured:
+        w.expand()
+        shell.events.trigger("post_run_cell", None)
+    assert captured.outputs == []  # a closed view is left alone

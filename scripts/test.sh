@@ -30,7 +30,8 @@ rm -rf dist
 import glob, zipfile
 wheel = glob.glob("dist/cctviz-*.whl")[0]
 names = zipfile.ZipFile(wheel).namelist()
-for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget.css",
+for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-packed.js",
+               "cctviz/widget/static/widget.css",
                "cctviz/widget/static/figure.js",
                "cctviz/examples/data/hatchet+hatchet-LICENSE",
                "cctviz/examples/data/LLNL+thicket-LICENSE",

@@ -48,6 +48,15 @@ def png_of(width: int, height: int, colour: tuple[int, int, int] = (200, 30, 30)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def pixels(png: str) -> tuple[tuple[int, int], list[Any]]:
+    """Size and RGBA pixels of a base64 PNG (the view's picture is stored in 256 colours)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(base64.b64decode(png))) as image:
+        rgba = image.convert("RGBA")
+        return rgba.size, list(rgba.getdata())
+
+
 def snapshot(w: Any, png: Any, width: Any = 300, height: Any = 200) -> list[Any]:
     from IPython.utils.capture import capture_output
 
@@ -88,9 +97,12 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
     png = png_of(300, 200)
     [update] = snapshot(w, png)
     assert update.update and update.transient == {"display_id": display_id}
-    assert update.data["image/png"] == png
+    stored = update.data["image/png"]
+    assert pixels(stored) == pixels(png)
     assert update.metadata == {"image/png": {"width": 300, "height": 200}}
-    assert f'src="data:image/png;base64,{png}" width="300" height="200"' in update.data["text/html"]
+    assert (
+        f'src="data:image/png;base64,{stored}" width="300" height="200"' in update.data["text/html"]
+    )
 
     # what is not a PNG of a sane size changes nothing
     for bad in (
@@ -102,10 +114,42 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
         (None, 300, 200),
     ):
         assert snapshot(w, *bad) == []
-    assert w._static_png == (png, 300, 200)
+    assert w._static_png == (stored, 300, 200)
     # a picture displayed again shows the latest picture at once
     _, again = displayed(w)
-    assert again.data["image/png"] == png and again.transient["display_id"] == display_id
+    assert again.data["image/png"] == stored and again.transient["display_id"] == display_id
+
+
+def test_pictures_are_stored_in_few_colours() -> None:
+    """A picture of many colours is stored in at most 256, smaller, and close to the original;
+    one of few colours keeps every pixel."""
+    from PIL import Image
+
+    from cctviz.widget.static_picture import _compact
+
+    # like a view: white, a colour-bar legend of 400 colours, grey marks of many shades
+    image = Image.new("RGBA", (400, 300), (255, 255, 255, 255))
+    for x in range(400):
+        for y in range(20, 40):
+            image.putpixel((x, y), (x * 255 // 400, 80 + x // 4, 255 - x * 255 // 400, 255))
+    for k in range(300):
+        image.putpixel((k * 4 // 3, k), (k % 200, k % 200, k % 200, 255))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    rich = base64.b64encode(buffer.getvalue()).decode("ascii")
+    stored = _compact(rich)
+    (size, before), (size_after, after) = pixels(rich), pixels(stored)
+    assert size_after == size and len(set(after)) <= 256 < len(set(before))
+    assert len(stored) < len(rich)
+    assert (
+        max(
+            max(abs(p - q) for p, q in zip(a, b, strict=True))
+            for a, b in zip(before, after, strict=True)
+        )
+        < 64
+    )
+    plain = png_of(300, 200)
+    assert pixels(_compact(plain)) == pixels(plain)
 
 
 def test_names_are_text_in_the_picture_output(shell: Any, monkeypatch: pytest.MonkeyPatch) -> None:

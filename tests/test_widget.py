@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
-import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -142,7 +144,23 @@ def test_bundle_is_built_and_used() -> None:
     from cctviz.widget import bundle
 
     assert bundle.BUNDLE.is_file(), bundle.MISSING
-    assert isinstance(cctviz.CCT._esm, pathlib.Path) or "render" in str(cctviz.CCT._esm)
+    assert bundle.PACKED.is_file(), bundle.MISSING
+    assert str(cctviz.CCT._esm) == bundle.PACKED.read_text()
+
+
+def test_widgets_carry_the_packed_bundle(gf, monkeypatch) -> None:
+    """Each saved widget holds its ``_esm``: the gzipped bundle, which unpacks to widget.js."""
+    from cctviz.widget import bundle
+
+    packed = bundle.PACKED.read_text()
+    data = re.search(r'const data = "([A-Za-z0-9+/=]+)";', packed)
+    assert data is not None, "widget-packed.js holds no base64 data"
+    assert gzip.decompress(base64.b64decode(data.group(1))) == bundle.BUNDLE.read_bytes()
+    assert "export default widget.default" in packed
+    assert cctviz.CCT(gf)._esm == packed
+    assert len(packed) < 0.6 * bundle.BUNDLE.stat().st_size
+    monkeypatch.setenv("ANYWIDGET_HMR", "1")  # hot reload watches the plain bundle
+    assert bundle.esm() == bundle.BUNDLE
 
 
 def test_view_state_set_by_the_front_end_reaches_python(gf) -> None:

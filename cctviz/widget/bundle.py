@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 STATIC = pathlib.Path(__file__).parent / "static"  # also figure.js: see cctviz.figure.page
 BUNDLE = STATIC / "widget.js"
+PACKED = STATIC / "widget-packed.js"  # BUNDLE gzipped in a module that unpacks it (js/build.mjs)
 STYLES = STATIC / "widget.css"
 
 MISSING = (
@@ -15,7 +17,11 @@ MISSING = (
 
 
 def esm() -> pathlib.Path | str:
-    """The bundle as a path (so ``ANYWIDGET_HMR=1`` hot-reloads it), or an inert module."""
+    """The module every widget carries (saved notebooks hold one copy per widget): the packed
+    bundle, a third of the size; the plain one with ``ANYWIDGET_HMR=1`` (hot reload watches it,
+    and ``npm run dev`` does not pack); an inert module if the front end was never built."""
+    if PACKED.is_file() and os.environ.get("ANYWIDGET_HMR") != "1":
+        return PACKED
     return BUNDLE if BUNDLE.is_file() else "export default {};"
 
 

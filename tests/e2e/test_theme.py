@@ -1,0 +1,60 @@
+"""End to end in JupyterLab: the view follows JupyterLab's theme, also when it is switched live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+CELLS = ["import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw"]
+
+COLOURS = """el => {
+  const label = el.querySelector('.cct-label');
+  return [getComputedStyle(el).backgroundColor, label && getComputedStyle(label).fill];
+}"""
+
+
+def _theme(page: Any, name: str) -> None:
+    page.evaluate(
+        "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})",
+        name,
+    )
+    page.wait_for_function(
+        "(name) => document.body.dataset.jpThemeName === name", arg=name, timeout=30_000
+    )
+
+
+def _luminance(css: str) -> float:
+    r, g, b = (float(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_the_view_follows_a_live_theme_switch(open_notebook, page) -> None:
+    open_notebook(CELLS)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    light_background, light_label = view.evaluate(COLOURS)
+    assert _luminance(light_background) > 200 and _luminance(light_label) < 100
+    try:
+        _theme(page, "JupyterLab Dark")
+        view.evaluate(
+            """(el, before) => new Promise((done) => {
+              const check = () => getComputedStyle(el).backgroundColor !== before
+                ? done(true) : requestAnimationFrame(check);
+              check();
+            })""",
+            light_background,
+        )
+        dark_background, dark_label = view.evaluate(COLOURS)
+        # the view takes JupyterLab Dark's colours: a dark panel, light labels
+        assert _luminance(dark_background) < 60 and _luminance(dark_label) > 150
+        page_background = page.evaluate(
+            "() => getComputedStyle(document.querySelector('.jp-Notebook')).backgroundColor"
+        )
+        assert abs(_luminance(dark_background) - _luminance(page_background)) < 40
+    finally:  # the server is shared: leave its theme as it was
+        _theme(page, "JupyterLab Light")
+    back_background, _ = view.evaluate(COLOURS)
+    assert back_background == light_background

@@ -207,3 +207,33 @@ def test_thicket_values_are_reduced_over_profiles() -> None:
     ref = _reference(tk, column, "max")
     expected = np.array([ref.get(id(n), np.nan) for n in table.nodes])
     np.testing.assert_allclose(table.metrics[name].values, expected, equal_nan=True)
+
+
+def test_default_metrics_skip_metrics_measured_on_few_nodes() -> None:
+    from cctviz.adapters.metrics import default_pair
+
+    # a Caliper profile: exclusive max# columns on 1 node of 53, inclusive ones on 52
+    kinds = {"block": "exclusive", "max#t": "exclusive", "max#inclusive#t": "inclusive",
+             "avg#inclusive#t": "inclusive", "block" + SUFFIX: "inclusive"}  # fmt: skip
+    partners = {"block": "block" + SUFFIX, "block" + SUFFIX: "block",
+                "max#t": "max#inclusive#t", "max#inclusive#t": "max#t"}  # fmt: skip
+    values = {"block": 1, "max#t": 1, "max#inclusive#t": 52, "avg#inclusive#t": 52,
+              "block" + SUFFIX: 1}  # fmt: skip
+    metrics = list(kinds)
+    assert default_pair(metrics, kinds, partners, "avg#inclusive#t", values) == (
+        "avg#inclusive#t", "avg#inclusive#t")  # fmt: skip
+    # without a reader's default: the best-covered metric
+    assert default_pair(metrics, kinds, partners, None, values) == (
+        "max#inclusive#t", "max#inclusive#t")  # fmt: skip
+    # a GPU profile: the exclusive activity on 85 of 393 nodes is still a fine colour
+    values = {**values, "block": 85, "block" + SUFFIX: 226, "max#t": 0}
+    assert default_pair(metrics, kinds, partners, "avg#inclusive#t", values) == (
+        "block", "block" + SUFFIX)  # fmt: skip
+    # the exclusive metric with the most values, not the first
+    values = {**values, "max#t": 300}
+    assert default_pair(metrics, kinds, partners, None, values) == ("max#t", "max#inclusive#t")
+    # a column named "" is never a default (the front end reads "" as "no metric")
+    assert default_pair(["", "time"], {"": "other", "time": "other"}, {}, "", None) == (
+        "time", "time")  # fmt: skip
+    with pytest.raises(ValueError, match="empty name; rename it"):
+        default_pair([""], {"": "other"}, {}, None, None)

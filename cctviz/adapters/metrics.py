@@ -84,19 +84,38 @@ def default_pair(
     kind: Mapping[str, str],
     partner: Mapping[str, str],
     default_metric: str | None,
+    values: Mapping[str, int] | None = None,
 ) -> tuple[str, str]:
     """Default (colour, size) metrics: an exclusive metric for colour, its inclusive partner for
-    size, preferring the reader's ``default_metric`` (or its partner) when it is a real metric."""
+    size, preferring the reader's ``default_metric`` (or its partner) when it is a real metric.
+
+    ``values`` (nodes with a value, per metric) sets aside metrics measured on few nodes: a
+    Caliper ``max#...`` column with a value on 1 node of 53 would colour every other node "no
+    value" and give a legend of one number. A metric is kept when it has values on at least
+    two nodes and a tenth as many as the best-covered metric; the exclusive metric with an
+    inclusive partner and the most values wins unless the reader's default qualifies."""
     if not metrics:
         raise ValueError("the profile has no numeric metric column to draw")
-    preferred = default_metric if default_metric in metrics else None
-    if preferred is not None and kind.get(preferred) == "inclusive" and preferred in partner:
+    shown = [m for m in metrics if m != ""]  # the front end reads "" as "no metric"
+    if not shown:
+        raise ValueError(
+            "the profile's only metric column has an empty name; rename it, e.g. "
+            "gf.dataframe.rename(columns={'': 'time'}, inplace=True)"
+        )
+    count = values or {}
+    best = max((count.get(m, 0) for m in shown), default=0)
+    pool = [m for m in shown if count.get(m, 0) >= max(2, best / 10)] or shown
+    preferred = default_metric if default_metric in pool else None
+    if (
+        preferred is not None
+        and kind.get(preferred) == "inclusive"
+        and partner.get(preferred) in pool
+    ):
         preferred = partner[preferred]
-    paired = [m for m in metrics if kind[m] == "exclusive" and m in partner]
-    colour = (
-        preferred
-        if preferred is not None and (preferred in partner or not paired)
-        else (paired[0] if paired else metrics[0])
-    )
+    paired = [m for m in pool if kind[m] == "exclusive" and m in partner]
+    if preferred is not None and (preferred in partner or not paired):
+        colour = preferred
+    else:
+        colour = max(paired or pool, key=lambda m: count.get(m, 0))  # the first of equals
     size = partner.get(colour, colour)
-    return colour, size
+    return colour, (size if size in pool else colour)

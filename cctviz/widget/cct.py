@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 import anywidget
+import numpy as np
 import traitlets as t
 
 from .. import view
@@ -189,7 +190,9 @@ class CCT(
         kinds = {k: v.kind for k, v in m.items()}
         partners = {k: v.partner for k, v in m.items() if v.partner}
         default = getattr(self._data, "default_metric", None)
-        return default_pair(list(m), kinds, partners, str(default) if default is not None else None)
+        values = {k: int(np.count_nonzero(~np.isnan(v.values))) for k, v in m.items()}
+        reader = str(default) if default is not None else None
+        return default_pair(list(m), kinds, partners, reader, values)
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's

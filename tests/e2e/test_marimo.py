@@ -65,6 +65,17 @@ def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         yield served
 
 
+def _drawn(view: Any, folder: Path) -> None:
+    """Wait for the first node; if it never comes, fail with what marimo logged."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:  # marimo starts its kernel and runs the app on the first visit: slow on a busy machine
+        view.locator(".cct-nodes .cct-node").first.wait_for(timeout=120_000)
+    except PlaywrightTimeout as error:
+        log = (folder / "server.log").read_text(errors="replace")[-3000:]
+        raise AssertionError(f"marimo drew no node in 120 s; its log ends:\n{log}") from error
+
+
 def _runs(path: Path) -> int:
     return path.read_text().count("run") if path.exists() else 0
 
@@ -73,7 +84,7 @@ def test_marimo_reruns_on_a_click_not_on_a_pan_or_zoom(marimo_app: Any, page: An
     url, runs = marimo_app
     page.goto(url)
     view = page.locator(".cctviz").first
-    view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+    _drawn(view, runs.parent)
     page.wait_for_timeout(1500)  # marimo's first runs settle
     before = _runs(runs)
     assert before >= 1
@@ -107,7 +118,7 @@ def test_marimo_dark_mode_darkens_the_view(tmp_path: Path, page: Any) -> None:
     with _serve(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "config")}) as (url, _runs):
         page.goto(url)
         view = page.locator(".cctviz").first
-        view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+        _drawn(view, tmp_path)
         theme, background, text = view.evaluate(
             "el => [el.dataset.cctTheme, getComputedStyle(el).backgroundColor,"
             " getComputedStyle(el).color]"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -85,6 +85,12 @@ class Resolver:
             return [self._node(x)]
         if callable(x):
             return self._predicate(x)
+        if isinstance(x, (bytes, bytearray, memoryview, Mapping)):
+            # bytes iterate as small ints, a dict as its keys: neither is a list of nodes
+            raise TypeError(
+                f"cannot select {type(x).__name__} {x!r:.80}; accepted: {ACCEPTED} (or a list "
+                "of them)"
+            )
         if isinstance(x, Iterable):
             return [i for item in x for i in self._ids(item)]
         raise TypeError(f"cannot select {type(x).__name__} {x!r}; accepted: {ACCEPTED}")

@@ -241,11 +241,14 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
         raise ValueError(f"unknown view state keys {unknown}; accepted: {sorted(known)}")
     if state.get("version", STATE_VERSION) != STATE_VERSION:
         raise ValueError(f"view state version {state['version']} is not {STATE_VERSION}")
-    keys = ContextKeys()
-    index: dict[tuple[Any, int], int] = {keys.key(n): i for i, n in enumerate(table.nodes)}
+    index: dict[tuple[Any, int], int] = {}
 
-    def ids(refs: list[dict[str, Any]]) -> list[int]:
-        found = (index.get((json_key(r["path"]), int(r.get("occurrence", 0)))) for r in refs)
+    def ids(name: str, refs: list[dict[str, Any]]) -> list[int]:
+        if not index and refs:  # keyed once, and only when the state names nodes
+            keys = ContextKeys()
+            index.update((keys.key(n), i) for i, n in enumerate(table.nodes))
+        wanted = (_reference(name, r) for r in refs)
+        found = (index.get(k) for k in wanted)
         return [i for i in found if i is not None]
 
     out: dict[str, Any] = {}
@@ -255,17 +258,50 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
             continue
         value = state[name]
         if name in NODE_LIST_TRAITS:
-            out[name] = tuple(ids(value))
+            out[name] = tuple(ids(name, _references(name, value, none=False)))
         elif name in NODE_TRAITS:
-            found = ids([value]) if value is not None else []
+            found = ids(name, [value]) if value is not None else []
             out[name] = found[0] if found else None
         elif name in ROOT_TRAITS:
-            kept = ids(value) if value is not None else []
+            kept = ids(name, _references(name, value, none=True))
             out[name] = tuple(kept) if kept or value == [] else None
-        elif name in _METRIC_TRAITS and value not in metrics:
+        elif name in _METRIC_TRAITS and (not isinstance(value, str) or value not in metrics):
+            if not isinstance(value, str):
+                raise TypeError(f"state[{name!r}] must be a metric name; got {value!r:.80}")
             continue
         elif name in _RANGE_TRAITS:
+            if value is not None and not (isinstance(value, (list, tuple)) and len(value) == 2):
+                raise TypeError(f"state[{name!r}] must be [low, high] or None; got {value!r:.80}")
             out[name] = tuple(value) if value is not None else None
         else:
             out[name] = value
     return out
+
+
+_REFERENCE = "{'path': [frame attributes, root first], 'occurrence': n} as in w.view_state"
+
+
+def _references(name: str, value: Any, *, none: bool) -> list[Any]:
+    """A saved list of node references, checked (``none``: None stands for every root)."""
+    if value is None and none:
+        return []
+    if not isinstance(value, list):
+        allowed = "a list of node references or None" if none else "a list of node references"
+        raise TypeError(f"state[{name!r}] must be {allowed} ({_REFERENCE}); got {value!r:.80}")
+    return value
+
+
+def _reference(name: str, ref: Any) -> tuple[Any, int]:
+    """The context key of one saved node reference, or a ``TypeError`` naming the key."""
+    path = ref.get("path") if isinstance(ref, dict) else None
+    occurrence = ref.get("occurrence", 0) if isinstance(ref, dict) else None
+    ok = (
+        isinstance(path, list)
+        and all(isinstance(frame, dict) for frame in path)
+        and isinstance(occurrence, int)
+        and not isinstance(occurrence, bool)
+        and occurrence >= 0
+    )
+    if not ok or not isinstance(path, list) or not isinstance(occurrence, int):
+        raise TypeError(f"state[{name!r}] holds {ref!r:.80}, not a node reference ({_REFERENCE})")
+    return json_key(path), occurrence

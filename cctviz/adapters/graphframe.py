@@ -54,8 +54,14 @@ def from_graphframe(
 
     nodes, parent, depth, extra = _spanning_tree(roots)
     n = len(nodes)
-    nid = np.fromiter((node._hatchet_nid for node in nodes), dtype=np.int64, count=n)
+    nid = _nids(nodes)
     df = gf.dataframe
+    repeated = df.columns[df.columns.duplicated()].unique().tolist()
+    if repeated:
+        raise ValueError(
+            f"the GraphFrame's dataframe has repeated column names {repeated}; each metric "
+            "needs its own name (rename or drop the copies)"
+        )
     keys = _row_keys(df, nodes, nid)
 
     metric_names, kind, partner = metric_rules.discover(
@@ -106,7 +112,13 @@ def from_graphframe(
     name_code, name_table = _string_column(df, "name", first_row, nodes)
     type_code, type_table = _string_column(df, "type", first_row, nodes)
     reduced_over = tuple(str(x) for x in df.index.names if x != "node")
-    multi_rows = len(df.index) > 0 and not df.index.get_level_values("node").is_unique
+    # rows per node come from the other index levels (rank, thread, profile); a "node" index
+    # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
+    multi_rows = (
+        bool(reduced_over)
+        and len(df.index) > 0
+        and not df.index.get_level_values("node").is_unique
+    )
 
     return NodeTable(
         parent=np.frombuffer(parent, dtype=np.int32).copy(),
@@ -225,8 +237,13 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
         uniques, codes = index, None
     order = np.argsort(nid, kind="stable")
     sorted_nid = nid[order]
+    if len(uniques) and not hasattr(uniques[0], "_hatchet_nid"):
+        raise TypeError(
+            f"the GraphFrame's dataframe index 'node' holds {type(uniques[0]).__name__} values "
+            f"such as {uniques[0]!r:.40}; it must hold the graph's hatchet Nodes"
+        )
     if np.all(sorted_nid[1:] != sorted_nid[:-1]):  # normal case: map through _hatchet_nid
-        row_nid = np.fromiter((u._hatchet_nid for u in uniques), dtype=np.int64, count=len(uniques))
+        row_nid = _nids(list(uniques))
         at = np.minimum(np.searchsorted(sorted_nid, row_nid), len(nid) - 1)
         mapped = np.where(sorted_nid[at] == row_nid, order[at], -1)
     else:  # a graph whose nids collide: fall back to object identity
@@ -269,3 +286,22 @@ def _frame_text(frame: Any, key: str) -> Any:
     attrs = getattr(frame, "attrs", None)  # both distributions' Frame keeps a dict here
     value = attrs.get(key) if type(attrs) is dict else None
     return str(frame) if value is None and key == "name" else value
+
+
+def _nids(nodes: list[Any]) -> np.ndarray:
+    """Each node's ``_hatchet_nid``, or a ``TypeError`` naming a node whose nid is not an int."""
+    try:
+        return np.fromiter((node._hatchet_nid for node in nodes), dtype=np.int64, count=len(nodes))
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        pass
+    for node in nodes:
+        value = getattr(node, "_hatchet_nid", None)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                f"node {node.frame.get('name')!r} has _hatchet_nid {value!r}; Hatchet numbers "
+                "nodes with whole numbers (gf.graph.enumerate_traverse() numbers a graph built "
+                "by hand)"
+            ) from None
+        if not -(2**63) <= int(value) < 2**63:
+            raise TypeError(f"node {node.frame.get('name')!r} has _hatchet_nid {value}: too big")
+    raise AssertionError("unreachable: every _hatchet_nid is a 64-bit int")

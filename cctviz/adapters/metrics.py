@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
-from pandas.api.types import is_bool_dtype, is_numeric_dtype
+from pandas.api.types import is_bool_dtype, is_complex_dtype, is_numeric_dtype
 
 # Numeric columns that readers add as identifiers or source positions, not measurements.
 # Used only when a reader lists no metric at all.
@@ -30,8 +30,9 @@ _INCLUSIVE_MARKS = (
 
 
 def is_numeric_column(series: pd.Series) -> bool:
-    """True for int/float columns (not booleans, not objects)."""
-    return is_numeric_dtype(series.dtype) and not is_bool_dtype(series.dtype)
+    """True for int/float columns (not booleans, complex numbers or objects)."""
+    dtype = series.dtype
+    return is_numeric_dtype(dtype) and not is_bool_dtype(dtype) and not is_complex_dtype(dtype)
 
 
 def exclusive_name(name: str) -> str:
@@ -53,6 +54,12 @@ def discover(
     """
     exc = [c for c in dict.fromkeys(exc_listed) if c in df.columns]
     inc = [c for c in dict.fromkeys(inc_listed) if c in df.columns]
+    complex_ = [c for c in dict.fromkeys([*exc, *inc]) if is_complex_dtype(df[c].dtype)]
+    if complex_:
+        raise ValueError(
+            f"metric columns {complex_} hold complex numbers; cctviz draws real values: replace "
+            "them with their magnitude or real part (e.g. df[c] = df[c].abs())"
+        )
     numeric = [c for c in df.columns if is_numeric_column(df[c])]
     listed = [c for c in dict.fromkeys([*exc, *inc]) if c in set(numeric)]
     metrics = listed or [c for c in numeric if str(c) not in IDENTIFIER_COLUMNS]

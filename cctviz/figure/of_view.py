@@ -51,7 +51,7 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
     options["units"] = {**view.units, **(options.get("units") or {})}
     checked = render.figure_options(**options)
     record = provenance.record(
-        source=view.source,
+        source=render.text_option("source", view.source),
         nodes=view.nodes,
         color_by=view.color_by,
         size_by=view.size_by,

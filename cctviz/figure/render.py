@@ -37,6 +37,30 @@ class FigureOptions:
     units: dict[str, str] = field(default_factory=dict)
 
 
+def text_option(name: str, value: Any) -> str | None:
+    """``value`` if it is text a figure file can hold (or None), else a ``ValueError`` naming
+    the option: a lone surrogate cannot be encoded, and control characters are not XML."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be text (a str) or None; got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = value[error.start : error.end].encode("unicode_escape").decode("ascii")
+        raise ValueError(
+            f"{name} holds a lone surrogate ({bad} at position {error.start}), which no file "
+            "can store; pass text decoded from bytes with errors='replace'"
+        ) from None
+    control = next((c for c in value if ord(c) < 32 and c not in "\t\n\r"), None)
+    if control is not None:
+        raise ValueError(
+            f"{name} holds the control character {control!r}, which SVG (XML) cannot hold; "
+            "remove it (tabs and newlines are fine)"
+        )
+    return value
+
+
 def figure_options(
     *,
     width: Any,
@@ -61,6 +85,8 @@ def figure_options(
     for name, unit in units.items():
         if not isinstance(unit, str):
             raise ValueError(f"units maps metric names to unit strings; got {name!r}: {unit!r}")
+        text_option(f"units[{name!r}]", unit)
+    text_option("title", title)
     return FigureOptions(
         width=length(width, "width"),
         height=length(height, "height"),

@@ -57,6 +57,13 @@ class Metric(t.Unicode[str, str]):
     def validate(self, obj: Any, value: Any) -> str:
         name: str = super().validate(obj, value)
         table = _table_of(obj)
+        if table is not None and name == "":
+            named = [m for m in table.metrics if m]
+            raise t.TraitError(
+                f"{self.name}: a metric named '' cannot be drawn (the front end reads an empty "
+                "name as no metric); rename that column, e.g. gf.dataframe.rename(columns="
+                f"{{'': 'time'}}, inplace=True). Metrics: {', '.join(map(repr, named))}"
+            )
         if table is not None and name not in table.metrics:
             raise MetricTraitError(name, list(table.metrics))
         return name
@@ -116,6 +123,13 @@ class Range(t.Tuple):
 
     def validate(self, obj: Any, value: Any) -> tuple[float, float]:
         low, high = super().validate(obj, value) or (0.0, 0.0)
+        for side, bound in (("low", low), ("high", high)):
+            if _number(bound) is None:
+                raise t.TraitError(
+                    f"{self.name}: the {side} bound {bound!r} is not a finite number; give "
+                    "(low, high) as finite numbers with low <= high (for no upper bound, a high "
+                    "at or above the metric's largest value), or None to keep every node"
+                )
         if low > high:
             raise t.TraitError(
                 f"inverted prune range: low {low!r} is above high {high!r}; "

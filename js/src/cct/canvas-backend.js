@@ -10,6 +10,14 @@ import { linkPath } from "./svg-backend.js";
 const STROKE_BATCH = 500;
 /** Marks in view above which they are painted without outlines (a dense overview). */
 const OUTLINED_MAX = 5000;
+/** Outline dash patterns in screen pixels, as widget.css draws the SVG marks. */
+const OUTLINE_DASHES = /** @type {const} */ ([
+  ["solid", []],
+  ["negative", [2, 1]],
+  ["no-size", [0.6, 1.4]],
+]);
+/** @param {import("./scene.js").NodeMark} m */
+const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "solid");
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
@@ -159,9 +167,9 @@ export function createCanvasBackend(container, { labelPx }) {
         // 10^5 arcs of a dense overview costs the software rasteriser seconds and shows nothing
         ctx.lineWidth = 0.75 / t.k;
         ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#444");
-        for (const negative of [false, true]) {
-          ctx.setLineDash(negative ? [2 / t.k, 1 / t.k] : []);
-          const group = inView.filter((m) => m.negative === negative);
+        for (const [outline, dash] of OUTLINE_DASHES) {
+          ctx.setLineDash(dash.map((d) => d / t.k));
+          const group = inView.filter((m) => outlineOf(m) === outline);
           for (let i = 0; i < group.length; i += STROKE_BATCH) {
             const path = new Path2D();
             for (const m of group.slice(i, i + STROKE_BATCH)) {

@@ -2,7 +2,9 @@
 // Each column arrives as a DataView (over the comm), an ArrayBuffer or a typed array (in tests).
 // Rows of the table are a detail of this module: everything else names nodes by their full-tree
 // id (what Python and the traits use) and asks `table.rowOf(id)` / `table.idOf(row)`.
+
 import { contract } from "../contract.js";
+import { displayText } from "./text.js";
 
 /** @typedef {{dtype: string, length: number, buffer: ArrayBufferView | ArrayBuffer}} Column */
 /**
@@ -107,9 +109,9 @@ export function decodeTable(payload) {
     parent: /** @type {Int32Array} */ (decodeColumn(payload.parent)),
     depth: /** @type {Int32Array} */ (decodeColumn(payload.depth)),
     nameCode: /** @type {Int32Array} */ (decodeColumn(payload.name)),
-    names: decodeStrings(payload.names),
+    names: decodeStrings(payload.names).map(displayText),
     typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
-    types: decodeStrings(payload.types),
+    types: decodeStrings(payload.types).map(displayText),
     metrics: payload.metrics.map(
       (/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
         name: m.name,
@@ -129,10 +131,16 @@ export function decodeTable(payload) {
     folded: payload.folded ? /** @type {Int32Array} */ (decodeColumn(payload.folded)) : null,
     presence: payload.presence ? /** @type {Int32Array} */ (decodeColumn(payload.presence)) : null,
     presenceLabels: Array.isArray(payload.presence_labels)
-      ? /** @type {[string, string]} */ ([String(payload.presence_labels[0]), String(payload.presence_labels[1])])
+      ? /** @type {[string, string]} */ ([
+          displayText(String(payload.presence_labels[0])),
+          displayText(String(payload.presence_labels[1])),
+        ])
       : null,
     series: Array.isArray(payload.series)
-      ? payload.series.map((/** @type {unknown[]} */ run) => ({ label: String(run[0]), metric: String(run[1]) }))
+      ? payload.series.map((/** @type {unknown[]} */ run) => ({
+          label: displayText(String(run[0])),
+          metric: String(run[1]),
+        }))
       : [],
   };
   for (const key of /** @type {const} */ ([

@@ -13,7 +13,7 @@ const PX_PER_PT = 96 / 72;
 /** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} G */
 /**
  * @typedef {{ shape: "triangle" | "diamond" | "circle" | "square" | "hexagon", text: string, fill?: string,
- *   dashed?: boolean }} GlyphKey
+ *   dashed?: boolean, dotted?: boolean }} GlyphKey
  */
 
 /**
@@ -115,6 +115,7 @@ export function glyphsOf(svg, runs = null) {
   const missing = has(".cct-missing");
   if (missing) key.push({ shape: "square", text: "no value", fill: missing.getAttribute("fill") ?? "none" });
   if (has(".cct-negative")) key.push({ shape: "circle", text: "negative size", dashed: true });
+  if (has(".cct-no-size")) key.push({ shape: "circle", text: "no size value", dotted: true });
   if (runs && has(".cct-only-a")) key.push({ shape: "square", text: runs[0] });
   if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: runs[1] });
   return key;
@@ -170,7 +171,7 @@ export function drawGlyphKey(layer, key, o, at) {
       k.shape === "square" ? `M${cx - r},${cy - r}h${2 * r}v${2 * r}h${-2 * r}Z` : shapePath(k.shape, cx, cy, r);
     g.append("path")
       .attr("d", d)
-      .attr("class", `cct-key-glyph${k.dashed ? " cct-key-dashed" : ""}`)
+      .attr("class", `cct-key-glyph${k.dashed ? " cct-key-dashed" : ""}${k.dotted ? " cct-key-dotted" : ""}`)
       .attr("fill", k.fill ?? "none");
     text(g, "cct-legend-key", x + 2.6 * r + 4, base, k.text);
     x += w + 12;

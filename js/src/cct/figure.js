@@ -239,6 +239,7 @@ function inlineStyles(svg, s, k) {
   all(".cct-missing-line", { stroke: s.muted, "stroke-width": 1.5 });
   const w = (/** @type {number} */ f) => (f * Math.max(s.nodeWidth, 0.5)) / (0.75 * k); // as the widget's CSS, scaled
   all(".cct-node.cct-negative", { "stroke-dasharray": `${2 / k} ${1 / k}` });
+  all(".cct-node.cct-no-size", { "stroke-dasharray": `${0.6 / k} ${1.4 / k}` });
   all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
   // later rules win, as in widget.css
   all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(4) });
@@ -252,6 +253,7 @@ function inlineStyles(svg, s, k) {
   all(".cct-legend-circle", { fill: "none", stroke: s.muted, "stroke-width": Math.max(s.nodeWidth, 0.75) });
   all(".cct-key-glyph", { stroke: s.nodeStroke, "stroke-width": Math.max(s.nodeWidth, 0.75) });
   all(".cct-key-dashed", { "stroke-dasharray": "2 1" });
+  all(".cct-key-dotted", { "stroke-dasharray": "0.6 1.4" });
 }
 
 /**

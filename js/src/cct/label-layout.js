@@ -4,6 +4,8 @@
 // starting at its centre (the links leave to the right at the mark's height), else left of it.
 // A label that does not fit whole is cut at its end (the full name stays in the tooltip), down
 // to a few characters; below that it is left out. Pure: boxes in, boxes out.
+import { characters } from "./text.js";
+
 const ELLIPSIS = "…";
 
 /** What a label ends with: a collapsed node's "(+N)" count (kept when its name is cut), a
@@ -11,19 +13,18 @@ const ELLIPSIS = "…";
 const TAIL = /^(.*?)( \(\+[\d,]+\))?( \d+(?:\.\d+)?%)?$/su;
 
 /**
- * `text` cut to `chars` characters (code points): its share dropped first, then its name cut at
+ * `text` cut to `chars` characters (whole ones: grapheme clusters): its share dropped first, then its name cut at
  * its end, keeping a "(+N)" count of a collapsed node: the start of a name is what a reader
  * recognises.
  * @param {string} text @param {number} chars
  */
 export function cutText(text, chars) {
-  const points = [...text];
-  if (points.length <= chars) return text;
+  if (characters(text).length <= chars) return text;
   const [, name = text, count = ""] = TAIL.exec(text) ?? [];
   const whole = name + count;
-  if ([...whole].length <= chars) return whole;
-  const keep = Math.max(MIN_NAME, chars - [...count].length - 1);
-  return [...name].slice(0, keep).join("") + ELLIPSIS + count;
+  if (characters(whole).length <= chars) return whole;
+  const keep = Math.max(MIN_NAME, chars - count.length - 1);
+  return characters(name).slice(0, keep).join("") + ELLIPSIS + count;
 }
 
 /**

@@ -1,24 +1,25 @@
 // Label text and placement: shortened C++ names, and greedy collision avoidance in screen space.
 
+import { characters } from "./text.js";
+
 const ELLIPSIS = "…";
 
 /** @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box screen coordinates */
 
 /**
  * Shortens long (C++) names for labels: template arguments and parameter lists become `<…>` and
- * `(…)`, then the middle is elided to `max` characters. The full name stays in the tooltip.
+ * `(…)`, then the middle is elided to `max` characters (whole characters: an emoji is never halved). The full name stays in the tooltip.
  * @param {string} name
  * @param {number} [max]
  */
 export function shortenName(name, max = 32) {
-  if (name.length <= max) return name;
-  let s = collapseBrackets(collapseBrackets(name, "<", ">"), "(", ")");
-  if (s.length > max) {
-    const head = Math.ceil((max - 1) * 0.4);
-    const tail = max - 1 - head;
-    s = s.slice(0, head) + ELLIPSIS + s.slice(s.length - tail);
-  }
-  return s;
+  if (name.length <= max) return name; // UTF-16 units: never fewer than characters
+  const s = collapseBrackets(collapseBrackets(name, "<", ">"), "(", ")");
+  const chars = characters(s);
+  if (chars.length <= max) return s;
+  const head = Math.ceil((max - 1) * 0.4);
+  const tail = max - 1 - head;
+  return chars.slice(0, head).join("") + ELLIPSIS + chars.slice(chars.length - tail).join("");
 }
 
 /**

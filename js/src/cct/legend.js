@@ -1,6 +1,8 @@
 // Colour and size legends, drawn into an SVG group that does not zoom; figures lay the drawn
 // legends out again (figureLegends): titles whole, parts measured apart.
+
 import { formatValue } from "./format.js";
+import { characters, displayText } from "./text.js";
 
 // Ids must be unique on the page: several widgets (each may load its own copy of this module)
 // and inline figures share one document.
@@ -34,9 +36,9 @@ export function kindOnce(title) {
  * @param {string} whole @param {number} maxPx
  */
 function legendTitle(g, whole, maxPx) {
-  const title = kindOnce(whole);
+  const title = displayText(kindOnce(whole));
   const max = Math.max(4, Math.floor(maxPx / TITLE_CHAR_PX));
-  const points = [...title];
+  const points = characters(title);
   const text = points.length <= max ? title : `${points.slice(0, max - 1).join("")}…`;
   const el = g.append("text").attr("class", "cct-legend-title").attr("y", 0).text(text);
   if (text !== title) el.append("title").text(title);
@@ -204,17 +206,18 @@ function titleBlock(g, title, width, o) {
   const { lines, cut } = wrapText(title, width, (t) => o.measure(t, true));
   const lh = o.fontPx * (ASCENT + DESCENT);
   for (const [i, line] of lines.entries()) text(g, "cct-legend-title", 0, o.fontPx * ASCENT + i * lh, line);
-  if (cut) g.append("title").text(title); // the legend's tooltip
+  if (cut) g.append("title").text(displayText(title)); // the legend's tooltip
   return lines.length * lh;
 }
 
 /**
- * Lines of `text` no wider than `width`, broken after spaces and `#./:_`; a part wider than a
+ * Lines of `whole` (as displayed) no wider than `width`, broken after spaces and `#./:_`; a part wider than a
  * line is cut (…), and so is a 4th line.
- * @param {string} text @param {number} width @param {(text: string) => number} measure
+ * @param {string} whole @param {number} width @param {(text: string) => number} measure
  * @returns {{ lines: string[], cut: boolean }}
  */
-export function wrapText(text, width, measure, maxLines = 3) {
+export function wrapText(whole, width, measure, maxLines = 3) {
+  const text = displayText(whole);
   const parts = text.match(/[^\s#./:_]*[\s#./:_]*/g)?.filter(Boolean) ?? [text];
   /** @type {string[]} */
   const lines = [];
@@ -233,7 +236,7 @@ export function wrapText(text, width, measure, maxLines = 3) {
     lines: kept.map((l) => {
       if (measure(l) <= width) return l;
       cut = true;
-      const chars = [...l.replace(/…$/, "")];
+      const chars = characters(l.replace(/…$/, ""));
       let n = chars.length;
       while (n > 1 && measure(`${chars.slice(0, n).join("")}…`) > width) n--;
       return `${chars.slice(0, n).join("")}…`;

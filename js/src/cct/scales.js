@@ -99,8 +99,9 @@ export function colorScale(values, { type = "linear", interpolator = null, palet
 }
 
 /**
- * Node radius: area grows with |value| on a sqrt scale from `rMin` (0 or missing) to `rMax`.
- * Negative values get the radius of their magnitude and are flagged so the backend marks them.
+ * Node radius: area grows with |value| on a sqrt scale from `rMin` (0 or missing) to `rMax`
+ * (the largest finite |value|, and ±infinity). Negative values get the radius of their magnitude
+ * and are flagged so the backend marks them (dashed); so are missing ones (dotted).
  * @param {Float64Array} values
  * @param {{ rMin?: number, rMax?: number }} [options]
  */
@@ -118,7 +119,9 @@ export function sizeScale(values, { rMin = 2.5, rMax = 12 } = {}) {
     max,
     rMin,
     rMax,
-    radius: (/** @type {number} */ v) => (Number.isFinite(v) ? Math.sqrt(r2(Math.abs(v))) : rMin),
+    // ±infinity is larger than any value (the largest circle), NaN has no size (the smallest,
+    // outlined dotted: `missing`)
+    radius: (/** @type {number} */ v) => (Number.isNaN(v) ? rMin : Math.sqrt(r2(Math.abs(v)))),
     negative: (/** @type {number} */ v) => v < 0,
     missing: (/** @type {number} */ v) => Number.isNaN(v),
   };

@@ -30,6 +30,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
  * @property {number} r layout units
  * @property {string | null} fill null: missing value (hatched)
  * @property {boolean} negative
+ * @property {boolean} [noSize] the size metric has no value here (drawn smallest, dotted)
  * @property {"circle" | "triangle" | "diamond" | "square" | "hexagon"} shape square: a compare
  *   view's context only in the first run, hexagon: only in the second
  * @property {string} label accessible name
@@ -86,6 +87,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
       r: size.radius(s),
       fill: colorOf(colors, item, item.kind === "collapsed" ? aggregate(item) : colorMetric.values[row]),
       negative: size.negative(s),
+      noSize: size.missing(s),
       shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
     };

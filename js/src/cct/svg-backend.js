@@ -226,6 +226,7 @@ function nodeClass(m) {
   if (m.shape === "hexagon") c += " cct-only-b";
   if (m.fill === null) c += " cct-missing";
   if (m.negative) c += " cct-negative";
+  if (m.noSize) c += " cct-no-size";
   return c;
 }
 

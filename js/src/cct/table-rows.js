@@ -100,11 +100,13 @@ export function visibleRows(roots, sort, keep = null) {
   const order = compareRows(sort);
   /** @type {Row[]} */
   const out = [];
-  /** @param {Row[]} rows */
+  /** @param {Row[]} rows pre-order with an explicit stack: a call path can be thousands deep */
   const walk = (rows) => {
-    for (const row of [...rows].sort(order)) {
+    const stack = [...rows].sort(order).reverse();
+    while (stack.length) {
+      const row = /** @type {Row} */ (stack.pop());
       out.push(row);
-      if (row.open && row.children) walk(row.children);
+      if (row.open && row.children) stack.push(...[...row.children].sort(order).reverse());
     }
   };
   // the sandwich's two halves keep their order (callers above, callees below)

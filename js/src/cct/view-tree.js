@@ -105,25 +105,36 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
     items.push({ key: row, id: parentKey, kind: "aggregate", parentKey, hidden: [row], fold: true });
   };
 
+  /** @type {{ id: number, children: number[], next: number, hidden: number[] }[]} */
+  const open = [];
   /** @param {number} id @param {number} parentKey */
-  const visit = (id, parentKey) => {
+  const enter = (id, parentKey) => {
     const children = stats.children[id] ?? [];
     if (collapsed.has(id) && children.length) {
       items.push({ key: id, id, kind: "collapsed", parentKey, hidden: children });
       return;
     }
     items.push({ key: id, id, kind: "node", parentKey, hidden: [] });
-    /** @type {number[]} */
-    const hidden = [];
-    for (const c of children) {
-      if (folded && folded[c] > 0) addFold(c, id);
-      else if (keep && !keep[c]) hidden.push(c);
-      else visit(c, id);
+    open.push({ id, children, next: 0, hidden: [] });
+  };
+  /** Pre-order from `id`, with an explicit stack: a call path can be thousands of levels deep.
+   * @param {number} id @param {number} parentKey */
+  const visit = (id, parentKey) => {
+    enter(id, parentKey);
+    while (open.length) {
+      const top = open[open.length - 1];
+      if (top.next < top.children.length) {
+        const c = top.children[top.next++];
+        if (folded && folded[c] > 0) addFold(c, top.id);
+        else if (keep && !keep[c]) top.hidden.push(c);
+        else enter(c, top.id);
+      } else {
+        open.pop();
+        if (top.hidden.length) addAggregate(top.id, top.id, top.hidden);
+      }
     }
-    if (hidden.length) addAggregate(id, id, hidden);
   };
 
-  // iterative over the starts, recursive below: depth is bounded by the call paths' depth
   /** @type {number[]} */
   const hiddenStarts = [];
   for (const r of starts) {

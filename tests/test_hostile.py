@@ -1,0 +1,221 @@
+"""Odd and hostile input: each case gives the right picture or a specific error naming the
+argument, what was wrong and what is accepted; never a raw traceback from deep inside, a blank
+view or silently wrong numbers."""
+
+from __future__ import annotations
+
+import sys
+import xml.dom.minidom
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import traitlets
+
+import cctviz
+
+NAN, INF = float("nan"), float("inf")
+
+
+def literal(names: list[str], exc: list[float] | None = None) -> Any:
+    """A GraphFrame: a root ``names[0]`` with the other names as its children."""
+    import hatchet as ht
+
+    exc = exc or [1.0 + i for i in range(len(names))]
+    children = [
+        {"frame": {"name": n, "type": "function"}, "metrics": {"time": v, "time (inc)": v}}
+        for n, v in zip(names[1:], exc[1:], strict=True)
+    ]
+    root = {
+        "frame": {"name": names[0], "type": "function"},
+        "metrics": {"time": exc[0], "time (inc)": exc[0] + sum(exc[1:])},
+        "children": children,
+    }
+    return ht.GraphFrame.from_literal([root])
+
+
+def chain(depth: int) -> Any:
+    """A GraphFrame that is one call path ``depth`` deep (Hatchet reads literals recursively)."""
+    import hatchet as ht
+
+    node: dict[str, Any] = {
+        "frame": {"name": f"f{depth - 1}", "type": "function"},
+        "metrics": {"time": 1.0, "time (inc)": 1.0},
+    }
+    for i in range(depth - 2, -1, -1):
+        node = {
+            "frame": {"name": f"f{i}", "type": "function"},
+            "metrics": {"time": 1.0, "time (inc)": float(depth - i)},
+            "children": [node],
+        }
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * depth))
+    try:
+        return ht.GraphFrame.from_literal([node])
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+@pytest.fixture
+def w() -> Any:
+    return cctviz.CCT(literal(["main", "a", "b", "c"]))
+
+
+@pytest.mark.parametrize(
+    "bad", [(1.5, INF), (NAN, NAN), (0, NAN), (-INF, 3.0), (NAN, 2.0)], ids=str
+)
+def test_prune_range_must_be_finite(w: Any, bad: tuple[float, float]) -> None:
+    with pytest.raises(traitlets.TraitError, match=r"prune_range: the (low|high) bound .* finite"):
+        w.prune_range = bad
+    assert w.prune_range is None
+    w.prune_range = (1.5, 3.0)  # a finite range is still fine
+    assert w.prune_range == (1.5, 3.0)
+
+
+def test_a_metric_named_empty_is_never_drawn() -> None:
+    gf = literal(["main", "a"])
+    gf.dataframe[""] = gf.dataframe["time"] * 2
+    gf.exc_metrics = ["", "time"]
+    w = cctviz.CCT(gf)
+    assert w.color_by == "time" and "" in w.metrics  # still a metric for scripting
+    with pytest.raises(traitlets.TraitError, match=r"color_by: a metric named '' cannot be drawn"):
+        w.color_by = ""
+    with pytest.raises(traitlets.TraitError, match=r"size_by: .*rename that column"):
+        cctviz.CCT(gf, size_by="")
+
+
+@pytest.mark.parametrize("bad", [b"\x00\x02", bytearray(b"\x01"), {"main": 1}], ids=repr)
+def test_select_refuses_bytes_and_dicts(w: Any, bad: Any) -> None:
+    with pytest.raises(
+        TypeError, match=rf"cannot select {type(bad).__name__} .*accepted: node ids"
+    ):
+        w.select(bad)
+    assert w.selection == ()
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"selection": 5}, r"state\['selection'\] must be a list of node references"),
+        ({"selection": [{}]}, r"state\['selection'\] holds \{\}, not a node reference"),
+        ({"selection": [{"path": "main"}]}, r"state\['selection'\] holds .* not a node reference"),
+        ({"focused": 3}, r"state\['focused'\] holds 3, not a node reference"),
+        ({"collapsed": None}, r"state\['collapsed'\] must be a list of node references"),
+        ({"visible_roots": "main"}, r"state\['visible_roots'\] must be a list .* or None"),
+        ({"prune_range": 5}, r"state\['prune_range'\] must be \[low, high\] or None"),
+        ({"color_by": 3}, r"state\['color_by'\] must be a metric name"),
+        ({"selection": [{"path": [{"name": "main"}], "occurrence": -1}]}, r"not a node reference"),
+    ],
+)
+def test_malformed_saved_state_names_the_key(state: dict[str, Any], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        cctviz.CCT(literal(["main", "a"]), state=state)
+
+
+def test_dataframes_that_cannot_be_read_say_why() -> None:
+    gf = literal(["main", "a"])
+    gf.dataframe = pd.concat([gf.dataframe, gf.dataframe[["time"]]], axis=1)
+    with pytest.raises(ValueError, match=r"repeated column names \['time'\]"):
+        cctviz.CCT(gf)
+    gf = literal(["main", "a"])
+    gf.dataframe = gf.dataframe.reset_index(drop=True).rename_axis("node")
+    with pytest.raises(TypeError, match=r"index 'node' holds int values .* hatchet Nodes"):
+        cctviz.CCT(gf)
+    gf = literal(["main", "a"])
+    gf.dataframe["time"] = gf.dataframe["time"] + 1j
+    with pytest.raises(ValueError, match=r"metric columns \['time'\] hold complex numbers"):
+        cctviz.CCT(gf)
+    gf = literal(["main", "a"])
+    gf.dataframe["phase"] = gf.dataframe["time"] * 1j  # not listed as a metric: not drawn
+    assert "phase" not in cctviz.CCT(gf).metrics
+
+
+def test_node_numbers() -> None:
+    gf = literal(["main", "a", "b"], [1.0, 5.0, 4.0])
+    for node in gf.graph.traverse():
+        node._hatchet_nid = None
+    with pytest.raises(TypeError, match=r"node 'main' has _hatchet_nid None"):
+        cctviz.CCT(gf)
+    # nodes built by hand all numbered -1: told apart by identity, values exact, no reducer
+    from hatchet.frame import Frame
+    from hatchet.graph import Graph
+    from hatchet.node import Node
+
+    root = Node(Frame({"name": "main", "type": "function"}), None)
+    kids = [Node(Frame({"name": n, "type": "function"}), root) for n in ("a", "b")]
+    for kid in kids:
+        root.add_child(kid)
+    df = pd.DataFrame(
+        {
+            "node": [root, *kids],
+            "name": ["main", "a", "b"],
+            "time": [1.0, 5.0, 4.0],
+            "time (inc)": [10.0, 5.0, 4.0],
+        }
+    ).set_index("node")
+    w = cctviz.CCT(type(gf)(Graph([root]), df, ["time"], ["time (inc)"]))
+    assert [w.table.name(i) for i in range(3)] == ["main", "a", "b"]
+    assert w.table.metrics["time"].values.tolist() == [1.0, 5.0, 4.0]
+    assert w.table.reducer is None and w.table.reduced_over == ()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"title": "run\ud800"}, r"title holds a lone surrogate \(\\ud800 at position 3\)"),
+        ({"title": "run\x07"}, r"title holds the control character '\\x07'"),
+        ({"units": {"time": "s\udcff"}}, r"units\['time'\] holds a lone surrogate"),
+    ],
+)
+def test_figure_text_options_name_what_a_file_cannot_hold(
+    w: Any, options: dict[str, Any], message: str
+) -> None:
+    pytest.importorskip("playwright", reason="figures need cctviz[export]")
+    with pytest.raises(ValueError, match=message):
+        w.to_svg(**options)
+
+
+def test_hostile_names_give_valid_files(tmp_path: Any) -> None:
+    """Control characters, a lone surrogate, RTL text, markup and a long emoji name: the SVG is
+    valid XML showing each name (control characters as their pictures), the PNG decodes."""
+    pytest.importorskip("playwright", reason="figures need cctviz[export]")
+    from PIL import Image
+
+    names = [
+        "main\x00",
+        "bell\x07esc\x1b",
+        "🔥" * 40,
+        "x\ud800",
+        "<script>alert(1)</script>",
+        "كود",
+    ]
+    w = cctviz.CCT(literal(names), source="run\x0c1")
+    assert w.table.name(1) == "bell\x07esc\x1b"  # Python keeps the names as they are
+    with pytest.raises(ValueError, match="source holds the control character"):
+        w.to_svg()
+    w.source = "run 1"
+    svg = w.to_svg()
+    text = xml.dom.minidom.parseString(svg.encode("utf-8")).documentElement.toxml()
+    assert "main␀" in text and "bell␇esc␛" in text and "x\ufffd" in text
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    png = w.save(tmp_path / "hostile.png")
+    with Image.open(png) as image:
+        assert image.size[0] > 100
+
+
+def test_a_10000_deep_chain_builds_restores_and_exports() -> None:
+    gf = chain(10_000)
+    assert sys.getrecursionlimit() <= 10_000  # cctviz itself needs no deep recursion
+    w = cctviz.CCT(gf)
+    deepest = int(np.argmax(w.table.depth))
+    assert w.table.depth[deepest] == 9_999
+    w.select([deepest])
+    w.collapse(deepest - 5000)
+    state = w.view_state
+    assert len(state["selection"][0]["path"]) == 10_000
+    again = cctviz.CCT(gf, state=state)
+    assert again.selection == (deepest,) and again.collapsed == (deepest - 5000,)
+    pytest.importorskip("playwright", reason="figures need cctviz[export]")
+    svg = again.to_svg()
+    assert f'data-id="{deepest - 5000}"' in svg and f'data-id="{deepest}"' not in svg

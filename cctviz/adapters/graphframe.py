@@ -115,9 +115,7 @@ def from_graphframe(
     # rows per node come from the other index levels (rank, thread, profile); a "node" index
     # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
     multi_rows = (
-        bool(reduced_over)
-        and len(df.index) > 0
-        and not df.index.get_level_values("node").is_unique
+        bool(reduced_over) and len(df.index) > 0 and not df.index.get_level_values("node").is_unique
     )
 
     return NodeTable(

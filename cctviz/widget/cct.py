@@ -26,6 +26,7 @@ from ..figure.render import figure_format
 from ..lod import DEFAULT_BUDGET
 from ..table import NodeTable
 from . import bundle, code, traits
+from .front_end_errors import FrontEndErrors
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
 from .screen import ScreenState
 from .scripting import Scripting
@@ -37,7 +38,13 @@ __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
 class CCT(
-    Scripting, TablePane, LevelOfDetailBridge, ScreenState, StaticPicture, anywidget.AnyWidget
+    Scripting,
+    TablePane,
+    LevelOfDetailBridge,
+    ScreenState,
+    StaticPicture,
+    FrontEndErrors,
+    anywidget.AnyWidget,
 ):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
@@ -123,6 +130,7 @@ class CCT(
         self._start_screen()  # what is on screen: see screen.py
         self.on_msg(self._on_screen)
         self.on_msg(self._on_snapshot)  # the notebook's static picture: static_picture.py
+        self.on_msg(self._on_front_end_error)  # what the view could not do: front_end_errors.py
         self.on_msg(self._on_command)
         self.on_msg(self._on_pane_command)
         if state is not None:

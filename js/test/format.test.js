@@ -11,3 +11,13 @@ test("values are formatted with three significant digits and SI prefixes", () =>
   expect(formatValue(0)).toBe("0");
   expect(formatValue(Number.NaN)).toBe("missing");
 });
+
+test("values beyond the SI prefixes are written with an exponent, not hundreds of digits", () => {
+  expect(formatValue(1e308)).toBe("1e+308");
+  expect(formatValue(-1.7976931348623157e308)).toBe("−1.8e+308");
+  expect(formatValue(5e-324)).toBe("4.94e−324"); // the smallest double
+  expect(formatValue(1.5e-30)).toBe("1.5e−30");
+  expect(formatValue(2e24)).toBe("2Y"); // the last prefix still applies
+  expect(formatValue(3e-24)).toBe("3y");
+  for (const v of [1e27, 1e100, 1e-25, 1e-200]) expect(formatValue(v).length).toBeLessThan(10);
+});

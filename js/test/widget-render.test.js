@@ -125,6 +125,36 @@ describe("errors", () => {
     expect(renderer.callsOf("setData").at(-1)[0].size).toBe(3);
   });
 
+  test("a failure to draw reaches Python too", () => {
+    const model = mockModel({ _payload: { version: 99 } });
+    mountWidget(model);
+    expect(model.sent.filter((m) => m.type === "error")).toEqual([
+      { type: "error", message: "cctviz payload version undefined does not match", where: "data" },
+    ]);
+  });
+
+  test("a trait the view refuses shows above the view and reaches Python; the view stays", () => {
+    const model = mockModel();
+    const { el, renderer } = mountWidget(model);
+    model.python("prune_range", ["inf", 3]); // Python checks values first: this is a bug's path
+    const note = el.querySelector(".cct-error-note");
+    expect(note?.getAttribute("role")).toBe("alert");
+    expect(note?.querySelector("span")?.textContent).toMatch(/^cctviz: prune_range was not applied: /);
+    expect(el.contains(renderer.element)).toBe(true);
+    const errors = model.sent.filter((m) => m.type === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ where: "trait" });
+    expect(errors[0].message).toMatch(/^prune_range was not applied: /);
+    // the same failure again: shown once (replaced), reported once
+    model.python("prune_range", ["inf", 4]);
+    expect(el.querySelectorAll(".cct-error-note")).toHaveLength(1);
+    /** @type {HTMLButtonElement} */ (el.querySelector(".cct-error-close")).click();
+    expect(el.querySelector(".cct-error-note")).toBeNull();
+    // a good value still applies
+    model.python("prune_range", [1, 4]);
+    expect(renderer.state.prune).toEqual([1, 4]);
+  });
+
   test("a bad initial state is an error box, not an exception out of render", () => {
     const model = mockModel({ color_scale: "cubic" });
     const { el } = mountWidget(model);

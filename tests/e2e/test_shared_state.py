@@ -93,3 +93,23 @@ def test_saved_notebook_reloads_the_same_view(lab, page) -> None:
     page.wait_for_selector(".cctviz path.cct-collapsed", timeout=30_000)
     assert page.locator(".cctviz select[aria-label=palette]").input_value() == "magma"
     assert page.locator(".jp-InputPrompt").first.inner_text().strip() in ("[1]:", "[ ]:")
+
+
+def test_what_the_view_cannot_apply_shows_in_the_widget_and_in_python(open_notebook, page) -> None:
+    notebook = open_notebook([CPI])
+    view(page).locator(".cct-nodes .cct-node").first.wait_for()
+    # Python refuses a bad value before sending it ...
+    with pytest.raises(Exception, match="prune_range: the high bound inf is not a finite number"):
+        notebook.execute("w.prune_range = (1.5, float('inf'))")
+    # ... so send one past the checks, as a bug would: the widget says so, and so does Python
+    notebook.execute(
+        "w.comm.send({'method': 'update', 'state': {'prune_range': ['inf', 3]}, "
+        "'buffer_paths': []})"
+    )
+    note = view(page).locator(".cct-error-note")
+    note.wait_for()
+    assert note.inner_text().startswith("cctviz: prune_range was not applied")
+    notebook.wait_python("[e.split(':')[0] for e in w.front_end_errors]", ["trait"])
+    assert view(page).locator(".cct-nodes .cct-node").count() > 0  # the view is still there
+    note.locator(".cct-error-close").click()
+    assert view(page).locator(".cct-error-note").count() == 0

@@ -93,9 +93,11 @@ export function traitWriter(model, changed = () => {}) {
  * @param {CCTModel} model
  * @param {import("./renderer-api.js").Renderer<T>} renderer
  * @param {() => void} [changed] called after each change that reached the renderer
+ * @param {(error: unknown) => void} [failed] a trait the renderer refused (Python checks every
+ *   value first, so this is a bug; the user sees it, see errors.js)
  * @returns {() => void} removes every listener
  */
-export function bindTraits(model, renderer, changed = () => {}) {
+export function bindTraits(model, renderer, changed = () => {}, failed = () => {}) {
   /** @type {Array<[ChangeEvent, () => void]>} */
   const listeners = VIEW_TRAITS.map(({ trait, key }) => [
     `change:${trait}`,
@@ -105,8 +107,7 @@ export function bindTraits(model, renderer, changed = () => {}) {
       try {
         renderer.setState({ [key]: value });
       } catch (error) {
-        // Python checks every value first: this is a bug, not the user's mistake
-        console.warn(`cctviz: ${error instanceof Error ? error.message : error}`);
+        failed(new Error(`${trait} was not applied: ${error instanceof Error ? error.message : error}`));
         return;
       }
       changed();

@@ -6,6 +6,7 @@
 // replacement.js (a view JupyterLab replaced hands its zoom on).
 import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { download } from "./download.js";
+import { createErrorReport } from "./errors.js";
 import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
@@ -62,6 +63,7 @@ function renderView(deps, model, el) {
   let started = false;
   let disposed = false;
 
+  const errors = createErrorReport(model, el);
   const screen = createScreenReport(model);
   const lod = createLodClient(model);
   /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
@@ -101,7 +103,9 @@ function renderView(deps, model, el) {
     onDownload(format) {
       const figure = current();
       if (!figure) return;
-      download(format, figure, deps, el.ownerDocument).catch((error) => console.warn("cctviz: download failed", error));
+      download(format, figure, deps, el.ownerDocument).catch((error) =>
+        errors.report(new Error(`the ${format.toUpperCase()} download failed: ${error?.message ?? error}`), "download"),
+      );
     },
     onSpread: (node, metric) => lod.distribution(node, metric),
     onReducer(reducer) {
@@ -116,7 +120,7 @@ function renderView(deps, model, el) {
   });
   // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
-  const unbind = bindTraits(model, renderer, changed);
+  const unbind = bindTraits(model, renderer, changed, (error) => errors.report(error, "trait"));
   // the host's theme outside JupyterLab; a live switch paints the canvas again
   const stopTheme = watchTheme(el, () => {
     renderer.refreshTheme?.();
@@ -131,18 +135,16 @@ function renderView(deps, model, el) {
   const stageSize = () => [renderer.stage.clientWidth, renderer.stage.clientHeight];
 
   /** @param {unknown} error */
-  const showError = (error) => {
-    const box = el.ownerDocument.createElement("div");
-    box.className = "cct-error";
-    box.textContent = `cctviz could not draw this profile: ${error instanceof Error ? error.message : error}`;
-    el.replaceChildren(box);
-  };
+  const showError = (error) => errors.report(error, "data", true);
 
   const onData = () => {
     if (!started) return;
     try {
       table = deps.decodeTable(model.get("_payload"));
-      if (body.parentNode !== el) el.replaceChildren(body); // after an error
+      if (body.parentNode !== el) {
+        errors.clear();
+        el.replaceChildren(body); // after an error
+      }
       // an expansion waiting for its reply: its node stays where it is on screen
       renderer.setData(table, viewState(model), { anchor: lod.anchor });
       renderer.setSelection(model.get("selection") ?? []);

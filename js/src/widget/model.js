@@ -58,6 +58,8 @@
  * @typedef {{ type: "screen", size?: [number, number], transform?: [number, number, number] | null }} ScreenMessage
  * Sent to Python: the view's picture of itself (snapshot.js), for static renderers.
  * @typedef {{ type: "snapshot", png: string, width: number, height: number }} SnapshotMessage
+ * Sent to Python: something the view could not do (errors.js).
+ * @typedef {{ type: "error", message: string, where: "data" | "trait" | "download" }} ErrorMessage
  */
 /** @typedef {import("../cct/tooltip.js").Spread} Spread */
 /**
@@ -91,7 +93,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage) => void} send
+ * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage | ErrorMessage) => void} send
  */
 
 /** @type {Readonly<Record<TraitName, Kind>>} the kind of every trait, as in contract.json */

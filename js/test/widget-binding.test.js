@@ -85,10 +85,15 @@ describe("Python → renderer", () => {
   });
 
   test("a value the renderer refuses is reported, not thrown into the model's event loop", () => {
-    const { model, renderer } = bound();
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const model = mockModel();
+    const renderer = fakeRenderer(document.createElement("div"), {});
+    const failed = vi.fn();
+    bindTraits(model, renderer, () => {}, failed);
     expect(() => model.python("color_scale", "cubic")).not.toThrow();
-    expect(warn.mock.calls[0][0]).toMatch(/unknown color scale "cubic"/);
+    expect(failed).toHaveBeenCalledTimes(1);
+    expect(String(failed.mock.calls[0][0].message)).toMatch(
+      /^color_scale was not applied: unknown color scale "cubic"/,
+    );
     expect(renderer.state.colorScale).toBe("linear");
   });
 

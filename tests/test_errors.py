@@ -97,7 +97,7 @@ def test_unknown_example_name() -> None:
 @pytest.mark.parametrize(
     ("trait", "value", "message"),
     [
-        ("prune_range", (5.0, 1.0), r"inverted prune range: low 5.0 is above high 1.0"),
+        ("prune_range", (5.0, 1.0), r"prune_range: inverted range, low 5.0 is above high 1.0"),
         ("focused", 99, r"node id 99 is out of range"),
         ("collapsed", (1, 77), r"node id 77 is out of range"),
         ("visible_roots", (1,), r"node 1 is not a root; the roots are 0"),

@@ -277,6 +277,12 @@ def _string_column(
         fallback[:] = [_frame_text(nodes[i].frame, column) for i in missing]
         values[missing] = fallback
     codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    if n and not np.array_equal(np.asarray(uniques, dtype=object)[codes], values):
+        # pandas hashes strings as UTF-8 and takes text with lone surrogates ("\ud800") for
+        # other text; checked above (one comparison a node), a dict tells them apart
+        table: dict[Any, int] = {}
+        codes = np.fromiter((table.setdefault(v, len(table)) for v in values), np.int64, n)
+        uniques = list(table)
     return codes.astype(np.int32), ["" if u is None else str(u) for u in uniques]
 
 

@@ -122,6 +122,8 @@ class Range(t.Tuple):
         super().__init__(t.Float(), t.Float(), **kwargs)
 
     def validate(self, obj: Any, value: Any) -> tuple[float, float]:
+        if isinstance(value, (tuple, list)) and any(isinstance(v, bool) for v in value):
+            raise t.TraitError(f"{self.name} holds numbers, not booleans; got {value!r}")
         low, high = super().validate(obj, value) or (0.0, 0.0)
         for side, bound in (("low", low), ("high", high)):
             if _number(bound) is None:
@@ -132,7 +134,7 @@ class Range(t.Tuple):
                 )
         if low > high:
             raise t.TraitError(
-                f"inverted prune range: low {low!r} is above high {high!r}; "
+                f"{self.name}: inverted range, low {low!r} is above high {high!r}; "
                 "give (low, high) with low <= high, or None to keep every node"
             )
         return (low, high)

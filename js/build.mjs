@@ -1,6 +1,8 @@
 // Bundles the anywidget front end into cctviz/widget/static/ (git-ignored; built at install time).
 // `node js/build.mjs` builds a minified release bundle; `--watch` rebuilds on change with
 // sourcemaps for the two-terminal dev loop (see README "Development").
+
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
@@ -33,17 +35,25 @@ const PACKED = "cctviz/widget/static/widget-packed.js";
 function pack() {
   const code = readFileSync("cctviz/widget/static/widget.js");
   const data = gzipSync(code, { level: 9 }).toString("base64");
+  // one unpacking per page and bundle, however many views (and module copies) load it
+  const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
   const loader = `// cctviz front end, gzipped (the plain bundle is widget.js in the cctviz package)
 const data = "${data}";
-if (typeof DecompressionStream === "undefined") {
-  throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
-}
-const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-const url = URL.createObjectURL(new Blob([await new Response(stream).text()], { type: "text/javascript" }));
-const widget = await import(url);
-URL.revokeObjectURL(url);
-export default widget.default;
+const unpack = async () => {
+  if (typeof DecompressionStream === "undefined") {
+    throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
+  }
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const url = URL.createObjectURL(new Blob([await new Response(stream).text()], { type: "text/javascript" }));
+  try {
+    return (await import(url)).default;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+};
+const loaded = (globalThis["${key}"] ??= unpack());
+export default await loaded;
 `;
   writeFileSync(PACKED, loader);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

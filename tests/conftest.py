@@ -13,6 +13,16 @@ from .profiles import HAVE_SHARED, REQUIRE_SHARED, SHARED_DATA, Profile, readabl
 _cache: dict[str, Any] = {}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_forked_reader_pools() -> Any:
+    """Hatchet's HPCToolkit reader forks a pool it never joins; forked from this process, which
+    runs browser threads, its workers can hang the session's exit (cctviz/examples/_serial.py)."""
+    from cctviz.examples._serial import serial_readers
+
+    with serial_readers():
+        yield
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if REQUIRE_SHARED and not HAVE_SHARED:
         raise pytest.UsageError(

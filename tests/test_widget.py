@@ -156,7 +156,7 @@ def test_widgets_carry_the_packed_bundle(gf, monkeypatch) -> None:
     data = re.search(r'const data = "([A-Za-z0-9+/=]+)";', packed)
     assert data is not None, "widget-packed.js holds no base64 data"
     assert gzip.decompress(base64.b64decode(data.group(1))) == bundle.BUNDLE.read_bytes()
-    assert "export default widget.default" in packed
+    assert "export default await loaded" in packed  # one unpacking per page
     assert cctviz.CCT(gf)._esm == packed
     assert len(packed) < 0.6 * bundle.BUNDLE.stat().st_size
     monkeypatch.setenv("ANYWIDGET_HMR", "1")  # hot reload watches the plain bundle
@@ -284,3 +284,24 @@ def test_the_screen_is_reported_in_messages_not_traits(gf) -> None:
     w._on_screen(w, {"type": "expand", "size": [1, 1]}, [])
     assert (w._stage_size, w._view_transform) == ((640, 420), None)
     assert changes == []
+
+
+def test_examples_read_without_forking_a_pool(monkeypatch) -> None:
+    """Hatchet's HPCToolkit reader forks a pool it never joins, which can hang a kernel that runs
+    threads; the examples read in place, and the reader is given its pool back after."""
+    import multiprocessing
+    import multiprocessing.pool
+
+    reader = pytest.importorskip("hatchet.readers.hpctoolkit_reader")
+    monkeypatch.setattr(reader, "mp", multiprocessing)  # as outside the test session
+    pools: list[object] = []
+    original = multiprocessing.pool.Pool.__init__
+
+    def counted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        pools.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", counted)
+    gf = cctviz.examples.load("hpctoolkit-cpi")
+    assert len(gf.graph) > 10 and pools == []
+    assert reader.mp is multiprocessing

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
+from ._serial import serial_readers
+
 DATA = pathlib.Path(__file__).parent / "data"
 
 # name -> (path inside data/, Hatchet reader)
@@ -78,4 +80,5 @@ def load(name: str) -> Any:
             "(UMD hatchet) or 'cctviz[llnl]' (LLNL llnl-hatchet)"
         ) from error
     reader = getattr(hatchet.GraphFrame, EXAMPLES[name][1])
-    return reader(str(where))
+    with serial_readers():  # no forked pool: it can hang a kernel (see _serial.py)
+        return reader(str(where))

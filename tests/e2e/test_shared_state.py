@@ -113,3 +113,46 @@ def test_what_the_view_cannot_apply_shows_in_the_widget_and_in_python(open_noteb
     assert view(page).locator(".cct-nodes .cct-node").count() > 0  # the view is still there
     note.locator(".cct-error-close").click()
     assert view(page).locator(".cct-error-note").count() == 0
+
+
+def test_a_hundred_views_on_one_page_stay_independent(open_notebook, page) -> None:
+    # 25 a cell: JupyterLab shows 50 outputs of a cell, and each view has two (its picture)
+    build = (
+        "import cctviz\nfrom IPython.display import display\n"
+        "gf = cctviz.examples.load('hpctoolkit-cpi')\n"
+        "ws = [cctviz.CCT(gf, height=260) for _ in range(100)]"
+    )
+    shows = [f"for w in ws[{k}:{k + 25}]:\n    display(w)" for k in range(0, 100, 25)]
+    notebook = open_notebook([build, *shows])
+    views = page.locator(".cctviz")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.cctviz')].filter("
+        "v => v.querySelector('.cct-nodes .cct-node')).length === 100",
+        timeout=120_000,
+    )
+    assert views.count() == 100
+    main = notebook.python_json("ws[0].select('main')[0]")
+    notebook.execute("ws[0].selection = ()")
+    # a click in view 57 selects there only
+    target = views.nth(57)
+    target.scroll_into_view_if_needed()
+    target.locator(f'.cct-node[data-id="{main}"]').click()
+    notebook.wait_python("[i for i, w in enumerate(ws) if w.selection]", [57])
+    assert notebook.python_json("list(ws[57].selection)") == [main]
+    assert (
+        page.locator(".cctviz .cct-selected").count()
+        == views.nth(57).locator(".cct-selected").count()
+    )
+    # Python changes view 3 only
+    notebook.execute("ws[3].color_by = 'time (inc)'")
+    views.nth(3).scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.cctviz')[3].querySelector('.cct-legend-title')"
+        ".textContent.includes('time (inc)')"
+    )
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('.cctviz')].map("
+        "v => v.querySelector('.cct-legend-title').textContent)"
+    )
+    assert [i for i, t in enumerate(titles) if "(inc)" in t.split("size")[0]] == [3]
+    assert notebook.python_json("[w.color_by for w in ws].count('time (inc)')") == 1

@@ -4,6 +4,7 @@ view or silently wrong numbers."""
 
 from __future__ import annotations
 
+import re
 import sys
 import xml.dom.minidom
 from typing import Any
@@ -242,3 +243,17 @@ def test_front_end_errors_reach_python(w: Any, caplog: pytest.LogCaptureFixture)
     for i in range(60):  # the latest 50 are kept
         w._on_front_end_error(w, {**message, "message": f"n{i}"}, [])
     assert len(w.front_end_errors) == 50 and w.front_end_errors[-1] == "trait: n59"
+
+
+def test_metric_names_that_are_object_members_get_no_junk_unit() -> None:
+    pytest.importorskip("playwright", reason="figures need cctviz[export]")
+    gf = literal(["main", "a"])
+    gf.dataframe = gf.dataframe.rename(columns={"time": "constructor", "time (inc)": "toString"})
+    gf.exc_metrics, gf.inc_metrics = ["constructor"], ["toString"]
+    w = cctviz.CCT(gf, color_by="constructor", size_by="toString")
+    titles = " ".join(re.findall(r'class="cct-legend-title"[^>]*>([^<]*)<', w.to_svg()))
+    assert "constructor" in titles and "toString" in titles
+    assert "function" not in titles and "[" not in titles
+    w.units = {"constructor": "s"}
+    titles = " ".join(re.findall(r'class="cct-legend-title"[^>]*>([^<]*)<', w.to_svg()))
+    assert "[s]" in titles and "function" not in titles

@@ -86,3 +86,33 @@ def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> N
     assert notebook.python_json(
         f"w.selected_frame.index.get_level_values(0)[0] is w.table.nodes[{deep}]"
     )
+
+
+def test_a_10000_deep_call_path_draws_and_selects_its_deepest_node(open_notebook, page) -> None:
+    """Every walk of the tree is iterative: a path 10,000 levels deep draws, with no error."""
+    notebook = open_notebook(
+        [
+            f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
+            "import cctviz, deep\ngf = deep.chain(10_000)\nw = cctviz.CCT(gf)\nw"
+        ]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    assert view.locator(".cct-error").count() == 0
+    # the first picture folds the path to fit; expanded, all 10,000 levels are drawn
+    assert "15 shown, 9,985 hidden" in view.locator(".cct-status").inner_text()
+    notebook.execute("w.expand(); w.select([9999])")
+    page.wait_for_function(
+        """() => {
+          const v = document.querySelector('.cctviz');
+          const canvas = v.querySelector('[data-node-count]');
+          const drawn = canvas
+            ? Number(canvas.dataset.nodeCount)
+            : v.querySelectorAll('.cct-node').length;
+          return drawn === 10000 && v.cctRenderer.selection.includes(9999);
+        }""",
+        timeout=60_000,
+    )
+    assert view.locator(".cct-error, .cct-error-note").count() == 0
+    assert notebook.python_json("w.front_end_errors") == []
+    assert notebook.python_json("list(w.selection)") == [9999]

@@ -30,7 +30,8 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
     keys, values = keys[keep], values[keep]
     if keys.size == 0:
         return out
-    if np.unique(keys).size == keys.size:  # one row per node: nothing to combine
+    # one row per node: nothing to combine (a count per node: linear, unlike a sort or hash)
+    if np.bincount(keys, minlength=n).max() <= 1:
         if reducer == "std":  # of one value: undefined (ddof=1), as pandas says; stays NaN
             return out
         if reducer == "imbalance":  # max ÷ mean of one value

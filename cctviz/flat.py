@@ -52,7 +52,7 @@ def subtree_end(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     bounds = np.searchsorted(depth[order], np.arange(int(depth.max()) + 2))
     for d in range(int(depth.max()), 0, -1):
         level = order[bounds[d] : bounds[d + 1]]
-        size += np.bincount(parent[level], weights=size[level], minlength=n)
+        np.add.at(size, parent[level], size[level])  # linear: only this level's parents
     return np.arange(n) + size.astype(np.int64) - 1
 
 

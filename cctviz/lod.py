@@ -281,10 +281,12 @@ def _levels(depth: np.ndarray) -> list[np.ndarray]:
 
 
 def _subtree_sum(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
-    """Sums over each node's subtree, one level at a time from the deepest."""
+    """Sums over each node's subtree, one level at a time from the deepest. ``np.add.at`` touches
+    only a level's parents (a ``bincount`` of the whole table per level would cost nodes × depth:
+    seconds for a deep tree of a million nodes)."""
     out = values.astype(np.float64)  # a copy
     for level in reversed(levels[1:]):
-        out += np.bincount(parent[level], weights=out[level], minlength=out.shape[0])
+        np.add.at(out, parent[level], out[level])
     return out
 
 

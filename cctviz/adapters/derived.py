@@ -68,9 +68,9 @@ def subtree_sums(
     bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
     for d in range(int(depth.max(initial=0)), 0, -1):
         level = order[bounds[d] : bounds[d + 1]]
-        for g in range(n_groups):
-            inc[:, g] += np.bincount(parent[level], weights=inc[level, g], minlength=n)
-            measured[:, g] += np.bincount(parent[level], weights=measured[level, g], minlength=n)
+        # every group at once, touching only this level's parents (linear in the nodes)
+        np.add.at(inc, parent[level], inc[level])
+        np.add.at(measured, parent[level], measured[level])
     inc[measured == 0] = np.nan
     out[keep] = inc[keys[keep], groups[keep]]
     return out

@@ -186,3 +186,32 @@ def _root(node: Any) -> Any:
         seen.add(id(node))
         node = node.parents[0]
     return node
+
+
+_REFERENCE = "{'path': [frame attributes, root first], 'occurrence': n} as in w.view_state"
+
+
+def saved_references(name: str, value: Any, *, none: bool) -> list[Any]:
+    """A saved list of node references, checked (``none``: None stands for every root)."""
+    if value is None and none:
+        return []
+    if not isinstance(value, list):
+        allowed = "a list of node references or None" if none else "a list of node references"
+        raise TypeError(f"state[{name!r}] must be {allowed} ({_REFERENCE}); got {value!r:.80}")
+    return value
+
+
+def saved_reference(name: str, ref: Any) -> tuple[Any, int]:
+    """The context key of one saved node reference, or a ``TypeError`` naming the key."""
+    path = ref.get("path") if isinstance(ref, dict) else None
+    occurrence = ref.get("occurrence", 0) if isinstance(ref, dict) else None
+    ok = (
+        isinstance(path, list)
+        and all(isinstance(frame, dict) for frame in path)
+        and isinstance(occurrence, int)
+        and not isinstance(occurrence, bool)
+        and occurrence >= 0
+    )
+    if not ok or not isinstance(path, list) or not isinstance(occurrence, int):
+        raise TypeError(f"state[{name!r}] holds {ref!r:.80}, not a node reference ({_REFERENCE})")
+    return json_key(path), occurrence

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import contract
-from .callpath import ContextKeys, call_path, frames_to_json, json_key
+from .callpath import ContextKeys, call_path, frames_to_json, saved_reference, saved_references
 from .table import NodeTable
 
 STATE_VERSION: int = contract.STATE_VERSION
@@ -247,7 +247,7 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
         if not index and refs:  # keyed once, and only when the state names nodes
             keys = ContextKeys()
             index.update((keys.key(n), i) for i, n in enumerate(table.nodes))
-        wanted = (_reference(name, r) for r in refs)
+        wanted = (saved_reference(name, r) for r in refs)
         found = (index.get(k) for k in wanted)
         return [i for i in found if i is not None]
 
@@ -258,12 +258,12 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
             continue
         value = state[name]
         if name in NODE_LIST_TRAITS:
-            out[name] = tuple(ids(name, _references(name, value, none=False)))
+            out[name] = tuple(ids(name, saved_references(name, value, none=False)))
         elif name in NODE_TRAITS:
             found = ids(name, [value]) if value is not None else []
             out[name] = found[0] if found else None
         elif name in ROOT_TRAITS:
-            kept = ids(name, _references(name, value, none=True))
+            kept = ids(name, saved_references(name, value, none=True))
             out[name] = tuple(kept) if kept or value == [] else None
         elif name in _METRIC_TRAITS and (not isinstance(value, str) or value not in metrics):
             if not isinstance(value, str):
@@ -276,32 +276,3 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
         else:
             out[name] = value
     return out
-
-
-_REFERENCE = "{'path': [frame attributes, root first], 'occurrence': n} as in w.view_state"
-
-
-def _references(name: str, value: Any, *, none: bool) -> list[Any]:
-    """A saved list of node references, checked (``none``: None stands for every root)."""
-    if value is None and none:
-        return []
-    if not isinstance(value, list):
-        allowed = "a list of node references or None" if none else "a list of node references"
-        raise TypeError(f"state[{name!r}] must be {allowed} ({_REFERENCE}); got {value!r:.80}")
-    return value
-
-
-def _reference(name: str, ref: Any) -> tuple[Any, int]:
-    """The context key of one saved node reference, or a ``TypeError`` naming the key."""
-    path = ref.get("path") if isinstance(ref, dict) else None
-    occurrence = ref.get("occurrence", 0) if isinstance(ref, dict) else None
-    ok = (
-        isinstance(path, list)
-        and all(isinstance(frame, dict) for frame in path)
-        and isinstance(occurrence, int)
-        and not isinstance(occurrence, bool)
-        and occurrence >= 0
-    )
-    if not ok or not isinstance(path, list) or not isinstance(occurrence, int):
-        raise TypeError(f"state[{name!r}] holds {ref!r:.80}, not a node reference ({_REFERENCE})")
-    return json_key(path), occurrence

@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_complex_dtype, is_numeric_dtype
+
+from ..table import NodeTable
 
 # Numeric columns that readers add as identifiers or source positions, not measurements.
 # Used only when a reader lists no metric at all.
@@ -126,3 +129,13 @@ def default_pair(
         colour = max(paired or pool, key=lambda m: count.get(m, 0))  # the first of equals
     size = partner.get(colour, colour)
     return colour, (size if size in pool else colour)
+
+
+def table_defaults(table: NodeTable, reader_default: object = None) -> tuple[str, str]:
+    """``default_pair`` for a node table: its metrics' kinds, partners and values per metric."""
+    m = table.metrics
+    kinds = {k: v.kind for k, v in m.items()}
+    partners = {k: v.partner for k, v in m.items() if v.partner}
+    values = {k: int(np.count_nonzero(~np.isnan(v.values))) for k, v in m.items()}
+    reader = str(reader_default) if reader_default is not None else None
+    return default_pair(list(m), kinds, partners, reader, values)

@@ -14,12 +14,11 @@ import uuid
 from typing import Any
 
 import anywidget
-import numpy as np
 import traitlets as t
 
 from .. import view
 from ..adapters import from_graphframe
-from ..adapters.metrics import default_pair
+from ..adapters.metrics import table_defaults
 from ..contract import REDUCERS, VIEW_TRAITS
 from ..figure import ViewSnapshot, figure_of
 from ..figure.render import figure_format
@@ -194,13 +193,7 @@ class CCT(
         return list(self._table.metrics)
 
     def _default_metrics(self) -> tuple[str, str]:
-        m = self._table.metrics
-        kinds = {k: v.kind for k, v in m.items()}
-        partners = {k: v.partner for k, v in m.items() if v.partner}
-        default = getattr(self._data, "default_metric", None)
-        values = {k: int(np.count_nonzero(~np.isnan(v.values))) for k, v in m.items()}
-        reader = str(default) if default is not None else None
-        return default_pair(list(m), kinds, partners, reader, values)
+        return table_defaults(self._table, getattr(self._data, "default_metric", None))
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's

@@ -121,6 +121,24 @@ describe("sent to Python", () => {
     dispose();
   });
 
+  test("a view that shows what its latest picture shows is not drawn again", async () => {
+    let f = figure();
+    const { s, deps } = snapshots(() => f);
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+    f = { ...figure(), table: f.table }; // equal state and options, the same table
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+    f = { ...f, state: { ...f.state, collapsed: [3] } }; // a change: drawn
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(2);
+    f = { ...f, options: { ...f.options, width: 600 } };
+    await s.take();
+    f = { ...f, table: { size: 100 } }; // other data of the same size: drawn
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(4);
+  });
+
   test("a closed view sends nothing", async () => {
     const model = mockModel();
     const { dispose } = mountWidget(model, fakeDeps());

@@ -13,7 +13,7 @@ number of nodes, however deep the tree (a tuple of frames per node would cost no
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 CallPath = tuple[Any, ...]  # of hatchet Frame objects, root first
@@ -55,12 +55,6 @@ class PathKey:
             out.append(key.frame)
             key = key.parent
         return tuple(reversed(out))
-
-    def __iter__(self) -> Iterator[FrameKey]:
-        return iter(self.frames())
-
-    def __len__(self) -> int:
-        return self.depth
 
     def __repr__(self) -> str:
         return f"PathKey({list(self.frames())!r})"
@@ -205,13 +199,11 @@ def saved_reference(name: str, ref: Any) -> tuple[Any, int]:
     """The context key of one saved node reference, or a ``TypeError`` naming the key."""
     path = ref.get("path") if isinstance(ref, dict) else None
     occurrence = ref.get("occurrence", 0) if isinstance(ref, dict) else None
-    ok = (
+    if not (
         isinstance(path, list)
         and all(isinstance(frame, dict) for frame in path)
-        and isinstance(occurrence, int)
-        and not isinstance(occurrence, bool)
+        and type(occurrence) is int
         and occurrence >= 0
-    )
-    if not ok or not isinstance(path, list) or not isinstance(occurrence, int):
+    ):
         raise TypeError(f"state[{name!r}] holds {ref!r:.80}, not a node reference ({_REFERENCE})")
     return json_key(path), occurrence

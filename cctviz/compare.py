@@ -18,7 +18,7 @@ import pandas as pd
 
 from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
-from .adapters.metrics import default_pair
+from .adapters.metrics import table_defaults
 from .callpath import _plain
 from .table import NodeTable
 
@@ -129,9 +129,7 @@ def default_metric(table: NodeTable, reader_default: Any = None) -> str:
     measured it, else the first measured inclusive metric, else the first metric."""
     metrics = table.metrics
     kinds = {k: v.kind for k, v in metrics.items()}
-    partners = {k: v.partner for k, v in metrics.items() if v.partner}
-    default = str(reader_default) if reader_default is not None else None
-    size = default_pair(list(metrics), kinds, partners, default)[1]
+    size = table_defaults(table, reader_default)[1]
     if kinds[size] == "inclusive" and not size.endswith(SUFFIX):
         return size
     inclusive = [m for m, kind in kinds.items() if kind == "inclusive"]

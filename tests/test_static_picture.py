@@ -108,6 +108,8 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
     for bad in (
         (base64.b64encode(b"GIF89a" + bytes(20)).decode(), 300, 200),
         ("not base64 at all!", 300, 200),
+        (base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"junk" * 8).decode(), 300, 200),  # not an image
+        (png[:-3] + "!!!", 300, 200),  # broken base64 after a good start
         (png, 0, 200),
         (png, 300, True),
         (png, 300.5, 200),
@@ -137,7 +139,9 @@ def test_pictures_are_stored_in_few_colours() -> None:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     rich = base64.b64encode(buffer.getvalue()).decode("ascii")
-    stored = _compact(rich)
+    compacted = _compact(buffer.getvalue())
+    assert compacted is not None
+    stored = base64.b64encode(compacted).decode("ascii")
     (size, before), (size_after, after) = pixels(rich), pixels(stored)
     assert size_after == size and len(set(after)) <= 256 < len(set(before))
     assert len(stored) < len(rich)
@@ -149,7 +153,8 @@ def test_pictures_are_stored_in_few_colours() -> None:
         < 64
     )
     plain = png_of(300, 200)
-    assert pixels(_compact(plain)) == pixels(plain)
+    kept = _compact(base64.b64decode(plain))
+    assert kept is not None and pixels(base64.b64encode(kept).decode("ascii")) == pixels(plain)
 
 
 def test_names_are_text_in_the_picture_output(shell: Any, monkeypatch: pytest.MonkeyPatch) -> None:

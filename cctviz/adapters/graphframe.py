@@ -220,11 +220,10 @@ def _string_column(
     if column in df.columns:
         values[have] = df[column].to_numpy(dtype=object)[first_row[have]]
     missing = np.flatnonzero(pd.isna(values))
-    if missing.size == n and column != "name":  # no such column (types, often): the frames say
-        values[:] = [a.get(column) if type(a) is dict else None for a in map(_ATTRS, nodes)]
-    elif missing.size:
+    if missing.size:  # the frames say (every node's, when there is no such column: types, often)
+        frames = map(_FRAME, nodes if missing.size == n else (nodes[i] for i in missing))
         fallback = np.empty(missing.size, dtype=object)
-        fallback[:] = [_frame_text(nodes[i].frame, column) for i in missing]
+        fallback[:] = [_frame_text(frame, column) for frame in frames]
         values[missing] = fallback
     codes, uniques = pd.factorize(values, use_na_sentinel=False)
     if n and not np.array_equal(np.asarray(uniques, dtype=object)[codes], values):
@@ -237,7 +236,7 @@ def _string_column(
 
 
 _NID = operator.attrgetter("_hatchet_nid")
-_ATTRS = operator.attrgetter("frame.attrs")  # both distributions' Frame keeps a dict here
+_FRAME = operator.attrgetter("frame")
 
 
 def _frame_text(frame: Any, key: str) -> Any:
@@ -250,9 +249,9 @@ def _nids(nodes: list[Any]) -> np.ndarray:
     """Each node's ``_hatchet_nid``, or a ``TypeError`` naming a node whose nid is not an int."""
     try:
         return np.fromiter(map(_NID, nodes), dtype=np.int64, count=len(nodes))
-    except (TypeError, ValueError, OverflowError, AttributeError):
-        pass
-    for node in nodes:
+    except (TypeError, ValueError, OverflowError, AttributeError) as error:
+        failure = error
+    for node in nodes:  # which node, and why
         value = getattr(node, "_hatchet_nid", None)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(
@@ -262,4 +261,4 @@ def _nids(nodes: list[Any]) -> np.ndarray:
             ) from None
         if not -(2**63) <= int(value) < 2**63:
             raise TypeError(f"node {node.frame.get('name')!r} has _hatchet_nid {value}: too big")
-    raise AssertionError("unreachable: every _hatchet_nid is a 64-bit int")
+    raise TypeError(f"the nodes' _hatchet_nid could not be read: {failure}")

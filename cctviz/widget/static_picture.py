@@ -29,7 +29,7 @@ import os
 import sys
 import uuid
 import weakref
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..contract import MESSAGES
 
@@ -40,7 +40,7 @@ if SNAPSHOT not in MESSAGES:
 ENV = "CCTVIZ_STATIC_PICTURE"
 MODES = ("auto", "kernel", "view", "off")
 CSS_CLASS = "cctviz-static"
-KERNEL_DPI = 144  # 1.5 CSS pixels a pixel: sharp enough on high-density screens, ~130 KB a view
+KERNEL_DPI = 144  # 1.5 pixels a CSS pixel: sharp on high-density screens, ~40-70 KB a view
 MAX_PNG_BYTES = 16 << 20  # a view's picture is far smaller; more is not a picture of ours
 
 
@@ -139,13 +139,12 @@ class StaticPicture:
         if not isinstance(content, dict) or content.get("type") != SNAPSHOT:
             return
         png, width, height = content.get("png"), content.get("width"), content.get("height")
-        if not (isinstance(png, str) and isinstance(width, int) and isinstance(height, int)):
-            return
         if not (_size(width) and _size(height)):
             return
-        if len(png) > MAX_PNG_BYTES * 4 // 3 or not _is_png(png):
+        picture = _compact(_png_bytes(png))
+        if picture is None:
             return
-        self._static_png = (_compact(png), int(width), int(height))
+        self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
         self._show_static()
 
     def _draw_in_kernel(self) -> None:
@@ -159,13 +158,14 @@ class StaticPicture:
         self._static_drawn_for = key
         try:
             figure = figure_of(self._snapshot(), dpi=KERNEL_DPI)  # type: ignore[attr-defined]
-            image = figure.png()
+            raw = figure.png()
+            picture = _compact(raw) or raw
         except (ImportError, BrowserUnavailableError) as error:
             self._static_png = None
             self._static_note = f"No picture of this view: {error}."
             return
         width, height = round(figure.options.width.px), round(figure.options.height.px)
-        self._static_png = (_compact(base64.b64encode(image).decode("ascii")), width, height)
+        self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
 
     def _static_key(self) -> str:
         """What the kernel's picture depends on: the data and what the renderer draws (node ids,
@@ -208,33 +208,39 @@ def _refresh(*_args: Any) -> None:
             view._show_static()
 
 
-def _compact(png: str) -> str:
-    """The picture (base64 PNG) in 256 colours: a third to a fifth of the size, the same to the
-    eye (the view has few colours; text keeps its anti-aliasing). Each output carries the picture
-    twice (the HTML that hides it where the view runs, and ``image/png`` for renderers without
-    HTML), so this is most of what a saved view weighs. Unchanged without Pillow."""
+def _compact(png: bytes | None) -> bytes | None:
+    """The picture in 256 colours: a third to a fifth of the size, the same to the eye (the view
+    has few colours; text keeps its anti-aliasing). Each output carries the picture twice (the
+    HTML that hides it where the view runs, and ``image/png`` for renderers without HTML), so
+    this is most of what a saved view weighs. Unchanged without Pillow; None: not an image."""
+    if png is None:
+        return None
     try:
         from PIL import Image
     except ImportError:
         return png
-    raw = base64.b64decode(png)
-    with Image.open(io.BytesIO(raw)) as image:
-        if image.mode not in ("RGB", "RGBA"):
-            image = image.convert("RGBA")
-        few = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            if image.mode not in ("RGB", "RGBA"):
+                image = image.convert("RGBA")
+            few = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    except (OSError, ValueError):  # a PNG signature over something else
+        return None
     out = io.BytesIO()
     few.save(out, "PNG", optimize=True)
-    smaller = out.getvalue()
-    return base64.b64encode(smaller).decode("ascii") if len(smaller) < len(raw) else png
+    return out.getvalue() if out.tell() < len(png) else png
 
 
-def _size(value: Any) -> bool:
+def _size(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 16384
 
 
-def _is_png(data: str) -> bool:
+def _png_bytes(data: Any) -> bytes | None:
+    """``data`` decoded if it is base64 of a PNG of a sane size, else None."""
+    if not isinstance(data, str) or len(data) > MAX_PNG_BYTES * 4 // 3:
+        return None
     try:
-        head = base64.b64decode(data[:16], validate=True)
+        raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        return False
-    return head.startswith(b"\x89PNG\r\n\x1a\n")
+        return None
+    return raw if raw.startswith(b"\x89PNG\r\n\x1a\n") else None

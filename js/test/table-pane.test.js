@@ -54,6 +54,32 @@ describe("rows", () => {
     expect(visibleRows(rows, sort, (r) => r.label === "x").map((r) => r.label)).toEqual(["x", "q", "p"]);
   });
 
+  test("a row open onto 200,000 children, and a path 20,000 rows deep, list without overflow", () => {
+    const { rows } = rowsFrom(reply(["top"], [1], true), null, "callers");
+    const names = Array.from({ length: 200_000 }, (_, i) => `f${i}`);
+    rows[0].children = rowsFrom(
+      reply(
+        names,
+        names.map((_, i) => i),
+      ),
+      rows[0],
+      "callers",
+    ).rows;
+    rows[0].open = true;
+    const shown = visibleRows(rows, { column: 0, descending: true });
+    expect(shown).toHaveLength(200_001);
+    expect(shown[1].label).toBe("f199999");
+    // a chain 20,000 rows deep (rows built once and copied: their path keys grow with depth)
+    const [template] = rowsFrom(reply(["d"], [1], true), rows[0], "callers").rows;
+    let row = rows[0];
+    for (let d = 0; d < 20_000; d++) {
+      const child = { ...template, label: `d${d}`, open: true, children: null };
+      row.children = [child];
+      row = child;
+    }
+    expect(visibleRows(rows, { column: 0, descending: true })).toHaveLength(20_001);
+  });
+
   test("the window is the rows in view and a few more", () => {
     expect(windowOf(0, 220, 22, 100000)).toEqual([0, 16]);
     expect(windowOf(22 * 5000, 220, 22, 100000)).toEqual([4994, 5016]);

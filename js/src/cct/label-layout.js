@@ -19,7 +19,7 @@ const TAIL = /^(.*?)( \(\+[\d,]+\))?( \d+(?:\.\d+)?%)?$/su;
  * @param {string} text @param {number} chars
  */
 export function cutText(text, chars) {
-  if (characters(text).length <= chars) return text;
+  if (text.length <= chars || characters(text).length <= chars) return text;
   const [, name = text, count = ""] = TAIL.exec(text) ?? [];
   const whole = name + count;
   if (characters(whole).length <= chars) return whole;

@@ -106,7 +106,10 @@ export function visibleRows(roots, sort, keep = null) {
     while (stack.length) {
       const row = /** @type {Row} */ (stack.pop());
       out.push(row);
-      if (row.open && row.children) stack.push(...[...row.children].sort(order).reverse());
+      if (!row.open || !row.children) continue;
+      // pushed one by one: a spread of a row with 10^5 children would overflow the call stack
+      const kids = [...row.children].sort(order);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
     }
   };
   // the sandwich's two halves keep their order (callers above, callees below)

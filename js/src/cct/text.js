@@ -10,6 +10,7 @@ const SEGMENTER =
 // C0 controls (tab, newline and return included: a label is one line) and DEL
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
@@ -30,6 +31,8 @@ export function displayText(text) {
  * @returns {string[]}
  */
 export function characters(text) {
-  if (SEGMENTER === null) return [...text];
+  // printable ASCII (most names) is one character a code unit: no segmenter, which is slow, on
+  // the label layout's path (every zoom step)
+  if (SEGMENTER === null || PRINTABLE_ASCII.test(text)) return [...text];
   return Array.from(SEGMENTER.segment(text), (s) => s.segment);
 }

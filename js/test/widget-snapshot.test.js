@@ -21,11 +21,11 @@ function figure(rows = 100, state = {}, size = { width: 800, height: 470 }) {
   };
 }
 
-function snapshots(current = () => figure()) {
+function snapshots(current = () => figure(), picture = undefined) {
   const deps = fakeDeps();
   const el = document.createElement("div");
   const model = mockModel();
-  const s = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng });
+  const s = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng, picture });
   return { s, el, deps, model };
 }
 
@@ -64,6 +64,26 @@ describe("scheduling", () => {
     const { s, deps } = snapshots(() => figure(SNAPSHOT_MAX_ROWS));
     await s.take();
     expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+  });
+
+  test("a view on canvas is pictured from its own drawing, at any number of rows", async () => {
+    for (const rows of [100, SNAPSHOT_MAX_ROWS * 10]) {
+      const picture = vi.fn(() => Promise.resolve("T1dO"));
+      const { s, deps, model } = snapshots(() => figure(rows), picture);
+      await s.take();
+      expect(picture).toHaveBeenCalledWith(expect.any(Number));
+      expect(deps.figureSVG).not.toHaveBeenCalled();
+      expect(s.latest).toEqual({ data: "T1dO", width: 800, height: 470 });
+      expect(model.sent.at(-1)).toEqual({ type: "snapshot", png: "T1dO", width: 800, height: 470 });
+    }
+    // a renderer that cannot picture its drawing (an SVG view): a figure, as before
+    const { s, deps } = snapshots(
+      () => figure(100),
+      () => null,
+    );
+    await s.take();
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+    expect(s.latest?.data).toBe("UE5H");
   });
 
   test("a failed drawing is a warning; the last image stays", async () => {

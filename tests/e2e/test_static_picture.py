@@ -131,6 +131,52 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
     assert [shown["width"], shown["height"]] == [size["width"], size["height"]]
 
 
+def test_a_view_on_canvas_pictures_its_own_drawing(open_notebook, page) -> None:
+    """Thousands of nodes drawn whole go on canvas; their picture is made from that drawing
+    (not a figure laid out again): same size, a white ground, each node where it is on screen,
+    in its colour, and the selection ringed."""
+    from PIL import Image
+
+    open_notebook(
+        [
+            "import cctviz\ngf = cctviz.examples.synthetic(6000)\n"
+            "w = cctviz.CCT(gf, budget=None, fold_to_fit=False)\nw"
+        ]
+    )
+    page.locator(".cctviz canvas.cct-canvas").wait_for()
+    assert page.evaluate("() => document.querySelector('.cctviz').cctRenderer.backend") == "canvas"
+    wait_snapshot(page)
+    src = wait_picture(page)
+    # node centres on screen, and what the canvas shows there (opaque: a mark, not the ground)
+    probe = page.evaluate(
+        """() => {
+          const el = document.querySelector('.cctviz');
+          const canvas = el.querySelector('canvas.cct-canvas');
+          const context = canvas.getContext('2d');
+          const centres = [];
+          for (let id = 0; id < 6000 && centres.length < 20; id += 7) {
+            const p = el.cctRenderer.screenPosition(id);
+            const [x, y] = [Math.round(p?.x ?? -1), Math.round(p?.y ?? -1)];
+            if (x < 0 || y < 0 || x >= canvas.width || y >= canvas.height) continue;
+            const [r, g, b, a] = context.getImageData(x, y, 1, 1).data;
+            if (a === 255) centres.push({ x, y, rgb: [r, g, b] });
+          }
+          return { centres, width: canvas.width, height: canvas.height };
+        }"""
+    )
+    assert len(probe["centres"]) >= 5
+    with Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))) as image:
+        rgb = image.convert("RGB")
+        assert rgb.size == (probe["width"], probe["height"])  # device pixel ratio 1 here
+        # (the kernel stores the picture in 256 colours: a shade or two off)
+        assert min(rgb.getpixel((2, probe["height"] - 2))) >= 250
+        shown = [(rgb.getpixel((c["x"], c["y"])), c["rgb"]) for c in probe["centres"]]
+        colours = rgb.getcolors(maxcolors=1 << 16)
+    close = [all(abs(a - b) <= 12 for a, b in zip(p, q, strict=True)) for p, q in shown]
+    assert sum(close) >= 0.9 * len(close), shown  # labels may cover a centre or two
+    assert colours is not None and len(colours) > 50
+
+
 def _node(nb: dict[str, Any]) -> Any:
     import nbformat
 

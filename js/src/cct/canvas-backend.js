@@ -3,25 +3,13 @@
 // quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
 // shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
 import { quadtree } from "d3-quadtree";
+import { hatchPattern, paintMarks } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
-import { shapePath } from "./shapes.js";
-import { linkPath } from "./svg-backend.js";
-
-const STROKE_BATCH = 500;
-/** Marks in view above which they are painted without outlines (a dense overview). */
-const OUTLINED_MAX = 5000;
-/** Outline dash patterns in screen pixels, as widget.css draws the SVG marks. */
-const OUTLINE_DASHES = /** @type {const} */ ([
-  ["solid", []],
-  ["negative", [2, 1]],
-  ["no-size", [0.6, 1.4]],
-]);
-/** @param {import("./scene.js").NodeMark} m */
-const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "solid");
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
 /** @typedef {import("./overlay.js").Layer} Layer */
+/** @typedef {import("./canvas-paint.js").Colors} Colors */
 
 /**
  * @param {HTMLElement} container
@@ -99,89 +87,27 @@ export function createCanvasBackend(container, { labelPx }) {
     return value || fallback;
   }
 
-  /** The fill of marks with a missing value. @returns {CanvasPattern | string} */
-  function hatchPattern() {
-    const tile = doc.createElement("canvas");
-    tile.width = 6;
-    tile.height = 6;
-    const c = tile.getContext("2d");
-    if (!c) return "#bdbdbd";
-    c.fillStyle = themeColor("--jp-layout-color3", "#bdbdbd");
-    c.fillRect(0, 0, 6, 6);
-    c.strokeStyle = themeColor("--jp-ui-font-color2", "#616161");
-    c.lineWidth = 1.5;
-    c.beginPath();
-    c.moveTo(0, 6);
-    c.lineTo(6, 0);
-    c.stroke();
-    // called only while painting, so `ctx` is set; a pattern is null only for an empty image
-    const context = /** @type {CanvasRenderingContext2D} */ (ctx);
-    return /** @type {CanvasPattern} */ (context.createPattern(tile, "repeat"));
-  }
+  /** What is drawn, for paintMarks. */
+  const drawing = () => ({ w: width, h: height, t, maxR, list, segments, callerSegments });
 
   function paint() {
     if (ctx) {
-      const dpr = win.devicePixelRatio || 1;
-      missingFill ??= hatchPattern();
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, width, height);
-      ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
-      // what is in view, in layout units, with a margin of the largest radius (marks are sized
-      // in screen pixels: r / k in layout units)
-      const pad = (maxR + 2) / t.k;
-      const x0 = -t.x / t.k - pad;
-      const x1 = (width - t.x) / t.k + pad;
-      const y0 = -t.y / t.k - pad;
-      const y1 = (height - t.y) / t.k + pad;
-
-      ctx.lineWidth = 1.2 / t.k;
-      ctx.strokeStyle = themeColor("--jp-border-color1", "#b0b0b0");
-      // Stroked in batches: the software rasteriser slows down badly (seconds) on one path with
-      // 10^5 curves, while many small paths cost little more than their segments.
-      const visible = segments.filter((s) => !outside(s, x0, x1, y0, y1));
-      for (let i = 0; i < visible.length; i += STROKE_BATCH) {
-        ctx.stroke(new Path2D(linkPath(visible.slice(i, i + STROKE_BATCH))));
-      }
-
-      if (callerSegments.length) {
-        ctx.save();
-        ctx.setLineDash([4 / t.k, 3 / t.k]);
-        ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#616161");
-        ctx.stroke(new Path2D(linkPath(callerSegments.filter((s) => !outside(s, x0, x1, y0, y1)))));
-        ctx.restore();
-      }
-
-      const inView = list.filter((m) => m.x >= x0 && m.x <= x1 && m.y >= y0 && m.y <= y1);
-      for (const m of inView) {
-        ctx.fillStyle = m.fill ?? missingFill;
-        if (m.shape && m.shape !== "circle") {
-          ctx.fill(new Path2D(shapePath(m.shape, m.x, m.y, m.r / t.k)));
-          continue;
-        }
-        ctx.beginPath();
-        ctx.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
-        ctx.fill();
-      }
-      if (maxR > 1.5 && inView.length <= OUTLINED_MAX) {
-        // outlines where marks can be told apart by them, in batches as for links: stroking
-        // 10^5 arcs of a dense overview costs the software rasteriser seconds and shows nothing
-        ctx.lineWidth = 0.75 / t.k;
-        ctx.strokeStyle = themeColor("--jp-ui-font-color2", "#444");
-        for (const [outline, dash] of OUTLINE_DASHES) {
-          ctx.setLineDash(dash.map((d) => d / t.k));
-          const group = inView.filter((m) => outlineOf(m) === outline);
-          for (let i = 0; i < group.length; i += STROKE_BATCH) {
-            const path = new Path2D();
-            for (const m of group.slice(i, i + STROKE_BATCH)) {
-              path.moveTo(m.x + m.r / t.k, m.y);
-              path.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
-            }
-            ctx.stroke(path);
-          }
-        }
-        ctx.setLineDash([]);
-      }
-      const drawn = inView.length;
+      missingFill ??= hatchPattern(
+        doc,
+        ctx,
+        themeColor("--jp-layout-color3", "#bdbdbd"),
+        themeColor("--jp-ui-font-color2", "#616161"),
+      );
+      const drawn = paintMarks(
+        ctx,
+        { ...drawing(), dpr: win.devicePixelRatio || 1 },
+        {
+          link: themeColor("--jp-border-color1", "#b0b0b0"),
+          callerLink: themeColor("--jp-ui-font-color2", "#616161"),
+          outline: themeColor("--jp-ui-font-color2", "#444"),
+          missing: missingFill,
+        },
+      );
       canvas.dataset.painted = String(drawn);
     }
     // every node has been drawn (or is out of view and would be if scrolled to)
@@ -219,6 +145,15 @@ export function createCanvasBackend(container, { labelPx }) {
     drawLabels: overlay.drawLabels,
     drawBands: overlay.drawBands,
     drawHoverLabel: overlay.drawHoverLabel,
+
+    /**
+     * Paints what is in view onto another canvas, in other colours (a picture of the view).
+     * @param {CanvasRenderingContext2D} c sized as the view, times `dpr`
+     * @param {number} dpr @param {Colors} colors
+     */
+    paintOn(c, dpr, colors) {
+      paintMarks(c, { ...drawing(), dpr }, colors);
+    },
 
     /** @param {LinkMark[]} next parent → child */
     drawLinks(next) {
@@ -333,16 +268,4 @@ export function createCanvasBackend(container, { labelPx }) {
       byId = [];
     },
   };
-}
-
-/**
- * Whether a link lies wholly on one side of the box (x0, y0)–(x1, y1).
- * @param {LinkMark} s
- * @param {number} x0
- * @param {number} x1
- * @param {number} y0
- * @param {number} y1
- */
-function outside(s, x0, x1, y0, y1) {
-  return (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1);
 }

@@ -178,3 +178,50 @@ export function drawGlyphKey(layer, key, o, at) {
   }
   return at.y + (line + 1) * lh;
 }
+
+/**
+ * Replaces the widget's CSS with attributes: the same look wherever the SVG is opened.
+ * @param {SVGSVGElement} svg
+ * @param {FigureStyle} s
+ * @param {number} k the zoom factor (strokes keep their width on screen)
+ */
+export function inlineStyles(svg, s, k) {
+  /** @param {Element} el @param {Record<string, string | number>} attrs */
+  const set = (el, attrs) => {
+    for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  };
+  /** @param {string} selector @param {Record<string, string | number>} attrs */
+  const all = (selector, attrs) => {
+    for (const el of svg.querySelectorAll(selector)) set(el, attrs);
+  };
+  // what only an interactive view has: hover, keyboard cursor, ARIA roles, canvas rings
+  for (const el of svg.querySelectorAll(".cct-hover-label, .cct-ring")) el.remove();
+  for (const el of svg.querySelectorAll("*")) {
+    for (const name of ["role", "aria-label", "aria-selected", "tabindex", "style"]) el.removeAttribute(name);
+    el.classList.remove("cct-hovered", "cct-cursor");
+  }
+  set(svg, { "font-family": s.fontFamily, fill: s.text });
+  svg.removeAttribute("role");
+  svg.removeAttribute("style");
+  all(".cct-links", { fill: "none", stroke: s.link, "stroke-width": s.linkWidth / k });
+  all(".cct-nodes", { stroke: s.nodeStroke, "stroke-width": s.nodeWidth / k });
+  all(".cct-missing-bg", { fill: s.missingFill });
+  all(".cct-missing-line", { stroke: s.muted, "stroke-width": 1.5 });
+  const w = (/** @type {number} */ f) => (f * Math.max(s.nodeWidth, 0.5)) / (0.75 * k); // as the widget's CSS, scaled
+  all(".cct-node.cct-negative", { "stroke-dasharray": `${2 / k} ${1 / k}` });
+  all(".cct-node.cct-no-size", { "stroke-dasharray": `${0.6 / k} ${1.4 / k}` });
+  all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
+  // later rules win, as in widget.css
+  all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(4) });
+  all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
+  all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
+  all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });
+  all(".cct-legends", { "font-size": s.fontPx });
+  all(".cct-legend text", { fill: s.text, stroke: "none" });
+  all(".cct-legend-title", { "font-weight": 600 });
+  all(".cct-legend-bar", { stroke: s.muted, "stroke-width": 0.5 });
+  all(".cct-legend-circle", { fill: "none", stroke: s.muted, "stroke-width": Math.max(s.nodeWidth, 0.75) });
+  all(".cct-key-glyph", { stroke: s.nodeStroke, "stroke-width": Math.max(s.nodeWidth, 0.75) });
+  all(".cct-key-dashed", { "stroke-dasharray": "2 1" });
+  all(".cct-key-dotted", { "stroke-dasharray": "0.6 1.4" });
+}

@@ -13,6 +13,7 @@ import { metricByName } from "./decode.js";
 import { append } from "./dom.js";
 import { foldsToFit, roomFor } from "./fit.js";
 import { createGestures } from "./gestures.js";
+import { livePicture } from "./live-picture.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
 import { createToolbar } from "./toolbar.js";
@@ -361,6 +362,17 @@ export function createRenderer(container, options = {}) {
         painter.draw();
         camera.set(t);
         painter.updateLabels();
+      },
+      /**
+       * The view as drawn, as a PNG (base64) at `scale` device pixels per CSS pixel, made from
+       * the canvas backend's drawing (see live-picture.js); null for a view drawn as SVG (a
+       * figure draws those) or where the page cannot paint.
+       * @param {number} scale
+       */
+      picture(scale) {
+        const b = painter.backend;
+        if (!b || !("paintOn" in b) || !painter.ready()) return null;
+        return livePicture({ backend: b, overlay: b.svg, size: camera.size, k: camera.transform.k }, scale);
       },
       /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). @param {{ x: number, y: number, k: number }} t */
       setTransform(t) {

@@ -79,7 +79,14 @@ function renderView(deps, model, el) {
     };
     return { table, state: renderer.state, options };
   };
-  const snapshots = createSnapshots({ model, el, current, figureSVG: deps.figureSVG, svgToPng: deps.svgToPng });
+  const snapshots = createSnapshots({
+    model,
+    el,
+    current,
+    figureSVG: deps.figureSVG,
+    svgToPng: deps.svgToPng,
+    picture: (scale) => renderer.picture?.(scale) ?? null,
+  });
   const changed = () => snapshots.schedule();
   const toTraits = traitWriter(model, changed);
   // the tree and the table pane side by side (or the pane below, in narrow cells)

@@ -49,6 +49,9 @@
  * @property {HTMLElement} stage the element the tree is drawn in: its size is the drawing's
  * @property {HTMLElement} element the renderer's outermost element
  * @property {() => void} destroy
+ * @property {(scale: number) => Promise<string> | null} [picture] the view as drawn, a PNG
+ *   (base64) at `scale` device pixels per CSS pixel, where the renderer can make one from its
+ *   own drawing (cheaper than a figure); null where it cannot
  * @property {() => void} [refreshTheme] paints again in the page's current colours (a theme
  *   switch: the canvas backend reads them when it paints)
  */

@@ -10,8 +10,9 @@ if (!("snapshot" in MESSAGES)) throw new Error("the contract has no snapshot mes
 
 /** How long the view has to stay unchanged before its image is drawn again. */
 export const SNAPSHOT_DELAY_MS = 1000;
-/** Above this many rows no image is drawn: redrawing the whole tree as SVG after every change
- * would stall the page for seconds (level of detail keeps tables far smaller). */
+/** Above this many rows no figure is drawn for the image: redrawing the whole tree as SVG after
+ * every change would stall the page for seconds (level of detail keeps tables far smaller).
+ * Views on canvas are pictured from their own drawing (`picture`) at any size. */
 export const SNAPSHOT_MAX_ROWS = 20_000;
 
 /**
@@ -37,6 +38,8 @@ export const SNAPSHOT_MAX_ROWS = 20_000;
  *   shows now (null: nothing)
  * @param {import("./renderer-api.js").Deps<T>["figureSVG"]} options.figureSVG
  * @param {import("./renderer-api.js").Deps<T>["svgToPng"]} options.svgToPng
+ * @param {(scale: number) => Promise<string> | null} [options.picture] the view's picture of its
+ *   own drawing, where the renderer can make one (null: draw a figure)
  * @param {number} [options.delay]
  * @param {number} [options.maxRows]
  * @returns {Snapshots}
@@ -47,6 +50,7 @@ export function createSnapshots({
   current,
   figureSVG,
   svgToPng,
+  picture = () => null,
   delay = SNAPSHOT_DELAY_MS,
   maxRows = SNAPSHOT_MAX_ROWS,
 }) {
@@ -57,20 +61,25 @@ export function createSnapshots({
   let disposed = false;
   /** What the latest picture shows: the table and the state, options and scale it was drawn
    * with. The same again (a resize to the same size, a zoom back, a theme switch, which figures
-   * do not follow) draws nothing: at 10,000 drawn nodes a picture costs two tasks of ~370 ms. */
+   * do not follow) draws nothing. */
   let drawn = { table: /** @type {unknown} */ (null), key: "" };
 
   async function take() {
     const figure = current();
-    if (disposed || !figure || !figure.state.colorBy || figure.table.size > maxRows) return;
+    if (disposed || !figure || !figure.state.colorBy) return;
     const { width, height } = figure.options;
     if (!(width > 0 && height > 0)) return;
     const scale = Math.min(2, Math.max(1, globalThis.devicePixelRatio || 1));
     const key = JSON.stringify([figure.state, figure.options, scale]);
     if (drawn.table === figure.table && drawn.key === key) return;
     try {
-      const { svg } = figureSVG(figure.table, figure.state, figure.options);
-      const data = await svgToPng(svg, width, height, scale);
+      // a view on canvas (thousands of nodes drawn) pictures its own drawing: a figure would lay
+      // the whole tree out again as SVG, two main-thread tasks of 200–370 ms at 10,000 nodes
+      const own = picture(scale);
+      if (!own && figure.table.size > maxRows) return;
+      const data = own
+        ? await own
+        : await svgToPng(figureSVG(figure.table, figure.state, figure.options).svg, width, height, scale);
       if (disposed) return;
       drawn = { table: figure.table, key };
       if (latest?.data === data && latest.width === width && latest.height === height) return;

@@ -6,30 +6,47 @@ import { payload, randomTree, smallTree } from "./fixtures.js";
 // jsdom has no canvas: a fake 2D context that records what the last paint drew.
 // (Each vitest file has its own jsdom, so the stub does not leak into other files.)
 let painted;
+/** How many times a frame was shown from the last full painting (the cache of moves). */
+let copies;
 beforeEach(() => {
   painted = { fills: 0, fillStyles: [] };
-  const ctx = {
-    setTransform() {},
-    clearRect() {
-      painted = { fills: 0, fillStyles: [] };
-    },
-    beginPath() {},
-    arc() {},
-    fill() {
-      painted.fills++;
-      painted.fillStyles.push(ctx.fillStyle);
-    },
-    stroke() {},
-    setLineDash() {},
-    createPattern: () => "hatch-pattern",
-    fillRect() {},
-    moveTo() {},
-    lineTo() {},
+  copies = 0;
+  // the view's canvas records what it paints; other canvases (the frame cache, pattern tiles) do not
+  function context(canvas) {
+    const own = canvas.classList.contains("cct-canvas");
+    const ctx = {
+      setTransform() {},
+      clearRect() {
+        if (own) painted = { fills: 0, fillStyles: [] };
+      },
+      beginPath() {},
+      arc() {},
+      fill() {
+        if (!own) return;
+        painted.fills++;
+        painted.fillStyles.push(ctx.fillStyle);
+      },
+      stroke() {},
+      setLineDash() {},
+      createPattern: () => "hatch-pattern",
+      fillRect() {},
+      moveTo() {},
+      lineTo() {},
+      drawImage() {
+        if (own) copies++;
+      },
+    };
+    return ctx;
+  }
+  const contexts = new WeakMap();
+  HTMLCanvasElement.prototype.getContext = function getContext() {
+    if (!contexts.has(this)) contexts.set(this, context(this));
+    return contexts.get(this);
   };
-  HTMLCanvasElement.prototype.getContext = () => ctx;
   globalThis.Path2D = class {
     moveTo() {}
     arc() {}
+    bezierCurveTo() {}
   };
   globalThis.requestAnimationFrame = (f) => setTimeout(f, 0);
 });
@@ -63,6 +80,30 @@ describe("canvas backend", () => {
     expect(canvas.getAttribute("data-node-count")).toBe("5000");
     expect(Number(canvas.dataset.painted)).toBe(5000); // fit to view: all in view
     expect(painted.fills).toBe(5000);
+  });
+
+  test("while a zoom is under way frames show the last painting moved; its end paints again", async () => {
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
+    await nextFrame();
+    const full = painted.fills;
+    expect(full).toBeGreaterThan(1000);
+    const k = renderer.transform.k;
+    const svg = container.querySelector("svg.cct-overlay");
+    svg.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, deltaY: -100 }));
+    await nextFrame();
+    expect(renderer.transform.k).toBeGreaterThan(k);
+    expect(copies).toBe(1); // one copy of the last painting, no marks painted
+    expect(painted.fills).toBe(0);
+    // d3-zoom ends a wheel gesture 150 ms after its last event
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await nextFrame();
+    expect(painted.fills).toBeGreaterThan(0);
+    expect(copies).toBe(1);
+    // a move that is not a gesture (a fit, a jump) paints fully at once
+    renderer.setTransform({ x: 10, y: 10, k: 0.5 });
+    await nextFrame();
+    expect(copies).toBe(1);
+    expect(painted.fills).toBeGreaterThan(0);
   });
 
   test("small trees stay SVG under auto, and canvas can be forced", () => {

@@ -23,7 +23,7 @@ import { BAND_GAP, bandRoom, HEAD_ROOM, placeLevels, stackBands } from "./tree.j
 
 /**
  * @param {Frame} frame
- * @param {{ onMove: (t: Transform) => void, onEnd: (userSet: Transform | null) => void,
+ * @param {{ onMove: (t: Transform, moving: boolean) => void, onEnd: (userSet: Transform | null) => void,
  *   allow: (event: any) => boolean }} hooks
  *   `onMove` on every step (backends follow), `onEnd` when a gesture or a jump ends (`null`:
  *   the view is fitted, not moved by hand); `allow` filters the events d3-zoom acts on
@@ -31,6 +31,7 @@ import { BAND_GAP, bandRoom, HEAD_ROOM, placeLevels, stackBands } from "./tree.j
 export function createCamera(frame, { onMove, onEnd, allow }) {
   let transform = zoomIdentity;
   let userMoved = false;
+  let moving = false; // between a zoom's start and end events
   let size = { width: 0, height: 0 };
   /** @type {import("d3-selection").Selection<SVGSVGElement, unknown, null, undefined> | null} */
   let surface = null;
@@ -38,12 +39,18 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
   const zoomer = zoom()
     .scaleExtent([1e-4, 16])
     .filter((event) => allow(event) && (!event.ctrlKey || event.type === "wheel") && !event.button)
+    .on("start", () => {
+      moving = true;
+    })
     .on("zoom", (event) => {
       transform = event.transform;
-      onMove(current());
+      onMove(current(), moving);
       if (event.sourceEvent) userMoved = true;
     })
-    .on("end", () => onEnd(userMoved ? current() : null));
+    .on("end", () => {
+      moving = false;
+      onEnd(userMoved ? current() : null);
+    });
 
   const current = () => ({ x: transform.x, y: transform.y, k: transform.k });
 
@@ -66,7 +73,7 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       } else surface.call(/** @type {any} */ (zoomer).transform, t);
     } else {
       transform = t;
-      onMove(current());
+      onMove(current(), false);
     }
   }
 

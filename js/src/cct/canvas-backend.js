@@ -3,7 +3,7 @@
 // quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
 // shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
 import { quadtree } from "d3-quadtree";
-import { hatchPattern, paintMarks } from "./canvas-paint.js";
+import { createFrameCache, hatchPattern, paintMarks } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
@@ -62,6 +62,9 @@ export function createCanvasBackend(container, { labelPx }) {
   let selected = new Set();
   /** @type {CanvasPattern | string | null} */
   let missingFill = null;
+  // while a zoom or pan is under way, frames show the last full painting moved and scaled
+  const cache = createFrameCache(doc);
+  let moving = false;
 
   function reindex() {
     index = /** @type {import("d3-quadtree").Quadtree<NodeMark>} */ (quadtree())
@@ -91,6 +94,8 @@ export function createCanvasBackend(container, { labelPx }) {
   const drawing = () => ({ w: width, h: height, t, maxR, list, segments, callerSegments });
 
   function paint() {
+    const dpr = win.devicePixelRatio || 1;
+    if (ctx && moving && cache.show(ctx, t, dpr, canvas.width, canvas.height)) return;
     if (ctx) {
       missingFill ??= hatchPattern(
         doc,
@@ -100,7 +105,7 @@ export function createCanvasBackend(container, { labelPx }) {
       );
       const drawn = paintMarks(
         ctx,
-        { ...drawing(), dpr: win.devicePixelRatio || 1 },
+        { ...drawing(), dpr },
         {
           link: themeColor("--jp-border-color1", "#b0b0b0"),
           callerLink: themeColor("--jp-ui-font-color2", "#616161"),
@@ -109,6 +114,7 @@ export function createCanvasBackend(container, { labelPx }) {
         },
       );
       canvas.dataset.painted = String(drawn);
+      cache.keep(canvas, t);
     }
     // every node has been drawn (or is out of view and would be if scrolled to)
     canvas.setAttribute("data-node-count", String(list.length));
@@ -158,18 +164,21 @@ export function createCanvasBackend(container, { labelPx }) {
     /** @param {LinkMark[]} next parent → child */
     drawLinks(next) {
       segments = next;
+      cache.drop();
       schedule();
     },
 
     /** @param {LinkMark[]} next a DAG's other callers → callee, dashed */
     drawCallerLinks(next) {
       callerSegments = next;
+      cache.drop();
       schedule();
     },
 
     /** Replaces all node marks. @param {NodeMark[]} marks */
     drawNodes(marks) {
       missingFill = null; // in the page's colours now (the theme may have changed)
+      cache.drop();
       list = marks;
       byId = [];
       for (const m of marks) byId[m.key] = m;
@@ -220,9 +229,13 @@ export function createCanvasBackend(container, { labelPx }) {
       drawRings(cursorRing, id === null ? [] : [id], "cct-cursor");
     },
 
-    /** @param {{ x: number, y: number, k: number }} next */
-    setTransform(next) {
+    /**
+     * @param {{ x: number, y: number, k: number }} next
+     * @param {boolean} [move] a step of a zoom or pan under way (`settle` ends it)
+     */
+    setTransform(next, move = false) {
       t = { x: next.x, y: next.y, k: next.k };
+      moving = move;
       overlay.setTransform(t);
       for (const layer of ringLayers) {
         layer.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
@@ -247,8 +260,16 @@ export function createCanvasBackend(container, { labelPx }) {
       return Math.hypot(m.x - x, m.y - y) <= m.r / t.k + slack ? m.key : null;
     },
 
+    /** A zoom or pan ended: paint the view fully. */
+    settle() {
+      if (!moving) return;
+      moving = false;
+      schedule();
+    },
+
     /** @param {number} w CSS pixels @param {number} h */
     resize(w, h) {
+      cache.drop();
       width = w;
       height = h;
       const dpr = win.devicePixelRatio || 1;

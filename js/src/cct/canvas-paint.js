@@ -2,7 +2,6 @@
 // page's theme colours (canvas-backend.js), or a picture of the view in a figure's
 // (live-picture.js).
 import { shapePath } from "./shapes.js";
-import { linkPath } from "./svg-backend.js";
 
 const STROKE_BATCH = 500;
 /** Marks in view above which they are painted without outlines (a dense overview). */
@@ -56,16 +55,22 @@ export function paintMarks(c, { w, h, dpr, t, maxR, list, segments, callerSegmen
   c.strokeStyle = colors.link;
   // Stroked in batches: the software rasteriser slows down badly (seconds) on one path with
   // 10^5 curves, while many small paths cost little more than their segments.
+  const box = { x0, x1, y0, y1, far: (2 * (w + h)) / t.k };
   const visible = segments.filter((s) => !outside(s, x0, x1, y0, y1));
   for (let i = 0; i < visible.length; i += STROKE_BATCH) {
-    c.stroke(new Path2D(linkPath(visible.slice(i, i + STROKE_BATCH))));
+    c.stroke(linksPath(visible.slice(i, i + STROKE_BATCH), box));
   }
 
   if (callerSegments.length) {
     c.save();
     c.setLineDash([4 / t.k, 3 / t.k]);
     c.strokeStyle = colors.callerLink;
-    c.stroke(new Path2D(linkPath(callerSegments.filter((s) => !outside(s, x0, x1, y0, y1)))));
+    c.stroke(
+      linksPath(
+        callerSegments.filter((s) => !outside(s, x0, x1, y0, y1)),
+        box,
+      ),
+    );
     c.restore();
   }
 
@@ -125,6 +130,96 @@ export function hatchPattern(doc, c, ground, line) {
 }
 
 /**
+ * The links as one path: each the cubic curve of svg-backend.js's `linkPath` (horizontal
+ * tangents at both ends), but only its part in `box` when it reaches far out of it. Zoomed in on
+ * a big tree, thousands of links cross the view from ends hundreds of thousands of pixels apart,
+ * and the rasteriser flattens a curve along its whole length: 100 ms a frame for three nodes in
+ * view. The part in view is the same curve, cut exactly (de Casteljau).
+ * @param {LinkMark[]} links
+ * @param {{ x0: number, x1: number, y0: number, y1: number, far: number }} box layout units; `far`:
+ *   a link longer than this is cut to the box
+ */
+export function linksPath(links, box) {
+  const path = new Path2D();
+  for (const s of links) {
+    const mx = (s.x0 + s.x1) / 2;
+    /** @type {number[]} */
+    let p = [s.x0, s.y0, mx, s.y0, mx, s.y1, s.x1, s.y1];
+    if (Math.abs(s.x1 - s.x0) + Math.abs(s.y1 - s.y0) > box.far) {
+      // x(t) and y(t) are monotonic on [0, 1]: the part in the box is one parameter interval
+      const [ax, bx] = within(p[0], p[2], p[6], box.x0, box.x1);
+      const [ay, by] = within(p[1], p[1], p[7], box.y0, box.y1, true);
+      const a = Math.max(ax, ay);
+      const b = Math.min(bx, by);
+      if (!(a < b)) continue;
+      p = part(p, a, b);
+    }
+    path.moveTo(p[0], p[1]);
+    path.bezierCurveTo(p[2], p[3], p[4], p[5], p[6], p[7]);
+  }
+  return path;
+}
+
+/**
+ * The parameter interval where a coordinate of a link's curve lies in [lo, hi].
+ * @param {number} v0 start @param {number} vc the first control point's @param {number} v1 end
+ * @param {number} lo @param {number} hi @param {boolean} [flat] the control points are the ends'
+ *   (y: v0, v0, v1, v1) rather than the middle's (x: v0, m, m, v1)
+ * @returns {[number, number]}
+ */
+function within(v0, vc, v1, lo, hi, flat = false) {
+  const at = (/** @type {number} */ t) => {
+    const u = 1 - t;
+    const c = flat ? v0 : vc;
+    const d = flat ? v1 : vc;
+    return u * u * u * v0 + 3 * u * u * t * c + 3 * u * t * t * d + t * t * t * v1;
+  };
+  const up = v1 >= v0;
+  /** the parameter where the coordinate passes `v` (monotonic: bisection) @param {number} v */
+  const inverse = (v) => {
+    let a = 0;
+    let b = 1;
+    for (let i = 0; i < 40; i++) {
+      const m = (a + b) / 2;
+      if (at(m) < v === up) a = m;
+      else b = m;
+    }
+    return (a + b) / 2;
+  };
+  const [t0, t1] = [inverse(lo), inverse(hi)];
+  return up ? [t0, t1] : [t1, t0];
+}
+
+/**
+ * The part of a cubic Bézier curve between parameters a < b, as a cubic Bézier (de Casteljau).
+ * @param {number[]} p x0, y0, … x3, y3 @param {number} a @param {number} b
+ */
+function part(p, a, b) {
+  /** the curve's first part, up to t @param {number[]} q @param {number} t */
+  const head = (q, t) => {
+    const lerp = (/** @type {number} */ i, /** @type {number} */ j, /** @type {number} */ s) =>
+      q[i] + (q[j] - q[i]) * s;
+    const out = [];
+    for (const k of [0, 1]) {
+      const p01 = lerp(k, 2 + k, t);
+      const p12 = lerp(2 + k, 4 + k, t);
+      const p23 = lerp(4 + k, 6 + k, t);
+      const p012 = p01 + (p12 - p01) * t;
+      const p123 = p12 + (p23 - p12) * t;
+      out[k] = q[k];
+      out[2 + k] = p01;
+      out[4 + k] = p012;
+      out[6 + k] = p012 + (p123 - p012) * t;
+    }
+    return out;
+  };
+  // reversed, the head up to b becomes a tail; its head up to (b − a) / b is the part wanted
+  const reverse = (/** @type {number[]} */ q) => [q[6], q[7], q[4], q[5], q[2], q[3], q[0], q[1]];
+  const first = head(p, b);
+  return reverse(head(reverse(first), b > 0 ? (b - a) / b : 0));
+}
+
+/**
  * Whether a link lies wholly on one side of the box (x0, y0)–(x1, y1).
  * @param {LinkMark} s
  * @param {number} x0
@@ -134,4 +229,52 @@ export function hatchPattern(doc, c, ground, line) {
  */
 function outside(s, x0, x1, y0, y1) {
   return (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1);
+}
+
+/**
+ * The last full painting of a view, shown moved and scaled while a zoom or pan is under way: a
+ * wheel step over 10,000 marks in view then costs one copy of the picture, not their painting
+ * again (~60 ms in Chromium's software rasteriser). The view is painted fully when the move ends.
+ * @param {Document} doc
+ */
+export function createFrameCache(doc) {
+  /** @type {HTMLCanvasElement | null} */
+  let copy = null;
+  /** @type {{ x: number, y: number, k: number } | null} the transform it was painted at */
+  let at = null;
+  return {
+    /** Keeps what `canvas` shows, painted at transform `t`. @param {HTMLCanvasElement} canvas @param {{ x: number, y: number, k: number }} t */
+    keep(canvas, t) {
+      copy ??= doc.createElement("canvas");
+      if (copy.width !== canvas.width || copy.height !== canvas.height) {
+        copy.width = canvas.width;
+        copy.height = canvas.height;
+      }
+      const c = copy.getContext("2d");
+      at = null;
+      if (!c) return;
+      c.clearRect(0, 0, copy.width, copy.height);
+      c.drawImage(canvas, 0, 0);
+      at = { ...t };
+    },
+    /** What was kept no longer shows the view (new marks, links or size). */
+    drop() {
+      at = null;
+    },
+    /**
+     * Paints the kept picture onto `c` as transform `t` shows it; false when none is kept.
+     * @param {CanvasRenderingContext2D} c @param {{ x: number, y: number, k: number }} t
+     * @param {number} dpr @param {number} w @param {number} h device pixels
+     */
+    show(c, t, dpr, w, h) {
+      if (!at || !copy) return false;
+      const s = t.k / at.k;
+      c.setTransform(1, 0, 0, 1, 0, 0);
+      c.clearRect(0, 0, w, h);
+      // a point at p (device pixels) under `at` is at s·p + dpr·(t − s·at) under `t`
+      c.setTransform(s, 0, 0, s, dpr * (t.x - s * at.x), dpr * (t.y - s * at.y));
+      c.drawImage(copy, 0, 0);
+      return true;
+    },
+  };
 }

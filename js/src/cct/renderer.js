@@ -88,8 +88,9 @@ export function createRenderer(container, options = {}) {
   /** The frame the camera fits into; the legends' place follows the view's width. */
   const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
   const camera = createCamera(frame, {
-    onMove: (t) => painter.backend?.setTransform(t),
+    onMove: (t, moving) => painter.backend?.setTransform(t, moving),
     onEnd: (t) => {
+      painter.backend?.settle();
       painter.updateLabels();
       onZoom(t);
     },

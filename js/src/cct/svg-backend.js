@@ -166,6 +166,9 @@ export function createSvgBackend(container, { labelPx }) {
       if (id !== null && elements[id]) elements[id].classList.add("cct-hovered");
     },
 
+    /** A zoom or pan ended (every step is drawn as it is: nothing to finish). */
+    settle() {},
+
     /** @param {{ x: number, y: number, k: number }} t */
     setTransform(t) {
       overlay.setTransform(t);

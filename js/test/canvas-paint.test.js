@@ -1,0 +1,80 @@
+// Links on canvas (js/src/cct/canvas-paint.js): a link reaching far out of the view is drawn as
+// the part of its curve inside the view, cut exactly.
+import { beforeEach, expect, test } from "vitest";
+import { linksPath } from "../src/cct/canvas-paint.js";
+
+/** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
+beforeEach(() => {
+  globalThis.Path2D = class {
+    curves = [];
+    moveTo(x, y) {
+      this.at = [x, y];
+    }
+    bezierCurveTo(...p) {
+      this.curves.push([...this.at, ...p]);
+    }
+  };
+});
+
+/** The point at t of a cubic Bézier curve. */
+function at(p, t) {
+  const u = 1 - t;
+  const w = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+  return [0, 1].map((k) => w.reduce((sum, wi, i) => sum + wi * p[2 * i + k], 0));
+}
+const curveOf = (s) => {
+  const mx = (s.x0 + s.x1) / 2;
+  return [s.x0, s.y0, mx, s.y0, mx, s.y1, s.x1, s.y1];
+};
+/** The parameter where the curve's coordinate k (monotonic along it) passes v: bisection. */
+function parameterOf(p, k, v) {
+  const up = p[6 + k] >= p[k];
+  let [a, b] = [0, 1];
+  for (let i = 0; i < 60; i++) {
+    const m = (a + b) / 2;
+    if (at(p, m)[k] < v === up) a = m;
+    else b = m;
+  }
+  return (a + b) / 2;
+}
+
+const box = { x0: 0, x1: 100, y0: 0, y1: 100, far: 400 };
+
+test("short links are drawn whole", () => {
+  const s = { x0: -20, y0: 10, x1: 60, y1: 90 };
+  expect(linksPath([s], box).curves).toEqual([curveOf(s)]);
+});
+
+test("a long link crossing the view is cut to the view, on the same curve", () => {
+  for (const s of [
+    // each passes through the middle of the view halfway along
+    { x0: -50000, y0: -50000, x1: 50100, y1: 50100 },
+    { x0: 50050, y0: 50050, x1: -49950, y1: -49950 }, // right to left, bottom to top
+    { x0: 40, y0: -99950, x1: 60, y1: 100050 },
+  ]) {
+    const [cut] = linksPath([s], box).curves;
+    const whole = curveOf(s);
+    // the cut is the whole curve between the parameters of its ends, re-parametrised
+    const k = Math.abs(s.x1 - s.x0) > Math.abs(s.y1 - s.y0) ? 0 : 1;
+    const [a, b] = [parameterOf(whole, k, at(cut, 0)[k]), parameterOf(whole, k, at(cut, 1)[k])];
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      const q = at(cut, t);
+      const [x, y] = at(whole, a + t * (b - a));
+      expect(Math.hypot(q[0] - x, q[1] - y)).toBeLessThan(1e-3);
+      expect(q[0]).toBeGreaterThan(box.x0 - 1);
+      expect(q[0]).toBeLessThan(box.x1 + 1);
+      expect(q[1]).toBeGreaterThan(box.y0 - 1);
+      expect(q[1]).toBeLessThan(box.y1 + 1);
+    }
+    // it spans the view: its ends are on the box's edges
+    const ends = [at(cut, 0), at(cut, 1)];
+    const onEdge = ([x, y]) => Math.min(Math.abs(x - 0), Math.abs(x - 100), Math.abs(y - 0), Math.abs(y - 100)) < 0.5;
+    expect(ends.every(onEdge)).toBe(true);
+  }
+});
+
+test("a long link that passes beside the view is left out", () => {
+  // from far left-above to far right-above: its y stays above the view where x is in it
+  const s = { x0: -100000, y0: -5000, x1: 100000, y1: -4000 };
+  expect(linksPath([s], box).curves).toEqual([]);
+});

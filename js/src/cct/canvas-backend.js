@@ -65,6 +65,14 @@ export function createCanvasBackend(container, { labelPx }) {
   // while a zoom or pan is under way, frames show the last full painting moved and scaled
   const cache = createFrameCache(doc);
   let moving = false;
+  /** @type {{ x: number, y: number, k: number } | null} the transform of the last full painting,
+   * null when the canvas no longer shows one (new marks, links or size) */
+  let painted = null;
+  /** What the canvas shows is no longer the view (new marks, links or size). */
+  function stale() {
+    cache.drop();
+    painted = null;
+  }
 
   function reindex() {
     index = /** @type {import("d3-quadtree").Quadtree<NodeMark>} */ (quadtree())
@@ -95,7 +103,11 @@ export function createCanvasBackend(container, { labelPx }) {
 
   function paint() {
     const dpr = win.devicePixelRatio || 1;
-    if (ctx && moving && cache.show(ctx, t, dpr, canvas.width, canvas.height)) return;
+    if (ctx && moving) {
+      // the canvas still shows the last full painting (at `painted`): kept at a move's first frame
+      if (!cache.kept && painted) cache.keep(canvas, painted);
+      if (cache.show(ctx, t, dpr, canvas.width, canvas.height)) return;
+    }
     if (ctx) {
       missingFill ??= hatchPattern(
         doc,
@@ -114,7 +126,8 @@ export function createCanvasBackend(container, { labelPx }) {
         },
       );
       canvas.dataset.painted = String(drawn);
-      cache.keep(canvas, t);
+      cache.drop(); // the next move keeps this painting
+      painted = { ...t };
     }
     // every node has been drawn (or is out of view and would be if scrolled to)
     canvas.setAttribute("data-node-count", String(list.length));
@@ -164,21 +177,21 @@ export function createCanvasBackend(container, { labelPx }) {
     /** @param {LinkMark[]} next parent → child */
     drawLinks(next) {
       segments = next;
-      cache.drop();
+      stale();
       schedule();
     },
 
     /** @param {LinkMark[]} next a DAG's other callers → callee, dashed */
     drawCallerLinks(next) {
       callerSegments = next;
-      cache.drop();
+      stale();
       schedule();
     },
 
     /** Replaces all node marks. @param {NodeMark[]} marks */
     drawNodes(marks) {
       missingFill = null; // in the page's colours now (the theme may have changed)
-      cache.drop();
+      stale();
       list = marks;
       byId = [];
       for (const m of marks) byId[m.key] = m;
@@ -269,7 +282,7 @@ export function createCanvasBackend(container, { labelPx }) {
 
     /** @param {number} w CSS pixels @param {number} h */
     resize(w, h) {
-      cache.drop();
+      stale();
       width = w;
       height = h;
       const dpr = win.devicePixelRatio || 1;

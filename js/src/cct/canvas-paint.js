@@ -147,8 +147,10 @@ export function linksPath(links, box) {
     let p = [s.x0, s.y0, mx, s.y0, mx, s.y1, s.x1, s.y1];
     if (Math.abs(s.x1 - s.x0) + Math.abs(s.y1 - s.y0) > box.far) {
       // x(t) and y(t) are monotonic on [0, 1]: the part in the box is one parameter interval
-      const [ax, bx] = within(p[0], p[2], p[6], box.x0, box.x1);
-      const [ay, by] = within(p[1], p[1], p[7], box.y0, box.y1, true);
+      const inX = Math.min(s.x0, s.x1) >= box.x0 && Math.max(s.x0, s.x1) <= box.x1;
+      const inY = Math.min(s.y0, s.y1) >= box.y0 && Math.max(s.y0, s.y1) <= box.y1;
+      const [ax, bx] = inX ? [0, 1] : within(p[0], p[2], p[6], box.x0, box.x1);
+      const [ay, by] = inY ? [0, 1] : within(p[1], p[1], p[7], box.y0, box.y1, true);
       const a = Math.max(ax, ay);
       const b = Math.min(bx, by);
       if (!(a < b)) continue;
@@ -179,7 +181,8 @@ function within(v0, vc, v1, lo, hi, flat = false) {
   const inverse = (v) => {
     let a = 0;
     let b = 1;
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 32; i++) {
+      // 2^-32 of a curve a million pixels long: well under a pixel
       const m = (a + b) / 2;
       if (at(m) < v === up) a = m;
       else b = m;
@@ -243,7 +246,11 @@ export function createFrameCache(doc) {
   /** @type {{ x: number, y: number, k: number } | null} the transform it was painted at */
   let at = null;
   return {
-    /** Keeps what `canvas` shows, painted at transform `t`. @param {HTMLCanvasElement} canvas @param {{ x: number, y: number, k: number }} t */
+    /**
+     * Keeps what `canvas` shows, painted at transform `t` (at the first frame of a move: a full
+     * painting that no move follows costs no copy).
+     * @param {HTMLCanvasElement} canvas @param {{ x: number, y: number, k: number }} t
+     */
     keep(canvas, t) {
       copy ??= doc.createElement("canvas");
       if (copy.width !== canvas.width || copy.height !== canvas.height) {
@@ -260,6 +267,9 @@ export function createFrameCache(doc) {
     /** What was kept no longer shows the view (new marks, links or size). */
     drop() {
       at = null;
+    },
+    get kept() {
+      return at !== null;
     },
     /**
      * Paints the kept picture onto `c` as transform `t` shows it; false when none is kept.

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
@@ -49,6 +49,10 @@ beforeEach(() => {
     bezierCurveTo() {}
   };
   globalThis.requestAnimationFrame = (f) => setTimeout(f, 0);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -104,6 +108,25 @@ describe("canvas backend", () => {
     await nextFrame();
     expect(copies).toBe(1);
     expect(painted.fills).toBeGreaterThan(0);
+  });
+
+  test("a long painting goes on over several frames, and only then counts as drawn", async () => {
+    let clock = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (clock += 25)); // each step "takes" 25 ms
+    const { container } = mount(randomTree(5000), { foldToFit: false });
+    const canvas = container.querySelector("canvas.cct-canvas");
+    await nextFrame();
+    expect(canvas.hasAttribute("data-node-count")).toBe(false); // two steps per frame so far
+    const partial = painted.fills;
+    let frames = 1;
+    while (!canvas.hasAttribute("data-node-count") && frames < 100) {
+      await nextFrame();
+      frames++;
+    }
+    expect(frames).toBeGreaterThan(3);
+    expect(canvas.dataset.nodeCount).toBe("5000");
+    expect(painted.fills).toBe(Number(canvas.dataset.painted));
+    expect(painted.fills).toBeGreaterThan(partial);
   });
 
   test("small trees stay SVG under auto, and canvas can be forced", () => {

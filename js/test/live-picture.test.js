@@ -46,6 +46,10 @@ test("the overlay keeps what a figure shows: labels, selection and match rings a
 });
 
 test("no picture where the page cannot paint (no canvas)", () => {
-  const backend = { paintOn: () => {} };
+  const backend = {
+    paintOn: function* () {
+      return 0;
+    },
+  };
   expect(livePicture({ backend, overlay: overlay(), size: { width: 10, height: 10 }, k: 1 }, 1)).toBeNull();
 });

@@ -470,3 +470,22 @@ describe("a derived inclusive metric's title", () => {
     expect(option).toEqual(["x (exc)", "x (inc, derived)"]);
   });
 });
+
+describe("labels of big views", () => {
+  test("above labelsLaterAbove drawn nodes the labels come a frame after the drawing", async () => {
+    for (const [limit, later] of [
+      [100, true],
+      [20_000, false],
+    ]) {
+      const container = document.createElement("div");
+      document.body.appendChild(container);
+      const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: limit } });
+      renderer.setData(decodeTable(randomTree(500)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+      const count = () => container.querySelectorAll(".cct-labels text").length;
+      expect(count() === 0).toBe(later);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(count()).toBeGreaterThan(0);
+      renderer.destroy();
+    }
+  });
+});

@@ -3,13 +3,15 @@
 // quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
 // shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
 import { quadtree } from "d3-quadtree";
-import { createFrameCache, hatchPattern, paintMarks } from "./canvas-paint.js";
+import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
 /** @typedef {import("./overlay.js").Layer} Layer */
 /** @typedef {import("./canvas-paint.js").Colors} Colors */
+/** Longest a painting runs in one frame before it pauses until the next. */
+const FRAME_MS = 40;
 
 /**
  * @param {HTMLElement} container
@@ -98,39 +100,67 @@ export function createCanvasBackend(container, { labelPx }) {
     return value || fallback;
   }
 
-  /** What is drawn, for paintMarks. */
+  /** What is drawn, for paintSteps. */
   const drawing = () => ({ w: width, h: height, t, maxR, list, segments, callerSegments });
+
+  /** @type {Generator<void, number, void> | null} a painting under way, continued each frame */
+  let steps = null;
 
   function paint() {
     const dpr = win.devicePixelRatio || 1;
+    steps = null; // a new painting replaces one under way
     if (ctx && moving) {
       // the canvas still shows the last full painting (at `painted`): kept at a move's first frame
       if (!cache.kept && painted) cache.keep(canvas, painted);
       if (cache.show(ctx, t, dpr, canvas.width, canvas.height)) return;
     }
-    if (ctx) {
-      missingFill ??= hatchPattern(
-        doc,
-        ctx,
-        themeColor("--jp-layout-color3", "#bdbdbd"),
-        themeColor("--jp-ui-font-color2", "#616161"),
-      );
-      const drawn = paintMarks(
-        ctx,
-        { ...drawing(), dpr },
-        {
-          link: themeColor("--jp-border-color1", "#b0b0b0"),
-          callerLink: themeColor("--jp-ui-font-color2", "#616161"),
-          outline: themeColor("--jp-ui-font-color2", "#444"),
-          missing: missingFill,
-        },
-      );
-      canvas.dataset.painted = String(drawn);
-      cache.drop(); // the next move keeps this painting
-      painted = { ...t };
+    if (!ctx) {
+      canvas.setAttribute("data-node-count", String(list.length));
+      return;
     }
-    // every node has been drawn (or is out of view and would be if scrolled to)
-    canvas.setAttribute("data-node-count", String(list.length));
+    missingFill ??= hatchPattern(
+      doc,
+      ctx,
+      themeColor("--jp-layout-color3", "#bdbdbd"),
+      themeColor("--jp-ui-font-color2", "#616161"),
+    );
+    painted = null;
+    steps = paintSteps(
+      ctx,
+      { ...drawing(), dpr },
+      {
+        link: themeColor("--jp-border-color1", "#b0b0b0"),
+        callerLink: themeColor("--jp-ui-font-color2", "#616161"),
+        outline: themeColor("--jp-ui-font-color2", "#444"),
+        missing: missingFill,
+      },
+    );
+    proceed();
+  }
+
+  /** Paints on for at most FRAME_MS, then hands the rest to the next frame (10^5 marks paint over
+   * a few frames, not in one long task). */
+  function proceed() {
+    const current = steps;
+    if (!current) return;
+    const start = win.performance.now();
+    for (;;) {
+      const step = current.next();
+      if (step.done) {
+        steps = null;
+        canvas.dataset.painted = String(step.value);
+        cache.drop(); // the next move keeps this painting
+        painted = { ...t };
+        // every node has been drawn (or is out of view and would be if scrolled to)
+        canvas.setAttribute("data-node-count", String(list.length));
+        return;
+      }
+      if (win.performance.now() - start > FRAME_MS) break;
+    }
+    const raf = win.requestAnimationFrame ?? ((f) => win.setTimeout(f, 16));
+    raf(() => {
+      if (steps === current) proceed();
+    });
   }
 
   /**
@@ -166,12 +196,13 @@ export function createCanvasBackend(container, { labelPx }) {
     drawHoverLabel: overlay.drawHoverLabel,
 
     /**
-     * Paints what is in view onto another canvas, in other colours (a picture of the view).
+     * Paints what is in view onto another canvas, in other colours (a picture of the view), in
+     * steps (see paintSteps): what is drawn now, however the view changes meanwhile.
      * @param {CanvasRenderingContext2D} c sized as the view, times `dpr`
      * @param {number} dpr @param {Colors} colors
      */
     paintOn(c, dpr, colors) {
-      paintMarks(c, { ...drawing(), dpr }, colors);
+      return paintSteps(c, { ...drawing(), dpr }, colors);
     },
 
     /** @param {LinkMark[]} next parent → child */
@@ -296,6 +327,7 @@ export function createCanvasBackend(container, { labelPx }) {
 
     destroy() {
       if (frame) (win.cancelAnimationFrame ?? win.clearTimeout)(frame);
+      steps = null;
       overlay.destroy();
       canvas.remove();
       list = [];

@@ -31,15 +31,19 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
  * @property {LinkMark[]} callerSegments a DAG's other callers → callee
  */
 
+/** Marks filled between two steps of a painting. */
+const MARK_BATCH = 2000;
+
 /**
  * Paints the links and marks in view onto `c` (sized `w` × `h` CSS pixels at `dpr` device pixels
- * each) in `colors`.
+ * each) in `colors`, in steps: the painting pauses (yields) after each batch of links or marks,
+ * so that a view of 10^5 marks can be painted over a few frames rather than in one long task.
  * @param {CanvasRenderingContext2D} c
  * @param {Drawing} drawing
  * @param {Colors} colors
- * @returns {number} the marks painted
+ * @returns {Generator<void, number, void>} done with the number of marks painted
  */
-export function paintMarks(c, { w, h, dpr, t, maxR, list, segments, callerSegments }, colors) {
+export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegments }, colors) {
   c.setTransform(dpr, 0, 0, dpr, 0, 0);
   c.clearRect(0, 0, w, h);
   c.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
@@ -59,6 +63,7 @@ export function paintMarks(c, { w, h, dpr, t, maxR, list, segments, callerSegmen
   const visible = segments.filter((s) => !outside(s, x0, x1, y0, y1));
   for (let i = 0; i < visible.length; i += STROKE_BATCH) {
     c.stroke(linksPath(visible.slice(i, i + STROKE_BATCH), box));
+    yield;
   }
 
   if (callerSegments.length) {
@@ -75,7 +80,9 @@ export function paintMarks(c, { w, h, dpr, t, maxR, list, segments, callerSegmen
   }
 
   const inView = list.filter((m) => m.x >= x0 && m.x <= x1 && m.y >= y0 && m.y <= y1);
-  for (const m of inView) {
+  for (let i = 0; i < inView.length; i++) {
+    const m = inView[i];
+    if (i % MARK_BATCH === MARK_BATCH - 1) yield;
     c.fillStyle = m.fill ?? colors.missing;
     if (m.shape && m.shape !== "circle") {
       c.fill(new Path2D(shapePath(m.shape, m.x, m.y, m.r / t.k)));
@@ -100,6 +107,7 @@ export function paintMarks(c, { w, h, dpr, t, maxR, list, segments, callerSegmen
           path.arc(m.x, m.y, m.r / t.k, 0, 2 * Math.PI);
         }
         c.stroke(path);
+        yield;
       }
     }
     c.setLineDash([]);

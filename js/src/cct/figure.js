@@ -130,6 +130,7 @@ function draw(table, view, options, style, legendScale) {
       minLevelWidth: 32,
       // the tree takes the room the legends leave, however few its rows (no empty band)
       maxFitScale: 12,
+      labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
     },
   });
   const destroy = () => {

@@ -7,12 +7,14 @@
 import { hatchPattern } from "./canvas-paint.js";
 import { figureStyle, inlineStyles } from "./figure-style.js";
 
+/** Longest slice of painting in one task. */
+const SLICE_MS = 30;
 /** Rings that mark what a figure shows too; the hover and cursor rings are the page's. */
 const KEPT_RINGS = ["cct-selected", "cct-match", "cct-highlight"];
 
 /**
  * @typedef {object} LiveView what a canvas view has drawn
- * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas-backend.js").Colors) => void }} backend
+ * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas-paint.js").Colors) => Generator<void, number, void> }} backend
  * @property {SVGSVGElement} overlay the SVG above the canvas
  * @property {{ width: number, height: number }} size CSS pixels
  * @property {number} k the zoom factor
@@ -39,7 +41,7 @@ export function livePicture({ backend, overlay, size, k }, scale) {
   }
   if (!c) return null;
   const style = figureStyle("screen");
-  backend.paintOn(c, scale, {
+  const steps = backend.paintOn(c, scale, {
     link: style.link,
     callerLink: style.muted,
     outline: style.nodeStroke,
@@ -47,7 +49,14 @@ export function livePicture({ backend, overlay, size, k }, scale) {
   });
   const svg = overlaySvg(overlay, style, k, size);
   const context = c;
+  const view = doc.defaultView;
   return (async () => {
+    // the painting in slices of at most SLICE_MS, each its own task
+    for (let start = performance.now(); !steps.next().done; ) {
+      if (performance.now() - start < SLICE_MS) continue;
+      await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
+      start = performance.now();
+    }
     const image = await svgImage(doc, svg);
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.globalCompositeOperation = "destination-over"; // the background goes under the marks

@@ -182,8 +182,23 @@ export function createPainter({
   /** Text widths in the labels' font (measured once per painter). */
   let measure = /** @type {((text: string) => number) | null} */ (null);
 
-  /** Labels for the nodes in view (see view-labels.js). */
+  /** @type {number} a frame that will place the labels (big views), 0: none */
+  let labelFrame = 0;
+  /** Labels for the nodes in view (see view-labels.js). In a view of more than
+   * `D.labelsLaterAbove` nodes they are placed in the next frame, a task of their own: the
+   * drawing does not wait for them (at 10^5 nodes they take ~150 ms), and moves in between place
+   * them once. */
   function updateLabels() {
+    if (!tree || tree.items.length <= D.labelsLaterAbove) return placeLabels();
+    const win = doc.defaultView;
+    if (labelFrame || !win) return;
+    const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));
+    labelFrame = raf(() => {
+      labelFrame = 0;
+      placeLabels();
+    });
+  }
+  function placeLabels() {
     if (!table || !stats || !tree || !scene || !backend) return;
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
@@ -306,6 +321,7 @@ export function createPainter({
       if (ready()) restyle();
     },
     destroy() {
+      if (labelFrame) (doc.defaultView?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
       backend?.destroy();
       backend = null;
     },

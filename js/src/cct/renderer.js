@@ -39,6 +39,7 @@ const DEFAULTS = {
   minRowPx: 14, // screen pixels between rows below which a first picture folds small subtrees
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 800, // a view has room for a few hundred labels; the largest nodes are tried
+  labelsLaterAbove: 20_000, // drawn nodes above which labels are placed a frame after the drawing
   aggregateFill: "#9e9e9e",
   // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views
   legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),

@@ -67,20 +67,28 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
   const { hot, parents } = cached;
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
   const inFrame = onScreen.filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h);
-  /** the largest `count` entries (hot path first), sorted: a threshold on the radius first, so
-   * that a view of 10^5 nodes sorts a few thousand, not all of them @param {number} count */
-  const top = (count) => {
-    let list = inFrame;
-    if (list.length > count) {
-      const radii = Float64Array.from(list, (e) => e.m.r).sort();
-      const cut = radii[radii.length - count];
-      // ties at the cut (many marks share the smallest radius) fill up in tree order
-      const above = list.filter((e) => e.m.r > cut || hot.has(e.it.key));
-      const at = list.filter((e) => e.m.r === cut && !hot.has(e.it.key));
-      list = above.concat(at.slice(0, Math.max(0, count - above.length)));
+  /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */
+  let radii = null;
+  /** the largest `count` entries (and the hot path), in tree order: a threshold on the radius,
+   * so that a view of 10^5 nodes sorts numbers, not entries @param {number} count */
+  const largest = (count) => {
+    if (inFrame.length <= count) return inFrame;
+    if (!radii) {
+      radii = new Float64Array(inFrame.length);
+      for (let i = 0; i < inFrame.length; i++) radii[i] = inFrame[i].m.r;
+      radii.sort();
     }
-    return list.sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y).slice(0, count);
+    const cut = radii[radii.length - count];
+    // ties at the cut (many marks share the smallest radius) fill up in tree order
+    const above = inFrame.filter((e) => e.m.r > cut || hot.has(e.it.key));
+    const at = inFrame.filter((e) => e.m.r === cut && !hot.has(e.it.key));
+    return above.concat(at.slice(0, Math.max(0, count - above.length)));
   };
+  /** the largest `count` entries, hot path first, then by size @param {number} count */
+  const top = (count) =>
+    largest(count)
+      .sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y)
+      .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, stats, share.metric, share.focus) : () => "";
   const candidates = (bands?.candidates ?? []).concat(
@@ -96,7 +104,7 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
-  const obstacles = (onScreen.length > MAX_OBSTACLES ? top(MAX_OBSTACLES) : onScreen).map(({ p, m }) => ({
+  const obstacles = (onScreen.length > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : onScreen).map(({ p, m }) => ({
     x: p.x,
     y: p.y,
     r: m.r,

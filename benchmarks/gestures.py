@@ -136,11 +136,12 @@ def open_view(lab: Lab, page: Any, n: int, call: str) -> NotebookPage:
 
 
 def drawn(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('.cctviz [data-node-count]')",
+    handle = page.wait_for_function(
+        "() => !!document.querySelector('.cctviz [data-node-count]')",
         timeout=TIMEOUT_MS,
         polling="raf",
     )
+    handle.dispose()  # a handle keeps what it points to alive (the heap rows count it)
 
 
 def collapse_rows(lab: Lab, page: Any, n: int, events: int) -> list[tuple[str, list[float]]]:
@@ -192,10 +193,10 @@ def long_task_rows(lab: Lab, page: Any, cases: list[tuple[int, str]]) -> list[tu
     return rows
 
 
-def heap_rows(lab: Lab, page: Any, n: int, runs: int) -> list[tuple[int, float]]:
+def heap_rows(lab: Lab, page: Any, n: int, runs: int, call: str) -> list[tuple[int, float]]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
-    notebook = open_view(lab, page, n, "cctviz.CCT(gf)")
+    notebook = open_view(lab, page, n, call)
     rows = []
     for i in range(1, runs + 1):
         run_cell(notebook, 1)
@@ -255,8 +256,12 @@ def main() -> None:
                 print(
                     f"\nJS heap after re-running the display cell (10,000 nodes, {args.runs} runs)"
                 )
-                for i, mb in heap_rows(lab, page, 10_000, args.runs):
-                    print(f"  after run {i:>2}: {mb:6.1f} MB")
+                closing = "(w.close() if 'w' in globals() else None, cctviz.CCT(gf))[1]"
+                plain = heap_rows(lab, page, 10_000, args.runs, "cctviz.CCT(gf)")
+                closed = heap_rows(lab, page, 10_000, args.runs, closing)
+                print(f"{'run':>5} | {'w = CCT(gf); w':>15} | {'w.close() first':>15}")
+                for (i, a), (_, b) in zip(plain, closed, strict=True):
+                    print(f"{i:>5} | {a:>12.1f} MB | {b:>12.1f} MB")
             browser.close()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\n({time.perf_counter() - started:.0f} s; load average at the end {load})")

@@ -27,19 +27,24 @@ const contractWithoutProse = {
 };
 
 // What a saved notebook carries per widget (anywidget inlines `_esm` in every widget's state):
-// the release bundle gzipped, in a small module that unpacks and imports it (DecompressionStream:
-// Chromium 80, Firefox 113, Safari 16.4). A third of the size; `--watch` keeps widget.js plain
-// for hot reload. esbuild cannot emit such a module itself, and no bundler plugin we found
-// does this for anywidget, so these few lines are ours.
+// the release bundle gzipped and base64-encoded (widget-packed.b64, the `_bundle` trait, a third
+// of the size), and as `_esm` a small module that unpacks and imports it once per page
+// (DecompressionStream: Chromium 80, Firefox 113, Safari 16.4). The bundle is a trait rather than
+// part of `_esm` because a page keeps the source of every module it imported for as long as it
+// lives: anywidget imports `_esm` once per widget, so each re-run of a cell kept another 110 KB.
+// `--watch` keeps widget.js plain for hot reload. esbuild cannot emit such a pair itself, and
+// no bundler plugin we found does this for anywidget, so these few lines are ours.
 const PACKED = "cctviz/widget/static/widget-packed.js";
+const PACKED_DATA = "cctviz/widget/static/widget-packed.b64";
 function pack() {
   const code = readFileSync("cctviz/widget/static/widget.js");
   const data = gzipSync(code, { level: 9 }).toString("base64");
   // one unpacking per page and bundle, however many views (and module copies) load it
   const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
-  const loader = `// cctviz front end, gzipped (the plain bundle is widget.js in the cctviz package)
-const data = "${data}";
-const unpack = async () => {
+  const loader = `// cctviz front end: unpacks the bundle in the model's _bundle trait (gzipped, base64) and
+// imports it, once per page and bundle version (the plain bundle is widget.js in the package)
+const bundles = (globalThis.__cctvizBundles ??= new Map());
+const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
     throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
   }
@@ -52,12 +57,21 @@ const unpack = async () => {
     URL.revokeObjectURL(url);
   }
 };
-const loaded = (globalThis["${key}"] ??= unpack());
-export default await loaded;
+const load = (model) => {
+  const key = model.get("_bundle_key");
+  if (!bundles.has(key)) bundles.set(key, unpack(model.get("_bundle")));
+  return bundles.get(key);
+};
+export default {
+  async render(context) {
+    return (await load(context.model)).render(context);
+  },
+};
 `;
   writeFileSync(PACKED, loader);
+  writeFileSync(PACKED_DATA, `${key}\n${data}`);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`  ${PACKED}  ${kb(loader.length)} (widget.js ${kb(code.length)} unpacked)`);
+  console.log(`  ${PACKED_DATA}  ${kb(data.length)} (widget.js ${kb(code.length)} unpacked)`);
 }
 
 /** @type {import("esbuild").BuildOptions} */
@@ -79,7 +93,8 @@ const options = {
 const figure = { ...options, entryPoints: { figure: "js/src/figure-page.js" }, format: "iife" };
 
 if (watch) {
-  rmSync(PACKED, { force: true }); // a stale packed bundle would hide the rebuilt one
+  // a stale packed bundle would hide the rebuilt one
+  for (const stale of [PACKED, PACKED_DATA]) rmSync(stale, { force: true });
   for (const o of [options, figure]) await (await esbuild.context(o)).watch();
 } else {
   await Promise.all([esbuild.build(options), esbuild.build(figure)]);

@@ -31,6 +31,7 @@ import glob, zipfile
 wheel = glob.glob("dist/cctviz-*.whl")[0]
 names = zipfile.ZipFile(wheel).namelist()
 for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-packed.js",
+               "cctviz/widget/static/widget-packed.b64",
                "cctviz/widget/static/widget.css",
                "cctviz/widget/static/figure.js",
                "cctviz/examples/data/hatchet+hatchet-LICENSE",

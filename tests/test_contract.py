@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 import traitlets
-from anywidget import AnyWidget
 
 import cctviz
 from cctviz import contract, payload, table
 from cctviz.widget import traits
+from cctviz.widget.bundle import PackedWidget
 
 from .profiles import REPO
 
@@ -25,8 +25,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def _synced() -> dict[str, traitlets.TraitType]:
-    """The synced traits CCT declares (AnyWidget's own, such as _esm and layout, left out)."""
-    inherited = set(AnyWidget.class_trait_names(sync=True))
+    """The synced traits CCT declares (AnyWidget's own, such as _esm and layout, and the packed
+    front end's, _bundle and _bundle_key, left out)."""
+    inherited = set(PackedWidget.class_trait_names(sync=True))
     return {
         name: trait
         for name, trait in cctviz.CCT.class_traits(sync=True).items()

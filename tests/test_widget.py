@@ -144,23 +144,28 @@ def test_bundle_is_built_and_used() -> None:
     from cctviz.widget import bundle
 
     assert bundle.BUNDLE.is_file(), bundle.MISSING
-    assert bundle.PACKED.is_file(), bundle.MISSING
+    assert bundle.PACKED.is_file() and bundle.PACKED_DATA.is_file(), bundle.MISSING
     assert str(cctviz.CCT._esm) == bundle.PACKED.read_text()
 
 
 def test_widgets_carry_the_packed_bundle(gf, monkeypatch) -> None:
-    """Each saved widget holds its ``_esm``: the gzipped bundle, which unpacks to widget.js."""
+    """Each saved widget holds the gzipped bundle (``_bundle``), which unpacks to widget.js, and
+    a small module (``_esm``) that unpacks it once per page and bundle version: a page keeps the
+    source of every module it imports, once per widget."""
     from cctviz.widget import bundle
 
-    packed = bundle.PACKED.read_text()
-    data = re.search(r'const data = "([A-Za-z0-9+/=]+)";', packed)
-    assert data is not None, "widget-packed.js holds no base64 data"
-    assert gzip.decompress(base64.b64decode(data.group(1))) == bundle.BUNDLE.read_bytes()
-    assert "export default await loaded" in packed  # one unpacking per page
-    assert cctviz.CCT(gf)._esm == packed
-    assert len(packed) < 0.6 * bundle.BUNDLE.stat().st_size
+    w = cctviz.CCT(gf)
+    assert gzip.decompress(base64.b64decode(w._bundle)) == bundle.BUNDLE.read_bytes()
+    assert re.fullmatch(r"cctviz-[0-9a-f]{16}", w._bundle_key)
+    assert len(w._bundle) < 0.6 * bundle.BUNDLE.stat().st_size
+    loader = bundle.PACKED.read_text()
+    assert w._esm == loader and len(loader) < 2000
+    assert 'model.get("_bundle")' in loader and "bundles.has(key)" in loader  # once per page
+    # the two traits are synced, so that the page (and a saved notebook) gets them
+    state = w.get_state()
+    assert state["_bundle"] == w._bundle and state["_bundle_key"] == w._bundle_key
     monkeypatch.setenv("ANYWIDGET_HMR", "1")  # hot reload watches the plain bundle
-    assert bundle.esm() == bundle.BUNDLE
+    assert bundle.esm() == bundle.BUNDLE and bundle.bundle_data() == ("", "")
 
 
 def test_view_state_set_by_the_front_end_reaches_python(gf) -> None:

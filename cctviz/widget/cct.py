@@ -13,7 +13,6 @@ import re
 import uuid
 from typing import Any
 
-import anywidget
 import traitlets as t
 
 from .. import view
@@ -43,7 +42,7 @@ class CCT(
     ScreenState,
     StaticPicture,
     FrontEndErrors,
-    anywidget.AnyWidget,
+    bundle.PackedWidget,
 ):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
@@ -51,9 +50,6 @@ class CCT(
     (shift-click toggles more); the selected node ids are in ``selection``. A node id is the
     node's position in ``table`` (depth-first pre-order); ``table.nodes[i]`` is its Hatchet Node.
     """
-
-    _esm = bundle.esm()
-    _css = bundle.css()
 
     # the synced traits: kind, default, allowed values and help come from cctviz/contract.json
     color_by: str = traits.trait("color_by")

@@ -324,6 +324,8 @@ export function createPainter({
       if (labelFrame) (doc.defaultView?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
       backend?.destroy();
       backend = null;
+      // a destroyed view keeps nothing of its tree (something may still hold the renderer)
+      table = stats = tree = layout = scene = null;
     },
   };
 }

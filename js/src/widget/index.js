@@ -220,6 +220,10 @@ function renderView(deps, model, el) {
     screen.dispose();
     snapshots.dispose();
     renderer.destroy();
+    // Jupyter may keep a removed view object alive as long as its model (ipywidgets keeps every
+    // model until it is closed): let go of the tree and the drawing so only an empty element stays
+    Reflect.deleteProperty(el, "cctRenderer");
+    table = null;
   }
   return dispose;
 }

@@ -489,3 +489,14 @@ describe("labels of big views", () => {
     }
   });
 });
+
+test("a destroyed renderer keeps nothing of its tree", () => {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const renderer = createRenderer(container, { width: 900, height: 500 });
+  renderer.setData(decodeTable(randomTree(300)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+  expect(renderer.screenPosition(0)).not.toBeNull();
+  renderer.destroy();
+  expect(renderer.screenPosition(0)).toBeNull(); // the painter dropped table, tree and layout
+  expect(container.childElementCount).toBe(0);
+});

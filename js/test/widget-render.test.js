@@ -223,14 +223,17 @@ describe("cleanup", () => {
   test("dispose removes every listener, timer and the renderer", () => {
     vi.useFakeTimers();
     const model = mockModel();
-    const { renderer, dispose, deps } = mountWidget(model);
+    const { renderer, dispose, deps, el } = mountWidget(model);
     expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 2); // + selection, units, height; _payload, msg:custom
+    expect(el.cctRenderer).toBe(renderer);
     renderer.user.zoom({ x: 1, y: 1, k: 3 });
     renderer.user.change({ collapsed: [1] });
     const saves = model.saves;
     dispose();
     expect(model.listenerCount()).toBe(0);
     expect(renderer.destroyed).toBe(true);
+    // Jupyter may keep the view's element as long as the model: it no longer leads to the tree
+    expect(el.cctRenderer).toBeUndefined();
     vi.advanceTimersByTime(10_000);
     expect(model.saves).toBe(saves); // the zoom was not reported after all
     expect(deps.figureSVG).not.toHaveBeenCalled(); // nor the image drawn

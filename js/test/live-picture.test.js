@@ -47,7 +47,8 @@ test("the overlay keeps what a figure shows: labels, selection and match rings a
 
 test("no picture where the page cannot paint (no canvas)", () => {
   const backend = {
-    paintOn: function* () {
+    *paintOn() {
+      yield;
       return 0;
     },
   };

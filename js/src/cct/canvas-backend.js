@@ -76,13 +76,23 @@ export function createCanvasBackend(container, { labelPx }) {
     painted = null;
   }
 
-  function reindex() {
-    index = /** @type {import("d3-quadtree").Quadtree<NodeMark>} */ (quadtree())
-      .x((m) => m.x)
-      .y((m) => m.y)
-      .addAll(list);
+  /** @type {boolean} the quadtree is built on the first hit test after new marks (a redraw of
+   * 10^4 marks does not wait for it) */
+  let indexed = false;
+  function marksChanged() {
+    indexed = false;
     maxR = 0;
     for (const m of list) if (m.r > maxR) maxR = m.r;
+  }
+  function indexOf() {
+    if (!indexed) {
+      index = /** @type {import("d3-quadtree").Quadtree<NodeMark>} */ (quadtree())
+        .x((m) => m.x)
+        .y((m) => m.y)
+        .addAll(list);
+      indexed = true;
+    }
+    return index;
   }
 
   function schedule() {
@@ -226,7 +236,7 @@ export function createCanvasBackend(container, { labelPx }) {
       list = marks;
       byId = [];
       for (const m of marks) byId[m.key] = m;
-      reindex();
+      marksChanged();
       drawRings(rings, selected, "cct-selected");
       drawRings(matchRings, matches, "cct-match");
       drawRings(highlightRings, highlighted, "cct-highlight");
@@ -299,7 +309,7 @@ export function createCanvasBackend(container, { labelPx }) {
       const x = (event.clientX - box.left - t.x) / t.k;
       const y = (event.clientY - box.top - t.y) / t.k;
       const slack = 3 / t.k;
-      const m = index.find(x, y, maxR / t.k + slack);
+      const m = indexOf().find(x, y, maxR / t.k + slack);
       if (!m) return null;
       return Math.hypot(m.x - x, m.y - y) <= m.r / t.k + slack ? m.key : null;
     },

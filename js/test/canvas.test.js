@@ -122,7 +122,7 @@ describe("canvas backend", () => {
     const { container } = mount(randomTree(5000), { foldToFit: false });
     const canvas = container.querySelector("canvas.cct-canvas");
     await nextFrame();
-    expect(canvas.hasAttribute("data-node-count")).toBe(false); // two steps per frame so far
+    expect(canvas.hasAttribute("data-node-count")).toBe(false); // a step or two per frame
     const partial = painted.fills;
     let frames = 1;
     while (!canvas.hasAttribute("data-node-count") && frames < 100) {

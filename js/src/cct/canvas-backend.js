@@ -10,8 +10,9 @@ import { createOverlay, SVG_NS } from "./overlay.js";
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
 /** @typedef {import("./overlay.js").Layer} Layer */
 /** @typedef {import("./canvas-paint.js").Colors} Colors */
-/** Longest a painting runs in one frame before it pauses until the next. */
-const FRAME_MS = 40;
+/** Longest a painting runs in one frame before it pauses until the next (the frame also rasterises
+ * what it painted: ~20 ms more in a software rasteriser). */
+const FRAME_MS = 24;
 
 /**
  * @param {HTMLElement} container

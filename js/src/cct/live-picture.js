@@ -2,7 +2,7 @@
 // painted again onto a canvas of the picture's size in a figure's colours, and the overlay
 // (labels, legends, band rules, selection rings) copied with its styles written in, drawn on
 // top. A figure (figure.js) lays the whole tree out again as SVG: at 10,000 drawn nodes that
-// is two main-thread tasks of 200–370 ms, while this picture costs a few tens of milliseconds,
+// is two main-thread tasks of 200–370 ms, while this picture paints in slices of at most 30 ms,
 // whatever the size of the tree, and encodes its PNG off the main thread.
 import { hatchPattern } from "./canvas-paint.js";
 import { figureStyle, inlineStyles } from "./figure-style.js";

@@ -26,14 +26,18 @@ const contractWithoutProse = {
   },
 };
 
-// What a saved notebook carries per widget (anywidget inlines `_esm` in every widget's state):
-// the release bundle gzipped and base64-encoded (widget-packed.b64, the `_bundle` trait, a third
-// of the size), and as `_esm` a small module that unpacks and imports it once per page
-// (DecompressionStream: Chromium 80, Firefox 113, Safari 16.4). The bundle is a trait rather than
-// part of `_esm` because a page keeps the source of every module it imported for as long as it
-// lives: anywidget imports `_esm` once per widget, so each re-run of a cell kept another 110 KB.
-// `--watch` keeps widget.js plain for hot reload. esbuild cannot emit such a pair itself, and
-// no bundler plugin we found does this for anywidget, so these few lines are ours.
+// What a saved notebook carries: the release bundle gzipped and base64-encoded
+// (widget-packed.b64, a third of the size) in the `_bundle` trait of one model per kernel
+// (cctviz.widget.bundle.FrontEnd), which every view names in its `_front_end` trait (marimo,
+// which closes a cell's models when it runs again, gives each view its own `_bundle`); and as
+// `_esm` a small module that unpacks and imports it once per page (DecompressionStream:
+// Chromium 80, Firefox 113, Safari 16.4). The bundle is a trait rather than part of `_esm`
+// because a page keeps the source of every module it imported for as long as it lives:
+// anywidget imports `_esm` once per widget, so each re-run of a cell kept another 110 KB; and a
+// shared model rather than a trait of each view because a page keeps every model's state, and a
+// saved notebook stores it, once per view. `--watch` keeps widget.js plain for hot reload.
+// esbuild cannot emit such a pair itself, and no bundler plugin we found does this for
+// anywidget, so these few lines are ours.
 const PACKED = "cctviz/widget/static/widget-packed.js";
 const PACKED_DATA = "cctviz/widget/static/widget-packed.b64";
 function pack() {
@@ -57,9 +61,21 @@ const unpack = async (data) => {
     URL.revokeObjectURL(url);
   }
 };
+// the bundle's text: the view's own, or that of the kernel's one FrontEnd model it names
+const bundleOf = async (model) => {
+  const own = model.get("_bundle");
+  if (own) return own;
+  const ref = String(model.get("_front_end") ?? "");
+  if (!ref.startsWith("IPY_MODEL_")) throw new Error("cctviz: this view names no front-end bundle");
+  return (await model.widget_manager.get_model(ref.slice(10))).get("_bundle");
+};
 const load = (model) => {
   const key = model.get("_bundle_key");
-  if (!bundles.has(key)) bundles.set(key, unpack(model.get("_bundle")));
+  if (!bundles.has(key)) {
+    const loading = bundleOf(model).then(unpack);
+    loading.catch(() => bundles.delete(key)); // the next view tries again
+    bundles.set(key, loading);
+  }
   return bundles.get(key);
 };
 export default {

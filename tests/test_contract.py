@@ -26,7 +26,7 @@ def _jsonable(value: Any) -> Any:
 
 def _synced() -> dict[str, traitlets.TraitType]:
     """The synced traits CCT declares (AnyWidget's own, such as _esm and layout, and the packed
-    front end's, _bundle and _bundle_key, left out)."""
+    front end's, _bundle, _bundle_key and _front_end, left out)."""
     inherited = set(PackedWidget.class_trait_names(sync=True))
     return {
         name: trait

@@ -148,24 +148,52 @@ def test_bundle_is_built_and_used() -> None:
     assert str(cctviz.CCT._esm) == bundle.PACKED.read_text()
 
 
-def test_widgets_carry_the_packed_bundle(gf, monkeypatch) -> None:
-    """Each saved widget holds the gzipped bundle (``_bundle``), which unpacks to widget.js, and
-    a small module (``_esm``) that unpacks it once per page and bundle version: a page keeps the
-    source of every module it imports, once per widget."""
+def test_views_share_one_packed_bundle(gf, monkeypatch) -> None:
+    """The gzipped bundle (which unpacks to widget.js) is held once per kernel, by one FrontEnd
+    model every view names in ``_front_end``: a page and a saved notebook hold it once however
+    many views there are. ``_esm`` is a small module that unpacks it once per page and bundle
+    version (a page keeps the source of every module it imports, once per widget)."""
     from cctviz.widget import bundle
 
-    w = cctviz.CCT(gf)
-    assert gzip.decompress(base64.b64decode(w._bundle)) == bundle.BUNDLE.read_bytes()
+    w, w2 = cctviz.CCT(gf), cctviz.CCT(gf)
+    front = w._front_end
+    assert isinstance(front, bundle.FrontEnd) and w2._front_end is front
+    assert w._bundle == "" and w2._bundle == ""  # no view carries a copy
+    assert gzip.decompress(base64.b64decode(front._bundle)) == bundle.BUNDLE.read_bytes()
     assert re.fullmatch(r"cctviz-[0-9a-f]{16}", w._bundle_key)
-    assert len(w._bundle) < 0.6 * bundle.BUNDLE.stat().st_size
+    assert front._bundle_key == w._bundle_key
+    assert len(front._bundle) < 0.6 * bundle.BUNDLE.stat().st_size
     loader = bundle.PACKED.read_text()
     assert w._esm == loader and len(loader) < 2000
-    assert 'model.get("_bundle")' in loader and "bundles.has(key)" in loader  # once per page
-    # the two traits are synced, so that the page (and a saved notebook) gets them
+    assert 'model.get("_front_end")' in loader and "get_model" in loader
+    assert "bundles.has(key)" in loader  # once per page
+    # the view's first state names the shared model (a widget reference), which is synced too
     state = w.get_state()
-    assert state["_bundle"] == w._bundle and state["_bundle_key"] == w._bundle_key
+    assert state["_front_end"] == f"IPY_MODEL_{front.model_id}" and state["_bundle"] == ""
+    assert front.get_state()["_bundle"] == front._bundle
+    # closed (Widget.close_all()): the next view gets a new one
+    front.close()
+    w3 = cctviz.CCT(gf)
+    assert w3._front_end is not front and w3._front_end.comm is not None
     monkeypatch.setenv("ANYWIDGET_HMR", "1")  # hot reload watches the plain bundle
     assert bundle.esm() == bundle.BUNDLE and bundle.bundle_data() == ("", "")
+
+
+def test_in_marimo_each_view_carries_the_bundle(gf, monkeypatch) -> None:
+    """marimo closes the models a cell made when it runs again, which would take a shared bundle
+    from the views of other cells: there each view has its own."""
+    import sys
+    import types
+
+    from cctviz.widget import bundle
+
+    fake = types.SimpleNamespace(running_in_notebook=lambda: True)
+    monkeypatch.setitem(sys.modules, "marimo", fake)
+    w = cctviz.CCT(gf)
+    assert w._front_end is None
+    assert gzip.decompress(base64.b64decode(w._bundle)) == bundle.BUNDLE.read_bytes()
+    fake.running_in_notebook = lambda: False  # marimo imported, run as a script or elsewhere
+    assert cctviz.CCT(gf)._bundle == ""
 
 
 def test_view_state_set_by_the_front_end_reaches_python(gf) -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import pathlib
+import sys
+from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 STATIC = pathlib.Path(__file__).parent / "static"  # also figure.js: see cctviz.figure.page
@@ -50,14 +53,56 @@ def bundle_data() -> tuple[str, str]:
 _PACKED = bundle_data()
 
 
+class FrontEnd(anywidget.AnyWidget):
+    """The packed bundle, once per kernel: every view's ``_front_end`` refers to this one model,
+    so a page, and a saved notebook's widget state, hold the 110 KB once however many views
+    there are (each view used to carry its own copy, kept by the page for as long as its model
+    lives: a re-run of a display cell kept another). It is never displayed."""
+
+    _esm = "export default {};"
+    _bundle_key = traitlets.Unicode(_PACKED[0]).tag(sync=True)
+    _bundle = traitlets.Unicode(_PACKED[1]).tag(sync=True)
+
+
+_shared: FrontEnd | None = None
+
+
+def in_marimo() -> bool:
+    """Whether this runs in a marimo notebook, which closes a widget's comm when the cell that
+    made it runs again: a model shared by the views of several cells would vanish with one."""
+    marimo = sys.modules.get("marimo")
+    return marimo is not None and bool(marimo.running_in_notebook())
+
+
+def shared_front_end() -> FrontEnd:
+    """The kernel's one front-end model, made again if it was closed (``Widget.close_all()``)."""
+    global _shared
+    if _shared is None or _shared.comm is None:
+        _shared = FrontEnd()
+    return _shared
+
+
 class PackedWidget(anywidget.AnyWidget):
-    """An anywidget whose front end is the packed bundle: ``_esm`` loads it from ``_bundle``
-    (a page keeps the source of each module it imports, once per widget: the loader is small)."""
+    """An anywidget whose front end is the packed bundle: ``_esm`` is a small loader that
+    unpacks the bundle of the shared ``_front_end`` model, or of ``_bundle`` where models are
+    not shared (marimo), once per page (a page keeps the source of each module it imports,
+    once per widget: the loader is small)."""
 
     _esm = esm()
     _css = css()
     _bundle_key = traitlets.Unicode(_PACKED[0]).tag(sync=True)
-    _bundle = traitlets.Unicode(_PACKED[1]).tag(sync=True)
+    _bundle = traitlets.Unicode("").tag(sync=True)
+    _front_end = traitlets.Instance(FrontEnd, allow_none=True).tag(
+        sync=True, **ipywidgets.widget_serialization
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        # before the comm opens, so that its first message says where the bundle is
+        if packed() and in_marimo():
+            kwargs["_bundle"] = _PACKED[1]
+        elif packed():
+            kwargs["_front_end"] = shared_front_end()
+        super().__init__(**kwargs)
 
 
 def require() -> None:

@@ -8,6 +8,8 @@ import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 
 const watch = process.argv.includes("--watch");
+// `--names`: a release build that keeps function names, for reading a CPU profile
+const names = process.argv.includes("--names");
 
 // The contract's prose (help texts, field descriptions, comments) is for people and
 // docs/view-state.md; the bundle carries only what the code reads.
@@ -97,22 +99,22 @@ const options = {
   format: "esm",
   target: ["es2020"],
   outdir: "cctviz/widget/static",
-  minify: !watch,
+  minify: !watch && !names,
+  minifyWhitespace: !watch,
+  minifySyntax: !watch,
   sourcemap: watch ? "inline" : false,
   loader: { ".css": "css" },
   logLevel: "info",
   plugins: watch ? [] : [contractWithoutProse],
 };
 
-// the headless figure page of cctviz.export: a classic script that sets `cctvizFigure`
-/** @type {import("esbuild").BuildOptions} */
-const figure = { ...options, entryPoints: { figure: "js/src/figure-page.js" }, format: "iife" };
-
 if (watch) {
   // a stale packed bundle would hide the rebuilt one
   for (const stale of [PACKED, PACKED_DATA]) rmSync(stale, { force: true });
-  for (const o of [options, figure]) await (await esbuild.context(o)).watch();
+  await (await esbuild.context(options)).watch();
 } else {
-  await Promise.all([esbuild.build(options), esbuild.build(figure)]);
+  // the headless figure page of cctviz.export imports widget.js as well (its named exports)
+  rmSync("cctviz/widget/static/figure.js", { force: true }); // left by builds before 0.1
+  await esbuild.build(options);
   pack();
 }

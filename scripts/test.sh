@@ -33,7 +33,6 @@ names = zipfile.ZipFile(wheel).namelist()
 for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-packed.js",
                "cctviz/widget/static/widget-packed.b64",
                "cctviz/widget/static/widget.css",
-               "cctviz/widget/static/figure.js",
                "cctviz/examples/data/hatchet+hatchet-LICENSE",
                "cctviz/examples/data/LLNL+thicket-LICENSE",
                "cctviz/examples/data/lulesh-mpi-scaling/343_cores.cali", "cctviz/py.typed"):

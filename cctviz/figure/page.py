@@ -1,13 +1,14 @@
 """The headless figure page: the front-end bundle that draws figures in Chromium.
 
-It is built with the widget's bundle (``npm run build``) into the package's ``widget/static``
-folder; figures only read the file."""
+It is the widget's own bundle (``npm run build`` writes it into the package's ``widget/static``
+folder), whose named exports ``cctvizFigure`` and ``cctvizPng`` draw a figure and rasterise it;
+figures only read the file."""
 
 from __future__ import annotations
 
 import pathlib
 
-FIGURE = pathlib.Path(__file__).parent.parent / "widget" / "static" / "figure.js"
+FIGURE = pathlib.Path(__file__).parent.parent / "widget" / "static" / "widget.js"
 
 MISSING = (
     f"the cctviz front-end bundle {FIGURE} is missing. It is built when cctviz is installed "
@@ -22,6 +23,6 @@ def require() -> None:
 
 
 def script() -> str:
-    """The figure bundle's JavaScript (defines ``cctvizFigure`` and ``cctvizPng``)."""
+    """The bundle's JavaScript, an ES module (exports ``cctvizFigure`` and ``cctvizPng``)."""
     require()
     return FIGURE.read_text(encoding="utf-8")

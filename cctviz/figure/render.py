@@ -242,7 +242,20 @@ def _figure_page(browser: Any) -> Any:
     if _page is None or _page.is_closed() or _page.context.browser is not browser:
         _page = browser.new_page(viewport={"width": 1200, "height": 900})
         _page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body>")
-        _page.add_script_tag(content=figure_script())
+        # the bundle is an ES module: imported from a blob URL, its two exports made globals
+        _page.evaluate(
+            """async (source) => {
+              const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+              try {
+                const bundle = await import(url);
+                globalThis.cctvizFigure = bundle.cctvizFigure;
+                globalThis.cctvizPng = bundle.cctvizPng;
+              } finally {
+                URL.revokeObjectURL(url);
+              }
+            }""",
+            figure_script(),
+        )
     return _page
 
 

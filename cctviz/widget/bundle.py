@@ -11,7 +11,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-STATIC = pathlib.Path(__file__).parent / "static"  # also figure.js: see cctviz.figure.page
+STATIC = pathlib.Path(__file__).parent / "static"  # BUNDLE also draws figures: cctviz.figure.page
 BUNDLE = STATIC / "widget.js"
 PACKED = STATIC / "widget-packed.js"  # the module that unpacks PACKED_DATA (js/build.mjs)
 PACKED_DATA = STATIC / "widget-packed.b64"  # its key, a line break, BUNDLE gzipped in base64

@@ -1,9 +1,10 @@
-// Entry point of the headless figure bundle (cctviz/widget/static/figure.js). cctviz.export
-// loads it into a blank page of headless Chromium and calls `cctvizFigure`: the same renderer as
-// the widget draws the view, so a figure made from Python looks as the widget does.
+// What the headless figure page calls: cctviz.export imports the widget's own bundle (widget.js,
+// which exports these two beside the anywidget module) into a blank page of headless Chromium
+// and calls `cctvizFigure`: the same renderer as the widget draws the view, so a figure made from
+// Python looks as the widget does. (It used to be a second bundle, figure.js, holding most of
+// widget.js again.)
 import { decodeTable } from "./cct/decode.js";
 import { figureSVG } from "./cct/figure.js";
-import { svgToPng } from "./cct/rasterize.js";
 
 /**
  * Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only).
@@ -25,11 +26,7 @@ export function fromBase64(value) {
  * @param {Partial<import("./contract.js").ViewState>} state the renderer's view state (full-tree node ids)
  * @param {import("./cct/figure.js").FigureOptions} options
  */
-function cctvizFigure(payload, state, options) {
+export function cctvizFigure(payload, state, options) {
   // state and selection in full-tree node ids, as the renderer takes them
   return figureSVG(decodeTable(fromBase64(payload)), state, options);
 }
-
-globalThis.cctvizFigure = cctvizFigure;
-// PNG: the SVG drawn onto a canvas of the exact pixel size (no screenshot of the page)
-globalThis.cctvizPng = svgToPng;

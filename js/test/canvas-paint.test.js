@@ -1,7 +1,7 @@
 // Links on canvas (js/src/cct/canvas-paint.js): a link reaching far out of the view is drawn as
 // the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
-import { linksPath } from "../src/cct/canvas-paint.js";
+import { linksPath, within } from "../src/cct/canvas-paint.js";
 
 /** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
 beforeEach(() => {
@@ -77,4 +77,60 @@ test("a long link that passes beside the view is left out", () => {
   // from far left-above to far right-above: its y stays above the view where x is in it
   const s = { x0: -100000, y0: -5000, x1: 100000, y1: -4000 };
   expect(linksPath([s], box).curves).toEqual([]);
+});
+
+test("the part of a link's coordinate in a range is found exactly, in closed form", () => {
+  // a link's x: control points (v0, m, m, v1); its y: (v0, v0, v1, v1)
+  const x = (v0, v1, t) => {
+    const u = 1 - t;
+    const m = (v0 + v1) / 2;
+    return u * u * u * v0 + 3 * u * u * t * m + 3 * u * t * t * m + t * t * t * v1;
+  };
+  const y = (v0, v1, t) => v0 + (v1 - v0) * (3 * t * t - 2 * t * t * t);
+  for (const [v0, v1] of [
+    [-50000, 50100],
+    [50050, -49950],
+    [3, 7],
+  ]) {
+    const lo = Math.min(v0, v1) + 0.3 * Math.abs(v1 - v0);
+    const hi = Math.min(v0, v1) + 0.6 * Math.abs(v1 - v0);
+    for (const [coord, flat] of [
+      [x, false],
+      [y, true],
+    ]) {
+      const [a, b] = within(v0, v1, lo, hi, flat);
+      expect(a).toBeLessThan(b);
+      const ends = [coord(v0, v1, a), coord(v0, v1, b)].sort((p, q) => p - q);
+      expect(Math.abs(ends[0] - lo)).toBeLessThan(1e-9 * Math.abs(v1 - v0) + 1e-9);
+      expect(Math.abs(ends[1] - hi)).toBeLessThan(1e-9 * Math.abs(v1 - v0) + 1e-9);
+    }
+  }
+  // a range the coordinate never reaches, and a link with no extent in it
+  const [a, b] = within(0, 10, 20, 30);
+  expect(a < b).toBe(false);
+  expect(within(5, 5, 0, 10)).toEqual([0, 1]);
+  const [c, d] = within(5, 5, 6, 10);
+  expect(c < d).toBe(false);
+});
+
+test("cut links that fall on the same pixels as one already drawn are drawn once", () => {
+  // a node in view with 9,000 children in rows 28 px apart, nearly all far below the view
+  const links = Array.from({ length: 9000 }, (_, j) => ({ x0: 50, y0: 50, x1: 150, y1: 50 + 28 * (j + 1) }));
+  const pxBox = { ...box, px: 1 };
+  const seen = new Set();
+  const curves = [
+    ...linksPath(links.slice(0, 4500), pxBox, seen).curves,
+    ...linksPath(links.slice(4500), pxBox, seen).curves, // batches share what was drawn
+  ];
+  const all = linksPath(links, box).curves; // px unset: every cut part
+  expect(all.length).toBe(9000);
+  expect(curves.length).toBeLessThan(300);
+  // each part left out is within a pixel of one drawn, everywhere along it
+  for (const whole of all.filter((_, i) => i % 97 === 0)) {
+    const near = curves.some((kept) => [0, 0.25, 0.5, 0.75, 1].every((t) => {
+      const [a, b] = [at(whole, t), at(kept, t)];
+      return Math.hypot(a[0] - b[0], a[1] - b[1]) <= Math.SQRT2;
+    }));
+    expect(near).toBe(true);
+  }
 });

@@ -91,6 +91,29 @@ describe("canvas backend", () => {
     expect(painted.fills).toBe(5000);
   });
 
+  test("auto stays on canvas for the same tree when fewer nodes are drawn; other data starts on SVG", async () => {
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
+    expect(renderer.backend).toBe("canvas");
+    const canvas = container.querySelector("canvas.cct-canvas");
+    // collapse the first root's children: a few nodes are left, on the same canvas
+    const table = decodeTable(randomTree(5000));
+    const children = [];
+    for (let row = 1; row < table.size; row++) if (table.parent[row] === 0) children.push(table.idOf(row));
+    renderer.setState({ collapsed: children });
+    expect(renderer.state.collapsed.length).toBe(children.length);
+    expect(renderer.backend).toBe("canvas");
+    expect(container.querySelector("canvas.cct-canvas")).toBe(canvas); // not made again
+    await paintedAll(container);
+    const drawn = Number(canvas.getAttribute("data-node-count"));
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(4000); // "auto" alone would have chosen SVG
+    expect(container.querySelectorAll("circle.cct-node").length).toBe(0);
+    // other data: chosen afresh by its size
+    renderer.setData(decodeTable(smallTree()));
+    expect(renderer.backend).toBe("svg");
+    expect(container.querySelectorAll("circle.cct-node").length).toBeGreaterThan(0);
+  });
+
   test("while a zoom is under way frames show the last painting moved; its end paints again", async () => {
     const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
     await paintedAll(container);

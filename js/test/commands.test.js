@@ -107,6 +107,35 @@ describe("scene", () => {
     return { table, stats, tree, layout, scene, v };
   }
 
+  test("a collapse draws on the same scales and colours; colours over the view are made again", () => {
+    const { table, stats } = sparse();
+    const marksOf = (state) => {
+      const v = view(state);
+      const tree = buildViewTree(table, stats, {
+        collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)),
+      });
+      const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
+      const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
+      return computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
+    };
+    const whole = marksOf({});
+    const folded = marksOf({ collapsed: [4] }); // solve: kernel is hidden
+    expect(folded.color).toBe(whole.color);
+    expect(folded.size).toBe(whole.size);
+    const io = table.rowOf(12);
+    expect(folded.marks[io].fill).toBe(whole.marks[io].fill);
+    expect(folded.marks[table.rowOf(4)].shape).toBe("triangle"); // the glyph's own colour
+    // another palette: other scales and colours
+    const magma = marksOf({ collapsed: [4], palette: "magma" });
+    expect(magma.color).not.toBe(whole.color);
+    expect(magma.marks[io].fill).not.toBe(whole.marks[io].fill);
+    // over the nodes in view the domain follows what is drawn
+    const viewWhole = marksOf({ colorDomain: "view" });
+    const viewFolded = marksOf({ colorDomain: "view", collapsed: [4] });
+    expect(viewWhole.color.domain).toEqual([1, 50]);
+    expect(viewFolded.color.domain).not.toEqual(viewWhole.color.domain);
+  });
+
   test("marks name nodes by full-tree id and folds by their parent; folds do not set the size scale", () => {
     const { tree, scene } = sceneOf();
     const marks = tree.items.map((it) => scene.marks[it.key]);

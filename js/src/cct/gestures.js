@@ -84,6 +84,9 @@ export function createGestures(ctx) {
 
   /** @param {MouseEvent} event */
   function onDoubleClick(event) {
+    // the view's own gesture: the notebook's double-click handling (which looks up the cell
+    // under the pointer, a forced layout of the DOM just changed) has nothing to do here
+    event.stopPropagation();
     const item = itemAt(event);
     if (item?.fold) ctx.expandFold(item);
     else if (real(item)) ctx.toggleCollapse(ctx.idOf(/** @type {ViewItem} */ (item).id));

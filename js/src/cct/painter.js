@@ -74,10 +74,18 @@ export function createPainter({
     next.setTransform(camera.transform);
     onBackend(svg);
   }
+  /** @type {unknown} the tree (table.tree, or the table for one without a name) that "auto" has
+   * drawn on canvas */
+  let canvasTree = null;
+  const treeOfTable = () => table?.tree ?? table;
+  /** "auto": canvas above `D.canvasAbove` drawn nodes, and from then on for the same tree. A
+   * user collapsing and expanding a big subtree would otherwise switch surfaces each time, and
+   * a new canvas costs its first frame a compositor commit of ~30 ms on top of the drawing. */
   const backendKind = () => {
     const chosen = view().backend;
     if (chosen !== "auto") return chosen;
-    return (layout?.nodes.length ?? 0) > D.canvasAbove ? "canvas" : "svg";
+    if ((layout?.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
+    return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
   const pin = createPin({ doc, chrome, spreads });

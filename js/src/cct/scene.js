@@ -1,6 +1,7 @@
 // The scene: what the backends draw, as plain data computed from the table, the view tree, the
 // layout and the view state — node marks (position, radius, colour, shape), link segments, the
-// colour and size scales, label texts and the status line. Pure: no DOM, no state of its own.
+// colour and size scales, label texts and the status line. Pure: no DOM; the one thing it keeps
+// is a table's latest scales (scalesOf), which give the same results as making them again.
 //
 // Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
@@ -51,9 +52,14 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   const sizeMetric = metricByName(table, view.sizeBy);
   if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
   if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
-  const colors = colorScales(table, stats, tree, view, colorMetric.values);
+  const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes);
   const aggregate = aggregateColorValue(stats, colorMetric);
-  const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
+  /** a node's own colour (a row's value on its tree's scale), worked out once per scale */
+  const fillOf = (/** @type {number} */ row) => {
+    let fill = fills[row];
+    if (fill === undefined) fill = fills[row] = colors.of(row).color(colorMetric.values[row]);
+    return fill;
+  };
   /** @type {NodeMark[]} */
   const marks = [];
   for (const item of tree.items) {
@@ -85,7 +91,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
       attr: "data-id",
       ref: id,
       r: size.radius(s),
-      fill: colorOf(colors, item, item.kind === "collapsed" ? aggregate(item) : colorMetric.values[row]),
+      fill: item.kind === "collapsed" ? colorOf(colors, item, aggregate(item)) : fillOf(row),
       negative: size.negative(s),
       noSize: size.missing(s),
       shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
@@ -93,6 +99,37 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
     };
   }
   return { marks, color: colors.shared, size, legends: colors.list };
+}
+
+/**
+ * @typedef {object} Scales a table's colour and size scales for some view settings
+ * @property {unknown[]} key what they were made from
+ * @property {ReturnType<typeof colorScales>} colors
+ * @property {ReturnType<typeof sizeScale>} size
+ * @property {(string | null)[]} fills node colours by row, filled as marks ask for them
+ */
+/** @type {WeakMap<Table, Scales>} the latest scales of each table */
+const latestScales = new WeakMap();
+
+/**
+ * The colour and size scales, the same objects as last time while what they are made from holds:
+ * a collapse or an expand draws other nodes on the same scales (their domains span the tree),
+ * so the scales and the nodes' colours are not worked out again for 10^4 marks. Colours over the
+ * nodes in view (`colorDomain: "view"`) change with the view tree, and are.
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {import("./decode.js").Metric} colorMetric @param {import("./decode.js").Metric} sizeMetric
+ * @param {{ rMin: number, rMax: number }} sizes
+ * @returns {Scales}
+ */
+function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes) {
+  const { colorScale: type, palette, colorDomain: domain, legend } = view;
+  const key = [colorMetric.values, sizeMetric.values, stats, type, palette, String(domain), legend, sizes.rMin, sizes.rMax];
+  const last = latestScales.get(table);
+  if (last && domain !== "view" && last.key.every((v, i) => v === key[i])) return last;
+  const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
+  const made = { key, colors: colorScales(table, stats, tree, view, colorMetric.values), size, fills: [] };
+  latestScales.set(table, made);
+  return made;
 }
 
 /**

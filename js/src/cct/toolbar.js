@@ -247,6 +247,9 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   /** @type {{ lo: number, hi: number, log: boolean } | null} */
   let domain = null;
+  /** @type {{ values: Float64Array, type: string, range: ViewState["prune"] } | null} what the
+   * histogram shows */
+  let drawnHistogram = null;
   /** The metric value at a slider position. @param {number} step */
   const toValue = (step) => {
     const t = Number(step) / SLIDER_STEPS;
@@ -383,6 +386,19 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
      * @param {number} hiddenCount nodes outside the range
      */
     setHistogram(values, type, range, hiddenCount) {
+      // a collapse or expand redraws the view, not the distribution: only the count changes
+      const same =
+        drawnHistogram &&
+        drawnHistogram.values === values &&
+        drawnHistogram.type === type &&
+        drawnHistogram.range?.[0] === range?.[0] &&
+        drawnHistogram.range?.[1] === range?.[1];
+      drawnHistogram = { values, type, range };
+      if (same && range && domain) {
+        pruneInfo.textContent = `${formatValue(range[0])} – ${formatValue(range[1])} · ${hiddenCount} hidden`;
+        return;
+      }
+      if (same) return;
       const finite = [...values].filter((v) => Number.isFinite(v) && (type !== "log" || v > 0));
       // the extent of a non-empty list of numbers is two numbers
       const [lo, hi] = finite.length ? /** @type {[number, number]} */ (extent(finite)) : [0, 0];

@@ -7,8 +7,8 @@
   the view and over its largest fold, event → the following frame (goal p95 ≤ 50 ms);
 * long tasks once the picture is drawn: main-thread tasks over 50 ms from the first paint to
   3 s after it (goal: none), for 10k nodes drawn whole and the default views of 10k–1M;
-* memory on re-run: the display cell run again 20 times at 10k nodes, JS heap after a garbage
-  collection (goal: no growth).
+* memory on re-run: the display cell run again 20 times at 10k nodes, JS heap and ArrayBuffer
+  backing stores after a garbage collection (goal: no growth).
 
     python benchmarks/gestures.py                 # everything (builds a 1M-node tree: ~1 min)
     python benchmarks/gestures.py --only collapse --events 30
@@ -193,9 +193,10 @@ def long_task_rows(lab: Lab, page: Any, cases: list[tuple[int, str]]) -> list[tu
     return rows
 
 
-def heap_rows(lab: Lab, page: Any, n: int, runs: int, call: str) -> list[tuple[int, float]]:
+def heap_rows(lab: Lab, page: Any, n: int, runs: int, call: str) -> list[tuple[int, float, float]]:
+    """After runs 1, 2, 5, 10, 20, 30 and the last, after a garbage collection: the JS heap
+    in use and the ArrayBuffer backing stores (the payloads' buffers live there), MB."""
     cdp = page.context.new_cdp_session(page)
-    cdp.send("Performance.enable")
     notebook = open_view(lab, page, n, call)
     rows = []
     for i in range(1, runs + 1):
@@ -203,11 +204,11 @@ def heap_rows(lab: Lab, page: Any, n: int, runs: int, call: str) -> list[tuple[i
         drawn(page)
         notebook.wait_idle()
         page.wait_for_timeout(500)
-        if i in (1, 2, 5, 10, runs):
+        if i in (1, 2, 5, 10, 20, 30, runs):
             for _ in range(2):
                 cdp.send("HeapProfiler.collectGarbage")
-            metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-            rows.append((i, metrics["JSHeapUsedSize"] / 2**20))
+            usage = cdp.send("Runtime.getHeapUsage")
+            rows.append((i, usage["usedSize"] / 2**20, usage["backingStorageSize"] / 2**20))
     return rows
 
 
@@ -259,9 +260,10 @@ def main() -> None:
                 closing = "(w.close() if 'w' in globals() else None, cctviz.CCT(gf))[1]"
                 plain = heap_rows(lab, page, 10_000, args.runs, "cctviz.CCT(gf)")
                 closed = heap_rows(lab, page, 10_000, args.runs, closing)
-                print(f"{'run':>5} | {'w = CCT(gf); w':>15} | {'w.close() first':>15}")
-                for (i, a), (_, b) in zip(plain, closed, strict=True):
-                    print(f"{i:>5} | {a:>12.1f} MB | {b:>12.1f} MB")
+                print("JS heap in use + ArrayBuffer backing stores, after a garbage collection")
+                print(f"{'run':>5} | {'w = CCT(gf); w':>22} | {'w.close() first':>22}")
+                for (i, a, ab), (_, b, bb) in zip(plain, closed, strict=True):
+                    print(f"{i:>5} | {a:>7.1f} + {ab:>5.1f} MB | {b:>7.1f} + {bb:>5.1f} MB")
             browser.close()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\n({time.perf_counter() - started:.0f} s; load average at the end {load})")

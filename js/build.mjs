@@ -81,6 +81,9 @@ const load = (model) => {
   return bundles.get(key);
 };
 export default {
+  async initialize(context) {
+    return (await load(context.model)).initialize?.(context);
+  },
   async render(context) {
     return (await load(context.model)).render(context);
   },

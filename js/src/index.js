@@ -8,9 +8,9 @@ import { createRenderer } from "./cct/renderer.js";
 import { createTablePane } from "./cct/table-pane.js";
 import { createWidget } from "./widget/index.js";
 
-// the headless figure page of cctviz.export (cctviz/figure/render.py) imports this bundle too
-export { cctvizFigure } from "./figure-page.js";
 // PNG: the SVG drawn onto a canvas of the exact pixel size (no screenshot of the page)
 export { svgToPng as cctvizPng } from "./cct/rasterize.js";
+// the headless figure page of cctviz.export (cctviz/figure/render.py) imports this bundle too
+export { cctvizFigure } from "./figure-page.js";
 
 export default createWidget({ createRenderer, createTablePane, decodeTable, figureSVG, svgToPng });

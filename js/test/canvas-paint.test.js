@@ -127,10 +127,12 @@ test("cut links that fall on the same pixels as one already drawn are drawn once
   expect(curves.length).toBeLessThan(300);
   // each part left out is within a pixel of one drawn, everywhere along it
   for (const whole of all.filter((_, i) => i % 97 === 0)) {
-    const near = curves.some((kept) => [0, 0.25, 0.5, 0.75, 1].every((t) => {
-      const [a, b] = [at(whole, t), at(kept, t)];
-      return Math.hypot(a[0] - b[0], a[1] - b[1]) <= Math.SQRT2;
-    }));
+    const near = curves.some((kept) =>
+      [0, 0.25, 0.5, 0.75, 1].every((t) => {
+        const [a, b] = [at(whole, t), at(kept, t)];
+        return Math.hypot(a[0] - b[0], a[1] - b[1]) <= Math.SQRT2;
+      }),
+    );
     expect(near).toBe(true);
   }
 });

@@ -116,7 +116,14 @@ describe("scene", () => {
       });
       const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
       const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
-      return computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
+      return computeMarks({
+        table,
+        stats,
+        tree,
+        layout,
+        view: v,
+        sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" },
+      });
     };
     const whole = marksOf({});
     const folded = marksOf({ collapsed: [4] }); // solve: kernel is hidden

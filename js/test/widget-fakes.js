@@ -59,6 +59,10 @@ export function mockModel(traits = {}) {
       values[name] = value;
       emit(`change:${name}`);
     },
+    /** Python closes the widget (`w.close()`). */
+    close() {
+      emit("comm:close");
+    },
     /** A custom message from Python. */
     deliver(message) {
       emit("msg:custom", message, []);

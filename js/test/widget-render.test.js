@@ -224,7 +224,7 @@ describe("cleanup", () => {
     vi.useFakeTimers();
     const model = mockModel();
     const { renderer, dispose, deps, el } = mountWidget(model);
-    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 2); // + selection, units, height; _payload, msg:custom
+    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 3); // + selection, units, height; _payload, msg:custom, comm:close
     expect(el.cctRenderer).toBe(renderer);
     renderer.user.zoom({ x: 1, y: 1, k: 3 });
     renderer.user.change({ collapsed: [1] });
@@ -266,5 +266,22 @@ describe("cleanup", () => {
     expect(first.renderer.destroyed).toBe(true);
     const second = mountWidget(model);
     expect(second.renderer.callsOf("setTransform")).toEqual([]);
+  });
+});
+
+describe("a closed model", () => {
+  test("lets go of its node table when Python closes it, its views first, sending nothing", async () => {
+    const model = mockModel({ _payload: { rows: 6 } });
+    createWidget(fakeDeps()).initialize({ model, experimental: /** @type {any} */ ({}) });
+    const { renderer, el, deps } = mountWidget(model);
+    expect(renderer.callsOf("setData").length).toBe(1);
+    model.close();
+    expect(renderer.destroyed).toBe(true); // the view stops at once
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(model.get("_payload")).toEqual({});
+    expect(deps.decodeTable).toHaveBeenCalledTimes(1); // no view tried to draw the empty table
+    expect(el.querySelector(".cct-error")).toBeNull();
+    expect(model.synced).toEqual([]); // nothing goes back to Python
+    expect(model.sent.filter((m) => m.type === "error")).toEqual([]);
   });
 });

@@ -123,7 +123,17 @@ const latestScales = new WeakMap();
  */
 function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes) {
   const { colorScale: type, palette, colorDomain: domain, legend } = view;
-  const key = [colorMetric.values, sizeMetric.values, stats, type, palette, String(domain), legend, sizes.rMin, sizes.rMax];
+  const key = [
+    colorMetric.values,
+    sizeMetric.values,
+    stats,
+    type,
+    palette,
+    String(domain),
+    legend,
+    sizes.rMin,
+    sizes.rMax,
+  ];
   const last = latestScales.get(table);
   if (last && domain !== "view" && last.key.every((v, i) => v === key[i])) return last;
   const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });

@@ -31,10 +31,31 @@ const CHROME_HEIGHT = 90;
  * (@anywidget/types): the type checker thereby checks that anywidget's model fits `CCTModel`.
  * @template {TableLike} T
  * @param {import("./renderer-api.js").Deps<T>} deps
- * @returns {{ render: import("@anywidget/types").Render<Traits> }}
+ * @returns {{ initialize: import("@anywidget/types").Initialize<Traits>,
+ *   render: import("@anywidget/types").Render<Traits> }}
  */
 export function createWidget(deps) {
-  return { render: ({ model, el }) => renderView(deps, model, el) };
+  return {
+    initialize: ({ model }) => releaseWhenClosed(model),
+    render: ({ model, el }) => renderView(deps, model, el),
+  };
+}
+
+/**
+ * A model Python closed (`w.close()`) lets go of its node table. JupyterLab keeps a closed
+ * model's object for as long as the page lives (its comm's close handler stays registered), and
+ * with it the payload's buffers: a display cell run again after `w.close()` kept each run's
+ * table. Its views are gone by then, and no view of a closed model can be made.
+ * @param {CCTModel} model
+ */
+function releaseWhenClosed(model) {
+  // after the views have gone (each lets go of the model at comm:close, see renderView); twice,
+  // as a Backbone model keeps the value before its latest change (`_previousAttributes`)
+  const release = () => {
+    model.set("_payload", { released: true });
+    model.set("_payload", {});
+  };
+  model.on("comm:close", () => setTimeout(release, 0));
 }
 
 /**
@@ -162,6 +183,9 @@ function renderView(deps, model, el) {
     changed();
   };
   model.on("change:_payload", onData);
+  // a closed model's views are removed by the host; this one stops at once (see releaseWhenClosed)
+  const onClosed = () => dispose();
+  model.on("comm:close", onClosed);
 
   let stopWatching = () => {};
   // Draw once the cell has its real width (the element is often not in the page yet when render
@@ -214,6 +238,7 @@ function renderView(deps, model, el) {
     observer?.disconnect();
     cancelAnimationFrame(frame);
     model.off("change:_payload", onData);
+    model.off("comm:close", onClosed);
     unbind();
     paneBinding?.dispose();
     lod.dispose();

@@ -77,10 +77,11 @@
 /** @typedef {{ names: string[], paths: number[][] }} Located names and root paths of nodes */
 
 /**
- * Subscribing and unsubscribing: `change:<trait>` (anywidget has no catch-all change event) and
- * `msg:custom` (a message from Python; checked by whoever listens).
+ * Subscribing and unsubscribing: `change:<trait>` (anywidget has no catch-all change event),
+ * `msg:custom` (a message from Python; checked by whoever listens) and `comm:close` (Python
+ * closed the widget: Jupyter widget models trigger it, anywidget passes it on).
  * @typedef {{
- *   (event: ChangeEvent, listener: () => void): void,
+ *   (event: ChangeEvent | "comm:close", listener: () => void): void,
  *   (event: "msg:custom", listener: (message: unknown) => void): void,
  * }} ModelEvents
  */

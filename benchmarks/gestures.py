@@ -8,7 +8,8 @@
 * long tasks once the picture is drawn: main-thread tasks over 50 ms from the first paint to
   3 s after it (goal: none), for 10k nodes drawn whole and the default views of 10k–1M;
 * memory on re-run: the display cell run again 20 times at 10k nodes, JS heap and ArrayBuffer
-  backing stores after a garbage collection (goal: no growth).
+  backing stores after a garbage collection (goal: no growth);
+* a hundred views on one page: the page's memory per view.
 
     python benchmarks/gestures.py                 # everything (builds a 1M-node tree: ~1 min)
     python benchmarks/gestures.py --only collapse --events 30
@@ -212,14 +213,56 @@ def heap_rows(lab: Lab, page: Any, n: int, runs: int, call: str) -> list[tuple[i
     return rows
 
 
+def hundred_views(lab: Lab, page: Any) -> tuple[float, float, float, float]:
+    """JS heap and ArrayBuffer backing stores (MB, after a garbage collection) of a notebook
+    whose 100 views of the cpi profile (in 4 cells of 25) have all drawn, and of the same
+    notebook before it shows them."""
+    build = (
+        "import cctviz\nfrom IPython.display import display\n"
+        "gf = cctviz.examples.load('hpctoolkit-cpi')\n"
+        "ws = [cctviz.CCT(gf, height=260) for _ in range(100)]"
+    )
+    shows = [f"for w in ws[{k}:{k + 25}]:\n    display(w)" for k in range(0, 100, 25)]
+    name = lab.write_notebook("gestures-hundred.ipynb", [build, *shows])
+    notebook = NotebookPage(page, lab, name).open()
+    cdp = page.context.new_cdp_session(page)
+
+    def usage() -> tuple[float, float]:
+        for _ in range(2):
+            cdp.send("HeapProfiler.collectGarbage")
+        u = cdp.send("Runtime.getHeapUsage")
+        return u["usedSize"] / 2**20, u["backingStorageSize"] / 2**20
+
+    run_cell(notebook, 0)
+    notebook.wait_python("len(ws)", 100, timeout_s=120)
+    notebook.wait_idle()
+    before = usage()
+    for cell in range(1, 5):
+        run_cell(notebook, cell)
+        notebook.wait_idle()
+    for step in range(90):  # JupyterLab renders cells out of sight later: scroll through them
+        if notebook.python_json("sum(w._stage_size[0] > 0 for w in ws)") == 100:
+            break
+        page.evaluate(
+            "(i) => window.jupyterapp.shell.currentWidget.content.scrollToItem(i)", 1 + step % 4
+        )
+        page.wait_for_timeout(1000)
+    else:
+        raise SystemExit("the 100 views did not all draw")
+    page.wait_for_timeout(2000)  # their static pictures, 1 s after drawing
+    return (*before, *usage())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["collapse", "zoom", "long", "heap"], nargs="*")
+    parser.add_argument(
+        "--only", choices=["collapse", "zoom", "long", "heap", "hundred"], nargs="*"
+    )
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("--zoom-nodes", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
-    only = set(args.only or ["collapse", "zoom", "long", "heap"])
+    only = set(args.only or ["collapse", "zoom", "long", "heap", "hundred"])
     started = time.perf_counter()
     with running_lab() as lab:
         from playwright.sync_api import sync_playwright
@@ -264,6 +307,13 @@ def main() -> None:
                 print(f"{'run':>5} | {'w = CCT(gf); w':>22} | {'w.close() first':>22}")
                 for (i, a, ab), (_, b, bb) in zip(plain, closed, strict=True):
                     print(f"{i:>5} | {a:>7.1f} + {ab:>5.1f} MB | {b:>7.1f} + {bb:>5.1f} MB")
+            if "hundred" in only:
+                heap0, stores0, heap1, stores1 = hundred_views(lab, page)
+                print("\n100 views of the cpi profile on one page (4 cells of 25), after a GC:")
+                print(f"  before they show: JS heap {heap0:.1f} MB + buffers {stores0:.1f} MB")
+                print(f"  all 100 drawn:    JS heap {heap1:.1f} MB + buffers {stores1:.1f} MB")
+                per = (heap1 + stores1 - heap0 - stores0) / 100 * 1024
+                print(f"  a view: {per:.0f} KB")
             browser.close()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\n({time.perf_counter() - started:.0f} s; load average at the end {load})")

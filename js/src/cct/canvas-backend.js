@@ -2,17 +2,16 @@
 // (10^4–10^5 SVG elements take seconds to create and paint), hit-testing goes through a
 // quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
 // shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
+
 import { quadtree } from "d3-quadtree";
 import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
+import { rasteriseNow, viewSlicer } from "./slices.js";
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
 /** @typedef {import("./overlay.js").Layer} Layer */
 /** @typedef {import("./canvas-paint.js").Colors} Colors */
-/** Longest a painting runs in one frame before it pauses until the next (the frame also rasterises
- * what it painted: ~20 ms more in a software rasteriser). */
-const FRAME_MS = 24;
 
 /**
  * @param {HTMLElement} container
@@ -149,25 +148,34 @@ export function createCanvasBackend(container, { labelPx }) {
     proceed();
   }
 
-  /** Paints on for at most FRAME_MS, then hands the rest to the next frame (10^5 marks paint over
-   * a few frames, not in one long task). */
+  /** Paints on for a slice (slices.js: what the frame's task can take, rasterising included),
+   * then hands the rest to the next frame: 10^4–10^5 marks paint over a few frames, and no frame
+   * is a long task, not even where the rasteriser is slow. */
   function proceed() {
     const current = steps;
-    if (!current) return;
+    if (!current || !ctx) return;
     const start = win.performance.now();
+    const slice = viewSlicer.slice();
+    let done = false;
     for (;;) {
       const step = current.next();
       if (step.done) {
+        done = true;
         steps = null;
         canvas.dataset.painted = String(step.value);
         cache.drop(); // the next move keeps this painting
         painted = { ...t };
         // every node has been drawn (or is out of view and would be if scrolled to)
         canvas.setAttribute("data-node-count", String(list.length));
-        return;
+        break;
       }
-      if (win.performance.now() - start > FRAME_MS) break;
+      if (win.performance.now() - start > slice) break;
     }
+    if (viewSlicer.readBack()) {
+      const paintedAt = win.performance.now();
+      if (rasteriseNow(ctx)) viewSlicer.done(paintedAt - start, win.performance.now() - paintedAt);
+    }
+    if (done) return;
     const raf = win.requestAnimationFrame ?? ((f) => win.setTimeout(f, 16));
     raf(() => {
       if (steps === current) proceed();

@@ -3,7 +3,7 @@
 // (live-picture.js).
 import { shapePath } from "./shapes.js";
 
-const STROKE_BATCH = 500;
+const STROKE_BATCH = 200;
 /** Marks in view above which they are painted without outlines (a dense overview). */
 const OUTLINED_MAX = 5000;
 /** Outline dash patterns in screen pixels, as widget.css draws the SVG marks. */
@@ -31,8 +31,8 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
  * @property {LinkMark[]} callerSegments a DAG's other callers → callee
  */
 
-/** Marks filled between two steps of a painting. */
-const MARK_BATCH = 2000;
+/** Marks filled between two steps of a painting (a slice can be a few milliseconds: slices.js). */
+const MARK_BATCH = 250;
 
 /**
  * Paints the links and marks in view onto `c` (sized `w` × `h` CSS pixels at `dpr` device pixels

@@ -2,13 +2,13 @@
 // painted again onto a canvas of the picture's size in a figure's colours, and the overlay
 // (labels, legends, band rules, selection rings) copied with its styles written in, drawn on
 // top. A figure (figure.js) lays the whole tree out again as SVG: at 10,000 drawn nodes that
-// is two main-thread tasks of 200–370 ms, while this picture paints in slices of at most 30 ms,
-// whatever the size of the tree, and encodes its PNG off the main thread.
+// is two main-thread tasks of 200–370 ms, while this picture paints in slices (a task of at most
+// ~40 ms each, rasterising included), whatever the size of the tree, and encodes its PNG off the
+// main thread.
 import { hatchPattern } from "./canvas-paint.js";
 import { figureStyle, inlineStyles } from "./figure-style.js";
+import { pictureSlicer, rasteriseNow } from "./slices.js";
 
-/** Longest slice of painting in one task. */
-const SLICE_MS = 30;
 /** Rings that mark what a figure shows too; the hover and cursor rings are the page's. */
 const KEPT_RINGS = ["cct-selected", "cct-match", "cct-highlight"];
 
@@ -51,11 +51,22 @@ export function livePicture({ backend, overlay, size, k }, scale) {
   const context = c;
   const view = doc.defaultView;
   return (async () => {
-    // the painting in slices of at most SLICE_MS, each its own task
-    for (let start = performance.now(); !steps.next().done; ) {
-      if (performance.now() - start < SLICE_MS) continue;
-      await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
-      start = performance.now();
+    // the painting in slices, each its own task, rasterised in it (reading a pixel makes the
+    // canvas rasterise what was painted): else the PNG's encoding would rasterise all of it in
+    // one task (~50 ms at 10^4 marks in a software rasteriser). Each slice is as long as the
+    // task can take with its rasterising (slices.js).
+    const slicer = pictureSlicer;
+    for (let done = false; !done; ) {
+      const start = performance.now();
+      const slice = slicer.slice();
+      for (;;) {
+        done = !!steps.next().done;
+        if (done || performance.now() - start >= slice) break;
+      }
+      const painted = performance.now();
+      // an offscreen canvas, read for its PNG anyway
+      if (rasteriseNow(context)) slicer.done(painted - start, performance.now() - painted);
+      if (!done) await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
     }
     const image = await svgImage(doc, svg);
     context.setTransform(1, 0, 0, 1, 0, 0);

@@ -1,0 +1,64 @@
+// How much canvas painting fits in one task. Painting onto a 2D canvas records drawing commands;
+// the browser rasterises them later: at the frame's commit for the view's canvas, at the first
+// read for an offscreen one. On a GPU that costs little, but Chromium's software rasteriser
+// (no GPU, as on this project's test machine and many remote desktops) takes several times the
+// painting: the last 9 ms of painting 10,000 marks and links was followed by a 50 ms commit.
+// The browser says nothing of what its rasteriser will cost, so a painting in slices has the
+// canvas rasterise each slice in the slice's own task (reading one pixel back makes it), times
+// the two, and sizes the next slice so that the whole task stays short. Where reading back costs
+// more than it tells (a GPU canvas: the read waits for the GPU, and Chromium moves a canvas that
+// is read often off the GPU), a first read shows rasterising is cheap and no more are made.
+
+/** What one task may take in all: painting and rasterising (a long task is over 50 ms). */
+export const TASK_MS = 25;
+/** The longest slice of painting, whatever the rasteriser (a frame is 16.7 ms). */
+const MAX_SLICE_MS = 24;
+/** The shortest: a few hundred marks. */
+const MIN_SLICE_MS = 2;
+
+/**
+ * A slicer: how long the next slice of painting may be, learnt from the slices before it.
+ * @returns {{ slice: () => number, readBack: () => boolean,
+ *   done: (paintMs: number, rasterMs: number) => void }}
+ *   `slice()`: the next slice's painting time; `readBack()`: whether to rasterise a slice in
+ *   its task by reading a pixel (then report the time it took with `done`); `done(paintMs,
+ *   rasterMs)`: a slice painted for `paintMs`, and rasterising it took `rasterMs`.
+ */
+export function createSlicer() {
+  /** rasterising time per painting time, as seen so far; at first the guess of a slow
+   * rasteriser (a first slice of 7 ms), which a fast one soon corrects */
+  let ratio = 4;
+  /** @type {boolean | null} whether reading back is worth it (null: not known yet) */
+  let reads = null;
+  return {
+    slice: () => Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, TASK_MS / (1 + ratio))),
+    readBack: () => reads !== false,
+    done(paintMs, rasterMs) {
+      if (paintMs < 0.5) return; // too short to tell
+      const seen = rasterMs / paintMs;
+      ratio = reads === null ? seen : (ratio + seen) / 2;
+      // a rasteriser faster than the painting: the frame's own commit will do
+      reads ??= seen > 1;
+      if (!reads) ratio = 0;
+    },
+  };
+}
+
+/** One slicer a page for the views' canvases, one for their pictures (offscreen canvases): the
+ * rasteriser is the page's. */
+export const viewSlicer = createSlicer();
+export const pictureSlicer = createSlicer();
+
+/**
+ * Has `c` rasterise what was painted on it, now (reading a pixel back makes it).
+ * @param {CanvasRenderingContext2D} c
+ * @returns {boolean} false if the canvas cannot be read (a tainted one)
+ */
+export function rasteriseNow(c) {
+  try {
+    c.getImageData(0, 0, 1, 1);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,38 @@
+// Canvas paintings in slices sized by what a whole task costs, rasterising included
+// (js/src/cct/slices.js).
+import { expect, test } from "vitest";
+import { createSlicer, rasteriseNow, TASK_MS } from "../src/cct/slices.js";
+
+test("a slow rasteriser gets short slices that keep each task under TASK_MS", () => {
+  const slicer = createSlicer();
+  expect(slicer.readBack()).toBe(true); // not known yet: the first slice is read back
+  const first = slicer.slice();
+  expect(first).toBeLessThan(TASK_MS / 2); // a first guess of a slow rasteriser
+  for (let i = 0; i < 6; i++) {
+    const paint = slicer.slice();
+    slicer.done(paint, 5 * paint); // rasterising takes five times the painting
+  }
+  expect(slicer.readBack()).toBe(true);
+  const slice = slicer.slice();
+  expect(slice * 6).toBeLessThanOrEqual(TASK_MS + 1e-9);
+  expect(slice * 6).toBeGreaterThan(TASK_MS * 0.9);
+});
+
+test("a fast rasteriser is read back once, then painted in long slices", () => {
+  const slicer = createSlicer();
+  slicer.done(7, 1);
+  expect(slicer.readBack()).toBe(false); // reading a GPU canvas back costs more than it tells
+  expect(slicer.slice()).toBe(24);
+  slicer.done(0.1, 50); // too short to tell anything
+  expect(slicer.slice()).toBe(24);
+});
+
+test("a canvas that cannot be read says so", () => {
+  expect(rasteriseNow(/** @type {any} */ ({ getImageData: () => ({}) }))).toBe(true);
+  const tainted = {
+    getImageData() {
+      throw new DOMException("tainted", "SecurityError");
+    },
+  };
+  expect(rasteriseNow(/** @type {any} */ (tainted))).toBe(false);
+});

@@ -87,8 +87,8 @@ describe("search", () => {
 });
 
 describe("scene", () => {
-  function sceneOf(state = {}) {
-    const { table, stats } = sparse();
+  /** the scene of `state`, over a new table or the given one */
+  function sceneOf(state = {}, { table, stats } = sparse()) {
     const v = view(state);
     const tree = buildViewTree(table, stats, {
       collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)),
@@ -108,23 +108,9 @@ describe("scene", () => {
   }
 
   test("a collapse draws on the same scales and colours; colours over the view are made again", () => {
-    const { table, stats } = sparse();
-    const marksOf = (state) => {
-      const v = view(state);
-      const tree = buildViewTree(table, stats, {
-        collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)),
-      });
-      const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
-      const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
-      return computeMarks({
-        table,
-        stats,
-        tree,
-        layout,
-        view: v,
-        sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" },
-      });
-    };
+    const base = sparse();
+    const { table } = base;
+    const marksOf = (state) => sceneOf(state, base).scene;
     const whole = marksOf({});
     const folded = marksOf({ collapsed: [4] }); // solve: kernel is hidden
     expect(folded.color).toBe(whole.color);

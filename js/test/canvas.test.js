@@ -114,6 +114,16 @@ describe("canvas backend", () => {
     expect(container.querySelectorAll("circle.cct-node").length).toBeGreaterThan(0);
   });
 
+  test("a first picture folded to fit is laid out and drawn once, folded: no canvas for 5,000 nodes", () => {
+    const { container, renderer } = mount(randomTree(5000)); // fold_to_fit: the default
+    expect(renderer.state.collapsed.length).toBeGreaterThan(0);
+    expect(renderer.backend).toBe("svg");
+    expect(container.querySelector("canvas")).toBeNull(); // never drawn whole, not even once
+    const drawn = container.querySelectorAll("circle.cct-node").length;
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(4000);
+  });
+
   test("while a zoom is under way frames show the last painting moved; its end paints again", async () => {
     const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
     await paintedAll(container);

@@ -155,13 +155,11 @@ export function createPainter({
     if (m && tree) toolbar?.setHistogram(m.values, view().colorScale, view().prune, tree.hiddenCount);
   }
 
-  /** New structure (collapse, prune, focus, roots): layout again; keep node `anchor` where it was. @param {number | null} anchor */
-  function rebuild(anchor = null) {
+  /** What is drawn for the view state, before it is laid out: the one specification of it
+   * (tests/conformance/view-cases.json). */
+  function buildTree() {
     if (!table || !stats) return;
     const v = view();
-    const anchorKey = anchor === null ? -1 : keyOf(anchor);
-    const before = anchorKey >= 0 && layout && tree?.byKey.has(anchorKey) ? screenOf(anchorKey) : null;
-    // the one specification of what is drawn (tests/conformance/view-cases.json)
     tree = viewTreeOf(table, stats, {
       collapsed: v.collapsed,
       prune: v.prune,
@@ -169,6 +167,14 @@ export function createPainter({
       roots: v.roots,
       values: metricByName(table, v.colorBy)?.values ?? null,
     });
+  }
+  /** New structure (collapse, prune, focus, roots): layout again; keep node `anchor` where it was. @param {number | null} anchor */
+  function rebuild(anchor = null) {
+    if (!table || !stats) return;
+    const anchorKey = anchor === null ? -1 : keyOf(anchor);
+    const before = anchorKey >= 0 && layout && tree?.byKey.has(anchorKey) ? screenOf(anchorKey) : null;
+    buildTree();
+    if (!tree) return;
     hover(null, null);
     const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
     layout = layoutTree(itemHierarchy(tree.items), D, keys);
@@ -299,7 +305,11 @@ export function createPainter({
       table = data;
       spreads.clear();
       stats = subtreeStats(data);
+      // what was drawn of the table before is not the view of this one: rebuild draws it
+      tree = null;
+      layout = null;
     },
+    buildTree,
     ready,
     keyOf,
     screenOf,

@@ -53,6 +53,36 @@ describe("collapse and expand", () => {
     expect(drawnIds(container).length).toBe(6);
   });
 
+  test("a double-click is the view's: it does not reach the notebook around it", () => {
+    const { container } = mount();
+    let reached = 0;
+    const outer = () => reached++;
+    document.body.addEventListener("dblclick", outer);
+    fire(node(container, 1), "dblclick");
+    document.body.removeEventListener("dblclick", outer);
+    expect(reached).toBe(0);
+  });
+
+  test("a collapse keeps the prune histogram's bars; a new range or metric draws them again", () => {
+    const { container, renderer } = mount();
+    const bars = () => [...container.querySelectorAll(".cct-histogram rect")];
+    const before = bars();
+    expect(before.length).toBeGreaterThan(0);
+    renderer.setState({ prune: [5, 100] });
+    const pruned = bars();
+    expect(pruned[0]).not.toBe(before[0]); // the range is drawn on the bars
+    const info = () => container.querySelector(".cct-prune-info").textContent;
+    const hidden = info();
+    fire(node(container, 1), "dblclick");
+    expect(bars()).toEqual(pruned); // the same elements: nothing drawn again
+    expect(bars()[0]).toBe(pruned[0]);
+    expect(info()).toMatch(/hidden$/);
+    renderer.setState({ collapsed: [], prune: null });
+    renderer.setState({ colorBy: "time (inc)" });
+    expect(bars()[0]).not.toBe(pruned[0]);
+    expect(hidden).toMatch(/· \d+ hidden$/);
+  });
+
   test("toolbar: collapse to depth, expand all, hot path", () => {
     const { container, renderer } = mount();
     container.querySelector(".cct-depth").value = "1";

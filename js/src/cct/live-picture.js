@@ -2,9 +2,9 @@
 // painted again onto a canvas of the picture's size in a figure's colours, and the overlay
 // (labels, legends, band rules, selection rings) copied with its styles written in, drawn on
 // top. A figure (figure.js) lays the whole tree out again as SVG: at 10,000 drawn nodes that
-// is two main-thread tasks of 200–370 ms, while this picture paints in slices (a task of at most
-// ~40 ms each, rasterising included), whatever the size of the tree, and encodes its PNG off the
-// main thread.
+// is two main-thread tasks of 200–370 ms, while this picture paints in slices (tasks near 25 ms
+// each, rasterising included: slices.js), whatever the size of the tree, and encodes its PNG off
+// the main thread.
 import { hatchPattern } from "./canvas-paint.js";
 import { figureStyle, inlineStyles } from "./figure-style.js";
 import { pictureSlicer, rasteriseNow } from "./slices.js";
@@ -55,17 +55,16 @@ export function livePicture({ backend, overlay, size, k }, scale) {
     // canvas rasterise what was painted): else the PNG's encoding would rasterise all of it in
     // one task (~50 ms at 10^4 marks in a software rasteriser). Each slice is as long as the
     // task can take with its rasterising (slices.js).
-    const slicer = pictureSlicer;
     for (let done = false; !done; ) {
       const start = performance.now();
-      const slice = slicer.slice();
+      const slice = pictureSlicer.slice();
       for (;;) {
         done = !!steps.next().done;
         if (done || performance.now() - start >= slice) break;
       }
       const painted = performance.now();
       // an offscreen canvas, read for its PNG anyway
-      if (rasteriseNow(context)) slicer.done(painted - start, performance.now() - painted);
+      if (rasteriseNow(context)) pictureSlicer.done(painted - start, performance.now() - painted);
       if (!done) await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
     }
     const image = await svgImage(doc, svg);

@@ -237,3 +237,29 @@ def test_default_metrics_skip_metrics_measured_on_few_nodes() -> None:
         "time", "time")  # fmt: skip
     with pytest.raises(ValueError, match="empty name; rename it"):
         default_pair([""], {"": "other"}, {}, None, None)
+
+
+@pytest.mark.parametrize("numbering", ["shuffled", "sparse", "negative", "colliding"])
+def test_rows_find_their_node_however_hatchet_numbered_it(numbering: str) -> None:
+    """Rows map to nodes through ``_hatchet_nid``: a lookup array when the nids are small
+    non-negative numbers (Hatchet's own), a sort when they are not, object identity when they
+    collide; the values are pandas' in every case (a multi-rank profile: rows repeat per node)."""
+    from cctviz.examples import load as load_example
+
+    gf = load_example("hpctoolkit-cpi")  # a fresh copy: its nodes are renumbered below
+    nodes = list(gf.graph.traverse())
+    order = np.random.default_rng(3).permutation(len(nodes))
+    for node, k in zip(nodes, order, strict=True):
+        node._hatchet_nid = {
+            "shuffled": int(k),
+            "sparse": int(k) * 10**12 + 7,
+            "negative": -int(k) - 1,
+            "colliding": int(k) % 3,
+        }[numbering]
+    table = from_graphframe(gf)
+    assert table.size == len(nodes)
+    metric = next(c for c in gf.dataframe.columns if pd.api.types.is_numeric_dtype(gf.dataframe[c]))
+    ref = _reference(gf, metric)
+    expected = np.array([ref.get(id(n), np.nan) for n in table.nodes])
+    assert np.isfinite(expected).sum() > len(nodes) // 2
+    np.testing.assert_allclose(table.metrics[str(metric)].values, expected, equal_nan=True)

@@ -181,17 +181,30 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
         uniques, codes = index.levels[level], index.codes[level]
     else:
         uniques, codes = index, None
-    order = np.argsort(nid, kind="stable")
-    sorted_nid = nid[order]
     if len(uniques) and not hasattr(uniques[0], "_hatchet_nid"):
         raise TypeError(
             f"the GraphFrame's dataframe index 'node' holds {type(uniques[0]).__name__} values "
             f"such as {uniques[0]!r:.40}; it must hold the graph's hatchet Nodes"
         )
-    if np.all(sorted_nid[1:] != sorted_nid[:-1]):  # normal case: map through _hatchet_nid
-        row_nid = _nids(list(uniques))
-        at = np.minimum(np.searchsorted(sorted_nid, row_nid), len(nid) - 1)
-        mapped = np.where(sorted_nid[at] == row_nid, order[at], -1)
+    n = len(nid)
+    # Hatchet numbers nodes 0..n-1 (enumerate_traverse): a lookup array beats a sort
+    dense = n > 0 and int(nid.min()) >= 0 and int(nid.max()) < 2 * n + 1024
+    if dense:
+        at = np.full(int(nid.max()) + 1, -1, dtype=np.int64)
+        at[nid] = np.arange(n)
+        unique_nids = bool(np.array_equal(at[nid], np.arange(n)))
+    else:
+        order = np.argsort(nid, kind="stable")
+        sorted_nid = nid[order]
+        unique_nids = bool(np.all(sorted_nid[1:] != sorted_nid[:-1]))
+    if unique_nids:  # normal case: map through _hatchet_nid
+        row_nid = _nids(uniques.to_numpy(dtype=object))
+        if dense:
+            inside = (row_nid >= 0) & (row_nid < at.size)
+            mapped = np.where(inside, at[np.where(inside, row_nid, 0)], -1)
+        else:
+            pos = np.minimum(np.searchsorted(sorted_nid, row_nid), n - 1)
+            mapped = np.where(sorted_nid[pos] == row_nid, order[pos], -1)
     else:  # a graph whose nids collide: fall back to object identity
         lookup = {id(node): i for i, node in enumerate(nodes)}
         mapped = np.fromiter((lookup.get(id(u), -1) for u in uniques), np.int64, len(uniques))

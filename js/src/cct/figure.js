@@ -131,6 +131,7 @@ function draw(table, view, options, style, legendScale) {
       // the tree takes the room the legends leave, however few its rows (no empty band)
       maxFitScale: 12,
       labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
+      drawLaterAbove: Number.POSITIVE_INFINITY, // and drawn at once
     },
   });
   const destroy = () => {

@@ -39,31 +39,38 @@ export function foldsToFit(table, stats, tree, sizeBy, room) {
  */
 export function foldToFit(tree, sizeOf, { rows, levels }) {
   const { items } = tree;
-  /** @type {Map<number, number>} key → index in items */
-  const at = new Map(items.map((it, i) => [it.key, i]));
-  const parentOf = items.map((it) => (it.parentKey >= 0 ? (at.get(it.parentKey) ?? -1) : -1));
-  const depth = new Int32Array(items.length);
-  const childCount = new Int32Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const p = parentOf[i];
+  const n = items.length;
+  // typed arrays over item indices, not Maps and a list per item: at 10^5 items this runs in a
+  // first picture's task (item keys are non-negative: rows, and past them aggregates)
+  let maxKey = 0;
+  for (const it of items) if (it.key > maxKey) maxKey = it.key;
+  const indexOf = new Int32Array(maxKey + 1).fill(-1);
+  for (let i = 0; i < n; i++) indexOf[items[i].key] = i;
+  const parentOf = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const childCount = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const pk = items[i].parentKey;
+    const p = pk >= 0 && pk <= maxKey ? indexOf[pk] : -1;
+    parentOf[i] = p;
     if (p >= 0) {
       depth[i] = depth[p] + 1;
       childCount[p]++;
     }
   }
   // leaf rows under each item, bottom-up (pre-order: children come after their parent)
-  const leaves = new Float64Array(items.length);
-  for (let i = items.length - 1; i >= 0; i--) {
+  const leaves = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
     if (childCount[i] === 0) leaves[i] = 1;
     const p = parentOf[i];
     if (p >= 0) leaves[p] += leaves[i];
   }
   let total = 0;
-  for (let i = 0; i < items.length; i++) if (parentOf[i] < 0) total += leaves[i];
+  for (let i = 0; i < n; i++) if (parentOf[i] < 0) total += leaves[i];
 
-  const folded = new Uint8Array(items.length);
+  const folded = new Uint8Array(n);
   /** leaf rows a fold took away (to unfold it again) */
-  const saved = new Float64Array(items.length);
+  const saved = new Float64Array(n);
   /** @type {number[]} indices of the folded items, in folding order */
   const out = [];
   const insideFold = (/** @type {number} */ i) => {
@@ -83,21 +90,32 @@ export function foldToFit(tree, sizeOf, { rows, levels }) {
   };
   const ids = () => out.filter((i) => folded[i]).map((i) => items[i].id);
   const foldable = (/** @type {number} */ i) => items[i].kind === "node" && childCount[i] > 0;
-  const size = (/** @type {number} */ i) => {
+  /** the size of each item: |value|, -Infinity for an unknown one */
+  const size = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
     const v = sizeOf(items[i]);
-    return Number.isNaN(v) ? -Infinity : Math.abs(v);
-  };
-  // the hot path, by item index
-  const hot = new Uint8Array(items.length);
-  const kids = items.map(() => /** @type {number[]} */ ([]));
+    size[i] = Number.isNaN(v) ? Number.NEGATIVE_INFINITY : Math.abs(v);
+  }
+  // the hot path, by item index: the first largest of the tops, then of its children, repeatedly
+  const hot = new Uint8Array(n);
+  const kidStart = new Int32Array(n + 1); // the children of item i: kids[kidStart[i] … kidStart[i + 1]]
+  for (let i = 0; i < n; i++) kidStart[i + 1] = kidStart[i] + childCount[i];
+  const kids = new Int32Array(n);
+  const filled = kidStart.slice(0, n);
   const tops = [];
-  for (let i = 0; i < items.length; i++) {
-    if (parentOf[i] >= 0) kids[parentOf[i]].push(i);
+  for (let i = 0; i < n; i++) {
+    if (parentOf[i] >= 0) kids[filled[parentOf[i]]++] = i;
     else tops.push(i);
   }
-  const largest = (/** @type {number[]} */ list) =>
-    list.filter((i) => items[i].kind !== "aggregate").reduce((a, b) => (a < 0 || size(b) > size(a) ? b : a), -1);
-  for (let i = largest(tops); i >= 0; i = largest(kids[i])) hot[i] = 1;
+  const largest = (/** @type {ArrayLike<number>} */ list) => {
+    let best = -1;
+    for (let k = 0; k < list.length; k++) {
+      const j = list[k];
+      if (items[j].kind !== "aggregate" && (best < 0 || size[j] > size[best])) best = j;
+    }
+    return best;
+  };
+  for (let i = largest(tops); i >= 0; i = largest(kids.subarray(kidStart[i], kidStart[i + 1]))) hot[i] = 1;
 
   // levels beyond the room: the nodes on the last level that fits stand for their subtrees
   const last = Math.max(0, levels - 1);
@@ -108,7 +126,7 @@ export function foldToFit(tree, sizeOf, { rows, levels }) {
   // rows: the smallest subtrees first, until the leaves fit (ties: the deeper first)
   const order = [];
   for (let i = 0; i < items.length; i++) if (foldable(i) && !folded[i] && !hot[i]) order.push(i);
-  order.sort((a, b) => size(a) - size(b) || depth[b] - depth[a]);
+  order.sort((a, b) => size[a] - size[b] || depth[b] - depth[a]);
   const byRows = [];
   for (const i of order) {
     if (total <= rows) break;

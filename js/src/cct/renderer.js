@@ -13,6 +13,7 @@ import { metricByName } from "./decode.js";
 import { append } from "./dom.js";
 import { foldsToFit, roomFor } from "./fit.js";
 import { createGestures } from "./gestures.js";
+import { createLater, flushedFirst } from "./later.js";
 import { livePicture } from "./live-picture.js";
 import { createPainter } from "./painter.js";
 import { createStore } from "./store.js";
@@ -40,6 +41,7 @@ const DEFAULTS = {
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 800, // a view has room for a few hundred labels; the largest nodes are tried
   labelsLaterAbove: 20_000, // drawn nodes above which labels are placed a frame after the drawing
+  drawLaterAbove: 20_000, // table rows above which a new table is drawn in tasks of their own (later.js)
   aggregateFill: "#9e9e9e",
   // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views
   legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),
@@ -85,6 +87,7 @@ export function createRenderer(container, options = {}) {
   const store = createStore({ onChange, onSelect });
   let brushing = false;
   const view = () => store.view;
+  const later = createLater(container.ownerDocument.defaultView);
 
   /** The frame the camera fits into; the legends' place follows the view's width. */
   const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
@@ -196,6 +199,7 @@ export function createRenderer(container, options = {}) {
    * @param {{ source?: import("./store.js").Source, anchor?: number | null }} [how]
    */
   function apply(partial, { source = "user", anchor = null } = {}) {
+    later.flush();
     checkMetrics(partial);
     const changed = store.apply(partial, { source });
     const has = (/** @type {string[]} */ keys) => changed.some((k) => keys.includes(k));
@@ -268,7 +272,9 @@ export function createRenderer(container, options = {}) {
   }
 
   painter.resize(options.width ?? 800, options.height ?? 500);
-  return createApi();
+  // what reads or changes the view finds its picture drawn (see later.js); these need no picture
+  const immediate = new Set(["setData", "setSelection", "state", "selection", "stage", "element", "size", "destroy"]);
+  return flushedFirst(createApi(), later.flush, immediate);
 
   function createApi() {
     return {
@@ -279,6 +285,7 @@ export function createRenderer(container, options = {}) {
        * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: number | null }} [how]
        */
       setData(data, state = {}, { anchor = null } = {}) {
+        later.cancel();
         const at = anchor === null ? null : painter.screenPosition(anchor);
         const zoom = camera.transform;
         const previous = painter.table;
@@ -300,23 +307,31 @@ export function createRenderer(container, options = {}) {
           })),
         );
         store.record({ fresh: otherTree });
-        if (view().colorBy) {
-          if (otherTree) {
-            // the folds of a first picture come from what would be drawn, not from its layout:
-            // the whole tree is not laid out and drawn only to be folded (at 10^5 nodes that was
-            // 220 ms of a 310 ms task)
-            fitted = new Set();
-            painter.buildTree();
-            foldFirstPicture();
-          }
+        if (!view().colorBy) return refreshToolbar();
+        // the folds of a first picture come from what would be drawn, not from its layout: the
+        // whole tree is not laid out and drawn only to be folded (at 10^5 nodes that was 220 ms
+        // of a 310 ms task)
+        const fold = () => {
+          fitted = new Set();
+          painter.buildTree();
+          foldFirstPicture();
+        };
+        const draw = () => {
           rebuild();
           if (at && anchor !== null && painter.drawn(anchor)) {
             painter.keepAt(anchor, at, zoom);
             painter.reveal([anchor], { children: true }); // the newly loaded children are shown
           }
           updateSearch();
+          refreshToolbar();
+        };
+        if (otherTree && data.size > D.drawLaterAbove) {
+          refreshToolbar();
+          later.schedule([fold, draw]);
+        } else {
+          if (otherTree) fold();
+          draw();
         }
-        refreshToolbar();
       },
       /** Sets view state (from Python or a saved notebook): no `onChange` echo. Errors name the bad value; nothing is applied then. @param {Partial<ViewState>} state */
       setState(state) {
@@ -334,7 +349,7 @@ export function createRenderer(container, options = {}) {
       /** @param {Iterable<number>} ids */
       setSelection(ids) {
         store.select(ids, { source: "python" });
-        painter.marks.selection();
+        if (!later.pending) painter.marks.selection(); // else the picture draws it
       },
       get selection() {
         return [...store.selection];
@@ -416,6 +431,7 @@ export function createRenderer(container, options = {}) {
       /** Units of metrics for the legend titles, e.g. `{ time: "s" }`. */
       setUnits: painter.setUnits,
       destroy() {
+        later.cancel();
         gestures.destroy();
         camera.detach();
         painter.destroy();

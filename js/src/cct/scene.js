@@ -197,8 +197,13 @@ function colorScales(table, stats, tree, view, values) {
     rows = [];
     for (let r = 0; r < table.size; r++) if (table.idOf(r) >= 0) rows.push(r);
   }
-  const valuesOf = (/** @type {number[]} */ list) =>
-    Array.isArray(domain) ? Float64Array.from(domain) : Float64Array.from(list, (row) => values[row]);
+  const valuesOf = (/** @type {number[]} */ list) => {
+    if (Array.isArray(domain)) return Float64Array.from(domain);
+    // a loop, not Float64Array.from with a map function: at 10^5 rows that took ~7 ms
+    const out = new Float64Array(list.length);
+    for (let i = 0; i < list.length; i++) out[i] = values[list[i]];
+    return out;
+  };
   if (view.legend !== "per-root") {
     const s = colorScale(valuesOf(rows), opts);
     return { shared: s, of: (/** @type {number} */ _row) => s, list: [{ tree: null, scale: s }] };

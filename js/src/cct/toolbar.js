@@ -1,7 +1,7 @@
 // The toolbar: metric, palette, scale and legend choices, tree controls, selection tools,
 // history, search and the prune range. It holds no state of its own: it shows the renderer's
 // view (`update`) and reports what the user asks for through `dispatch`.
-import { bin, extent } from "d3-array";
+import { bin } from "d3-array";
 import { valuesOf } from "../contract.js";
 import { append } from "./dom.js";
 import { formatValue } from "./format.js";
@@ -399,10 +399,20 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         return;
       }
       if (same) return;
-      const finite = [...values].filter((v) => Number.isFinite(v) && (type !== "log" || v > 0));
-      // the extent of a non-empty list of numbers is two numbers
-      const [lo, hi] = finite.length ? /** @type {[number, number]} */ (extent(finite)) : [0, 0];
-      domain = finite.length ? { lo, hi, log: type === "log" && lo > 0 && hi > lo } : null;
+      // passes over the typed array, counting, not lists of values: at 10^5 values spreading,
+      // filtering, mapping and d3's bins (which hold every value) took ~20 ms of a first picture
+      const drawable = (/** @type {number} */ v) => Number.isFinite(v) && (type !== "log" || v > 0);
+      let count = 0;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const v of values) {
+        if (!drawable(v)) continue;
+        count++;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (!count) lo = hi = 0;
+      domain = count ? { lo, hi, log: type === "log" && lo > 0 && hi > lo } : null;
       const disabled = !domain || lo === hi;
       lowInput.disabled = disabled;
       highInput.disabled = disabled;
@@ -414,18 +424,28 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       histogram.setAttribute("height", String(h));
       histogram.replaceChildren();
       if (!disabled) {
-        const steps = finite.map((v) => toStep(v));
-        const bins = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)(steps);
-        const top = Math.max(...bins.map((b) => b.length));
-        for (const b of bins) {
+        const perStep = new Float64Array(SLIDER_STEPS + 1);
+        for (const v of values) if (drawable(v)) perStep[toStep(v)]++;
+        // d3 chooses the bins (empty: only their bounds); a bin holds the slider steps from its
+        // x0 up to its x1, the last one its x1 too (d3's rule)
+        const edges = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)([]);
+        const counts = edges.map((b, i) => {
+          let c = 0;
+          const end = i === edges.length - 1 ? SLIDER_STEPS : Math.ceil(/** @type {number} */ (b.x1)) - 1;
+          for (let k = Math.ceil(/** @type {number} */ (b.x0)); k <= end; k++) c += perStep[k];
+          return c;
+        });
+        const top = Math.max(...counts);
+        for (const [i, b] of edges.entries()) {
           // bins over a set domain always have both bounds
           const b0 = /** @type {number} */ (b.x0);
           const b1 = /** @type {number} */ (b.x1);
+          const n = counts[i];
           const rect = histogram.appendChild(
             parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect"),
           );
           const x0 = (b0 / SLIDER_STEPS) * w;
-          const bh = b.length ? Math.max(1, (Math.log1p(b.length) / Math.log1p(top)) * h) : 0;
+          const bh = n ? Math.max(1, (Math.log1p(n) / Math.log1p(top)) * h) : 0;
           rect.setAttribute("x", String(x0));
           rect.setAttribute("y", String(h - bh));
           rect.setAttribute("width", String(Math.max(1, ((b1 - b0) / SLIDER_STEPS) * w - 1)));

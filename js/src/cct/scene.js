@@ -287,15 +287,24 @@ export function labelMark(table, stats, item, mark, sizes) {
   };
 }
 
+/** Counts as the status line writes them (one formatter: making one per number is slow). */
+const COUNT = new Intl.NumberFormat("en-US");
+
 /**
  * The status line: nodes, what is loaded and shown, roots, the reducer, edges left out of a DAG.
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
  */
 export function statusText(table, stats, tree, view) {
-  const n = (/** @type {number} */ v) => v.toLocaleString("en-US");
+  const n = (/** @type {number} */ v) => COUNT.format(v);
   const parts = [`${n(table.total)} nodes`];
-  if (table.nodeId) parts.push(`${n(table.nodeId.filter((id) => id >= 0).length)} loaded`);
-  const drawn = tree.items.filter((it) => it.kind !== "aggregate").length;
+  if (table.nodeId) {
+    let loaded = 0;
+    for (const id of table.nodeId) if (id >= 0) loaded++;
+    parts.push(`${n(loaded)} loaded`);
+  }
+  // counted, not filtered into lists: this runs on every collapse and expand
+  let drawn = 0;
+  for (const it of tree.items) if (it.kind !== "aggregate") drawn++;
   if (tree.hiddenCount) parts.push(`${n(drawn)} shown, ${n(tree.hiddenCount)} hidden`);
   const roots = stats.roots.filter((r) => table.idOf(r) >= 0).length;
   const shown = view.roots ? view.roots.length : roots;

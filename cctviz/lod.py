@@ -174,19 +174,29 @@ class LevelOfDetail:
         hidden) after its revealed children; hidden roots fold into one last top-level row."""
         t = self.table
         parent = t.parent
+        revealed = self.revealed
+        ids = np.flatnonzero(revealed)  # pre-order
+        # what the folds stand for: the hidden children of revealed nodes, and the hidden roots;
+        # `group` numbers their owners (-1: the roots) in id order
+        hidden = np.flatnonzero(~revealed)
+        owner_of = parent[hidden]
+        folded_in = hidden[(owner_of < 0) | revealed[np.maximum(owner_of, 0)]]
+        owners, group = np.unique(parent[folded_in], return_inverse=True)
+        has_fold = set(owners.tolist())
+        # the rows in order, by a stack over the revealed nodes only (a budget's worth, in plain
+        # Python: numpy calls per node cost more than they save at this size)
         revealed_kids: dict[int, list[int]] = {}
-        ids = np.flatnonzero(self.revealed)
-        for i in ids.tolist():  # pre-order: a parent's children arrive in table order
-            revealed_kids.setdefault(int(parent[i]), []).append(i)
+        for i, p in zip(ids.tolist(), parent[ids].tolist(), strict=True):
+            revealed_kids.setdefault(p, []).append(i)  # pre-order: children in table order
         rows: list[int] = []  # full-table id, or -(p + 2) for the fold row of p (-1: roots)
-        stack: list[int] = [-(-1 + 2)] if self._hidden_roots().size else []
+        stack: list[int] = [-(-1 + 2)] if -1 in has_fold else []
         stack.extend(reversed(revealed_kids.get(-1, [])))
         while stack:
             i = stack.pop()
             rows.append(i)
             if i < 0:
                 continue
-            if self._hidden_children(i).size:
+            if i in has_fold:
                 stack.append(-(i + 2))
             stack.extend(reversed(revealed_kids.get(i, [])))
         row = np.asarray(rows, dtype=np.int64)
@@ -204,10 +214,9 @@ class LevelOfDetail:
             np.where(owner >= 0, t.depth[np.maximum(owner, 0)] + 1, 0),
             t.depth[np.maximum(row, 0)],
         ).astype(np.int32)
-        hidden = [
-            self._hidden_children(int(p)) if p >= 0 else self._hidden_roots() for p in fold_of
-        ]
-        counts = np.array([int(self.size[h].sum()) for h in hidden], dtype=np.int64)
+        slot = np.searchsorted(owners, fold_of)  # each fold row's group
+        counts = np.bincount(group, weights=self.size[folded_in], minlength=owners.size)
+        counts = counts.astype(np.int64)[slot]
         folded = np.zeros(total, dtype=np.int32)
         folded[is_fold] = counts
         metrics: dict[str, Metric] = {}
@@ -215,8 +224,8 @@ class LevelOfDetail:
             values = np.full(total, np.nan)
             values[~is_fold] = m.values[real]
             source = m.values if m.kind == "inclusive" else self._sums[name]
-            combine = _nanmax if m.kind in MAX_KINDS else _nansum
-            values[is_fold] = [combine(source[h]) for h in hidden]
+            combine = _group_nanmax if m.kind in MAX_KINDS else _group_nansum
+            values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
             metrics[name] = Metric(m.name, values, m.kind, m.partner)
         # names: those in use, and one per fold ("1,234 more")
         used, code = np.unique(t.name_code[real], return_inverse=True)
@@ -309,9 +318,17 @@ def _subtree_nanmax(parent: np.ndarray, levels: list[np.ndarray], values: np.nda
     return out
 
 
-def _nanmax(values: np.ndarray) -> float:
-    return float(np.nanmax(values)) if np.any(~np.isnan(values)) else float("nan")
+def _group_nanmax(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
+    """The largest value of each group, NaN where all of its values are."""
+    out = np.full(groups, np.nan)
+    np.fmax.at(out, group, values)
+    return out
 
 
-def _nansum(values: np.ndarray) -> float:
-    return float(np.nansum(values)) if np.any(~np.isnan(values)) else float("nan")
+def _group_nansum(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
+    """The sum of each group's values, NaN where all of them are."""
+    missing = np.isnan(values)
+    # (as floats: a bincount of nothing is of ints)
+    out = np.bincount(group, weights=np.where(missing, 0.0, values), minlength=groups).astype(float)
+    out[np.bincount(group, weights=~missing, minlength=groups) == 0] = np.nan
+    return out

@@ -122,6 +122,17 @@ def test_sent_table_is_a_preorder_tree_of_real_nodes(big: Any) -> None:
     assert (drawn.node_id[pr[pr >= 0]] == table.parent[ids[pr >= 0]]).all()
     assert (drawn.table.depth[real] == table.depth[ids]).all()
     assert set(drawn.table.types) >= {"folded"}
+    # a fold row comes right after its owner's loaded subtree: every row between the owner and
+    # the fold is in that subtree, and the row after the fold is not
+    folds = np.flatnonzero(drawn.node_id < 0)
+    assert folds.size > 10
+    for row in folds.tolist():
+        owner = int(parent[row])
+        if owner < 0:
+            continue
+        under = descendants(parent, [owner])
+        assert set(range(owner, row + 1)) <= under
+        assert row + 1 == parent.shape[0] or row + 1 not in under
 
 
 def test_widget_sends_a_budget_and_expands_a_fold_by_command(

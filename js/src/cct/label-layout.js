@@ -64,27 +64,38 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
   /** @type {Map<number, Box[]>} grid cell (a number: no string per cell) → boxes in it */
   const grid = new Map();
   const COLS = 1 << 20;
-  /** @param {Box} b */
-  const cells = (b) => {
-    const keys = [];
-    for (let i = Math.floor(b.x0 / cell); i <= Math.floor(b.x1 / cell); i++) {
-      for (let j = Math.floor(b.y0 / cell); j <= Math.floor(b.y1 / cell); j++) keys.push(i * COLS + j);
-    }
-    return keys;
-  };
+  // loops without lists or closures per test: a view of 10^4 marks makes thousands of tests
+  // against dozens of boxes per cell (at 10^4 nodes drawn whole, 50 ms with `every` and lists)
   /** @param {Box} b */
   const add = (b) => {
-    for (const k of cells(b)) {
-      const list = grid.get(k);
-      if (list) list.push(b);
-      else grid.set(k, [b]);
+    const i1 = Math.floor(b.x1 / cell);
+    const j0 = Math.floor(b.y0 / cell);
+    const j1 = Math.floor(b.y1 / cell);
+    for (let i = Math.floor(b.x0 / cell); i <= i1; i++) {
+      for (let j = j0; j <= j1; j++) {
+        const list = grid.get(i * COLS + j);
+        if (list) list.push(b);
+        else grid.set(i * COLS + j, [b]);
+      }
     }
   };
-  /** @param {Box} b */
-  const free = (b) =>
-    cells(b).every((k) =>
-      (grid.get(k) ?? []).every((o) => !(o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1)),
-    );
+  /** Whether `b` overlaps no box added so far. @param {Box} b */
+  const free = (b) => {
+    const i1 = Math.floor(b.x1 / cell);
+    const j0 = Math.floor(b.y0 / cell);
+    const j1 = Math.floor(b.y1 / cell);
+    for (let i = Math.floor(b.x0 / cell); i <= i1; i++) {
+      for (let j = j0; j <= j1; j++) {
+        const list = grid.get(i * COLS + j);
+        if (!list) continue;
+        for (let k = 0; k < list.length; k++) {
+          const o = list[k];
+          if (o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1) return false;
+        }
+      }
+    }
+    return true;
+  };
   const inside = (/** @type {Box} */ b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= width - 1 && b.y1 <= height - 1;
 
   // marks are obstacles (a little larger than drawn, so that text never touches them); a

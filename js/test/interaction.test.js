@@ -83,6 +83,26 @@ describe("collapse and expand", () => {
     expect(hidden).toMatch(/· \d+ hidden$/);
   });
 
+  test("a collapse keeps the legends; a new metric, units or share draws them again", () => {
+    const { container, renderer } = mount();
+    const first = () => container.querySelector(".cct-legends > g");
+    const before = first();
+    expect(before).not.toBeNull();
+    fire(node(container, 1), "dblclick");
+    expect(renderer.state.collapsed).toContain(1);
+    expect(first()).toBe(before); // the same element: nothing drawn again
+    renderer.setState({ colorBy: "time (inc)" });
+    const recoloured = first();
+    expect(recoloured).not.toBe(before);
+    expect(container.querySelector(".cct-legends").textContent).toContain("time (inc)");
+    renderer.setUnits({ "time (inc)": "s" });
+    expect(first()).not.toBe(recoloured);
+    const withUnits = first();
+    renderer.setState({ legendShare: "total" });
+    expect(first()).not.toBe(withUnits);
+    expect(container.querySelector(".cct-legends").textContent).toContain("% of total");
+  });
+
   test("toolbar: collapse to depth, expand all, hot path", () => {
     const { container, renderer } = mount();
     container.querySelector(".cct-depth").value = "1";

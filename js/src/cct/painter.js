@@ -106,17 +106,26 @@ export function createPainter({
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
     const share = legendShare(table, stats, view(), colorMetric, keyOf);
+    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const sizeTitle = metricTitle(sizeMetric, units);
+    // drawn again only when what they show changes: a collapse or expand keeps the scales
+    const key = [backend.legendLayer.node(), scene.legends, scene.size, share?.base, colorTitle, sizeTitle];
+    key.push(legendsOnTop(), D.legendScale, table.presenceLabels);
+    if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
+    legendKey = key;
     drawLegends(backend.legendLayer, {
       legends: scene.legends,
       size: scene.size,
       format: share?.format,
-      colorTitle: metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : ""),
-      sizeTitle: metricTitle(sizeMetric, units),
+      colorTitle,
+      sizeTitle,
       onTop: legendsOnTop(),
       scale: D.legendScale,
       presence: table.presenceLabels,
     });
   }
+  /** @type {unknown[]} what the legends were last drawn from (see computeScene) */
+  let legendKey = [];
   const markList = () =>
     tree && scene ? tree.items.map((it) => scene?.marks[it.key]).filter((m) => m !== undefined) : [];
 

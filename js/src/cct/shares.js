@@ -57,6 +57,7 @@ export function legendShare(table, stats, view, metric, rowOf) {
   if (base === undefined || !(base > 0)) return null;
   return {
     of: focusRow >= 0 ? "% of the focus" : "% of total",
+    base,
     format: (/** @type {number} */ v) => percent(v, base),
   };
 }

@@ -10,6 +10,8 @@ import * as esbuild from "esbuild";
 const watch = process.argv.includes("--watch");
 // `--names`: a release build that keeps function names, for reading a CPU profile
 const names = process.argv.includes("--names");
+// `--analyze`: print what each module adds to the minified bundle (esbuild's metafile)
+const analyze = process.argv.includes("--analyze");
 
 // The contract's prose (help texts, field descriptions, comments) is for people and
 // docs/view-state.md; the bundle carries only what the code reads.
@@ -109,6 +111,7 @@ const options = {
   loader: { ".css": "css" },
   logLevel: "info",
   plugins: watch ? [] : [contractWithoutProse],
+  metafile: analyze,
 };
 
 if (watch) {
@@ -118,6 +121,7 @@ if (watch) {
 } else {
   // the headless figure page of cctviz.export imports widget.js as well (its named exports)
   rmSync("cctviz/widget/static/figure.js", { force: true }); // left by builds before 0.1
-  await esbuild.build(options);
+  const result = await esbuild.build(options);
+  if (analyze && result.metafile) console.log(await esbuild.analyzeMetafile(result.metafile));
   pack();
 }

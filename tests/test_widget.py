@@ -148,6 +148,23 @@ def test_bundle_is_built_and_used() -> None:
     assert str(cctviz.CCT._esm) == bundle.PACKED.read_text()
 
 
+# What a page loads and a saved notebook stores: the README's stated budget (section
+# "Performance"). Growing past it is a decision to make, not a drift: `node js/build.mjs
+# --analyze` lists what each module adds.
+BUNDLE_BUDGET_MINIFIED = 230 * 1024
+BUNDLE_BUDGET_GZIPPED = 85 * 1024
+
+
+def test_bundle_stays_within_its_budget() -> None:
+    from cctviz.widget import bundle
+
+    code = bundle.BUNDLE.read_bytes()
+    gzipped = len(gzip.compress(code, compresslevel=9))
+    kb = f"widget.js is {len(code) / 1024:.1f} KB minified, {gzipped / 1024:.1f} KB gzipped"
+    assert len(code) <= BUNDLE_BUDGET_MINIFIED, f"{kb}; budget {BUNDLE_BUDGET_MINIFIED // 1024} KB"
+    assert gzipped <= BUNDLE_BUDGET_GZIPPED, f"{kb}; budget {BUNDLE_BUDGET_GZIPPED // 1024} KB"
+
+
 def test_views_share_one_packed_bundle(gf, monkeypatch) -> None:
     """The gzipped bundle (which unpacks to widget.js) is held once per kernel, by one FrontEnd
     model every view names in ``_front_end``: a page and a saved notebook hold it once however

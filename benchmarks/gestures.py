@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -145,13 +146,23 @@ def drawn(page: Any) -> None:
     handle.dispose()  # a handle keeps what it points to alive (the heap rows count it)
 
 
-def collapse_rows(lab: Lab, page: Any, n: int, events: int) -> list[tuple[str, list[float]]]:
+def collapse_rows(
+    lab: Lab, page: Any, n: int, events: int, profile: Path | None = None
+) -> list[tuple[str, list[float]]]:
     notebook = open_view(lab, page, n, "cctviz.CCT(gf, budget=None, fold_to_fit=False)")
     run_cell(notebook, 1)
     drawn(page)
     notebook.wait_idle()
     node, size = (int(v) for v in notebook.execute(PICK_SUBTREE).split())
+    cdp = page.context.new_cdp_session(page) if profile else None
+    if cdp:  # a sampling CPU profile of the gestures (open it in Chromium's DevTools)
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+        cdp.send("Profiler.start")
     result = page.evaluate(GESTURE_JS, {"kind": "collapse", "count": events, "node": node})
+    if cdp and profile:
+        profile.write_text(json.dumps(cdp.send("Profiler.stop")["profile"]))
+        print(f"CPU profile of the collapse and expand events: {profile}")
     label = f"{n:,} drawn, subtree of {size:,}"
     return [(f"collapse | {label}", result["a"]), (f"expand | {label}", result["b"])]
 
@@ -261,6 +272,12 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("--zoom-nodes", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="write a CPU profile of the collapse and expand events here (.cpuprofile; build "
+        "the bundle with `node js/build.mjs --names` to read function names)",
+    )
     args = parser.parse_args()
     only = set(args.only or ["collapse", "zoom", "long", "heap", "hundred"])
     started = time.perf_counter()
@@ -272,7 +289,7 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             timed: list[tuple[str, list[float]]] = []
             if "collapse" in only:
-                timed += collapse_rows(lab, page, 10_000, args.events)
+                timed += collapse_rows(lab, page, 10_000, args.events, args.profile)
             if "zoom" in only:
                 whole = "cctviz.CCT(gf, budget=None, fold_to_fit=False)"
                 timed += zoom_rows(lab, page, 10_000, whole, args.events)

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/decode.js";
 import { createRenderer } from "../src/cct/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
@@ -472,7 +472,7 @@ describe("a derived inclusive metric's title", () => {
 });
 
 describe("labels of big views", () => {
-  test("above labelsLaterAbove drawn nodes the labels come a frame after the drawing", async () => {
+  test("above labelsLaterAbove drawn nodes the labels come in a task after the drawing's frame", async () => {
     for (const [limit, later] of [
       [100, true],
       [20_000, false],
@@ -483,11 +483,24 @@ describe("labels of big views", () => {
       renderer.setData(decodeTable(randomTree(500)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
       const count = () => container.querySelectorAll(".cct-labels text").length;
       expect(count() === 0).toBe(later);
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      expect(count()).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(count()).toBeGreaterThan(0));
       renderer.destroy();
     }
   });
+});
+
+test("the labels of a big view are not placed in the frame that paints its nodes", async () => {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
+  renderer.setData(decodeTable(randomTree(500)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+  const count = () => container.querySelectorAll(".cct-labels text").length;
+  const raf = window.requestAnimationFrame?.bind(window) ?? ((/** @type {() => void} */ f) => setTimeout(f, 16));
+  // a frame callback asked for after the drawing's: the frame's painting is done, no labels yet
+  const inFrame = await new Promise((resolve) => raf(() => resolve(count())));
+  expect(inFrame).toBe(0);
+  await vi.waitFor(() => expect(count()).toBeGreaterThan(0));
+  renderer.destroy();
 });
 
 test("a destroyed renderer keeps nothing of its tree", () => {

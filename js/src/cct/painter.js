@@ -186,13 +186,15 @@ export function createPainter({
     if (!tree) return;
     hover(null, null);
     // a new structure of a big table: its task already walked the whole table (view tree,
-    // statistics, folds), so its labels come a frame later too (100k rows: 15 ms of 158)
-    labelsAfterRebuild = table.size > D.labelsLaterAbove;
+    // statistics, folds), so its labels come later too (100k rows: 15 ms of 158)
+    labelsAfterRebuild = table.size > D.drawLaterAbove;
     const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
     layout = layoutTree(itemHierarchy(tree.items), D, keys);
     camera.spreadLevels(layout);
     draw();
     histogram();
+    // labels placed later (a big view): those of the old structure would name the wrong places
+    if (labelsAfterRebuild || tree.items.length > D.labelsLaterAbove) backend?.drawLabels([]);
     if (before && tree.byKey.has(anchorKey)) {
       camera.keep(before, layout.x[anchorKey], layout.y[anchorKey]);
       updateLabels();
@@ -208,25 +210,40 @@ export function createPainter({
   /** Text widths in the labels' font (measured once per painter). */
   let measure = /** @type {((text: string) => number) | null} */ (null);
 
-  /** @type {number} a frame that will place the labels (big views), 0: none */
+  /** @type {number} the frame after which the labels are placed (big views), 0: none */
   let labelFrame = 0;
-  /** the next labels come a frame later: a big table was just laid out (see `rebuild`) */
+  /** @type {number} the task that places them, 0: none */
+  let labelTask = 0;
+  /** the next labels come later: a big table was just laid out (see `rebuild`) */
   let labelsAfterRebuild = false;
   /** Labels for the nodes in view (see view-labels.js). In a view of more than
    * `D.labelsLaterAbove` nodes, or just after a table of more rows was laid out, they are placed
-   * in the next frame, a task of their own: the drawing does not wait for them (at 10^5 nodes
-   * they take ~150 ms), and moves in between place them once. */
+   * in a task of their own after the next frame: that frame shows the nodes without waiting for
+   * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
+   * is, were it added to the frame's painting), and moves in between place them once. Labels
+   * that a new structure made stale are taken away at once (`rebuild`). */
   function updateLabels() {
     if (!tree || (tree.items.length <= D.labelsLaterAbove && !labelsAfterRebuild)) return placeLabels();
     const win = doc.defaultView;
-    if (labelFrame || !win) return;
+    if (labelFrame || labelTask || !win) return;
     const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));
     labelFrame = raf(() => {
       labelFrame = 0;
-      placeLabels();
+      labelTask = win.setTimeout(() => {
+        labelTask = 0;
+        placeLabels();
+      }, 0);
     });
   }
+  /** Drops labels waiting to be placed. */
+  function cancelLabels() {
+    const win = doc.defaultView;
+    if (labelFrame) (win?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
+    if (labelTask) win?.clearTimeout(labelTask);
+    labelFrame = labelTask = 0;
+  }
   function placeLabels() {
+    cancelLabels(); // placed now: whatever was waiting is done
     labelsAfterRebuild = false;
     if (!table || !stats || !tree || !scene || !backend) return;
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
@@ -354,7 +371,7 @@ export function createPainter({
       if (ready()) restyle();
     },
     destroy() {
-      if (labelFrame) (doc.defaultView?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
+      cancelLabels();
       backend?.destroy();
       backend = null;
       // a destroyed view keeps nothing of its tree (something may still hold the renderer)

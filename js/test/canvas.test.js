@@ -152,7 +152,9 @@ describe("canvas backend", () => {
   test("a long painting goes on over several frames, and only then counts as drawn", async () => {
     let clock = 0;
     vi.spyOn(performance, "now").mockImplementation(() => (clock += 25)); // each step "takes" 25 ms
-    const { container } = mount(randomTree(5000), { foldToFit: false });
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
+    // drawn whole, 5,000 nodes are drawn in the tasks after setData (later.js); asking draws them
+    expect(renderer.backend).toBe("canvas");
     const canvas = container.querySelector("canvas.cct-canvas");
     await nextFrame();
     expect(canvas.hasAttribute("data-node-count")).toBe(false); // a step or two per frame

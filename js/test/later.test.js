@@ -105,6 +105,24 @@ describe("a big table's first picture", () => {
     expect(big.renderer.state.collapsed).toEqual(folds);
   });
 
+  test("a table drawn whole (foldToFit off) of more nodes than canvasAbove is drawn later too", async () => {
+    const table = decodeTable(randomTree(600));
+    const mountWith = (/** @type {boolean} */ foldToFit) => {
+      const container = document.createElement("div");
+      document.body.appendChild(container);
+      const layout = { drawLaterAbove: 100_000, canvasAbove: 200 };
+      const r = createRenderer(container, { width: 900, height: 400, layout });
+      r.setData(table, { ...state, foldToFit, backend: "svg" });
+      return () => container.querySelectorAll(".cct-node").length;
+    };
+    expect(mountWith(true)()).toBeGreaterThan(0); // folded to fit: few nodes laid out, at once
+    const whole = mountWith(false);
+    expect(whole()).toBe(0);
+    await nextTask(); // the view tree
+    await nextTask(); // layout and scene
+    expect(whole()).toBe(600);
+  });
+
   test("whatever needs the picture before then draws it at once; a selection waits for it", () => {
     const table = decodeTable(randomTree(600));
     const big = mount(100);

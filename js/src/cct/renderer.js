@@ -325,7 +325,10 @@ export function createRenderer(container, options = {}) {
           updateSearch();
           refreshToolbar();
         };
-        if (otherTree && data.size > D.drawLaterAbove) {
+        // put off too: a table drawn whole (no folding to fit) of more nodes than SVG draws, whose
+        // layout and scene cost several times its walks (10k nodes: one task of ~100 ms)
+        const whole = !view().foldToFit && data.size > D.canvasAbove;
+        if (otherTree && (data.size > D.drawLaterAbove || whole)) {
           refreshToolbar();
           later.schedule([fold, draw]);
         } else {

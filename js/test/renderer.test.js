@@ -503,6 +503,25 @@ test("the labels of a big view are not placed in the frame that paints its nodes
   renderer.destroy();
 });
 
+test("a new structure of a big view takes its stale labels off at once; the new ones follow", async () => {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
+  const table = decodeTable(randomTree(500));
+  renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+  const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+  await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+  // the last node's parent collapsed: a small subtree, the view stays over labelsLaterAbove
+  // nodes (and the table is small: no label is put off for its size)
+  const parent = table.idOf(table.parent[table.size - 1]);
+  renderer.setState({ collapsed: [parent] });
+  expect(renderer.state.collapsed).toEqual([parent]);
+  expect(container.querySelectorAll(".cct-node").length).toBeGreaterThan(100);
+  expect(texts()).toEqual([]);
+  await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+  renderer.destroy();
+});
+
 test("a destroyed renderer keeps nothing of its tree", () => {
   const container = document.createElement("div");
   document.body.appendChild(container);

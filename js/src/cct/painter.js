@@ -109,8 +109,18 @@ export function createPainter({
     const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
     const sizeTitle = metricTitle(sizeMetric, units);
     // drawn again only when what they show changes: a collapse or expand keeps the scales
-    const key = [backend.legendLayer.node(), scene.legends, scene.size, share?.base, colorTitle, sizeTitle];
-    key.push(legendsOnTop(), D.legendScale, table.presenceLabels);
+    const onTop = legendsOnTop();
+    const key = [
+      backend.legendLayer.node(),
+      scene.legends,
+      scene.size,
+      share?.base,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      D.legendScale,
+      table.presenceLabels,
+    ];
     if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
     legendKey = key;
     drawLegends(backend.legendLayer, {
@@ -119,7 +129,7 @@ export function createPainter({
       format: share?.format,
       colorTitle,
       sizeTitle,
-      onTop: legendsOnTop(),
+      onTop,
       scale: D.legendScale,
       presence: table.presenceLabels,
     });
@@ -193,8 +203,8 @@ export function createPainter({
     camera.spreadLevels(layout);
     draw();
     histogram();
-    // labels placed later (a big view): those of the old structure would name the wrong places
-    if (labelsAfterRebuild || tree.items.length > D.labelsLaterAbove) backend?.drawLabels([]);
+    // labels placed later: those of the old structure would name the wrong places meanwhile
+    if (labelsLater()) backend?.drawLabels([]);
     if (before && tree.byKey.has(anchorKey)) {
       camera.keep(before, layout.x[anchorKey], layout.y[anchorKey]);
       updateLabels();
@@ -222,8 +232,9 @@ export function createPainter({
    * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
    * is, were it added to the frame's painting), and moves in between place them once. Labels
    * that a new structure made stale are taken away at once (`rebuild`). */
+  const labelsLater = () => !!tree && (tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
   function updateLabels() {
-    if (!tree || (tree.items.length <= D.labelsLaterAbove && !labelsAfterRebuild)) return placeLabels();
+    if (!labelsLater()) return placeLabels();
     const win = doc.defaultView;
     if (labelFrame || labelTask || !win) return;
     const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));

@@ -2,7 +2,15 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import contractJson from "../../cctviz/contract.json";
 import { VIEW_DEFAULTS, VIEW_SPECS } from "../src/contract.js";
-import { bindTraits, sameValue, traitWriter, VIEW_TRAITS, viewState } from "../src/widget/binding.js";
+import {
+  afterFrame,
+  bindTraits,
+  createSaves,
+  sameValue,
+  traitWriter,
+  VIEW_TRAITS,
+  viewState,
+} from "../src/widget/binding.js";
 import { TRAIT_KINDS } from "../src/widget/model.js";
 import { fakeRenderer, mockModel, mountWidget, screenReports } from "./widget-fakes.js";
 
@@ -10,6 +18,9 @@ afterEach(() => {
   document.body.replaceChildren();
   vi.restoreAllMocks();
 });
+
+/** After the page's next frame and the task after it (when the user's changes are sent). */
+const afterNextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 function bound(traits) {
   const model = mockModel(traits);
@@ -150,7 +161,7 @@ describe("renderer → Python", () => {
     expect(model.synced).toEqual([{ selection: [9, 1, 4] }]);
   });
 
-  test("no echo: the user's change comes back as a trait change and is not set on the renderer", () => {
+  test("no echo: the user's change comes back as a trait change and is not set on the renderer", async () => {
     const model = mockModel();
     const { renderer } = mountWidget(model);
     // the size is reported at the first draw, as a message: no state changes
@@ -159,7 +170,9 @@ describe("renderer → Python", () => {
     const before = renderer.calls.length;
     renderer.user.change({ collapsed: [2], search: "kern" });
     renderer.user.select([3, 1]);
-    expect(model.synced).toEqual([{ collapsed: [2], search: "kern" }, { selection: [3, 1] }]);
+    expect(model.synced).toEqual([]); // not before the frame that shows them
+    await afterNextFrame();
+    expect(model.synced).toEqual([{ collapsed: [2], search: "kern", selection: [3, 1] }]);
     expect(renderer.calls.slice(before)).toEqual([]);
   });
 
@@ -170,5 +183,85 @@ describe("renderer → Python", () => {
     model.python("size_by", "time");
     expect(renderer.callsOf("setState").at(-1)).toEqual([{ sizeBy: "time" }]);
     expect(model.saves).toBe(saves);
+  });
+});
+
+describe("what the user changed reaches Python after the frame that shows it", () => {
+  /** A `later` that holds what it is given until `run()`. */
+  function held() {
+    /** @type {(() => void)[]} */
+    const waiting = [];
+    const later = (/** @type {() => void} */ f) => waiting.push(f);
+    return {
+      later,
+      waiting,
+      run: () => {
+        for (const f of waiting.splice(0)) f();
+      },
+    };
+  }
+
+  test("changes made before the send go in one message, sent once", () => {
+    const model = mockModel();
+    const { later, waiting, run } = held();
+    const saves = createSaves(model, later);
+    const { onChange, onSelect } = traitWriter(model, () => {}, saves.save);
+    onChange({ collapsed: [4] });
+    onSelect([2]);
+    onChange({ focus: 4 });
+    expect(model.saves).toBe(0);
+    expect(waiting).toHaveLength(1); // one send is waiting, not three
+    run();
+    expect(model.synced).toEqual([{ collapsed: [4], selection: [2], focused: 4 }]);
+    run();
+    saves.flush(); // nothing waits any more
+    expect(model.saves).toBe(1);
+  });
+
+  test("a message or a save through the messenger sends what waits first, and no empty save follows", () => {
+    const model = mockModel();
+    const { later, run } = held();
+    const saves = createSaves(model, later);
+    const { onChange } = traitWriter(model, () => {}, saves.save);
+    onChange({ collapsed: [4] });
+    saves.messenger.send({ type: "expand", id: 1, node: 4 });
+    expect(model.log).toEqual([{ save: { collapsed: [4] } }, { send: { type: "expand", id: 1, node: 4 } }]);
+    onChange({ collapsed: [] });
+    saves.messenger.set("reducer", "max");
+    saves.messenger.save_changes(); // sends the waiting change with it
+    run();
+    expect(model.synced).toEqual([{ collapsed: [4] }, { collapsed: [], reducer: "max" }]);
+    // everything else is the model's own
+    expect(saves.messenger.get("reducer")).toBe("max");
+  });
+
+  test("afterFrame runs after the next frame, or within 100 ms where no frame comes", () => {
+    vi.useFakeTimers();
+    try {
+      /** @type {FrameRequestCallback[]} */
+      const frames = [];
+      const win = /** @type {Window} */ (
+        /** @type {unknown} */ ({
+          requestAnimationFrame: (/** @type {FrameRequestCallback} */ f) => frames.push(f),
+          setTimeout: (/** @type {() => void} */ f, /** @type {number} */ ms) => setTimeout(f, ms),
+        })
+      );
+      const run = vi.fn();
+      afterFrame(win)(run);
+      vi.advanceTimersByTime(50);
+      expect(run).not.toHaveBeenCalled();
+      for (const f of frames.splice(0)) f(0);
+      expect(run).not.toHaveBeenCalled(); // in the task after the frame's callbacks
+      vi.advanceTimersByTime(0);
+      expect(run).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(200);
+      expect(run).toHaveBeenCalledTimes(1); // once
+      const hidden = vi.fn();
+      afterFrame(win)(hidden); // a hidden page: no frame comes
+      vi.advanceTimersByTime(100);
+      expect(hidden).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

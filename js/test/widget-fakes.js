@@ -11,7 +11,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
  * A model as anywidget gives one: `get`, `set` (a `change:<name>` event when the value changes,
  * as Backbone does, synchronously), `save_changes`, `on`/`off`, `send`. `deliver(message)` plays
  * a message from Python; `saves` counts `save_changes`, `sent` holds what was sent; `synced`
- * holds what each `save_changes` sent.
+ * holds what each `save_changes` sent; `log` both, in order.
  * @param {Record<string, unknown>} [traits] values other than the contract's defaults
  */
 /** What the view reported of the screen (`screen` messages): its sizes and zooms, in order. */
@@ -36,7 +36,9 @@ export function mockModel(traits = {}) {
     },
     save_changes() {
       model.saves++;
-      model.synced.push(Object.fromEntries([...dirty].map((name) => [name, values[name]])));
+      const state = Object.fromEntries([...dirty].map((name) => [name, values[name]]));
+      model.synced.push(state);
+      model.log.push({ save: state });
       dirty.clear();
     },
     on(event, listener) {
@@ -48,12 +50,15 @@ export function mockModel(traits = {}) {
     },
     send(message) {
       model.sent.push(message);
+      model.log.push({ send: message });
     },
     saves: 0,
     /** @type {Record<string, unknown>[]} */
     synced: [],
     /** @type {unknown[]} */
     sent: [],
+    /** @type {unknown[]} saves and messages, in the order Python receives them */
+    log: [],
     /** Python sets a trait (the change reaches the front end). */
     python(name, value) {
       values[name] = value;

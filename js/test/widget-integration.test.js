@@ -74,11 +74,17 @@ describe("the widget with the real renderer (integration)", () => {
     const saves = model.saves;
     click(el.querySelector('.cct-node[data-id="0"]'));
     expect(model.get("selection")).toEqual([0]);
-    expect(model.saves).toBe(saves + 1);
+    expect(model.saves).toBe(saves); // sent after the frame that shows it
 
-    // a fold click asks Python; the new table keeps main where it was
+    // a fold click asks Python, after the selection made before it; the new table keeps main
+    // where it was
+    const logged = model.log.length;
     click(el.querySelector('.cct-node[data-fold="0"]'));
     expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "expand", id: 1, node: 0 }]);
+    expect(model.log.slice(logged).filter((m) => m.send?.type !== "screen")).toEqual([
+      { save: { selection: [0] } },
+      { send: { type: "expand", id: 1, node: 0 } },
+    ]);
     const before = renderer.screenPosition(0);
     model.python("_payload", expandedTree());
     model.deliver({ type: "reply", id: 1, ok: true, loaded: 1 });

@@ -230,12 +230,15 @@ describe("cleanup", () => {
     renderer.user.change({ collapsed: [1] });
     const saves = model.saves;
     dispose();
+    // the change the user made last (sent after the frame showing it) still reaches Python
+    expect(model.saves).toBe(saves + 1);
+    expect(model.synced.at(-1)).toEqual({ collapsed: [1] });
     expect(model.listenerCount()).toBe(0);
     expect(renderer.destroyed).toBe(true);
     // Jupyter may keep the view's element as long as the model: it no longer leads to the tree
     expect(el.cctRenderer).toBeUndefined();
     vi.advanceTimersByTime(10_000);
-    expect(model.saves).toBe(saves); // the zoom was not reported after all
+    expect(model.saves).toBe(saves + 1); // and nothing more: the zoom was not reported after all
     expect(deps.figureSVG).not.toHaveBeenCalled(); // nor the image drawn
     dispose(); // twice is harmless
   });

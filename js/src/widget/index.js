@@ -4,7 +4,7 @@
 // renderer), lod-client.js (level-of-detail requests), screen.js (zoom and size for Python),
 // snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
 // replacement.js (a view JupyterLab replaced hands its zoom on).
-import { bindTraits, traitWriter, viewState } from "./binding.js";
+import { afterFrame, bindTraits, createSaves, traitWriter, viewState } from "./binding.js";
 import { download } from "./download.js";
 import { createErrorReport } from "./errors.js";
 import { createLodClient } from "./lod-client.js";
@@ -84,9 +84,14 @@ function renderView(deps, model, el) {
   let started = false;
   let disposed = false;
 
-  const errors = createErrorReport(model, el);
-  const screen = createScreenReport(model);
-  const lod = createLodClient(model);
+  // what the user changes reaches Python after the frame showing it; every other message and
+  // save goes through `messenger`, which sends what waits first (see createSaves)
+  const win = el.ownerDocument.defaultView ?? window;
+  const saves = createSaves(model, afterFrame(win));
+  const messenger = saves.messenger;
+  const errors = createErrorReport(messenger, el);
+  const screen = createScreenReport(messenger);
+  const lod = createLodClient(messenger);
   /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
   const current = () => {
     if (!table) return null;
@@ -101,7 +106,7 @@ function renderView(deps, model, el) {
     return { table, state: renderer.state, options };
   };
   const snapshots = createSnapshots({
-    model,
+    model: messenger,
     el,
     current,
     figureSVG: deps.figureSVG,
@@ -109,7 +114,7 @@ function renderView(deps, model, el) {
     picture: (scale) => renderer.picture?.(scale) ?? null,
   });
   const changed = () => snapshots.schedule();
-  const toTraits = traitWriter(model, changed);
+  const toTraits = traitWriter(model, changed, saves.save);
   // the tree and the table pane side by side (or the pane below, in narrow cells)
   const body = el.ownerDocument.createElement("div");
   body.className = "cct-body";
@@ -138,8 +143,8 @@ function renderView(deps, model, el) {
     onSpread: (node, metric) => lod.distribution(node, metric),
     onReducer(reducer) {
       // Python reduces the rows again and sends the new table
-      model.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
-      model.save_changes();
+      messenger.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
+      messenger.save_changes();
     },
     onExpand(node) {
       // errors are reported by the client; a request cut short by closing the view is no news
@@ -155,7 +160,7 @@ function renderView(deps, model, el) {
     changed();
   });
   const createPane = deps.createTablePane;
-  if (createPane) paneBinding = bindPane({ model, body, client: lod, create: createPane });
+  if (createPane) paneBinding = bindPane({ model: messenger, body, client: lod, create: createPane });
   paneBinding?.layout(el.clientWidth);
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
@@ -232,6 +237,7 @@ function renderView(deps, model, el) {
   function dispose() {
     if (disposed) return;
     disposed = true;
+    saves.flush(); // what the user changed last still reaches Python
     el.removeEventListener("focusin", markFocused);
     stopTheme();
     stopWatching();

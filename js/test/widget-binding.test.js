@@ -235,6 +235,16 @@ describe("what the user changed reaches Python after the frame that shows it", (
     expect(saves.messenger.get("reducer")).toBe("max");
   });
 
+  test("a closed model is sent nothing more: a view closing with Python sends no waiting change", () => {
+    const model = mockModel();
+    const { renderer } = mountWidget(model);
+    renderer.user.change({ collapsed: [2] });
+    const saves = model.saves;
+    model.close(); // comm:close: the view stops
+    expect(renderer.destroyed).toBe(true);
+    expect(model.saves).toBe(saves);
+  });
+
   test("afterFrame runs after the next frame, or within 100 ms where no frame comes", () => {
     vi.useFakeTimers();
     try {

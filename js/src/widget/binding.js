@@ -96,9 +96,10 @@ export function traitWriter(model, changed = () => {}, save = () => model.save_c
  * at once send what is waiting first, so Python sees them in the order the user made them.
  * @param {CCTModel} model
  * @param {(send: () => void) => void} later runs `send` after the next frame (see `afterFrame`)
- * @returns {{ save: () => void, flush: () => void, messenger: CCTModel }}
- *   `save()`: send what was set, later; `flush()`: send what waits, now; `messenger`: the model,
- *   whose `send` and `save_changes` first send what waits
+ * @returns {{ save: () => void, flush: () => void, cancel: () => void, messenger: CCTModel }}
+ *   `save()`: send what was set, later; `flush()`: send what waits, now; `cancel()`: send
+ *   nothing more (the model is closed); `messenger`: the model, whose `send` and `save_changes`
+ *   first send what waits
  */
 export function createSaves(model, later) {
   let waiting = false;
@@ -134,6 +135,9 @@ export function createSaves(model, later) {
       later(flush);
     },
     flush,
+    cancel() {
+      waiting = false;
+    },
     messenger,
   };
 }

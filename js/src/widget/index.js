@@ -189,7 +189,10 @@ function renderView(deps, model, el) {
   };
   model.on("change:_payload", onData);
   // a closed model's views are removed by the host; this one stops at once (see releaseWhenClosed)
-  const onClosed = () => dispose();
+  const onClosed = () => {
+    saves.cancel(); // a closed model takes no message
+    dispose();
+  };
   model.on("comm:close", onClosed);
 
   let stopWatching = () => {};

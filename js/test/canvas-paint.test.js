@@ -1,7 +1,7 @@
 // Links on canvas (js/src/cct/canvas-paint.js): a link reaching far out of the view is drawn as
 // the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
-import { linksPath, within } from "../src/cct/canvas-paint.js";
+import { inverseX, inverseY, linksPath } from "../src/cct/canvas-paint.js";
 
 /** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
 beforeEach(() => {
@@ -79,38 +79,39 @@ test("a long link that passes beside the view is left out", () => {
   expect(linksPath([s], box).curves).toEqual([]);
 });
 
-test("the part of a link's coordinate in a range is found exactly, in closed form", () => {
-  // a link's x: control points (v0, m, m, v1); its y: (v0, v0, v1, v1)
-  const x = (v0, v1, t) => {
+test("where a link's coordinate has gone a fraction of its way is found exactly, in closed form", () => {
+  // a link's x: control points (0, ½, ½, 1); its y: (0, 0, 1, 1)
+  const x = (t) => {
     const u = 1 - t;
-    const m = (v0 + v1) / 2;
-    return u * u * u * v0 + 3 * u * u * t * m + 3 * u * t * t * m + t * t * t * v1;
+    return 3 * u * u * t * 0.5 + 3 * u * t * t * 0.5 + t * t * t;
   };
-  const y = (v0, v1, t) => v0 + (v1 - v0) * (3 * t * t - 2 * t * t * t);
-  for (const [v0, v1] of [
-    [-50000, 50100],
-    [50050, -49950],
-    [3, 7],
-  ]) {
-    const lo = Math.min(v0, v1) + 0.3 * Math.abs(v1 - v0);
-    const hi = Math.min(v0, v1) + 0.6 * Math.abs(v1 - v0);
-    for (const [coord, flat] of [
-      [x, false],
-      [y, true],
-    ]) {
-      const [a, b] = within(v0, v1, lo, hi, flat);
-      expect(a).toBeLessThan(b);
-      const ends = [coord(v0, v1, a), coord(v0, v1, b)].sort((p, q) => p - q);
-      expect(Math.abs(ends[0] - lo)).toBeLessThan(1e-9 * Math.abs(v1 - v0) + 1e-9);
-      expect(Math.abs(ends[1] - hi)).toBeLessThan(1e-9 * Math.abs(v1 - v0) + 1e-9);
+  const y = (t) => 3 * t * t - 2 * t * t * t;
+  for (const g of [0, 1e-9, 0.1, 0.3, 0.5, 0.77, 0.999, 1]) {
+    expect(Math.abs(x(inverseX(g)) - g)).toBeLessThan(1e-12);
+    expect(Math.abs(y(inverseY(g)) - g)).toBeLessThan(1e-12);
+  }
+  // beyond the link's ends: its ends
+  expect(inverseX(-3)).toBeCloseTo(0, 12);
+  expect(inverseX(7)).toBeCloseTo(1, 12);
+  expect(inverseY(-3)).toBeCloseTo(0, 12);
+  expect(inverseY(7)).toBeCloseTo(1, 12);
+});
+
+test("a long straight link is cut where it crosses the view, and left out where it passes beside it", () => {
+  const vertical = { x0: 50, y0: -100000, x1: 50, y1: 100000 };
+  const horizontal = { x0: -100000, y0: 50, x1: 100000, y1: 50 };
+  for (const s of [vertical, horizontal]) {
+    const [cut] = linksPath([s], box).curves;
+    for (const t of [0, 0.5, 1]) {
+      const [px, py] = at(cut, t);
+      expect(px).toBeGreaterThan(box.x0 - 1);
+      expect(px).toBeLessThan(box.x1 + 1);
+      expect(py).toBeGreaterThan(box.y0 - 1);
+      expect(py).toBeLessThan(box.y1 + 1);
     }
   }
-  // a range the coordinate never reaches, and a link with no extent in it
-  const [a, b] = within(0, 10, 20, 30);
-  expect(a < b).toBe(false);
-  expect(within(5, 5, 0, 10)).toEqual([0, 1]);
-  const [c, d] = within(5, 5, 6, 10);
-  expect(c < d).toBe(false);
+  expect(linksPath([{ ...vertical, x0: 150, x1: 150 }], box).curves).toEqual([]);
+  expect(linksPath([{ ...horizontal, y0: -20, y1: -20 }], box).curves).toEqual([]);
 });
 
 test("cut links that fall on the same pixels as one already drawn are drawn once", () => {

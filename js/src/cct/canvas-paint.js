@@ -171,6 +171,7 @@ export function linksPath(links, box, cut = new Set()) {
       continue;
     }
     // x(t) and y(t) are monotonic on [0, 1]: the part in the box is one parameter interval
+    // (inverseX, inverseY)
     let a = 0;
     let b = 1;
     if (!(Math.min(x0, x1) >= left && Math.max(x0, x1) <= right)) {
@@ -240,35 +241,24 @@ function blossom(v0, v1, v2, v3, u, v, w) {
   return b0 + (b1 - b0) * w;
 }
 
-/**
- * The parameter interval where a coordinate of a link's curve lies in [lo, hi].
+/*
  * Both coordinates of a link are `v0 + (v1 − v0)·g(t)` with g monotonic from 0 to 1, so the
- * interval is where g lies between the bounds' fractions, found in closed form (this runs for
- * thousands of links a painting):
+ * parameter interval where a coordinate lies in [lo, hi] is where g lies between the bounds'
+ * fractions, found in closed form (this runs for thousands of links a painting):
  * - x, control points (v0, m, m, v1) with m the middle: g(t) = t³ − 1.5t² + 1.5t, whose inverse
  *   is t = ½ − sinh(asinh(2 − 4g) / 3) (Cardano's one real root of a depressed cubic);
- * - y, control points (v0, v0, v1, v1) (`flat`): g(t) = 3t² − 2t³ (smoothstep), whose inverse
- *   is t = ½ − sin(asin(1 − 2g) / 3).
- * @param {number} v0 start @param {number} v1 end @param {number} lo @param {number} hi
- * @param {boolean} [flat] the control points are the ends' (y) rather than the middle's (x)
- * @returns {[number, number]}
+ * - y, control points (v0, v0, v1, v1): g(t) = 3t² − 2t³ (smoothstep), whose inverse is
+ *   t = ½ − sin(asin(1 − 2g) / 3).
  */
-export function within(v0, v1, lo, hi, flat = false) {
-  const span = v1 - v0;
-  if (span === 0) return v0 >= lo && v0 <= hi ? [0, 1] : [1, 0];
-  const inverse = flat ? inverseY : inverseX;
-  const [t0, t1] = [inverse((lo - v0) / span), inverse((hi - v0) / span)];
-  return span > 0 ? [t0, t1] : [t1, t0];
-}
 
-/** t where g(t) = t³ − 1.5t² + 1.5t (x) is `g`, clamped to [0, 1] @param {number} g */
-function inverseX(g) {
+/** t where a link's x has gone the fraction `g` of its way (clamped to [0, 1]) @param {number} g */
+export function inverseX(g) {
   const c = g < 0 ? 0 : g > 1 ? 1 : g;
   return 0.5 - Math.sinh(Math.asinh(2 - 4 * c) / 3);
 }
 
-/** t where g(t) = 3t² − 2t³ (y) is `g`, clamped to [0, 1] @param {number} g */
-function inverseY(g) {
+/** t where a link's y has gone the fraction `g` of its way (clamped to [0, 1]) @param {number} g */
+export function inverseY(g) {
   const c = g < 0 ? 0 : g > 1 ? 1 : g;
   return 0.5 - Math.sin(Math.asin(1 - 2 * c) / 3);
 }

@@ -472,54 +472,52 @@ describe("a derived inclusive metric's title", () => {
 });
 
 describe("labels of big views", () => {
+  /** A view of 500 nodes drawn whole, labels put off above `labelsLaterAbove` drawn nodes. */
+  function bigView(/** @type {number} */ labelsLaterAbove) {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove } });
+    const table = decodeTable(randomTree(500));
+    renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+    const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    return { container, renderer, table, texts };
+  }
+
   test("above labelsLaterAbove drawn nodes the labels come in a task after the drawing's frame", async () => {
     for (const [limit, later] of [
       [100, true],
       [20_000, false],
     ]) {
-      const container = document.createElement("div");
-      document.body.appendChild(container);
-      const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: limit } });
-      renderer.setData(decodeTable(randomTree(500)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
-      const count = () => container.querySelectorAll(".cct-labels text").length;
-      expect(count() === 0).toBe(later);
-      await vi.waitFor(() => expect(count()).toBeGreaterThan(0));
+      const { renderer, texts } = bigView(limit);
+      expect(texts().length === 0).toBe(later);
+      await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
       renderer.destroy();
     }
   });
-});
 
-test("the labels of a big view are not placed in the frame that paints its nodes", async () => {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
-  renderer.setData(decodeTable(randomTree(500)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
-  const count = () => container.querySelectorAll(".cct-labels text").length;
-  const raf = window.requestAnimationFrame?.bind(window) ?? ((/** @type {() => void} */ f) => setTimeout(f, 16));
-  // a frame callback asked for after the drawing's: the frame's painting is done, no labels yet
-  const inFrame = await new Promise((resolve) => raf(() => resolve(count())));
-  expect(inFrame).toBe(0);
-  await vi.waitFor(() => expect(count()).toBeGreaterThan(0));
-  renderer.destroy();
-});
+  test("the labels of a big view are not placed in the frame that paints its nodes", async () => {
+    const { renderer, texts } = bigView(100);
+    const raf = window.requestAnimationFrame?.bind(window) ?? ((/** @type {() => void} */ f) => setTimeout(f, 16));
+    // a frame callback asked for after the drawing's: the frame's painting is done, no labels yet
+    const inFrame = await new Promise((resolve) => raf(() => resolve(texts().length)));
+    expect(inFrame).toBe(0);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    renderer.destroy();
+  });
 
-test("a new structure of a big view takes its stale labels off at once; the new ones follow", async () => {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
-  const table = decodeTable(randomTree(500));
-  renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
-  const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
-  await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
-  // the last node's parent collapsed: a small subtree, the view stays over labelsLaterAbove
-  // nodes (and the table is small: no label is put off for its size)
-  const parent = table.idOf(table.parent[table.size - 1]);
-  renderer.setState({ collapsed: [parent] });
-  expect(renderer.state.collapsed).toEqual([parent]);
-  expect(container.querySelectorAll(".cct-node").length).toBeGreaterThan(100);
-  expect(texts()).toEqual([]);
-  await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
-  renderer.destroy();
+  test("a new structure of a big view takes its stale labels off at once; the new ones follow", async () => {
+    const { container, renderer, table, texts } = bigView(100);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    // the last node's parent collapsed: a small subtree, the view stays over labelsLaterAbove
+    // nodes (and the table is small: no label is put off for its size)
+    const parent = table.idOf(table.parent[table.size - 1]);
+    renderer.setState({ collapsed: [parent] });
+    expect(renderer.state.collapsed).toEqual([parent]);
+    expect(container.querySelectorAll(".cct-node").length).toBeGreaterThan(100);
+    expect(texts()).toEqual([]);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    renderer.destroy();
+  });
 });
 
 test("a destroyed renderer keeps nothing of its tree", () => {

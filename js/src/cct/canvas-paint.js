@@ -184,14 +184,11 @@ export function linksPath(links, box, cut = new Set()) {
     }
     if (!(Math.min(y0, y1) >= top && Math.max(y0, y1) <= bottom)) {
       const span = y1 - y0;
-      if (span === 0) {
-        if (y0 < top || y0 > bottom) continue;
-      } else {
-        const ta = inverseY((top - y0) / span);
-        const tb = inverseY((bottom - y0) / span);
-        a = Math.max(a, span > 0 ? ta : tb);
-        b = Math.min(b, span > 0 ? tb : ta);
-      }
+      if (span === 0) continue; // a horizontal link above or below the box
+      const ta = inverseY((top - y0) / span);
+      const tb = inverseY((bottom - y0) / span);
+      a = Math.max(a, span > 0 ? ta : tb);
+      b = Math.min(b, span > 0 ? tb : ta);
     }
     if (!(a < b)) continue;
     // the part between a and b: control points at the blossom's (a,a,a), (a,a,b), (a,b,b),

@@ -227,7 +227,8 @@ export function createPainter({
   /** the next labels come later: a big table was just laid out (see `rebuild`) */
   let labelsAfterRebuild = false;
   /** Labels for the nodes in view (see view-labels.js). In a view of more than
-   * `D.labelsLaterAbove` nodes, or just after a table of more rows was laid out, they are placed
+   * `D.labelsLaterAbove` nodes, or just after a table of more than `D.drawLaterAbove` rows was
+   * laid out again, they are placed
    * in a task of their own after the next frame: that frame shows the nodes without waiting for
    * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
    * is, were it added to the frame's painting), and moves in between place them once. Labels

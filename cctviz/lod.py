@@ -6,10 +6,11 @@ node whose children are not all revealed one *fold* row: "N more", carrying the 
 hides. Expanding a fold reveals the next children of its parent (by the same ranking); revealing a
 node also reveals its ancestors, so any node can be shown (a Python selection, a search match).
 
-Sums of a fold: an exclusive metric (and one of unknown kind) is summed over every hidden node; an
-inclusive metric over the hidden children (their inclusive values already hold their subtrees). A
-sum over values that are all NaN is NaN, as elsewhere in cctviz. A ratio or a maximum (see
-``MetricKind``) does not add up: a fold carries the largest value it hides.
+Sums of a fold: an exclusive metric is summed over every hidden node; an inclusive metric over
+the hidden children (their inclusive values already hold their subtrees). A sum over values that
+are all NaN is NaN, as elsewhere in cctviz. A ratio or a maximum (see ``MetricKind``) does not
+add up: a fold carries the largest value it hides; a metric of kind ``other`` (a minimum, an
+iteration number) has no aggregate: NaN, as the view's own glyphs show none.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class LevelOfDetail:
                 parent, levels, m.values
             )
             for name, m in table.metrics.items()
-            if m.kind != "inclusive"
+            if m.kind not in ("inclusive", "other")
         }
         self.revealed = np.zeros(n, dtype=bool)
         self._cursor = np.zeros(n, dtype=np.int32)
@@ -223,10 +224,11 @@ class LevelOfDetail:
         for name, m in t.metrics.items():
             values = np.full(total, np.nan)
             values[~is_fold] = m.values[real]
-            source = m.values if m.kind == "inclusive" else self._sums[name]
-            combine = _group_nanmax if m.kind in MAX_KINDS else _group_nansum
-            values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
-            metrics[name] = Metric(m.name, values, m.kind, m.partner)
+            if m.kind != "other":  # a metric of no known kind has no aggregate (it stays NaN)
+                source = m.values if m.kind == "inclusive" else self._sums[name]
+                combine = _group_nanmax if m.kind in MAX_KINDS else _group_nansum
+                values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
+            metrics[name] = Metric(m.name, values, m.kind, m.partner, m.rule, m.detail)
         # names: those in use, and one per fold ("1,234 more")
         used, code = np.unique(t.name_code[real], return_inverse=True)
         names = [t.names[i] for i in used.tolist()]

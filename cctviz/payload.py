@@ -85,6 +85,8 @@ def encode(
                 "name": m.name,
                 "kind": m.kind,
                 "partner": m.partner,
+                "rule": m.rule,  # which rule decided the kind, and why (the status line)
+                "why": m.detail,
                 "values": column(m.values, "float64"),
             }
             for m in table.metrics.values()

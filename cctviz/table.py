@@ -28,6 +28,8 @@ class Metric:
     values: np.ndarray  # float64, one value per node, NaN where the profile has no value
     kind: MetricKind
     partner: str | None = None  # the inclusive partner of an exclusive metric, and vice versa
+    rule: str = "reader"  # which rule decided ``kind`` (cctviz.adapters.semantics.RULES)
+    detail: str = ""  # that rule's reason, in a sentence
 
 
 @dataclass(frozen=True)

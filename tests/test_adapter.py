@@ -222,16 +222,20 @@ def test_default_metrics_skip_metrics_measured_on_few_nodes() -> None:
     metrics = list(kinds)
     assert default_pair(metrics, kinds, partners, "avg#inclusive#t", values) == (
         "avg#inclusive#t", "avg#inclusive#t")  # fmt: skip
-    # without a reader's default: the best-covered metric
+    # without a reader's default: a mean before a maximum, whatever the order
     assert default_pair(metrics, kinds, partners, None, values) == (
-        "max#inclusive#t", "max#inclusive#t")  # fmt: skip
+        "avg#inclusive#t", "avg#inclusive#t")  # fmt: skip
+    assert default_pair(metrics[::-1], kinds, partners, None, values) == (
+        "avg#inclusive#t", "avg#inclusive#t")  # fmt: skip
     # a GPU profile: the exclusive activity on 85 of 393 nodes is still a fine colour
     values = {**values, "block": 85, "block" + SUFFIX: 226, "max#t": 0}
     assert default_pair(metrics, kinds, partners, "avg#inclusive#t", values) == (
         "block", "block" + SUFFIX)  # fmt: skip
-    # the exclusive metric with the most values, not the first
-    values = {**values, "max#t": 300}
-    assert default_pair(metrics, kinds, partners, None, values) == ("max#t", "max#inclusive#t")
+    # of two exclusive metrics alike, the one with the most values, not the first
+    kinds = {**kinds, "t2": "exclusive", "t2 (inc)": "inclusive"}
+    partners = {**partners, "t2": "t2 (inc)", "t2 (inc)": "t2"}
+    values = {**values, "t2": 300, "t2 (inc)": 300}
+    assert default_pair(list(kinds), kinds, partners, None, values) == ("t2", "t2 (inc)")
     # a column named "" is never a default (the front end reads "" as "no metric")
     assert default_pair(["", "time"], {"": "other", "time": "other"}, {}, "", None) == (
         "time", "time")  # fmt: skip

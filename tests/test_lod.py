@@ -56,7 +56,10 @@ def check_folds(table: cctviz.NodeTable, lod: LevelOfDetail) -> int:
                 part = metric.values[hidden_children]
             else:
                 part = metric.values[sorted(hidden)]
-            want = np.nansum(part) if np.any(~np.isnan(part)) else np.nan
+            combine = np.nanmax if metric.kind in ("ratio", "max") else np.nansum
+            want = combine(part) if np.any(~np.isnan(part)) else np.nan
+            if metric.kind == "other":  # no aggregate of a metric of no known kind
+                want = np.nan
             np.testing.assert_allclose(got, want, rtol=1e-9, equal_nan=True, err_msg=name)
     return len(folds)
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..table import DECLARED_KINDS, Metric, NodeTable, UnknownMetricError
-from . import derived
+from . import derived, semantics
 from . import metrics as metric_rules
 from .reduce import NOT_ADDITIVE, check_reducer, per_node
 from .spanning import count_cycle_edges, spanning_tree
@@ -65,21 +65,32 @@ def from_graphframe(
         )
     keys = _row_keys(df, nodes, nid)
 
-    metric_names, kind, partner = metric_rules.discover(
-        df, getattr(gf, "exc_metrics", None) or [], getattr(gf, "inc_metrics", None) or []
+    metric_names, kind, partner, decisions = metric_rules.discover(
+        df, getattr(gf, "exc_metrics", None) or [], getattr(gf, "inc_metrics", None) or [], gf
     )
     if metric_kinds:
-        _declare(metric_kinds, metric_names, kind, partner)
+        _declare(metric_kinds, metric_names, kind, partner, decisions)
     if not metric_names:
         raise ValueError(
             "the GraphFrame has no numeric metric column; columns: "
             + ", ".join(repr(c) for c in df.columns)
         )
     block = df[metric_names].to_numpy(dtype=np.float64, na_value=np.nan)
+    parent_np = np.frombuffer(parent, dtype=np.int32)
+    # what only the reader's list says is checked against the tree (semantics.check_against_tree)
+    checked = [
+        j
+        for j, m in enumerate(metric_names)
+        if decisions[m].rule != "declared"
+        and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
+    ]
+    if checked:
+        totals = {metric_names[j]: _node_sums(block[:, j], keys, n) for j in checked}
+        decisions = semantics.check_against_tree(decisions, totals, parent_np)
+        kind.update({m: decisions[m].kind for m in metric_names})
     # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
     lonely = [m for m in metric_names if kind[m] == "exclusive" and m not in partner]
     if lonely:
-        parent_np = np.frombuffer(parent, dtype=np.int32)
         depth_np = np.frombuffer(depth, dtype=np.int32)
         groups, n_groups = derived.row_groups(df)
         sums = [
@@ -94,6 +105,9 @@ def from_graphframe(
             metric_names.append(name)
             kind[name] = "inclusive"
             partner[m], partner[name] = name, m
+            decisions[name] = semantics.Decision(
+                "inclusive", "derived", f"the subtree sums of {str(m)!r}, rank by rank"
+            )
     values = per_node(block, keys, n, reducer)
     table_metrics = {
         str(m): Metric(
@@ -102,6 +116,7 @@ def from_graphframe(
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
             kind=_reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
+            **_rule(decisions[m], kind[m], reducer),
         )
         for j, m in enumerate(metric_names)
     }
@@ -112,7 +127,11 @@ def from_graphframe(
     del keys
     name_code, name_table = _string_column(df, "name", first_row, nodes)
     type_code, type_table = _string_column(df, "type", first_row, nodes)
-    reduced_over = tuple(str(x) for x in df.index.names if x != "node")
+    # a timeseries' records of one node are time steps: the reducer line says so
+    steps = "time steps (iteration)" if semantics.is_timeseries(gf, df) else "iteration"
+    reduced_over = tuple(
+        steps if x == "iteration" else str(x) for x in df.index.names if x != "node"
+    )
     # rows per node come from the other index levels (rank, thread, profile); a "node" index
     # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
     multi_rows = (
@@ -147,13 +166,37 @@ def _reduced_kind(kind: str, reducer: str) -> str:
     return "ratio" if reducer == "imbalance" else "max"
 
 
+def _rule(decision: semantics.Decision, kind: str, reducer: str) -> dict[str, str]:
+    """The ``rule`` and ``detail`` of a metric once reduced (the reducer can decide it last)."""
+    if _reduced_kind(kind, reducer) != kind:
+        detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
+        return {"rule": "reducer", "detail": detail}
+    return {"rule": decision.rule, "detail": decision.detail}
+
+
+def _node_sums(values: np.ndarray, keys: np.ndarray, n: int) -> np.ndarray:
+    """Per node, the sum of its rows' values (ranks, threads, profiles; NaN without any): linear,
+    so an inclusive metric's sums still hold each parent at least its children's sum."""
+    keep = (keys >= 0) & ~np.isnan(values)
+    out = np.bincount(keys[keep], weights=values[keep], minlength=n)
+    out[np.bincount(keys[keep], minlength=n) == 0] = np.nan
+    return out
+
+
 def _declare(
-    declared: Mapping[str, str], names: list[Any], kind: dict[Any, str], partner: dict[Any, Any]
+    declared: Mapping[str, str],
+    names: list[Any],
+    kind: dict[Any, str],
+    partner: dict[Any, Any],
+    decisions: dict[Any, semantics.Decision],
 ) -> None:
     """Apply ``metric_kinds``: known metrics only, accepted kinds only; a ratio or a maximum
     loses its exclusive/inclusive partner (it has none)."""
     by_name = {str(m): m for m in names}
     for name, value in declared.items():
+        base = name[: -len(derived.SUFFIX)] if name.endswith(derived.SUFFIX) else None
+        if base in by_name and value == "inclusive":
+            continue  # cctviz's own sums of `base` (w.metric_kinds lists them): nothing to do
         if name not in by_name:
             raise UnknownMetricError(name, list(by_name))
         if value not in DECLARED_KINDS:
@@ -163,6 +206,7 @@ def _declare(
             )
         m = by_name[name]
         kind[m] = value
+        decisions[m] = semantics.Decision(value, "declared", f"metric_kinds[{name!r}] = {value!r}")
         if value not in ("exclusive", "inclusive") and m in partner:
             other = partner.pop(m)
             partner.pop(other, None)

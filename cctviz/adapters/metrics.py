@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_complex_dtype, is_numeric_dtype
 
 from ..table import NodeTable
+from . import semantics
 
 # Numeric columns that readers add as identifiers or source positions, not measurements.
 # Used only when a reader lists no metric at all.
@@ -48,12 +50,14 @@ def exclusive_name(name: str) -> str:
 
 
 def discover(
-    df: pd.DataFrame, exc_listed: Iterable[str], inc_listed: Iterable[str]
-) -> tuple[list[str], dict[str, str], dict[str, str]]:
-    """Return ``(metric columns, kind per metric, partner per metric)``.
+    df: pd.DataFrame, exc_listed: Iterable[str], inc_listed: Iterable[str], data: Any = None
+) -> tuple[list[Any], dict[Any, str], dict[Any, Any], dict[Any, semantics.Decision]]:
+    """Return ``(metric columns, kind per metric, partner per metric, decision per metric)``.
 
-    ``kind`` is ``"exclusive"``, ``"inclusive"`` or ``"other"``; ``partner`` maps an exclusive
-    metric to its inclusive partner and back (``time`` <-> ``time (inc)``).
+    ``kind`` is ``"exclusive"``, ``"inclusive"``, ``"ratio"``, ``"max"`` or ``"other"``, decided
+    from the data's own semantics where it has them (:mod:`cctviz.adapters.semantics`), else from
+    the reader's lists; ``partner`` maps an exclusive metric to its inclusive partner and back
+    (``time`` <-> ``time (inc)``); ``data`` (the GraphFrame or Thicket) gives the metadata.
     """
     exc = [c for c in dict.fromkeys(exc_listed) if c in df.columns]
     inc = [c for c in dict.fromkeys(inc_listed) if c in df.columns]
@@ -67,26 +71,57 @@ def discover(
     listed = [c for c in dict.fromkeys([*exc, *inc]) if c in set(numeric)]
     metrics = listed or [c for c in numeric if str(c) not in IDENTIFIER_COLUMNS]
 
-    kind: dict[str, str] = {}
+    reader: dict[Any, str] = {}
     for c in metrics:
         if c in inc and c not in exc:
-            kind[c] = "inclusive"
+            reader[c] = "inclusive"
         elif c in exc and c not in inc:
-            # A reader may list an inclusive-looking column as exclusive (LLNL lists all Caliper
-            # aliases as exclusive); its name decides only when a partner exists, below.
-            kind[c] = "exclusive"
+            reader[c] = "exclusive"
         else:
-            kind[c] = "other"
+            reader[c] = "other"
 
-    partner: dict[str, str] = {}
+    partner: dict[Any, Any] = {}
     by_name = {str(c): c for c in metrics}
     for c in metrics:
         base = exclusive_name(str(c))
         if base != str(c) and base in by_name and by_name[base] not in partner:
             e = by_name[base]
             partner[e], partner[c] = c, e
-            kind[e], kind[c] = "exclusive", "inclusive"
-    return metrics, kind, partner
+            reader[e], reader[c] = "exclusive", "inclusive"
+    decisions = semantics.decide(data, df, metrics, reader, dict(partner))
+    kind = {c: decisions[c].kind for c in metrics}
+    # Caliper statistics whose names differ only by inclusive# pair up (through aliases too):
+    # `Avg time/rank (exc)` (avg#sum#sum#time.duration) with `Avg time/rank`
+    keyed: dict[tuple[str, str], Any] = {}
+    for c in metrics:
+        if decisions[c].caliper and c not in partner and kind[c] in ("exclusive", "inclusive"):
+            keyed.setdefault((semantics.pair_key(decisions[c].caliper), kind[c]), c)
+    for (key, k), c in keyed.items():
+        other = keyed.get((key, "inclusive"))
+        if k == "exclusive" and other is not None:
+            partner[c], partner[other] = other, c
+    for c in list(partner):  # a pair holds only where the data says exclusive and inclusive
+        other = partner.get(c)
+        if other is not None and {kind[c], kind[other]} != {"exclusive", "inclusive"}:
+            partner.pop(c)
+            partner.pop(other, None)
+    return metrics, kind, partner, decisions
+
+
+_TIME = re.compile(r"time|duration|\bsec\b|\(s\)|\(sec\)|\(usec\)|seconds|walltime", re.I)
+_NOT_TIME = re.compile(r"count|bytes|\(b\)|:h2d|:d2h|flops|iterations|\breps\b", re.I)
+_STATISTIC = (  # which of a per-rank statistic's columns to show first: the mean, then the sum
+    (re.compile(r"(^|\W|_)(avg|mean|average)(\W|_|#|$)", re.I), 2),
+    (re.compile(r"(^|\W|_)(sum|total)(\W|_|#|$)", re.I), 1),
+    (re.compile(r"(^|\W|_)(min|max|std|var)(\W|_|#|$)", re.I), 0),
+)
+
+
+def _statistic(name: str) -> int:
+    for pattern, rank in _STATISTIC:
+        if pattern.search(name):
+            return rank
+    return 1
 
 
 def default_pair(
@@ -97,13 +132,16 @@ def default_pair(
     values: Mapping[str, int] | None = None,
 ) -> tuple[str, str]:
     """Default (colour, size) metrics: an exclusive metric for colour, its inclusive partner for
-    size, preferring the reader's ``default_metric`` (or its partner) when it is a real metric.
+    size; without one, an inclusive metric for both.
 
-    ``values`` (nodes with a value, per metric) sets aside metrics measured on few nodes: a
-    Caliper ``max#...`` column with a value on 1 node of 53 would colour every other node "no
-    value" and give a legend of one number. A metric is kept when it has values on at least
-    two nodes and a tenth as many as the best-covered metric; the exclusive metric with an
-    inclusive partner and the most values wins unless the reader's default qualifies."""
+    The choice never depends on the order readers list metrics in (UMD hatchet's HPCToolkit
+    reader lists them in set order, which changes from one interpreter start to the next): among
+    the metrics measured on enough nodes (at least two, and a tenth as many as the best-covered
+    metric: a Caliper ``max#...`` column with a value on 1 node of 53 would colour every other
+    node "no value"), it prefers, in this order, an exclusive metric with an inclusive partner,
+    a time over counts and bytes, a mean over a sum over a minimum or maximum (``Avg
+    time/rank`` before ``Min time/rank``), the reader's ``default_metric`` (or its partner), the
+    most nodes with a value, and last the name in sorted order."""
     if not metrics:
         raise ValueError("the profile has no numeric metric column to draw")
     shown = [m for m in metrics if m != ""]  # the front end reads "" as "no metric"
@@ -115,18 +153,20 @@ def default_pair(
     count = values or {}
     best = max((count.get(m, 0) for m in shown), default=0)
     pool = [m for m in shown if count.get(m, 0) >= max(2, best / 10)] or shown
-    preferred = default_metric if default_metric in pool else None
-    if (
-        preferred is not None
-        and kind.get(preferred) == "inclusive"
-        and partner.get(preferred) in pool
-    ):
-        preferred = partner[preferred]
-    paired = [m for m in pool if kind[m] == "exclusive" and m in partner]
-    if preferred is not None and (preferred in partner or not paired):
-        colour = preferred
-    else:
-        colour = max(paired or pool, key=lambda m: count.get(m, 0))  # the first of equals
+    preferred = {default_metric, partner.get(default_metric or "", None)} - {None}
+    additive = [m for m in pool if kind.get(m) in ("exclusive", "inclusive")] or pool
+
+    def score(m: str) -> tuple[int, int, int, int, int, int]:
+        return (
+            int(kind.get(m) == "exclusive" and partner.get(m) in pool),
+            int(kind.get(m) in ("exclusive", "inclusive")),
+            int(bool(_TIME.search(m)) and not _NOT_TIME.search(m)),
+            _statistic(m),
+            int(m in preferred),
+            count.get(m, 0),
+        )
+
+    colour = sorted(sorted(additive), key=score, reverse=True)[0]  # sorted: ties by name
     size = partner.get(colour, colour)
     return colour, (size if size in pool else colour)
 

@@ -13,10 +13,11 @@ import re
 import uuid
 from typing import Any
 
+import pandas as pd
 import traitlets as t
 
 from .. import view
-from ..adapters import from_graphframe
+from ..adapters import from_graphframe, semantics
 from ..adapters.metrics import table_defaults
 from ..contract import REDUCERS, VIEW_TRAITS
 from ..figure import ViewSnapshot, figure_of
@@ -187,6 +188,13 @@ class CCT(
     def metrics(self) -> list[str]:
         """Names of the metrics that ``color_by`` and ``size_by`` accept."""
         return list(self._table.metrics)
+
+    @property
+    def metric_kinds(self) -> pd.DataFrame:
+        """Each metric's kind (exclusive, inclusive, ratio, max, other), partner, and the rule
+        that decided it (Caliper name, spot.metrics alias, name pair, tree check, reader…);
+        ``CCT(gf, metric_kinds={...})`` overrides it."""
+        return semantics.kinds_frame(self._table.metrics)
 
     def _default_metrics(self) -> tuple[str, str]:
         return table_defaults(self._table, getattr(self._data, "default_metric", None))

@@ -143,7 +143,28 @@ describe("scene", () => {
     const { table, stats, tree, layout, scene, v } = sceneOf({ collapsed: [4] });
     expect(scene.marks[1]).toMatchObject({ shape: "triangle", ref: 4 });
     expect(linkSegments(tree, layout)).toHaveLength(tree.items.length - 1);
-    expect(statusText(table, stats, tree, v).text).toBe("40 nodes · 4 loaded · 3 shown, 31 hidden · 1 root");
+    expect(statusText(table, stats, tree, v).text).toBe(
+      "40 nodes · 4 loaded · 3 shown, 31 hidden · 1 root · kinds: reader's lists",
+    );
+  });
+
+  test("the status line says which rule decided the kinds of the colour and size metrics", () => {
+    const { table, stats, tree, v } = sceneOf();
+    const ruled = {
+      ...table,
+      metrics: table.metrics.map((m) => ({ ...m, rule: "spot", why: `${m.name} is Caliper's x` })),
+    };
+    const status = statusText(ruled, stats, tree, v);
+    expect(status.text).toMatch(/ · kinds: Caliper spot\.metrics$/);
+    expect(status.title).toContain(`${v.colorBy}: ${table.metrics.find((m) => m.name === v.colorBy).kind}`);
+    expect(status.title).toContain("is Caliper's x");
+    const mixed = {
+      ...ruled,
+      metrics: ruled.metrics.map((m) => (m.name === v.sizeBy ? { ...m, rule: "derived" } : m)),
+    };
+    expect(statusText(mixed, stats, tree, v).text).toMatch(
+      v.colorBy === v.sizeBy ? /kinds: derived sums$/ : /kinds: Caliper spot\.metrics \+ derived sums$/,
+    );
   });
 
   test("an unknown metric is an error naming it", () => {

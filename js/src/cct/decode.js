@@ -13,6 +13,8 @@ import { displayText } from "./text.js";
  * @property {"exclusive" | "inclusive" | "other" | "ratio" | "max"} kind "ratio" and "max" do
  *   not add up along the tree: a glyph shows the largest value it hides
  * @property {string | null} partner
+ * @property {string} rule which rule decided `kind` (cctviz.adapters.semantics.RULES)
+ * @property {string} why that rule's reason, a sentence
  * @property {Float64Array} values
  */
 /**
@@ -113,10 +115,14 @@ export function decodeTable(payload) {
     typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
     types: decodeStrings(payload.types).map(displayText),
     metrics: payload.metrics.map(
-      (/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
+      (
+        /** @type {{ name: string, kind: Metric["kind"], partner?: string | null, rule?: string, why?: string, values: Column }} */ m,
+      ) => ({
         name: m.name,
         kind: m.kind,
         partner: m.partner ?? null,
+        rule: typeof m.rule === "string" ? m.rule : "reader",
+        why: typeof m.why === "string" ? displayText(m.why) : "",
         values: /** @type {Float64Array} */ (decodeColumn(m.values)),
       }),
     ),

@@ -310,15 +310,44 @@ export function statusText(table, stats, tree, view) {
   const shown = view.roots ? view.roots.length : roots;
   parts.push(shown === roots ? `${roots} root${roots === 1 ? "" : "s"}` : `${shown} of ${roots} roots`);
   if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
+  const kinds = kindsText(table, view);
+  if (kinds.text) parts.push(kinds.text);
   if (table.extraEdges) {
     const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
     parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} not drawn (DAG${cyc})`);
   }
+  const dag =
+    table.extraEdges > 0
+      ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
+      : "";
+  return { text: parts.join(" · "), title: [dag, kinds.title].filter(Boolean).join("\n") };
+}
+
+/** How the status line names the rules that decide a metric's kind (semantics.py's RULES). */
+const RULE_LABELS = /** @type {Record<string, string>} */ ({
+  declared: "metric_kinds=",
+  caliper: "Caliper names",
+  spot: "Caliper spot.metrics",
+  timeseries: "timeseries",
+  pair: "name pairs",
+  tree: "tree check",
+  reader: "reader's lists",
+  derived: "derived sums",
+  reducer: "the reducer",
+});
+
+/**
+ * "kinds: Caliper spot.metrics": which rules decided the kinds of the colour and size metrics,
+ * with each one's reason in the title.
+ * @param {Table} table @param {ViewState} view
+ */
+export function kindsText(table, view) {
+  const shown = [view.colorBy, view.sizeBy].filter((name, i, all) => name && all.indexOf(name) === i);
+  const metrics = shown.map((name) => metricByName(table, name)).filter((m) => m !== null);
+  if (!metrics.length) return { text: "", title: "" };
+  const labels = [...new Set(metrics.map((m) => RULE_LABELS[m.rule] ?? m.rule))];
   return {
-    text: parts.join(" · "),
-    title:
-      table.extraEdges > 0
-        ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
-        : "",
+    text: `kinds: ${labels.join(" + ")}`,
+    title: metrics.map((m) => `${m.name}: ${m.kind}${m.why ? ` (${m.why})` : ""}`).join("\n"),
   };
 }

@@ -1,0 +1,240 @@
+"""What a metric is, from what the data itself says: Caliper attribute names, the ``spot.metrics``
+metadata behind LLNL's aliases, timeseries records, name pairs, and last the reader's lists,
+checked against the tree.
+
+Readers' lists are not enough: LLNL hatchet's Caliper reader renames Caliper's inclusive
+statistics (``avg#inclusive#sum#time.duration`` → ``Avg time/rank``) and lists them among
+``exc_metrics``; both readers list Caliper's per-snapshot ``min#``/``max#``/``avg#`` statistics,
+timeseries gauges (memory, power) and iteration numbers as exclusive metrics. Summing any of
+those over a subtree gives numbers that are not the data's. Each metric's kind comes with the
+rule that decided it (:class:`Decision`), shown in ``w.metric_kinds`` and the status line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: Short names of the rules, in the order they are tried (``w.metric_kinds``' ``rule`` column).
+RULES = {
+    "declared": "you said so (metric_kinds=)",
+    "caliper": "Caliper attribute name",
+    "spot": "Caliper spot.metrics: the column is an alias",
+    "timeseries": "Caliper timeseries",
+    "pair": "an exclusive/inclusive pair by name",
+    "tree": "tree check: every parent at least the sum of its children",
+    "reader": "the reader's exc_metrics/inc_metrics",
+    "derived": "derived by cctviz: subtree sums of an exclusive metric",
+    "reducer": "the reducer: its values do not add up along the tree",
+}
+
+# Caliper's aggregation operators (cali-query's `sum(x)` is written `sum#x`, nested outward)
+_OPS = frozenset({"sum", "avg", "min", "max", "count", "inclusive", "scale", "ratio", "any"})
+# Caliper attributes that number or time records: never a quantity to add up
+_POSITIONS = re.compile(
+    r"^(loop\.start_iteration|block|iteration#.*|.*\.timestamp|time\.offset|cali\..*|mpi\.rank)$"
+)
+_COUNTS = frozenset({"count", "aggregate.count"})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A metric's kind and why: ``rule`` is one of :data:`RULES`' keys, ``detail`` a sentence."""
+
+    kind: str
+    rule: str
+    detail: str
+    caliper: str = ""  # the Caliper attribute behind the column, where one is known
+
+
+def caliper_kind(name: str) -> Decision | None:
+    """The kind a Caliper attribute name implies, or None when the name is not one of Caliper's.
+
+    ``inclusive#`` anywhere: inclusive. Sums (and counts) of snapshots, averaged or summed over
+    ranks (``sum#``, ``avg#sum#``…): exclusive. ``min#``/``max#``/``avg#`` of snapshots and
+    ratios (``a/b``): values that do not add up. Iteration numbers and timestamps: other.
+    """
+    if _POSITIONS.match(name):
+        return Decision("other", "caliper", f"{name!r} numbers or times records: no sums")
+    parts = name.split("#")
+    ops, attribute = parts[:-1], parts[-1]
+    if not ops or not set(ops) <= _OPS:
+        return None
+    ops = [op for op in ops if op != "scale"] or ["sum"]  # scale#: a unit, not a statistic
+    if "inclusive" in ops:
+        return Decision("inclusive", "caliper", f"{name!r}: Caliper's inclusive#")
+    if "/" in attribute or "ratio" in ops:
+        return Decision("ratio", "caliper", f"{name!r} is a ratio: no sums")
+    inner = ops[-1]
+    if inner in ("sum", "count") and set(ops[:-1]) <= {"sum", "avg"}:
+        return Decision("exclusive", "caliper", f"{name!r}: a sum of the node's own records")
+    if "min" in ops:
+        return Decision("other", "caliper", f"{name!r} is a minimum: no sums, no aggregate")
+    return Decision("max", "caliper", f"{name!r} is a maximum or an average: no sums")
+
+
+def _metadata_values(data: Any, key: str) -> list[str]:
+    """The distinct values of metadata ``key`` (a GraphFrame's dict, a Thicket's DataFrame)."""
+    md = getattr(data, "metadata", None)
+    raw: list[Any] = []
+    if isinstance(md, Mapping):
+        raw = [md.get(key)]
+    elif isinstance(md, pd.DataFrame) and key in md.columns:
+        raw = md[key].tolist()
+    return list(dict.fromkeys(str(v) for v in raw if isinstance(v, str) and v))
+
+
+def spot_aliases(data: Any, columns: Sequence[str]) -> dict[str, str]:
+    """Column → the Caliper attribute it is an alias of, from the ``spot.metrics`` metadata.
+
+    Caliper's spot channel lists the attributes it writes (``min#inclusive#sum#time.duration,…``)
+    and LLNL's reader names each column by the attribute's alias (``Min time/rank``) or, for
+    ``any#any#max#BlockSize``, by the attribute (``BlockSize``). Attributes are matched by name
+    first; the rest (``aggregate.slot``, which the reader drops, aside) in the channel's order,
+    which is the reader's, and only when the counts agree.
+    """
+    listed = [m for value in _metadata_values(data, "spot.metrics") for m in value.split(",") if m]
+    missing = [m for m in dict.fromkeys(listed) if m not in columns]
+    aliases = [c for c in columns if caliper_kind(c) is None and not _known_elsewhere(c)]
+    out: dict[str, str] = {}
+    for m in list(missing):
+        attribute = m.split("#")[-1]
+        if attribute in aliases and attribute not in out:
+            out[attribute] = m
+            missing.remove(m)
+    rest = [c for c in aliases if c not in out]
+    missing = [m for m in missing if m.split("#")[-1] != "aggregate.slot"]
+    if missing and len(missing) == len(rest):
+        out.update(zip(rest, missing, strict=True))
+    return out
+
+
+def pair_key(caliper_name: str) -> str:
+    """What an exclusive Caliper statistic and its inclusive partner share:
+    ``avg#inclusive#sum#time.duration`` and ``avg#sum#sum#time.duration`` both give
+    ``avg#sum#time.duration``."""
+    ops = caliper_name.split("#")
+    kept = [op for op in ops[:-1] if op != "inclusive"]
+    collapsed = [op for i, op in enumerate(kept) if i == 0 or op != kept[i - 1]]
+    return "#".join([*collapsed, ops[-1]])
+
+
+def _known_elsewhere(column: str) -> bool:
+    """Names other readers give (HPCToolkit, cProfile, timemory pairs): not Caliper aliases."""
+    return column.endswith((" (inc)", ".inc")) or column in ("time", "count")
+
+
+def is_timeseries(data: Any, df: pd.DataFrame) -> bool:
+    """A Caliper timeseries profile: records per iteration (Thicket.from_timeseries's
+    ``iteration`` level, or the ``loop.start_iteration`` column of a timeseries file read whole)."""
+    names = [str(n) for n in df.index.names]
+    return "iteration" in names or "loop.start_iteration" in df.columns
+
+
+def timeseries_metrics(data: Any) -> set[str]:
+    """The attributes Caliper's spot channel recorded per time step
+    (``spot.timeseries.metrics``)."""
+    return {
+        m for value in _metadata_values(data, "spot.timeseries.metrics") for m in value.split(",")
+    }
+
+
+def tree_check(values: np.ndarray, parent: np.ndarray) -> tuple[int, int]:
+    """(parents checked, parents smaller than the sum of their children) for per-node values:
+    an inclusive metric never has a parent below its children's sum (a relative 1e-6 aside)."""
+    n = parent.shape[0]
+    has = ~np.isnan(values)
+    child = np.flatnonzero((parent >= 0) & has)
+    if child.size == 0:
+        return 0, 0
+    sums = np.bincount(parent[child], weights=values[child], minlength=n)
+    checked = np.zeros(n, dtype=bool)
+    checked[parent[child]] = True
+    checked &= has
+    with np.errstate(invalid="ignore", over="ignore"):  # infinities compare as they can
+        low = values < sums - 1e-6 * np.abs(sums) - 1e-12
+    return int(checked.sum()), int((checked & low).sum())
+
+
+def decide(
+    data: Any,
+    df: pd.DataFrame,
+    metrics: Sequence[Any],
+    reader_kind: Mapping[Any, str],
+    paired: Mapping[Any, Any],
+) -> dict[Any, Decision]:
+    """The kind of each metric and the rule that decided it (``metric_kinds=`` is applied later,
+    by the caller). ``reader_kind``: what the reader's lists say; ``paired``: metrics that form an
+    exclusive/inclusive pair by name, with their partners (their kind comes from the pair)."""
+    names = [str(m) for m in metrics]
+    aliases = spot_aliases(data, names)
+    timeseries = is_timeseries(data, df)
+    stepped = timeseries_metrics(data)
+    out: dict[Any, Decision] = {}
+    for m in metrics:
+        name = str(m)
+        by_name = caliper_kind(name)
+        if name in aliases:
+            found = caliper_kind(aliases[name])
+            if found is not None:
+                why = f"{name!r} is Caliper's {aliases[name]!r}: {found.kind}"
+                out[m] = Decision(found.kind, "spot", why, aliases[name])
+                continue
+        if (timeseries or name in stepped) and by_name is None:
+            what = "a count" if name in _COUNTS or "count" in name else "a gauge or count"
+            out[m] = Decision(
+                "max", "timeseries", f"{name!r} is {what} per time step: no sums, glyphs show max"
+            )
+            continue
+        if by_name is not None:
+            out[m] = Decision(by_name.kind, by_name.rule, by_name.detail, name)
+            continue
+        if m in paired:
+            why = f"{name!r} and {str(paired[m])!r} are named as a pair: {reader_kind[m]}"
+            out[m] = Decision(reader_kind[m], "pair", why)
+            continue
+        listed = reader_kind.get(m, "other")
+        out[m] = Decision(listed, "reader", f"the reader lists {name!r} as {listed}")
+    return out
+
+
+def check_against_tree(
+    decisions: dict[Any, Decision], per_node: Mapping[Any, np.ndarray], parent: np.ndarray
+) -> dict[Any, Decision]:
+    """Where only the reader's list called a metric exclusive and the tree says it is inclusive
+    (every parent, of at least three, holds at least its children's sum), it is inclusive; a
+    metric called inclusive that the tree contradicts keeps its kind with a note saying so."""
+    out = dict(decisions)
+    for m, d in decisions.items():
+        if d.kind not in ("exclusive", "inclusive") or m not in per_node:
+            continue
+        checked, low = tree_check(per_node[m], parent)
+        if d.kind == "exclusive" and d.rule == "reader" and checked >= 3 and low == 0:
+            out[m] = Decision(
+                "inclusive",
+                "tree",
+                f"the reader lists {str(m)!r} as exclusive, but each of its {checked} parents "
+                "holds at least the sum of its children: inclusive",
+            )
+        elif d.kind == "inclusive" and low:
+            out[m] = Decision(
+                d.kind,
+                d.rule,
+                f"{d.detail}; {low} of {checked} parents are below their children's sum "
+                "(statistics over ranks or profiles can be)",
+            )
+    return out
+
+
+def kinds_frame(metrics: Mapping[str, Any]) -> pd.DataFrame:
+    """``w.metric_kinds``: one row per metric of a node table (index ``metric``) with its
+    ``kind``, ``partner``, the ``rule`` that decided the kind and that rule's ``why``.
+    ``dict(w.metric_kinds["kind"])`` is what ``metric_kinds=`` accepts back."""
+    rows = [(name, m.kind, m.partner, m.rule, m.detail) for name, m in metrics.items()]
+    frame = pd.DataFrame(rows, columns=["metric", "kind", "partner", "rule", "why"])
+    return frame.set_index("metric")

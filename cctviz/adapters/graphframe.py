@@ -35,7 +35,10 @@ def is_graphframe(obj: object) -> bool:
 
 
 def from_graphframe(
-    gf: Any, reducer: str = "mean", metric_kinds: Mapping[str, str] | None = None
+    gf: Any,
+    reducer: str = "mean",
+    metric_kinds: Mapping[str, str] | None = None,
+    size_reducer: str | None = None,
 ) -> NodeTable:
     """Build the node table of a Hatchet GraphFrame or Thicket.
 
@@ -44,7 +47,8 @@ def from_graphframe(
     missing values stay NaN. An exclusive metric without an inclusive partner gets a derived one
     (see :mod:`cctviz.adapters.derived`). ``metric_kinds`` overrides what the reader says a metric
     is: ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max`` or ``other``;
-    see :data:`cctviz.table.MetricKind`).
+    see :data:`cctviz.table.MetricKind`). ``size_reducer`` (another reducer): the table also
+    holds each metric that adds up combined that way, named ``"time (inc) (mean)"``.
     """
     if not is_graphframe(gf):
         raise TypeError(f"cctviz draws {ACCEPTED}; got {type(gf).__module__}.{type(gf).__name__}")
@@ -120,6 +124,10 @@ def from_graphframe(
         )
         for j, m in enumerate(metric_names)
     }
+    if size_reducer is not None and size_reducer != reducer:
+        table_metrics.update(
+            _companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)
+        )
     # free the row-sized temporaries before the string columns (a 1M-node tree's peak)
     del block, values
 
@@ -172,6 +180,46 @@ def _rule(decision: semantics.Decision, kind: str, reducer: str) -> dict[str, st
         detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
         return {"rule": "reducer", "detail": detail}
     return {"rule": decision.rule, "detail": decision.detail}
+
+
+def companion_name(metric: str, reducer: str) -> str:
+    """The name of ``metric`` combined by another reducer for size: ``time (inc) (mean)``."""
+    return f"{metric} ({reducer})"
+
+
+def _companions(
+    block: np.ndarray,
+    keys: np.ndarray,
+    n: int,
+    reducer: str,
+    names: list[Any],
+    kind: dict[Any, str],
+    partner: dict[Any, Any],
+    decisions: dict[Any, semantics.Decision],
+) -> dict[str, Metric]:
+    """The metrics that add up, their rows combined by ``reducer`` (``size_reducer``): what size
+    shows while colour shows an imbalance or a spread. Partners pair among themselves."""
+    check_reducer(reducer)
+    additive = [j for j, m in enumerate(names) if kind[m] in ("exclusive", "inclusive")]
+    if not additive:
+        return {}
+    taken = {str(m) for m in names}
+    named = {names[j]: companion_name(str(names[j]), reducer) for j in additive}
+    if taken & set(named.values()):  # a column already has that name: say it otherwise
+        named = {m: f"{m} [{reducer}]" for m in named}
+    values = per_node(block[:, additive], keys, n, reducer)
+    out: dict[str, Metric] = {}
+    for k, j in enumerate(additive):
+        m, d = names[j], decisions[names[j]]
+        out[named[m]] = Metric(
+            name=named[m],
+            values=np.ascontiguousarray(values[:, k]),
+            kind=kind[m],  # type: ignore[arg-type]
+            partner=named.get(partner.get(m)),
+            rule=d.rule,
+            detail=f"{d.detail}; rows combined by {reducer} (size_reducer)",
+        )
+    return out
 
 
 def _node_sums(values: np.ndarray, keys: np.ndarray, n: int) -> np.ndarray:

@@ -29,6 +29,7 @@ from .front_end_errors import FrontEndErrors
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
 from .screen import ScreenState
 from .scripting import Scripting
+from .size_reducer import SIZE_REDUCERS, defaults_with, effective, sized_by, unreduced
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
@@ -69,12 +70,14 @@ class CCT(
     search_case: bool = traits.trait("search_case")
     highlighted: tuple[int, ...] = traits.trait("highlighted")
     legend_share: str = traits.trait("legend_share")
+    judge_below: float = traits.trait("judge_below")
     fold_to_fit: bool = traits.trait("fold_to_fit")
     caller_edges: bool = traits.trait("caller_edges")
     table_mode: str = traits.trait("table_mode")
     sandwich: str = traits.trait("sandwich")
     selection: tuple[int, ...] = traits.trait("selection")
     reducer: str = traits.trait("reducer")
+    size_reducer: str = traits.trait("size_reducer")
     height: int = traits.trait("height")
     units: dict[str, str] = traits.trait("units")
     _payload: dict[str, Any] = traits.trait("_payload")
@@ -86,6 +89,7 @@ class CCT(
         color_by: str | None = None,
         size_by: str | None = None,
         reducer: str = "mean",
+        size_reducer: str = "auto",
         metric_kinds: dict[str, str] | None = None,
         state: dict[str, Any] | None = None,
         source: str | None = None,
@@ -105,13 +109,19 @@ class CCT(
                 f"budget is the number of nodes drawn at first (at least 1), or None to send "
                 f"every node; got {budget!r}"
             )
+        if size_reducer not in SIZE_REDUCERS:
+            raise ValueError(
+                f"unknown size_reducer {size_reducer!r}; accepted: "
+                + ", ".join(map(repr, SIZE_REDUCERS))
+            )
+        self._size_reducer = size_reducer  # read by _make_table before the traits exist
         self._budget = budget
         self._data = data
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
         #: what the user says metrics are (see from_graphframe), kept for every new table
         self._metric_kinds = dict(metric_kinds or {})
         self._table = self._make_table(data, reducer)
-        self._reduced_with = reducer
+        self._reduced_with = (reducer, size_reducer)
         self._lod = self._level_of_detail(self._table)
         #: where the data came from (a file, a run), recorded in exported figures
         self.source: str | None = source if source is not None else data_source(data)
@@ -119,6 +129,7 @@ class CCT(
         super().__init__(
             _payload=self._encode(),
             reducer=reducer,
+            size_reducer=size_reducer,
             color_by=color_by if color_by is not None else default_colour,
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
@@ -143,7 +154,7 @@ class CCT(
     def data(self, data: Any) -> None:
         saved = self.view_state
         table = self._make_table(data, self.reducer)
-        self._reduced_with = self.reducer
+        self._reduced_with = (self.reducer, self.size_reducer)
         with self.hold_trait_notifications():
             # empty the node-id traits first: they are validated against the new table
             for name in ("selection", "collapsed", "highlighted"):
@@ -163,7 +174,10 @@ class CCT(
 
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
         """The node table of ``data`` (a subclass adds to it: the compare view's presence)."""
-        return from_graphframe(data, reducer=reducer, metric_kinds=self._metric_kinds)
+        size = effective(self._size_reducer, reducer)
+        return from_graphframe(
+            data, reducer=reducer, metric_kinds=self._metric_kinds, size_reducer=size
+        )
 
     @property
     def view_state(self) -> dict[str, Any]:
@@ -197,7 +211,8 @@ class CCT(
         return semantics.kinds_frame(self._table.metrics)
 
     def _default_metrics(self) -> tuple[str, str]:
-        return table_defaults(self._table, getattr(self._data, "default_metric", None))
+        reader = getattr(self._data, "default_metric", None)
+        return defaults_with(self._table, lambda t: table_defaults(t, reader))
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's
@@ -236,17 +251,26 @@ class CCT(
         if self._lod is not None and self.search:
             self._reveal(self.search_matches[:MAX_LOADED_MATCHES])
 
-    @t.observe("reducer")
-    def _reduce_again(self, change: t.Bunch) -> None:
-        if change["new"] == self._reduced_with:
+    @t.observe("reducer", "size_reducer")
+    def _reduce_again(self, _change: t.Bunch) -> None:
+        if (self.reducer, self.size_reducer) == self._reduced_with:
             return  # the first assignment, in __init__: the table is built with it already
-        self._reduced_with = change["new"]
-        self._table = self._make_table(self._data, change["new"])
+        self._reduced_with = (self.reducer, self.size_reducer)
+        self._size_reducer = self.size_reducer
+        defaults = (self.color_by, self.size_by) == self._default_metrics()
+        self._table = self._make_table(self._data, self.reducer)
         revealed = None if self._lod is None else self._lod.revealed
         self._lod = self._level_of_detail(self._table)
         if self._lod is not None and revealed is not None:
             self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
-        self._payload = self._encode()
+        with self.hold_trait_notifications():
+            colour, size = self._default_metrics()
+            if defaults:  # the defaults stay the defaults: under imbalance, its own pair
+                self.color_by, self.size_by = colour, size
+            else:  # what the user chose: size follows to the companion of its metric
+                self.size_by = sized_by(self._table, self.size_by) or size
+                self.color_by = unreduced(self._table, self.color_by) or colour
+            self._payload = self._encode()
 
     # -- figures -----------------------------------------------------------------------------
     def renderer_state(self) -> dict[str, Any]:

@@ -157,6 +157,21 @@ class Domain(t.TraitType[Any, Any]):
         return (low, high)
 
 
+class Share(t.TraitType[float, Any]):
+    """A fraction of a total: ``0 <= value < 1``."""
+
+    info_text = "a number from 0 up to (not including) 1"
+
+    def validate(self, obj: Any, value: Any) -> float:
+        number = _number(value)
+        if number is None or not 0 <= number < 1:
+            raise t.TraitError(
+                f"{self.name} is a share of the total, a number from 0 up to 1 (0.01 is 1 %); "
+                f"got {value!r}"
+            )
+        return number
+
+
 def _number(value: Any) -> float | None:
     """A finite number as a float, else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -195,6 +210,8 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return Range(default_value=_tuple_or_none(default), allow_none=True, help=help_)
     if kind == "domain":
         return Domain(default, help=help_)
+    if kind == "share":
+        return Share(default, help=help_)
     raise ValueError(f"trait {spec.trait!r} of the contract has an unknown kind {kind!r}")
 
 

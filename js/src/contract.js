@@ -6,7 +6,7 @@ import contractJson from "../../cctviz/contract.json";
 
 /**
  * @typedef {"metric" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "domain" | "string" | "bool"
- *   | "int" | "units" | "payload"} Kind
+ *   | "int" | "units" | "payload" | "share"} Kind
  * @typedef {"structure" | "style" | "search" | "backend" | "marks" | "selection" | "none"} Redraw
  * @typedef {object} TraitSpec
  * @property {string} trait the Python trait
@@ -42,6 +42,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {boolean} searchCase
  * @property {number[]} highlighted
  * @property {"off" | "total" | "focus"} legendShare
+ * @property {number} judgeBelow share of the total under which nodes are too small to judge
  * @property {"off" | "contexts" | "functions" | "callers" | "sandwich"} tableMode
  * @property {string} sandwich
  * @property {boolean} foldToFit
@@ -151,6 +152,9 @@ function normalizeValue(spec, value) {
         throw new RangeError(`prune range must be [low, high] with low ≤ high; got ${JSON.stringify(value)}`);
       return [lo, hi];
     }
+    case "share":
+      if (typeof value !== "number" || !(value >= 0 && value < 1)) throw bad("a number from 0 up to 1 (a share)");
+      return value;
     case "domain": {
       if (value === "tree" || value === "view") return value;
       const v = /** @type {unknown[]} */ (value);

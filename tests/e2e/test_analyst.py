@@ -33,6 +33,17 @@ def test_reducer_menu_and_rank_spread(open_notebook, page) -> None:
     notebook.wait_python("w.reducer", "imbalance")
     status = "document.querySelector('.cctviz .cct-status').textContent"
     page.wait_for_function(f"() => {status}.includes('imbalance over rank')")
+    # colour: the imbalance of the inclusive time; size: its mean over the ranks (issue 28.4),
+    # in the kernel and in the menus, with no error on the way
+    notebook.wait_python("w.size_by", "time (inc) (mean)")
+    assert notebook.python_json("w.color_by") == "time (inc)"
+    sizes = view.locator('select[aria-label="size"]')
+    page.wait_for_function(
+        "() => document.querySelector('.cctviz select[aria-label=\"size\"]').value"
+        " === 'time (inc) (mean)'"
+    )
+    assert "time (mean)" in sizes.locator("option").all_inner_texts()
+    assert notebook.python_json("list(w.front_end_errors)") == []
     # the tooltip now says so, and shows no sums of a ratio
     page.mouse.move(at["x"] + 200, at["y"] + 200)
     at = page_position(page, main)

@@ -1,6 +1,8 @@
 // Hover: the tooltip and the label of the item under the pointer, and the spread of a node's
 // rows (ranks…) once Python has answered for it. Reads the painter's current drawing; changes
 // nothing but the tooltip and the hover label.
+
+import { judged } from "./judge.js";
 import { labelMark } from "./scene.js";
 import { focusTotals } from "./shares.js";
 import { aggregateContent, spreadContent, tooltipContent } from "./tooltip.js";
@@ -40,6 +42,7 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
       colorBy: view.colorBy,
       sizeBy: view.sizeBy,
       colorWhy: scene.color.why,
+      judged: judged(table, view),
       focus: focusTotals(table, stats, view.focus === null ? -1 : keyOf(view.focus)),
     };
     // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum

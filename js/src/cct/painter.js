@@ -7,6 +7,7 @@ import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
 import { createHover, createPin } from "./hover.js";
+import { judged, judgedTitle } from "./judge.js";
 import { textMeasure } from "./label-layout.js";
 import { createNavigation } from "./navigation.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
@@ -106,7 +107,8 @@ export function createPainter({
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
     const share = legendShare(table, stats, view(), colorMetric, keyOf);
-    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const colorTitle =
+      metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "") + judgedTitle(judged(table, view()));
     const sizeTitle = metricTitle(sizeMetric, units);
     // drawn again only when what they show changes: a collapse or expand keeps the scales
     const onTop = legendsOnTop();

@@ -9,6 +9,7 @@
 
 import { withoutFolds } from "./commands.js";
 import { metricByName } from "./decode.js";
+import { judged, judgedMax } from "./judge.js";
 import { shortenName } from "./labels.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
@@ -32,6 +33,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
  * @property {string | null} fill null: missing value (hatched)
  * @property {boolean} negative
  * @property {boolean} [noSize] the size metric has no value here (drawn smallest, dotted)
+ * @property {boolean} [small] too small to judge (judge.js): grey, outside the colour scale
  * @property {"circle" | "triangle" | "diamond" | "square" | "hexagon"} shape square: a compare
  *   view's context only in the first run, hexagon: only in the second
  * @property {string} label accessible name
@@ -43,7 +45,7 @@ const PRESENCE_SHAPES = /** @type {const} */ ([null, "square", "hexagon"]);
 
 /**
  * @param {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
- *   sizes: { rMin: number, rMax: number, aggregateFill: string } }} scene
+ *   sizes: { rMin: number, rMax: number, aggregateFill: string, smallFill?: string } }} scene
  * @returns {{ marks: NodeMark[], color: ColorScale, size: ReturnType<typeof sizeScale>, legends: LegendEntry[] }}
  *   marks indexed by item key (sparse)
  */
@@ -52,12 +54,16 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   const sizeMetric = metricByName(table, view.sizeBy);
   if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
   if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
-  const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes);
-  const aggregate = aggregateColorValue(stats, colorMetric);
+  const judging = judged(table, view);
+  const small = judging?.small ?? null;
+  const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small);
+  const aggregate = aggregateColorValue(stats, colorMetric, judging);
+  const smallFill = sizes.smallFill ?? "#d4d4d4";
   /** a node's own colour (a row's value on its tree's scale), worked out once per scale */
   const fillOf = (/** @type {number} */ row) => {
     let fill = fills[row];
-    if (fill === undefined) fill = fills[row] = colors.of(row).color(colorMetric.values[row]);
+    if (fill === undefined)
+      fill = fills[row] = small?.[row] ? smallFill : colors.of(row).color(colorMetric.values[row]);
     return fill;
   };
   /** @type {NodeMark[]} */
@@ -91,9 +97,10 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
       attr: "data-id",
       ref: id,
       r: size.radius(s),
-      fill: item.kind === "collapsed" ? colorOf(colors, item, aggregate(item)) : fillOf(row),
+      fill: item.kind === "collapsed" && !small?.[row] ? colorOf(colors, item, aggregate(item)) : fillOf(row),
       negative: size.negative(s),
       noSize: size.missing(s),
+      small: small?.[row] === 1,
       shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
     };
@@ -119,9 +126,10 @@ const latestScales = new WeakMap();
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
  * @param {import("./decode.js").Metric} colorMetric @param {import("./decode.js").Metric} sizeMetric
  * @param {{ rMin: number, rMax: number }} sizes
+ * @param {Uint8Array | null} small rows too small to judge: not on the colour scale
  * @returns {Scales}
  */
-function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes) {
+function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small) {
   const { colorScale: type, palette, colorDomain: domain, legend } = view;
   const key = [
     colorMetric.values,
@@ -133,11 +141,12 @@ function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes) {
     legend,
     sizes.rMin,
     sizes.rMax,
+    small,
   ];
   const last = latestScales.get(table);
   if (last && domain !== "view" && last.key.every((v, i) => v === key[i])) return last;
   const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
-  const made = { key, colors: colorScales(table, stats, tree, view, colorMetric.values), size, fills: [] };
+  const made = { key, colors: colorScales(table, stats, tree, view, colorMetric.values, small), size, fills: [] };
   latestScales.set(table, made);
   return made;
 }
@@ -146,15 +155,17 @@ function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes) {
  * The value a glyph stands for: a collapsed node the sum of an exclusive metric over its
  * subtree (its own value for an inclusive one), a prune aggregate the sum over what it hides
  * (of the hidden subtrees' inclusive values for an inclusive metric), a fold the sum Python sent.
- * Other metrics have no sum: NaN.
+ * Other metrics have no sum: NaN. A ratio or a maximum: the largest value hidden, of the nodes
+ * that are not too small to judge (judge.js) when some are.
  * @param {Stats} stats @param {import("./decode.js").Metric} metric
+ * @param {import("./judge.js").Judged | null} judging
  * @returns {(item: ViewItem) => number}
  */
-function aggregateColorValue(stats, metric) {
+function aggregateColorValue(stats, metric, judging) {
   const sums = stats.sums.get(metric.name);
   return (item) => {
     if (item.fold) return metric.values[item.key];
-    if (MAX_KINDS.has(metric.kind)) return hiddenMax(stats, item, metric.name);
+    if (MAX_KINDS.has(metric.kind)) return judging ? judgedMax(judging, item) : hiddenMax(stats, item, metric.name);
     if (metric.kind === "exclusive" && sums) {
       if (item.kind === "collapsed") return sums[item.id];
       return hiddenSum(stats, item, metric.name);
@@ -185,9 +196,9 @@ function colorOf(colors, item, value) {
  * of the tree ("tree": colours keep their meaning across collapse, focus and prune), the nodes
  * drawn now ("view"), or the given [low, high].
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
- * @param {Float64Array} values
+ * @param {Float64Array} values @param {Uint8Array | null} small rows left out (too small to judge)
  */
-function colorScales(table, stats, tree, view, values) {
+function colorScales(table, stats, tree, view, values, small) {
   const opts = { type: view.colorScale, palette: view.palette };
   const domain = view.colorDomain;
   /** @type {number[]} */
@@ -201,7 +212,7 @@ function colorScales(table, stats, tree, view, values) {
     if (Array.isArray(domain)) return Float64Array.from(domain);
     // a loop, not Float64Array.from with a map function: at 10^5 rows that took ~7 ms
     const out = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) out[i] = values[list[i]];
+    for (let i = 0; i < list.length; i++) out[i] = small?.[list[i]] ? Number.NaN : values[list[i]];
     return out;
   };
   if (view.legend !== "per-root") {

@@ -1,6 +1,7 @@
 // Tooltip content for one node: built from text nodes only (names are untrusted text).
 
 import { formatValue } from "./format.js";
+import { judgedText } from "./judge.js";
 import { shareText, totals } from "./shares.js";
 import { seriesContent } from "./sparkline.js";
 
@@ -11,8 +12,9 @@ const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio
  * @param {import("./decode.js").Table} table
  * @param {number} id
  * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null,
- *   focus?: Map<string, number> | null }} view `focus`: each additive metric's total under the
- *   focused node, for the share of the focus
+ *   focus?: Map<string, number> | null, judged?: import("./judge.js").Judged | null }} view
+ *   `focus`: each additive metric's total under the focused node, for the share of the focus;
+ *   `judged`: the nodes too small to judge (judge.js)
  * @returns {HTMLElement}
  */
 export function tooltipContent(doc, table, id, view) {
@@ -53,6 +55,12 @@ export function tooltipContent(doc, table, id, view) {
     if (Number.isNaN(v)) text = "missing (no value in the profile)";
     cell(doc, row, "td", text).className = "cct-value";
     cell(doc, row, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
+  }
+  const small = judgedText(view.judged ?? null, id);
+  if (small) {
+    const note = root.appendChild(doc.createElement("div"));
+    note.className = "cct-tooltip-small";
+    note.textContent = `${small}: grey, not on the colour scale`;
   }
   const series = seriesContent(doc, table, id);
   if (series) root.append(series);

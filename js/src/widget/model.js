@@ -30,6 +30,7 @@
  * @property {ViewState["searchCase"]} search_case
  * @property {ViewState["highlighted"]} highlighted
  * @property {ViewState["legendShare"]} legend_share
+ * @property {ViewState["judgeBelow"]} judge_below
  * @property {ViewState["tableMode"]} table_mode
  * @property {ViewState["sandwich"]} sandwich
  * @property {ViewState["foldToFit"]} fold_to_fit
@@ -37,6 +38,7 @@
  * @property {ViewState["colorDomain"]} color_domain
  * @property {number[]} selection node ids in selection order
  * @property {"mean" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
+ * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
  * @property {Payload} _payload written by Python only
@@ -114,6 +116,7 @@ export const TRAIT_KINDS = Object.freeze({
   search_case: "bool",
   highlighted: "node_ids",
   legend_share: "enum",
+  judge_below: "share",
   table_mode: "enum",
   sandwich: "string",
   fold_to_fit: "bool",
@@ -121,6 +124,7 @@ export const TRAIT_KINDS = Object.freeze({
   color_domain: "domain",
   selection: "node_ids",
   reducer: "enum",
+  size_reducer: "enum",
   height: "int",
   units: "units",
   _payload: "payload",

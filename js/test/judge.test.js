@@ -1,0 +1,92 @@
+// "Too small to judge" (issue 28.4): under a colour metric that does not add up, nodes that
+// cost almost nothing are grey, outside the colour scale, and say so.
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/decode.js";
+import { judged, judgedMax, judgedText, judgedTitle } from "../src/cct/judge.js";
+import { computeMarks } from "../src/cct/scene.js";
+import { tooltipContent } from "../src/cct/tooltip.js";
+import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
+import { buildViewTree, subtreeStats } from "../src/cct/view-tree.js";
+import { VIEW_DEFAULTS } from "../src/contract.js";
+import { payload } from "./fixtures.js";
+
+// main (1000) → solve (900, imbalance 1.01), init (95, imbalance 1.2), once (5: one rank, 64)
+function imbalanceTable() {
+  return decodeTable(
+    payload({
+      parent: [-1, 0, 0, 0, 2],
+      names: ["main", "solve", "init", "once", "init_once"],
+      metrics: {
+        "time (inc)": [1.05, 1.01, 1.2, 64, 30],
+        "time (inc) (mean)": [1000, 900, 95, 5, 2],
+      },
+      kinds: { "time (inc)": "ratio", "time (inc) (mean)": "inclusive" },
+      reducer: "imbalance",
+    }),
+  );
+}
+
+const view = (over = {}) => ({
+  ...VIEW_DEFAULTS,
+  colorBy: "time (inc)",
+  sizeBy: "time (inc) (mean)",
+  ...over,
+});
+
+function marksOf(table, state) {
+  const stats = subtreeStats(table);
+  const v = view(state);
+  const tree = buildViewTree(table, stats, { collapsed: new Set(v.collapsed) });
+  const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
+  const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
+  placeLevels(layout, 100);
+  return computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
+}
+
+describe("too small to judge", () => {
+  test("nodes under the share of the size metric's total are grey and off the colour scale", () => {
+    const table = imbalanceTable();
+    const j = judged(table, view());
+    expect(j?.count).toBe(2); // once (0.5 %) and init_once (0.2 %) under 1 % of 1000
+    expect([...(j?.small ?? [])]).toEqual([0, 0, 0, 1, 1]);
+    const scene = marksOf(table, {});
+    // the one-rank node's 64 no longer takes the top of the scale: the kernels' range does
+    expect(scene.color.domain).toEqual([1.01, 1.2]);
+    expect(scene.marks[3]).toMatchObject({ small: true, fill: "#d4d4d4" });
+    expect(scene.marks[1].small).toBe(false);
+    expect(scene.marks[1].fill).not.toBe("#d4d4d4");
+  });
+
+  test("0 judges every node; a colour metric that adds up is never judged", () => {
+    const table = imbalanceTable();
+    expect(judged(table, view({ judgeBelow: 0 }))).toBeNull();
+    expect(marksOf(table, { judgeBelow: 0 }).color.domain).toEqual([1.01, 64]);
+    expect(judged(table, view({ colorBy: "time (inc) (mean)" }))).toBeNull();
+    // a higher threshold judges more
+    expect(judged(table, view({ judgeBelow: 0.1 }))?.count).toBe(3);
+  });
+
+  test("a collapsed glyph shows the largest value of what it hides that is judged", () => {
+    const table = imbalanceTable();
+    const j = /** @type {import("../src/cct/judge.js").Judged} */ (judged(table, view()));
+    // init (1.2) hides init_once (30, too small): the glyph shows 1.2, not 30
+    expect(judgedMax(j, { kind: "collapsed", id: 2, hidden: [] })).toBe(1.2);
+    expect(judgedMax(j, { kind: "aggregate", id: 0, hidden: [3] })).toBeNaN();
+    const scene = marksOf(table, { collapsed: [2] });
+    const glyph = scene.marks.find((m) => m?.ref === 2);
+    expect(glyph?.shape).toBe("triangle");
+    expect(glyph?.fill).toBe(scene.color.color(1.2));
+  });
+
+  test("the tooltip and the legend say it, with the share and the threshold", () => {
+    const table = imbalanceTable();
+    const j = judged(table, view());
+    expect(judgedText(j, 3)).toBe("too small to judge: 0.50 % of time (inc) (mean), under 1 %");
+    expect(judgedText(j, 1)).toBe("");
+    expect(judgedTitle(j)).toBe(" · grey: under 1 % of time (inc) (mean)");
+    const tip = tooltipContent(document, table, 3, { ...view(), judged: j });
+    expect(tip.querySelector(".cct-tooltip-small")?.textContent).toContain("too small to judge");
+    const kernel = tooltipContent(document, table, 1, { ...view(), judged: j });
+    expect(kernel.querySelector(".cct-tooltip-small")).toBeNull();
+  });
+});

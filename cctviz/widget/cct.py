@@ -215,9 +215,9 @@ class CCT(
         return defaults_with(self._table, lambda t: table_defaults(t, reader))
 
     def to_code(self, name: str = "gf") -> str:
-        """Python code that rebuilds the visible tree from the GraphFrame ``name`` with Hatchet's
-        own ``filter`` (squashed): the nodes drawn, collapsed glyphs included, aggregates and
-        level-of-detail folds not."""
+        """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``
+        with Hatchet's own ``filter``: the nodes drawn, collapsed glyphs included, aggregates and
+        level-of-detail folds not, each holding the values the view shows (see ``code.py``)."""
         return code.to_code(self, name)
 
     # -- checks that involve several traits (each trait checks its own value: traits.py) -------

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-import inspect
 import warnings
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from .. import selection as sel
 from .. import view
+from ..adapters.derived import SUFFIX
 
 if TYPE_CHECKING:
+    from ..table import NodeTable
     from .cct import CCT
 
 
 def to_code(w: CCT, name: str = "gf") -> str:
     """Python code that rebuilds the visible tree of ``w`` from ``name`` (a GraphFrame, or a
-    Thicket) with Hatchet's own filter (Thicket's ``query``), squashed: the nodes drawn,
-    collapsed glyphs included, aggregates and level-of-detail folds not. With every node visible
-    it filters nothing; where the installed Hatchet cannot squash the profile it filters without
-    squashing, and says so."""
+    Thicket): the nodes drawn, collapsed glyphs included, aggregates and level-of-detail folds
+    not, each holding the values the view shows (the full profile's). A GraphFrame is filtered
+    by Hatchet and its tree rebuilt over the kept nodes (Hatchet's squash would change values);
+    a Thicket goes through its own ``query``, whose squash sums the rows of sibling nodes with
+    equal frames: those are named in a comment and a warning. With every node visible it
+    filters nothing."""
     data = w.data
     table = w.table
     ids = _drawn(w)
@@ -36,30 +40,100 @@ def to_code(w: CCT, name: str = "gf") -> str:
         notes.append(f"# pruned: {w.color_by!r} kept in [{lo!r}, {hi!r}] (and ancestors)")
     if len(ids) == table.size:
         return "\n".join([*notes, f"view = {name}  # every node is visible: nothing to filter", ""])
-    nids = sorted(int(table.hatchet_nid[i]) for i in ids)
-    squash, why = _can_squash(data, set(nids))
-    if not squash:
-        notes.append(f"# the installed Hatchet cannot squash this profile ({why});")
-        notes.append("# the nodes are filtered without squashing: the tree keeps every node,")
-        notes.append("# the dataframe only the visible ones")
+    if not ids:
+        raise ValueError(
+            "the view draws no node (the prune range or the roots hide them all): there is no "
+            "tree to rebuild; widen w.prune_range or reset w.focused / w.visible_roots"
+        )
+    notes += _derived_note(table)
+    nids = sorted({int(table.hatchet_nid[i]) for i in ids})
     visible = f"visible = {set(nids)!r}  # _hatchet_nid of the nodes drawn"
     if sel.is_thicket(data):
+        squash, why = _can_squash(data, set(nids))
+        if not squash:
+            notes.append(f"# the installed Hatchet cannot squash this profile ({why});")
+            notes.append("# the nodes are filtered without squashing: the tree keeps every node,")
+            notes.append("# the dataframe only the visible ones")
+        else:
+            notes += _merged_note(table, ids)
         return "\n".join([*notes, *_thicket_code(name, visible, squash), ""])
-    # as in selected_graphframe: keep the full profile's inclusive values where Hatchet lets
-    # us (LLNL), since recomputing them fails on several real profiles
-    options = f"squash={squash}, num_procs=1"
-    if squash and "update_inc_cols" in inspect.signature(data.filter).parameters:
-        options += ", update_inc_cols=False"
-    return "\n".join(
-        [
-            *notes,
-            visible,
-            f"view = {name}.filter(",
-            f'    lambda row: row["node"]._hatchet_nid in visible, {options}',
-            ")",
-            "",
-        ]
+    id_set = set(ids)
+    roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
+    ordering = ", node_ordering=True" if getattr(data.graph, "node_ordering", False) else ""
+    return "\n".join([*notes, *_graphframe_code(name, visible, roots, ordering), ""])
+
+
+def _graphframe_code(name: str, visible: str, roots: list[int], ordering: str) -> list[str]:
+    """Hatchet's filter without squash (each kept row as it is in the profile), then the tree
+    of the kept nodes. Hatchet's squash is not used: it merges sibling nodes with equal frames
+    (summing their rows) and UMD hatchet's recomputes the inclusive columns over the smaller
+    tree, so that the GraphFrame would not hold the values the view shows."""
+    return [
+        "from hatchet.graph import Graph",
+        "from hatchet.node import Node",
+        "",
+        visible,
+        f"roots = {set(roots)!r}  # the view's roots",
+        "",
+        f"# the rows of the visible nodes, each as it is in {name}: the view shows each node's own",
+        "# values from the full profile. Hatchet's squash is not used: it would merge sibling",
+        "# nodes with equal frames (summing their rows) and, in UMD hatchet, recompute the",
+        "# inclusive columns over the smaller tree",
+        f"view = {name}.filter(",
+        '    lambda row: row["node"]._hatchet_nid in visible, squash=False, num_procs=1',
+        ")",
+        "# the tree of the visible nodes, each under its visible callers",
+        "new = {",
+        "    node: Node(node.frame.copy(), hnid=node._hatchet_nid)",
+        f"    for node in {name}.graph.traverse()",
+        "    if node._hatchet_nid in visible",
+        "}",
+        "for old, node in new.items():",
+        "    for child in old.children:",
+        "        if child in new and child._hatchet_nid not in roots:",
+        "            node.add_child(new[child])",
+        "            new[child].add_parent(node)",
+        f"view.graph = Graph([new[old] for old in new if old._hatchet_nid in roots]{ordering})",
+        "view.graph.enumerate_traverse()  # Hatchet's numbering of the new tree",
+        "view.graph.enumerate_depth()",
+        'view.dataframe = view.dataframe.rename(index=new, level="node")',
+    ]
+
+
+def _derived_note(table: NodeTable) -> list[str]:
+    """How cctviz's derived inclusive metrics relate to the GraphFrame the code builds."""
+    derived = [m for m in table.metrics if m.endswith(SUFFIX)]
+    if not derived:
+        return []
+    return [
+        f"# {', '.join(map(repr, derived))}: cctviz's sums of the exclusive metric over each",
+        "# node's subtree in the full profile (hidden descendants included); no column holds",
+        "# them, and cctviz.CCT(view) sums over view's smaller tree, so they differ where a node",
+        "# has hidden descendants (the exclusive values themselves are kept)",
+    ]
+
+
+def _merged_note(table: NodeTable, ids: list[int]) -> list[str]:
+    """Thicket's squash merges kept siblings with equal frames: say which, and warn."""
+    id_set = set(ids)
+    groups: dict[tuple[int, Any], list[int]] = defaultdict(list)
+    for i in ids:
+        p = int(table.parent[i])
+        groups[(p if p in id_set else -1, table.nodes[i].frame)].append(i)
+    merged = [g for g in groups.values() if len(g) > 1]
+    if not merged:
+        return []
+    names = "; ".join(" + ".join(f"{table.name(i)!r} (node {i})" for i in g) for g in merged)
+    message = (
+        f"to_code: Thicket's squash merges sibling nodes with equal frames, summing their rows: "
+        f"{names}. The merged node holds the sums of their values (exclusive and inclusive), "
+        "not each node's own as the view shows them"
     )
+    warnings.warn(message, UserWarning, stacklevel=3)
+    return [
+        "# values not kept: Thicket's squash merges sibling nodes with equal frames and sums",
+        f"# their rows (all metrics): {names}",
+    ]
 
 
 def _drawn(w: CCT) -> list[int]:
@@ -89,20 +163,11 @@ def _drawn(w: CCT) -> list[int]:
 
 
 def _can_squash(data: Any, nids: set[int]) -> tuple[bool, str]:
-    """Whether Hatchet squashes this profile to these nodes (it is tried), and why not."""
-
-    if sel.is_thicket(data):
-        how: Any = sel.nid_query(nids)
-    else:
-
-        def how(row: Any) -> bool:
-            node = row["node"] if "node" in row.index else row.name
-            return int((node[0] if isinstance(node, tuple) else node)._hatchet_nid) in nids
-
+    """Whether Thicket's query squashes this Thicket to these nodes (it is tried), and why not."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            sel.hatchet_filter(data, how, squash=True)
+            sel.hatchet_filter(data, sel.nid_query(nids), squash=True)
     except Exception as error:  # any failure inside Hatchet means: do not squash
         return False, f"{type(error).__name__}: {str(error)[:80]}"
     return True, ""

@@ -263,7 +263,8 @@ class CCT(
         self._lod = self._level_of_detail(self._table)
         if self._lod is not None and revealed is not None:
             self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
-        with self.hold_trait_notifications():
+        # one message: the front end draws the new table with the metrics that name its columns
+        with self.hold_sync(), self.hold_trait_notifications():
             colour, size = self._default_metrics()
             if defaults:  # the defaults stay the defaults: under imbalance, its own pair
                 self.color_by, self.size_by = colour, size

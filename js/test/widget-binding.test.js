@@ -108,6 +108,26 @@ describe("Python → renderer", () => {
     expect(renderer.state.colorScale).toBe("linear");
   });
 
+  test("a trait that comes with a new table waits for it: drawing the table applies it", () => {
+    const model = mockModel();
+    const renderer = fakeRenderer(document.createElement("div"), {});
+    const failed = vi.fn();
+    let pending = true;
+    bindTraits(
+      model,
+      renderer,
+      () => {},
+      failed,
+      () => pending,
+    );
+    model.python("size_by", "time (inc) (mean)"); // a metric of the table not drawn yet
+    expect(renderer.callsOf("setState")).toEqual([]);
+    expect(failed).not.toHaveBeenCalled();
+    pending = false; // the table is drawn (with the whole state): later changes apply at once
+    model.python("color_scale", "log");
+    expect(renderer.state.colorScale).toBe("log");
+  });
+
   test("selection, units and height", () => {
     const { model, renderer, changed } = bound({ height: 400 });
     expect(renderer.element.style.height).toBe("400px");

@@ -171,13 +171,18 @@ export function afterFrame(win) {
  * @param {() => void} [changed] called after each change that reached the renderer
  * @param {(error: unknown) => void} [failed] a trait the renderer refused (Python checks every
  *   value first, so this is a bug; the user sees it, see errors.js)
+ * @param {() => boolean} [dataPending] true while the model holds a table the renderer has not
+ *   drawn yet: Python sent it with traits that name its metrics (another reducer: size becomes
+ *   "time (inc) (mean)") in one message, and its change may come after theirs; drawing the
+ *   table applies the whole view state, so a trait waits for it
  * @returns {() => void} removes every listener
  */
-export function bindTraits(model, renderer, changed = () => {}, failed = () => {}) {
+export function bindTraits(model, renderer, changed = () => {}, failed = () => {}, dataPending = () => false) {
   /** @type {Array<[ChangeEvent, () => void]>} */
   const listeners = VIEW_TRAITS.map(({ trait, key }) => [
     `change:${trait}`,
     () => {
+      if (dataPending()) return; // the new table comes with the whole state: see above
       const value = viewState(model, [{ trait, key }])[key];
       if (sameValue(value, renderer.state[key])) return; // shown already (our own change back)
       try {

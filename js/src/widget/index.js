@@ -153,7 +153,15 @@ function renderView(deps, model, el) {
   });
   // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)
   Object.defineProperty(el, "cctRenderer", { value: renderer, configurable: true });
-  const unbind = bindTraits(model, renderer, changed, (error) => errors.report(error, "trait"));
+  /** the payload the renderer drew last (a newer one in the model is waiting for its onData) */
+  let drawnPayload = /** @type {unknown} */ (null);
+  const unbind = bindTraits(
+    model,
+    renderer,
+    changed,
+    (error) => errors.report(error, "trait"),
+    () => started && model.get("_payload") !== drawnPayload,
+  );
   // the host's theme outside JupyterLab; a live switch paints the canvas again
   const stopTheme = watchTheme(el, () => {
     renderer.refreshTheme?.();
@@ -172,6 +180,7 @@ function renderView(deps, model, el) {
 
   const onData = () => {
     if (!started) return;
+    drawnPayload = model.get("_payload");
     try {
       table = deps.decodeTable(model.get("_payload"));
       if (body.parentNode !== el) {

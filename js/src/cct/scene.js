@@ -312,13 +312,15 @@ export function statusText(table, stats, tree, view) {
   if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
   if (table.extraEdges) {
     const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
-    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} not drawn (DAG${cyc})`);
+    const how = view.callerEdges ? "drawn dashed" : "not drawn";
+    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} ${how} (DAG${cyc})`);
   }
   return {
     text: parts.join(" · "),
     title:
       table.extraEdges > 0
-        ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
+        ? "Nodes with several callers are drawn once, under the first caller reached depth-first" +
+          (view.callerEdges ? "; their other callers' edges are the dashed ones." : ".")
         : "",
   };
 }

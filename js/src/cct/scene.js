@@ -11,6 +11,7 @@ import { withoutFolds } from "./commands.js";
 import { metricByName } from "./decode.js";
 import { shortenName } from "./labels.js";
 import { colorScale, sizeScale } from "./scales.js";
+import { glyphRadius } from "./shapes.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
@@ -85,16 +86,17 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
     const row = item.id;
     const s = sizeMetric.values[row];
     const id = table.idOf(row);
+    const shape = item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle");
     marks[key] = {
       ...at,
       id,
       attr: "data-id",
       ref: id,
-      r: size.radius(s),
+      r: glyphRadius(shape, size.radius(s)),
       fill: item.kind === "collapsed" ? colorOf(colors, item, aggregate(item)) : fillOf(row),
       negative: size.negative(s),
       noSize: size.missing(s),
-      shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
+      shape,
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
     };
   }

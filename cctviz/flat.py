@@ -4,6 +4,9 @@ calling context it appears in — what hpcviewer, Cube and ParaProf call the fla
 Exclusive metrics are summed over the contexts. Inclusive metrics are counted once per call
 path: a context whose caller chain already holds the same function (recursion) is inside the
 outer one's inclusive value, so only the outermost occurrence counts.
+
+Functions are functions: HPCToolkit's loops and statements are not rows of their own but parts
+of the procedure holding them, whose exclusive value holds theirs (see ``lexical``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .lexical import lexical, own_exclusive
 from .table import NodeTable
 
 
@@ -83,17 +87,27 @@ def outermost(parent: np.ndarray, depth: np.ndarray, codes: np.ndarray) -> np.nd
 def flat_profile(
     table: NodeTable, data: Any, by: str | Sequence[str], sort_by: str | None
 ) -> pd.DataFrame:
-    """One row per group: the grouping columns, every metric (exclusive: summed over the
-    contexts; inclusive: summed over outermost contexts; others: their maximum), ``contexts``
-    (how many nodes) and ``ids`` (their node ids, for ``w.select``), sorted by ``sort_by``
-    (largest first)."""
+    """One row per group of functions: the grouping columns, every metric (exclusive: summed
+    over the contexts; inclusive: summed over outermost contexts; others: their maximum),
+    ``contexts`` (how many nodes) and ``ids`` (their node ids, for ``w.select``), sorted by
+    ``sort_by`` (largest first). Loops and statements count in the procedure holding them."""
+    lex = lexical(table)
+    functions = np.flatnonzero(~lex.part)
     keys = group_keys(table, data, by)
     names = list(keys.columns)
+    if lex.any:
+        keys = keys.iloc[functions].reset_index(drop=True)
     codes = keys.groupby(names, sort=False, dropna=False).ngroup().to_numpy()
-    first = outermost(table.parent, table.depth, codes)
+    every = np.full(table.size, -1, dtype=np.int64)
+    every[functions] = codes
+    # a part's code is its owner's: it is never outermost where its owner is counted
+    first = outermost(table.parent, table.depth, every[lex.owner])[functions]
     frame = keys.copy()
     for name, metric in table.metrics.items():
         values = metric.values
+        if metric.kind == "exclusive":
+            values = own_exclusive(table, values, lex)
+        values = values[functions]
         if metric.kind == "inclusive":
             values = np.where(first, values, np.nan)
         frame[name] = values
@@ -109,7 +123,7 @@ def flat_profile(
     result = result.reset_index()
     # each group's node ids, in tree order (groups are numbered in order of appearance, as
     # the groupby above lists them)
-    by_group = np.argsort(codes, kind="stable")
+    by_group = functions[np.argsort(codes, kind="stable")]
     counts = np.bincount(codes, minlength=len(result))
     result["contexts"] = counts
     result["ids"] = [chunk.tolist() for chunk in np.split(by_group, np.cumsum(counts)[:-1])]

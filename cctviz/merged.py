@@ -13,6 +13,10 @@ Exclusive metrics are summed over a row's origins. Inclusive ones are summed ove
 inside another origin of the same row (recursion counts once). Other kinds show their maximum.
 A *scope* (the focused subtree, the visible roots) limits the nodes taken into account.
 
+Functions are functions: HPCToolkit's loops and statements are no rows of these trees; a caller
+is the procedure holding the call (``lexical``). A function's *parts* (``parts``) are its loops
+and lines, merged by name across its contexts; a loop's parts are the loops and lines in it.
+
 Every level is built for all its rows at once with numpy; a single row is reached by walking its
 path level by level and keeping the origins that follow it.
 """
@@ -28,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .flat import outside_earlier, subtree_end
+from .lexical import lexical, own_exclusive
 from .table import NodeTable
 
 Direction = Literal["callers", "callees"]
@@ -63,12 +68,18 @@ class MergedTrees:
         canon = np.array([first.setdefault(name, i) for i, name in enumerate(table.names)])
         self.code = canon[table.name_code] if n else np.zeros(0, np.int64)
         self.end = subtree_end(table.parent, table.depth)
+        self.lexical = lex = lexical(table)
+        self.part = lex.part
         # children of every node, grouped by parent (CSR)
-        kids = np.flatnonzero(table.parent >= 0)
-        self.child_order = kids[np.argsort(table.parent[kids], kind="stable")]
-        counts = np.bincount(table.parent[kids], minlength=n) if n else np.zeros(0, np.int64)
-        self.child_count = np.where(self.scope, counts, 0)
-        self.child_start = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else counts
+        self.child_order, self.child_start, self.child_count = _children(table.parent, self.scope)
+        # a function's callees: the functions whose parent is it or one of its parts
+        self.caller = lex.call_parent(table.parent) if lex.any else table.parent
+        self.call_order, self.call_start, self.call_count = (
+            _children(np.where(self.part, -1, self.caller), self.scope)
+            if lex.any
+            else (self.child_order, self.child_start, self.child_count)
+        )
+        self._exclusive: dict[str, np.ndarray] = {}
 
     def code_of(self, name: str) -> int:
         """The canonical code of a function name; a ValueError if no node in scope has it."""
@@ -76,21 +87,21 @@ class MergedTrees:
             code = self.table.names.index(name)
         except ValueError:
             code = -1
-        if code < 0 or not np.any(self.scope & (self.code == code)):
+        if code < 0 or not np.any(self.scope & ~self.part & (self.code == code)):
             raise ValueError(f"no function named {name!r} in the nodes shown")
         return code
 
     # -- the first level ---------------------------------------------------------------------
     def functions(self) -> Level:
         """Every function in scope, each with all its contexts: the callers tree's first level."""
-        nodes = np.flatnonzero(self.scope)
+        nodes = np.flatnonzero(self.scope & ~self.part)
         return _group(np.zeros(nodes.shape[0], np.int64), nodes, nodes, self.code[nodes])
 
     def function(self, name: str, direction: Direction) -> Level:
         """One function as a single row: all its contexts (callers), or the outermost ones on
         each call path (callees)."""
         code = self.code_of(name)
-        nodes = np.flatnonzero(self.scope & (self.code == code))
+        nodes = np.flatnonzero(self.scope & ~self.part & (self.code == code))
         if direction == "callees":
             rows = np.zeros(nodes.shape[0], np.int64)
             nodes = nodes[self.outermost(rows, nodes)]
@@ -100,28 +111,39 @@ class MergedTrees:
     def step(self, level: Level, direction: Direction) -> Level:
         """The next level: every row's callers (or callees), merged by name."""
         if direction == "callers":
-            up = self.table.parent[level.at]
+            up = self.caller[level.at]
             keep = up >= 0
             keep[keep] = self.scope[up[keep]]
             return _group(level.row[keep], level.origin[keep], up[keep], self.code[up[keep]])
-        counts = self.child_count[level.at]
-        total = int(counts.sum())
-        offsets = np.repeat(self.child_start[level.at] - np.cumsum(counts) + counts, counts)
-        kids = self.child_order[offsets + np.arange(total)]
-        kids_rows = np.repeat(level.row, counts)
+        kids, rows = _kids_of(level, self.call_order, self.call_start, self.call_count)
         keep = self.scope[kids]
-        kids, kids_rows = kids[keep], kids_rows[keep]
-        return _group(kids_rows, kids, kids, self.code[kids])
+        return _group(rows[keep], kids[keep], kids[keep], self.code[kids[keep]])
+
+    def parts(self, level: Level) -> Level:
+        """The loops and lines in each row's contexts (its origins' parts: a function's or a
+        loop's), merged by name; none without HPCToolkit's loops and statements."""
+        if not self.lexical.any:
+            return _group(*(np.zeros(0, np.int64),) * 4)
+        kids, rows = _kids_of(level, self.child_order, self.child_start, self.child_count)
+        keep = self.scope[kids] & self.part[kids]
+        return _group(rows[keep], kids[keep], kids[keep], self.code[kids[keep]])
 
     def has_more(self, level: Level, direction: Direction) -> np.ndarray:
-        """Whether each row of ``level`` has children."""
+        """Whether each row of ``level`` has children (callers, or callees)."""
         if direction == "callers":
-            up = self.table.parent[level.at]
+            up = self.caller[level.at]
             go = up >= 0
             go[go] = self.scope[up[go]]
         else:
-            go = self.child_count[level.at] > 0
+            go = self.call_count[level.at] > 0
         return np.bincount(level.row, weights=go, minlength=level.size) > 0
+
+    def has_parts(self, level: Level) -> np.ndarray:
+        """Whether each row of ``level`` has loops or lines."""
+        if not self.lexical.any:
+            return np.zeros(level.size, dtype=bool)
+        parts = self.parts(level)
+        return np.bincount(parts.parent_row, minlength=level.size) > 0
 
     def follow(self, start: Level, path: Sequence[str], direction: Direction) -> Level:
         """The children of the row reached from ``start``'s row ``path[0]`` through ``path[1:]``
@@ -137,6 +159,19 @@ class MergedTrees:
             level = _only(level, int(wanted[0]))
         return self.step(level, direction)
 
+    def within(self, function: str, parts: Sequence[str]) -> Level:
+        """One row: ``function``'s part reached through ``parts`` (names of its loops and lines,
+        from the function down), or the function itself (no parts), over all its contexts."""
+        level = self.function(function, "callers")
+        for name in parts:
+            level = self.parts(level)
+            code = self.table.names.index(name) if name in self.table.names else -1
+            wanted = np.flatnonzero(level.name == code)
+            if wanted.size == 0:
+                raise ValueError(f"no loop or line {' → '.join([function, *parts])}")
+            level = _only(level, int(wanted[0]))
+        return level
+
     # -- values ------------------------------------------------------------------------------
     def outermost(self, row: np.ndarray, origin: np.ndarray) -> np.ndarray:
         """Per pair: whether its origin is not inside another origin of the same row."""
@@ -145,7 +180,12 @@ class MergedTrees:
     def values(self, level: Level, metric: str) -> np.ndarray:
         """One value per row of ``level``: the metric over the row's origins (NaN: none)."""
         m = self.table.metrics[metric]
-        values = m.values[level.origin]
+        values = m.values
+        if m.kind == "exclusive":  # a procedure's holds its loops' and statements'
+            if metric not in self._exclusive:
+                self._exclusive[metric] = own_exclusive(self.table, values, self.lexical)
+            values = self._exclusive[metric]
+        values = values[level.origin]
         if m.kind == "inclusive":
             values = np.where(self.outermost(level.row, level.origin), values, np.nan)
         have = ~np.isnan(values)
@@ -167,6 +207,27 @@ class MergedTrees:
         origins = level.origin[order].tolist()
         bounds = np.concatenate(([0], np.cumsum(self.contexts(level)))).tolist()
         return [origins[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _children(parent: np.ndarray, scope: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The children of every node, grouped by ``parent`` (CSR): order, start, count (0 for a
+    node out of ``scope``)."""
+    n = parent.shape[0]
+    kids = np.flatnonzero(parent >= 0)
+    order = kids[np.argsort(parent[kids], kind="stable")]
+    counts = np.bincount(parent[kids], minlength=n) if n else np.zeros(0, np.int64)
+    start = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else counts
+    return order, start, np.where(scope, counts, 0)
+
+
+def _kids_of(
+    level: Level, order: np.ndarray, start: np.ndarray, count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The children (by a CSR) of every pair's node reached, and the pair's row for each."""
+    counts = count[level.at]
+    total = int(counts.sum())
+    offsets = np.repeat(start[level.at] - np.cumsum(counts) + counts, counts)
+    return order[offsets + np.arange(total)], np.repeat(level.row, counts)
 
 
 def _group(rows: np.ndarray, origin: np.ndarray, at: np.ndarray, code: np.ndarray) -> Level:

@@ -221,11 +221,12 @@ def nid_query(nids: set[int]) -> Any:
     return BaseQuery().match(".", predicate)
 
 
-def context_query(contexts: set[Any]) -> Any:
+def context_query(contexts: set[Any], paths: list[list[str]] | None = None) -> Any:
     """A Hatchet base-syntax query (``Query`` in LLNL hatchet, ``QueryMatcher`` in UMD)
     matching the nodes whose context key
     (:class:`cctviz.callpath.ContextKeys`) is in ``contexts``: exactly those nodes, on this or
-    another run's GraphFrame of the same program."""
+    another run's GraphFrame of the same program. ``paths``: their call paths (names from the
+    root), for the query's repr."""
     try:  # LLNL hatchet: new-style base-syntax query (QueryMatcher is deprecated there)
         from hatchet.query import Query as BaseQuery
     except ImportError:  # UMD hatchet
@@ -241,4 +242,29 @@ def context_query(contexts: set[Any]) -> Any:
             node = node[0]
         return keys.key(node) in contexts
 
-    return BaseQuery().match(".", predicate)
+    query = BaseQuery().match(".", predicate)
+    if paths is not None:
+        query.__class__ = _described(type(query))
+        query.cctviz_paths = [" → ".join(p) for p in paths]
+    return query
+
+
+def _described(base: type) -> type:
+    """``base`` (Hatchet's query class) with a repr saying which call paths it matches, instead
+    of ``<...QueryMatcher object at 0x...>``: still one of Hatchet's queries to ``gf.filter``."""
+    if base not in _DESCRIBED:
+
+        def __repr__(self: Any) -> str:
+            paths: list[str] = self.cctviz_paths
+            shown = "; ".join(paths[:REPR_PATHS])
+            more = f"; … ({len(paths)} in all)" if len(paths) > REPR_PATHS else ""
+            count = f"{len(paths)} calling context{'' if len(paths) == 1 else 's'}"
+            return f"<hatchet {base.__name__} matching {count} by call path: {shown}{more}>"
+
+        _DESCRIBED[base] = type(base.__name__, (base,), {"__repr__": __repr__})
+    return _DESCRIBED[base]
+
+
+_DESCRIBED: dict[type, type] = {}
+REPR_PATHS = 5
+"""How many call paths a query's repr lists."""

@@ -74,7 +74,16 @@ class Scripting(t.HasTraits):
         if not self.selection:
             raise ValueError("nothing is selected: click nodes or call w.select(...) first")
         keys = ContextKeys()
-        return sel.context_query({keys.key(n) for n in self.selected_nodes})
+        paths = [self._path_names(i) for i in self.selection]
+        return sel.context_query({keys.key(n) for n in self.selected_nodes}, paths)
+
+    def _path_names(self, node: int) -> list[str]:
+        """The names on node ``node``'s call path, from its root."""
+        names = []
+        while node >= 0:
+            names.append(self._table.name(node))
+            node = int(self._table.parent[node])
+        return names[::-1]
 
     @property
     def node_frame(self) -> Any:

@@ -1,6 +1,7 @@
 """The table pane's half in Python: the rows of its modes (calling contexts, functions, callers,
 sandwich) within the view's scope, the callers and callees of a function as pandas, and the
-pane's requests (``rows``, ``pick``, ``locate`` messages, each answered by a ``reply``)."""
+pane's requests (``rows``, ``pick``, ``locate`` messages, each answered by a ``reply``; what
+they ask for is worked out in ``pane_rows``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import numpy as np
 import traitlets as t
 
 from ..contract import MESSAGES
-from ..merged import Direction, Level, MergedTrees, merged_frame
+from ..lexical import lexical
+from ..merged import MergedTrees, merged_frame
 from ..table import NodeTable
+from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,9 +26,6 @@ ROWS, PICK, LOCATE = "rows", "pick", "locate"
 for _kind in (ROWS, PICK, LOCATE):
     if _kind not in MESSAGES:
         raise KeyError(f"message kind {_kind!r} is not in cctviz/contract.json")
-
-MODES = ("contexts", "functions", "callers", "callees")
-"""What a ``rows`` request asks for (the sandwich's halves are ``callers`` and ``callees``)."""
 
 
 class TablePane(t.HasTraits):
@@ -64,8 +64,8 @@ class TablePane(t.HasTraits):
     @t.validate("sandwich")
     def _valid_sandwich(self, proposal: t.Bunch) -> str:
         name = proposal["value"]
-        if name and name not in self._table.names:
-            close = difflib.get_close_matches(name, self._table.names, n=3)
+        if name and name not in self._function_names():
+            close = difflib.get_close_matches(name, self._function_names(), n=3)
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
             raise t.TraitError(f"sandwich: no function named {name!r} in this profile{hint}")
         return str(name)
@@ -79,7 +79,14 @@ class TablePane(t.HasTraits):
     def _sandwich_of_selection(self, change: t.Bunch) -> None:
         # the sandwich with no function named shows the selected node's function
         if change["new"] == "sandwich" and not self.sandwich and self.selection:
-            self.sandwich = self._table.name(int(self.selection[0]))
+            # a loop's or a line's function
+            self.sandwich = self._table.name(int(lexical(self._table).owner[self.selection[0]]))
+
+    def _function_names(self) -> list[str]:
+        """The names of the functions (not of HPCToolkit's loops and lines)."""
+        table = self._table
+        codes = np.unique(table.name_code[~lexical(table).part])
+        return [table.names[c] for c in codes.tolist()]
 
     # -- the scope ------------------------------------------------------------------------------
     def _scope(self) -> np.ndarray | None:
@@ -121,7 +128,7 @@ class TablePane(t.HasTraits):
         key = ("_where", id(self._table))
         cached = self.__dict__.get("_where_cache")
         if cached is None or cached[0] != key:
-            cached = (key, _where_of(self._table, self._data))
+            cached = (key, where_of(self._table, self._data))
             self.__dict__["_where_cache"] = cached
         where: list[str | None] | None = cached[1]
         if where is None:
@@ -139,77 +146,51 @@ class TablePane(t.HasTraits):
 
     # -- requests ------------------------------------------------------------------------------
     def _rows(self, content: dict[str, Any]) -> dict[str, Any]:
-        mode, path, node = _request(content)
+        req = request(content)
         columns = self._columns()
         table, trees = self._table, self._merged()
-        if mode == "contexts":
-            if node is None:
-                ids = np.flatnonzero(table.parent < 0) if trees.scope.all() else _tops(trees)
+        if req.mode == "contexts":
+            if req.node is None:
+                ids = np.flatnonzero(table.parent < 0) if trees.scope.all() else tops(trees)
             else:
-                _check_node(table, node)
-                ids = trees.child_order[
-                    trees.child_start[node] : trees.child_start[node] + trees.child_count[node]
-                ]
+                check_node(table, req.node)
+                start, count = trees.child_start[req.node], trees.child_count[req.node]
+                ids = trees.child_order[start : start + count]
             return {
                 "columns": columns,
                 "where": self._where(ids),
                 "label": [table.name(int(i)) for i in ids],
-                "values": [_json(table.metrics[c].values[ids]) for c in columns],
+                "values": [as_json(table.metrics[c].values[ids]) for c in columns],
                 "count": [1] * len(ids),
                 "node": ids.tolist(),
                 "more": (trees.child_count[ids] > 0).tolist(),
+                "part": [False] * len(ids),
             }
-        level = self._level(trees, mode, path, content.get("itself") is True)
-        _, first = np.unique(level.row, return_index=True)
-        return {
-            "columns": columns,
-            "where": self._where(level.at[first]),
-            "label": [table.names[c] for c in level.name],
-            "values": [_json(trees.values(level, c)) for c in columns],
-            "count": trees.contexts(level).tolist(),
-            "node": [-1] * level.size,
-            "more": trees.has_more(level, _direction(mode)).tolist()
-            if mode != "functions"
-            else [False] * level.size,
-        }
-
-    def _level(self, trees: MergedTrees, mode: str, path: list[str], itself: bool) -> Level:
-        """The rows below ``path``: every function (callers or functions with no path), a
-        function alone (``itself``: the sandwich's halves), or a row's children."""
-        if itself:
-            if len(path) != 1 or mode not in ("callers", "callees"):
-                raise ValueError("a row by itself is asked for one function: path [name]")
-            return trees.function(path[0], _direction(mode))
-        if mode in ("functions", "callers") and not path:
-            return trees.functions()
-        if mode == "functions":
-            raise ValueError("the functions table has no child rows")
-        direction = _direction(mode)
-        if mode == "callees" and not path:
-            raise ValueError("callees rows need the function's path, e.g. ['main']")
-        start = trees.function(path[0], direction)
-        return trees.follow(start, path, direction)
+        out: dict[str, Any] = {"columns": columns, "values": [[] for _ in columns]}
+        for key in ("where", "label", "count", "node", "more", "part"):
+            out[key] = []
+        for rows in merged_rows(trees, req, content.get("itself") is True):
+            level = rows.level
+            _, first = np.unique(level.row, return_index=True)
+            out["where"] += self._where(level.at[first])
+            out["label"] += [table.names[c] for c in level.name]
+            for i, c in enumerate(columns):
+                out["values"][i] += as_json(trees.values(level, c))
+            out["count"] += trees.contexts(level).tolist()
+            out["node"] += [-1] * level.size
+            out["more"] += rows.more.tolist()
+            out["part"] += [rows.part] * level.size
+        return out
 
     def _pick_ids(self, content: dict[str, Any]) -> list[int]:
         """The node ids a row stands for: its context, or the contexts it merges."""
-        mode, path, node = _request(content)
-        if mode == "contexts":
-            if node is None:
+        req = request(content)
+        if req.mode == "contexts":
+            if req.node is None:
                 raise ValueError("pick in the contexts table needs a node id")
-            _check_node(self._table, node)
-            return [node]
-        if not path:
-            raise ValueError(f"pick in the {mode} table needs the row's path of names")
-        trees = self._merged()
-        direction = _direction(mode)
-        start = trees.function(path[0], direction)
-        if mode == "functions" or len(path) == 1:
-            return sorted(set(start.origin.tolist()))
-        above = trees.follow(start, path[:-1], direction)
-        rows = np.flatnonzero(above.name == trees.code_of(path[-1]))
-        if rows.size == 0:
-            raise ValueError(f"no row {' → '.join(path)} in the {mode} table")
-        return sorted(set(above.origin[above.row == rows[0]].tolist()))
+            check_node(self._table, req.node)
+            return [req.node]
+        return pick_ids(self._merged(), req)
 
     def _locate(self, content: dict[str, Any]) -> dict[str, Any]:
         """For nodes the tree selected: their names and their paths of ids from their root."""
@@ -219,7 +200,7 @@ class TablePane(t.HasTraits):
         table = self._table
         paths = []
         for i in ids[:100]:
-            _check_node(table, i)
+            check_node(table, i)
             chain = []
             j = i
             while j >= 0:
@@ -246,62 +227,3 @@ class TablePane(t.HasTraits):
         except (ValueError, KeyError) as error:
             reply.update(ok=False, error=str(error))
         self.send(reply)
-
-
-WHERE_COLUMNS = ("module", "file")
-"""Dataframe columns that say where a function's code is, in order of preference."""
-
-
-def _where_of(table: NodeTable, data: Any) -> list[str | None] | None:
-    """Each node's module (or file) name without its directories, or None if the profile has
-    neither column with a useful value ("<unknown file>" is not one)."""
-    df = getattr(data, "dataframe", None)
-    if df is None:
-        return None
-    for column in WHERE_COLUMNS:
-        if column not in df.columns:
-            continue
-        values = df[column].to_numpy(dtype=object)
-        out: list[str | None] = [None] * table.size
-        for i, row in enumerate(table.first_row.tolist()):
-            value = values[row] if row >= 0 else None
-            if isinstance(value, str) and value and not value.startswith("<unknown"):
-                out[i] = value.rstrip("/").rsplit("/", 1)[-1]
-        if any(out):
-            return out
-    return None
-
-
-def _request(content: dict[str, Any]) -> tuple[str, list[str], int | None]:
-    mode = content.get("mode")
-    if mode not in MODES:
-        raise ValueError(f"unknown table mode {mode!r}; accepted: {', '.join(map(repr, MODES))}")
-    path = content.get("path") or []
-    if not isinstance(path, list) or not all(isinstance(p, str) for p in path):
-        raise ValueError(f"a row's path is a list of function names; got {path!r}")
-    node = content.get("node")
-    if node is not None and (isinstance(node, bool) or not isinstance(node, int)):
-        raise ValueError(f"a row's node is a node id; got {node!r}")
-    return mode, path, node
-
-
-def _direction(mode: str) -> Direction:
-    return "callees" if mode == "callees" else "callers"
-
-
-def _check_node(table: NodeTable, node: int) -> None:
-    if not 0 <= node < table.size:
-        raise ValueError(f"no node {node}: ids run from 0 to {table.size - 1}")
-
-
-def _tops(trees: MergedTrees) -> np.ndarray:
-    """The topmost nodes of the scope (the focus, or the visible roots)."""
-    parent = trees.table.parent
-    inside = trees.scope
-    top = inside & ((parent < 0) | ~inside[np.maximum(parent, 0)])
-    return np.flatnonzero(top)
-
-
-def _json(values: np.ndarray) -> list[float | None]:
-    """Numbers for JSON: NaN and infinities become null (missing)."""
-    return [None if not np.isfinite(v) else float(v) for v in values.tolist()]

@@ -167,6 +167,26 @@ describe("scene", () => {
     );
   });
 
+  test("the status line says whether a DAG's other call edges are drawn", () => {
+    const dag = decodeTable({
+      ...payload({
+        parent: [-1, 0, 0, 1],
+        names: ["main", "a", "b", "c"],
+        metrics: { time: [1, 1, 1, 1] },
+        callers: [[2, 3]], // b calls c too
+      }),
+      extra_edges: 1,
+    });
+    const stats = subtreeStats(dag);
+    const { tree, v } = sceneOf({ colorBy: "time", sizeBy: "time" }, { table: dag, stats });
+    expect(statusText(dag, stats, tree, v).text).toBe(
+      "4 nodes · 1 root · 1 extra call edge not drawn (DAG) · kinds: reader's lists",
+    );
+    const drawn = statusText(dag, stats, tree, { ...v, callerEdges: true });
+    expect(drawn.text).toBe("4 nodes · 1 root · 1 extra call edge drawn dashed (DAG) · kinds: reader's lists");
+    expect(drawn.title).toMatch(/dashed/);
+  });
+
   test("an unknown metric is an error naming it", () => {
     expect(() => sceneOf({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decodeColumn, decodeStrings, decodeTable } from "../src/cct/decode.js";
-import { smallTree } from "./fixtures.js";
+import { tooltipContent } from "../src/cct/tooltip.js";
+import { payload, smallTree } from "./fixtures.js";
 
 describe("decode", () => {
   test("columns decode to typed arrays, NaN kept", () => {
@@ -10,6 +11,27 @@ describe("decode", () => {
     expect(t.metrics[0].values).toBeInstanceOf(Float64Array);
     expect(Number.isNaN(t.metrics[0].values[5])).toBe(true);
     expect(t.names[t.nameCode[2]]).toBe("kernel_a");
+  });
+
+  test("HPCToolkit's type codes read as words, in the table and in tooltips", () => {
+    // what Hatchet's XML reader gives (PF, Pr, L, S), its v4 reader and others (words)
+    const types = ["PF", "Pr", "L", "S", "line", "function"];
+    const t = decodeTable(
+      payload({
+        parent: [-1, 0, 1, 2, 2, 0],
+        names: ["main", "a", "Loop@a.c:3", "a.c:4", "b.c:1", "b"],
+        metrics: { time: [1, 1, 1, 1, 1, 1] },
+        types,
+      }),
+    );
+    const words = ["procedure frame", "procedure", "loop", "statement", "line", "function"];
+    expect(types.map((_, id) => t.types[t.typeCode[id]])).toEqual(words);
+    const shown = types.map(
+      (_, id) =>
+        tooltipContent(document, t, id, { colorBy: "time", sizeBy: "time" }).querySelector(".cct-tooltip-type")
+          ?.textContent,
+    );
+    expect(shown).toEqual(words);
   });
 
   test("unaligned buffers (as the comm delivers them) are copied, not misread", () => {

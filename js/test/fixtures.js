@@ -21,7 +21,8 @@ function strings(values) {
 
 /**
  * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
- *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string }} spec
+ *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string,
+ *   types?: string[] }} spec `types`: each node's (default: all "function")
  */
 export function payload({
   parent,
@@ -35,6 +36,7 @@ export function payload({
   total = null,
   tree = undefined,
   callers = null,
+  types = null,
 }) {
   const depth = parent.map(function depthOf(p) {
     return p < 0 ? 0 : 1 + depthOf(parent[p]);
@@ -50,11 +52,8 @@ export function payload({
       "int32",
     ),
     names: strings(uniqueNames),
-    type: column(
-      parent.map(() => 0),
-      "int32",
-    ),
-    types: strings(["function"]),
+    type: column(types ? types.map((t) => [...new Set(types)].indexOf(t)) : parent.map(() => 0), "int32"),
+    types: strings(types ? [...new Set(types)] : ["function"]),
     metrics: Object.entries(metrics).map(([name, values]) => ({
       name,
       kind: kinds[name] ?? "other",

@@ -198,6 +198,58 @@ describe("the pane", () => {
     expect(labels(p)).toEqual(["callers of main ▲", "main2", "main<b>1", "main calls ▼", "main2", "main<b>1"]);
   });
 
+  test("a function opens into its callers and its loops and lines; a loop into its lines", async () => {
+    const requests = [];
+    const handlers = {
+      fetchRows: vi.fn(async (request) => {
+        requests.push(request);
+        if (!request.path.length) return reply(["solve"], [5], true);
+        if (request.path.length === 1) {
+          // Python: the callers (part false), then the loops and lines (part true)
+          return { ...reply(["main", "Loop@s.c:3", "main"], [1, 3, 1], true), part: [false, true, true] };
+        }
+        return { ...reply(["s.c:4"], [3]), part: [true] };
+      }),
+      pick: vi.fn(),
+      focus: vi.fn(),
+      sandwich: vi.fn(),
+      setMode: vi.fn(),
+      search: vi.fn(),
+    };
+    const p = createTablePane(document.body, handlers);
+    await p.show("callers", "");
+    p.element.querySelector(".cct-pane-toggle").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    await vi.waitFor(() => expect(labels(p)).toHaveLength(4));
+    // a caller and a line of one name are two rows
+    expect(p.rows.map((r) => [r.label, r.part])).toEqual([
+      ["solve", 0],
+      ["Loop@s.c:3", 1],
+      ["main", 0],
+      ["main", 1],
+    ]);
+    expect(new Set(p.rows.map((r) => r.key)).size).toBe(4);
+    const lines = [...p.element.querySelectorAll(".cct-pane-body .cct-pane-row")];
+    expect(lines.map((l) => l.classList.contains("cct-pane-part"))).toEqual([false, true, false, true]);
+    expect(lines[1].querySelector(".cct-pane-name").title).toBe("solve › Loop@s.c:3");
+    // the loop's lines are asked for with how many of its path's names are loops or lines
+    lines[1].querySelector(".cct-pane-toggle").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    await vi.waitFor(() => expect(labels(p)).toHaveLength(5));
+    expect(requests.at(-1)).toEqual({ mode: "callers", path: ["solve", "Loop@s.c:3"], part: 1 });
+    expect(p.rows[2]).toMatchObject({ label: "s.c:4", part: 2, path: ["solve", "Loop@s.c:3", "s.c:4"] });
+    const line = p.element.querySelectorAll(".cct-pane-body .cct-pane-row")[2];
+    line.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(handlers.pick).toHaveBeenLastCalledWith({
+      mode: "callers",
+      node: -1,
+      path: ["solve", "Loop@s.c:3", "s.c:4"],
+      part: 2,
+      add: false,
+    });
+    // a line's sandwich is its function's
+    line.dispatchEvent(new MouseEvent("dblclick", { bubbles: true }));
+    expect(handlers.sandwich).toHaveBeenLastCalledWith("solve");
+  });
+
   test("the sandwich of no function says how to choose one", async () => {
     const { p, handlers } = pane();
     await p.show("sandwich", "");

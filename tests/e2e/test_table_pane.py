@@ -128,12 +128,22 @@ def test_callers_and_sandwich(open_notebook, page) -> None:
     callers = notebook.python_json(
         f"sorted(p[1] for p in w.callers({top!r}, depth=1).path if len(p) == 2)"
     )
+    # and its lines (HPCToolkit's statements: parts of it, in italics), as Python has them
+    lines = notebook.python_json(
+        f"sorted({{w.table.name(j) for j in range(w.table.size) if w.table.parent[j] in "
+        f"w.flat_profile().set_index('name').loc[{top!r}, 'ids'] and "
+        f"w.table.types[w.table.type_code[j]] == 'S'}})"
+    )
     page.wait_for_function(
         "n => document.querySelectorAll('.cctviz .cct-pane-row[aria-level=\"2\"]').length === n",
-        arg=len(callers),
+        arg=len(callers) + len(lines),
     )
-    shown = view.locator('.cct-pane-row[aria-level="2"] .cct-pane-label').all_inner_texts()
+    caller_rows = '.cct-pane-row[aria-level="2"]:not(.cct-pane-part) .cct-pane-label'
+    shown = view.locator(caller_rows).all_inner_texts()
     assert sorted(s.strip() for s in shown) == callers
+    parts = view.locator('.cct-pane-row.cct-pane-part[aria-level="2"] .cct-pane-label')
+    assert lines and sorted(s.strip() for s in parts.all_inner_texts()) == lines
+    _shot(page, "pane-callers-lines")
     # a double click opens that function's callers and callees
     first.dblclick()
     notebook.wait_python("(w.table_mode, w.sandwich)", ["sandwich", top])

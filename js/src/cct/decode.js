@@ -7,6 +7,15 @@ import { contract } from "../contract.js";
 import { displayText } from "./text.js";
 
 /** @typedef {{dtype: string, length: number, buffer: ArrayBufferView | ArrayBuffer}} Column */
+
+/** Node types as words: Hatchet's HPCToolkit XML reader gives its XML tags (other readers, and
+ * its v4 reader, words already: function, loop, line, instruction, statement, region...). */
+const TYPE_WORDS = new Map([
+  ["PF", "procedure frame"],
+  ["Pr", "procedure"],
+  ["L", "loop"],
+  ["S", "statement"],
+]);
 /**
  * @typedef {object} Metric
  * @property {string} name
@@ -113,7 +122,7 @@ export function decodeTable(payload) {
     nameCode: /** @type {Int32Array} */ (decodeColumn(payload.name)),
     names: decodeStrings(payload.names).map(displayText),
     typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
-    types: decodeStrings(payload.types).map(displayText),
+    types: decodeStrings(payload.types).map((type) => displayText(TYPE_WORDS.get(type) ?? type)),
     metrics: payload.metrics.map(
       (
         /** @type {{ name: string, kind: Metric["kind"], partner?: string | null, rule?: string, why?: string, values: Column }} */ m,

@@ -12,6 +12,7 @@ import { metricByName } from "./decode.js";
 import { judged, judgedMax } from "./judge.js";
 import { shortenName } from "./labels.js";
 import { colorScale, sizeScale } from "./scales.js";
+import { glyphRadius } from "./shapes.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 
 /** @typedef {import("./decode.js").Table} Table */
@@ -91,17 +92,18 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
     const row = item.id;
     const s = sizeMetric.values[row];
     const id = table.idOf(row);
+    const shape = item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle");
     marks[key] = {
       ...at,
       id,
       attr: "data-id",
       ref: id,
-      r: size.radius(s),
+      r: glyphRadius(shape, size.radius(s)),
       fill: item.kind === "collapsed" && !small?.[row] ? colorOf(colors, item, aggregate(item)) : fillOf(row),
       negative: size.negative(s),
       noSize: size.missing(s),
       small: small?.[row] === 1,
-      shape: item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle"),
+      shape,
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
     };
   }
@@ -321,15 +323,17 @@ export function statusText(table, stats, tree, view) {
   const shown = view.roots ? view.roots.length : roots;
   parts.push(shown === roots ? `${roots} root${roots === 1 ? "" : "s"}` : `${shown} of ${roots} roots`);
   if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
-  const kinds = kindsText(table, view);
-  if (kinds.text) parts.push(kinds.text);
   if (table.extraEdges) {
     const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
-    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} not drawn (DAG${cyc})`);
+    const how = view.callerEdges ? "drawn dashed" : "not drawn";
+    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} ${how} (DAG${cyc})`);
   }
+  const kinds = kindsText(table, view); // last: how the metrics' kinds were decided
+  if (kinds.text) parts.push(kinds.text);
   const dag =
     table.extraEdges > 0
-      ? "Nodes with several callers are drawn once, under the first caller reached depth-first."
+      ? "Nodes with several callers are drawn once, under the first caller reached depth-first" +
+        (view.callerEdges ? "; their other callers' edges are the dashed ones." : ".")
       : "";
   return { text: parts.join(" · "), title: [dag, kinds.title].filter(Boolean).join("\n") };
 }

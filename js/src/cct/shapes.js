@@ -2,6 +2,21 @@
 // hides what is to its right), an aggregate of pruned nodes a diamond; real nodes are circles, and
 // in a compare view a context of only the first run a square, of only the second a hexagon.
 
+/** The smallest radius of a square or a hexagon, in pixels. At the size scale's smallest (2.5: a
+ * 5 px dot) they cannot be told from circles, and a hexagon of radius 5 still looks round at 1x;
+ * from 6 on a square's corners and a hexagon's corners show. They mark what a compare view's runs
+ * do not share: that must be seen, even where a node's value is tiny. */
+export const SHAPED_MIN_R = 6;
+
+/**
+ * The radius a mark of `shape` is drawn at, for a size scale's radius `r`.
+ * @param {import("./scene.js").NodeMark["shape"]} shape
+ * @param {number} r
+ */
+export function glyphRadius(shape, r) {
+  return shape === "square" || shape === "hexagon" ? Math.max(r, SHAPED_MIN_R) : r;
+}
+
 /**
  * SVG path data of a glyph of "radius" r centred on (x, y).
  * @param {import("./scene.js").NodeMark["shape"]} shape

@@ -41,7 +41,7 @@ export function drawHeaders(into, names, sort, onSort) {
  */
 export function rowElement(doc, row, index, { selected, match, count }) {
   const el = doc.createElement("div");
-  el.className = "cct-pane-row";
+  el.className = row.part ? "cct-pane-row cct-pane-part" : "cct-pane-row";
   el.classList.toggle("cct-row-selected", selected);
   el.classList.toggle("cct-row-match", match);
   el.style.top = `${index * ROW_HEIGHT}px`;
@@ -59,8 +59,12 @@ export function rowElement(doc, row, index, { selected, match, count }) {
   append(name, "span", { className: "cct-pane-label", text: row.section ?? row.label });
   if (row.where && row.section === null) append(name, "span", { className: "cct-pane-where", text: row.where });
   // the whole call path on hover: callers read upwards, callees downwards
-  const title =
-    row.path.length > 1 ? row.path.join(row.mode === "callees" ? " → " : " ← ") : (row.section ?? row.label);
+  // a loop or a line: in its function (function › loop › line)
+  const title = row.part
+    ? row.path.join(" › ")
+    : row.path.length > 1
+      ? row.path.join(row.mode === "callees" ? " → " : " ← ")
+      : (row.section ?? row.label);
   name.title = row.where && row.section === null ? `${title}\n${row.where}` : title;
   const cells = [...row.values.map((v) => (v === null ? "–" : formatValue(v))), ...(count ? [String(row.count)] : [])];
   for (const text of cells)

@@ -11,11 +11,14 @@ import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").RowMode} RowMode */
 /** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich"} PaneMode */
-/** @typedef {{ mode: RowMode, node?: number | null, path?: string[], itself?: boolean }} RowsRequest */
+/**
+ * @typedef {{ mode: RowMode, node?: number | null, path?: string[], part?: number, itself?: boolean }} RowsRequest
+ *   `part`: how many of the path's last names are loops or lines of its function
+ */
 /**
  * @typedef {object} PaneHandlers
  * @property {(request: RowsRequest) => Promise<unknown>} fetchRows Python's rows for a request
- * @property {(request: { mode: RowMode, node: number, path: string[], add: boolean }) => void} pick
+ * @property {(request: { mode: RowMode, node: number, path: string[], part?: number, add: boolean }) => void} pick
  *   the user picked a row (Python selects the nodes it stands for)
  * @property {(node: number) => void} focus the user asked to focus a calling context
  * @property {(name: string) => void} sandwich the user asked for a function's callers and callees
@@ -33,6 +36,11 @@ const MODES = /** @type {const} */ ([
 ]);
 /** Which column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
 const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1 };
+
+/** A loop's or a line's request names how many of its path's names are loops or lines. @param {Row} row */
+const partOf = (row) => (row.part ? { part: row.part } : {});
+/** The function a row's sandwich is of: a loop's or a line's is its function's. @param {Row} row */
+const functionOf = (row) => (row.part ? row.path[0] : row.label);
 
 /** @param {HTMLElement} parent @param {PaneHandlers} handlers */
 export function createTablePane(parent, handlers) {
@@ -140,7 +148,10 @@ export function createTablePane(parent, handlers) {
   async function toggle(row, open = !row.open) {
     if (!row.more) return;
     if (open && row.children === null) {
-      const request = row.mode === "contexts" ? { mode: row.mode, node: row.node } : { mode: row.mode, path: row.path };
+      const request =
+        row.mode === "contexts"
+          ? { mode: row.mode, node: row.node }
+          : { mode: row.mode, path: row.path, ...partOf(row) };
       const kids = await load(request, row);
       if (!kids) return;
       row.children = kids;
@@ -221,6 +232,7 @@ export function createTablePane(parent, handlers) {
       mode: row.mode,
       node: row.node,
       path: row.path,
+      ...partOf(row),
       add: event.shiftKey || event.metaKey || event.ctrlKey,
     });
     refresh();
@@ -229,7 +241,7 @@ export function createTablePane(parent, handlers) {
     const row = rowOf(event);
     if (!row || row.section !== null) return;
     if (row.mode === "contexts") handlers.focus(row.node);
-    else handlers.sandwich(row.label);
+    else handlers.sandwich(functionOf(row));
   });
   body.addEventListener("keydown", (event) => {
     const at = shown.findIndex((r) => r.key === pickedKey);
@@ -239,7 +251,8 @@ export function createTablePane(parent, handlers) {
       if (!next) return;
       event.preventDefault();
       pickedKey = next.key;
-      if (next.section === null) handlers.pick({ mode: next.mode, node: next.node, path: next.path, add: false });
+      if (next.section === null)
+        handlers.pick({ mode: next.mode, node: next.node, path: next.path, ...partOf(next), add: false });
       scrollTo(shown.indexOf(next));
     } else if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && row) {
       event.preventDefault();
@@ -247,7 +260,7 @@ export function createTablePane(parent, handlers) {
     } else if (event.key === "Enter" && row) {
       event.preventDefault();
       if (row.mode === "contexts") handlers.focus(row.node);
-      else handlers.sandwich(row.label);
+      else handlers.sandwich(functionOf(row));
     }
   });
   body.addEventListener("scroll", () => {

@@ -14,6 +14,8 @@
  * @property {number} count the calling contexts it stands for
  * @property {number} node its full-tree node id (contexts), -1 for a merged row
  * @property {string[]} path names from the first level to it (merged rows)
+ * @property {number} part how many of the path's last names are loops or lines of the function
+ *   `path[0]` (0: a function, a caller or a callee)
  * @property {boolean} more it has child rows
  * @property {number} depth
  * @property {Row[] | null} children null: not loaded yet
@@ -23,7 +25,8 @@
 /**
  * Rows as Python sends them (the `rows` of a reply).
  * @typedef {{ columns: string[], label: string[], values: (number | null)[][], count: number[],
- *   node: number[], more: boolean[], where?: (string | null)[] }} RowsReply
+ *   node: number[], more: boolean[], where?: (string | null)[], part?: boolean[] }} RowsReply
+ *   `part`: the row is a loop or a line of the row it is below
  */
 /** @typedef {{ column: number, descending: boolean }} Sort column -1: the name, `values.length`: the count */
 
@@ -36,7 +39,7 @@
  */
 export function rowsFrom(reply, parent, mode) {
   const r = /** @type {Partial<RowsReply>} */ (typeof reply === "object" && reply !== null ? reply : {});
-  const { columns, label, values, count, node, more, where } = r;
+  const { columns, label, values, count, node, more, where, part } = r;
   const n = Array.isArray(label) ? label.length : -1;
   const ok =
     Array.isArray(columns) &&
@@ -51,8 +54,10 @@ export function rowsFrom(reply, parent, mode) {
     const text = String(name);
     const id = Number(node?.[i] ?? -1);
     const path = mode === "contexts" ? [] : [...(parent?.path ?? []), text];
+    const lexical = mode !== "contexts" && part?.[i] === true ? (parent?.part ?? 0) + 1 : 0;
     return {
-      key: mode === "contexts" ? `contexts:${id}` : `${mode}:${JSON.stringify(path)}`,
+      key:
+        mode === "contexts" ? `contexts:${id}` : `${mode}:${JSON.stringify(path)}${lexical ? `:part${lexical}` : ""}`,
       mode,
       label: text,
       where: typeof where?.[i] === "string" ? where[i] : null,
@@ -60,6 +65,7 @@ export function rowsFrom(reply, parent, mode) {
       count: Number(count?.[i] ?? 0),
       node: id,
       path,
+      part: lexical,
       more: more?.[i] === true,
       depth,
       children: null,

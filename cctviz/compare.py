@@ -228,6 +228,14 @@ class Columns:
     def b(self) -> str:
         return self.runs[-1]
 
+    @property
+    def no_share(self) -> tuple[str, str]:
+        """The columns that add up but whose share of their total means nothing: a difference
+        (its total can be near 0 or negative: "420 % of total") and the largest run (each node's
+        from whichever run was larger). The runs' own values have shares; ratios, Δ% and
+        efficiencies are ratios (no share either)."""
+        return (self.diff, self.larger)
+
     @classmethod
     def of(cls, metric: str, labels: tuple[str, ...], numeric: bool) -> Columns:
         first, last = labels[0], labels[-1]

@@ -28,6 +28,9 @@ class Metric:
     values: np.ndarray  # float64, one value per node, NaN where the profile has no value
     kind: MetricKind
     partner: str | None = None  # the inclusive partner of an exclusive metric, and vice versa
+    share: bool = True
+    """False: a share of its total means nothing although it adds up (a compare view's
+    difference); cctviz.payload.share_base says which metrics get shares and of what."""
 
 
 @dataclass(frozen=True)

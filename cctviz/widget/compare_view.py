@@ -10,6 +10,7 @@ import numpy as np
 import traitlets as t
 
 from .. import selection as sel
+from ..adapters.derived import SUFFIX
 from ..compare import Columns, presence_texts, union_graphframe
 from ..table import NodeTable
 from .cct import CCT
@@ -52,8 +53,15 @@ class Compare(CCT):
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
         table = super()._make_table(data, reducer)
         presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
+        # a difference or the largest run (and their derived partners) add up, with no share
+        no_share = self.columns.no_share
+        metrics = {
+            name: dataclasses.replace(m, share=name.removesuffix(SUFFIX) not in no_share)
+            for name, m in table.metrics.items()
+        }
         return dataclasses.replace(
             table,
+            metrics=metrics,
             presence=presence,
             presence_labels=presence_texts(self.labels),
             series=tuple(zip(self.labels, self.columns.runs, strict=True)),

@@ -19,9 +19,19 @@ function strings(values) {
   return { count: values.length, blob: new DataView(blob.buffer), offsets: column(offsets, "uint32") };
 }
 
+/** Python's share_base for a single profile's metric. */
+function defaultShare(name, kinds, partners) {
+  if (kinds[name] === "inclusive") return name;
+  const partner = partners[name];
+  return kinds[name] === "exclusive" && partner && kinds[partner] === "inclusive" ? partner : null;
+}
+
 /**
  * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
- *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string }} spec
+ *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string,
+ *   shares?: Record<string, string | null> }} spec `shares`: each metric's share base as Python
+ *   sends it (share_base); by default Python's rule for a single profile: an inclusive metric's
+ *   own, an exclusive one's inclusive partner's
  */
 export function payload({
   parent,
@@ -29,6 +39,7 @@ export function payload({
   metrics,
   kinds = {},
   partners = {},
+  shares = {},
   reducer = null,
   nodeId = null,
   folded = null,
@@ -59,6 +70,7 @@ export function payload({
       name,
       kind: kinds[name] ?? "other",
       partner: partners[name] ?? null,
+      share: name in shares ? shares[name] : defaultShare(name, kinds, partners),
       values: column(values, "float64"),
     })),
     reducer,

@@ -13,6 +13,8 @@ import { displayText } from "./text.js";
  * @property {"exclusive" | "inclusive" | "other" | "ratio" | "max"} kind "ratio" and "max" do
  *   not add up along the tree: a glyph shows the largest value it hides
  * @property {string | null} partner
+ * @property {string | null} share the inclusive metric whose value at the roots (or at the focus)
+ *   is the base of this metric's shares; null: no share (see share_base in cctviz/payload.py)
  * @property {Float64Array} values
  */
 /**
@@ -113,10 +115,13 @@ export function decodeTable(payload) {
     typeCode: /** @type {Int32Array} */ (decodeColumn(payload.type)),
     types: decodeStrings(payload.types).map(displayText),
     metrics: payload.metrics.map(
-      (/** @type {{ name: string, kind: Metric["kind"], partner?: string | null, values: Column }} */ m) => ({
+      (
+        /** @type {{ name: string, kind: Metric["kind"], partner?: string | null, share?: string | null, values: Column }} */ m,
+      ) => ({
         name: m.name,
         kind: m.kind,
         partner: m.partner ?? null,
+        share: typeof m.share === "string" ? m.share : null,
         values: /** @type {Float64Array} */ (decodeColumn(m.values)),
       }),
     ),

@@ -105,7 +105,7 @@ export function createPainter({
     scene = computeMarks({ table, stats, tree, layout, view: view(), sizes: D });
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
-    const share = legendShare(table, stats, view(), colorMetric, keyOf);
+    const share = legendShare(table, view(), colorMetric, keyOf);
     const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
     const sizeTitle = metricTitle(sizeMetric, units);
     // drawn again only when what they show changes: a collapse or expand keeps the scales

@@ -6,6 +6,26 @@ import { shortenName } from "./labels.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { shapePath } from "./shapes.js";
 
+/**
+ * Where the tooltip goes in the stage: right of and below the pointer, on the other side where
+ * it would pass the stage's edge, against the edge where neither side has room, and scaled down
+ * (from its top left corner) where it is larger than the stage: never cut off.
+ * @param {{ x: number, y: number, w: number, h: number, W: number, H: number }} p the pointer,
+ *   the tooltip's size and the stage's (0: not known, e.g. before layout)
+ * @returns {{ left: number, top: number, scale: number }}
+ */
+export function placeTooltip({ x, y, w, h, W, H }) {
+  const gap = 14;
+  const scale = Math.min(1, W > 0 && w > 0 ? W / w : 1, H > 0 && h > 0 ? H / h : 1);
+  /** @param {number} at @param {number} size @param {number} room */
+  const along = (at, size, room) => {
+    if (!(room > 0) || at + gap + size <= room) return Math.max(0, at + gap);
+    if (at - gap - size >= 0) return at - gap - size;
+    return Math.max(0, room - size);
+  };
+  return { left: along(x, w * scale, W), top: along(y, h * scale, H), scale };
+}
+
 /** Height of the row of legends when they are on top (at legend scale 1). */
 export const LEGEND_BAND = 58;
 
@@ -98,12 +118,20 @@ export function createChrome(root) {
     /** @param {MouseEvent} event @param {number} width */
     moveTooltip(event, width) {
       const { x, y } = onStage(event);
-      tooltip.style.left = `${Math.max(0, Math.min(x + 14, width - 260))}px`;
-      // below the pointer, or above it where the stage ends: the tooltip is never cut off
-      const height = tooltip.offsetHeight;
-      const below = y + 14;
-      const room = stage.clientHeight;
-      tooltip.style.top = `${Math.max(0, room > 0 && below + height > room ? y - 14 - height : below)}px`;
+      // measured at the stage's corner, where nothing narrows it (a series, long metric names)
+      tooltip.style.left = "0px";
+      tooltip.style.top = "0px";
+      const place = placeTooltip({
+        x,
+        y,
+        w: tooltip.offsetWidth,
+        h: tooltip.offsetHeight,
+        W: stage.clientWidth || width,
+        H: stage.clientHeight,
+      });
+      tooltip.style.left = `${place.left}px`;
+      tooltip.style.top = `${place.top}px`;
+      tooltip.style.transform = place.scale < 1 ? `scale(${place.scale})` : "";
     },
     /**
      * Pins `content` (a selected node's spread) under its `name`; null unpins.

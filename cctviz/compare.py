@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import scaling as sc
 from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
 from .adapters.metrics import table_defaults
@@ -28,16 +29,18 @@ PRESENCE = ("both", "only a", "only b")
 def default_metric(table: NodeTable, reader_default: Any = None) -> str:
     """What runs are compared by when no metric is named: what the view sizes by (the inclusive
     partner of the reader's default metric, or of the first exclusive one) if the profile
-    measured it, else the first measured inclusive metric, else the first metric."""
+    measured it, else the first measured inclusive metric, else the first metric; a Caliper
+    statistic across ranks as its mean per rank ("Total time" grows with the process count
+    where each rank's time does not: "Avg time/rank")."""
     metrics = table.metrics
     kinds = {k: v.kind for k, v in metrics.items()}
     size = table_defaults(table, reader_default)[1]
     if kinds[size] == "inclusive" and not size.endswith(SUFFIX):
-        return size
+        return sc.per_rank_mean(size, kinds)
     inclusive = [m for m, kind in kinds.items() if kind == "inclusive"]
     # one the profile measured before one cctviz derived (see adapters/derived.py)
     inclusive.sort(key=lambda m: m.endswith(SUFFIX))
-    return inclusive[0] if inclusive else next(iter(metrics))
+    return sc.per_rank_mean(inclusive[0], kinds) if inclusive else next(iter(metrics))
 
 
 def _values(table: NodeTable, ids: np.ndarray, metric: str) -> np.ndarray:
@@ -121,6 +124,9 @@ class Columns:
     change: str
     larger: str
     efficiency: str | None
+    scaling: str | None = None
+    """"strong" or "weak" (a scaling study: how ``efficiency`` is computed), else None."""
+    scaling_why: str = ""
 
     @property
     def a(self) -> str:
@@ -139,8 +145,11 @@ class Columns:
         return (self.diff, self.larger)
 
     @classmethod
-    def of(cls, metric: str, labels: tuple[str, ...], numeric: bool) -> Columns:
+    def of(
+        cls, metric: str, labels: tuple[str, ...], scaling: str | None, why: str = ""
+    ) -> Columns:
         first, last = labels[0], labels[-1]
+        efficiency = f"parallel efficiency ({first} → {last}, {scaling} scaling)"
         return cls(
             runs=tuple(f"{label}: {metric}" for label in labels),
             diff=f"Δ {metric} ({last} − {first})",
@@ -148,7 +157,9 @@ class Columns:
             log_ratio=f"log₂ {last} ÷ {first}",
             change=f"Δ% ({last} vs {first})",
             larger=f"{metric} ({'larger' if len(labels) == 2 else 'largest'} run)",
-            efficiency=f"parallel efficiency ({first} → {last})" if numeric else None,
+            efficiency=efficiency if scaling is not None else None,
+            scaling=scaling,
+            scaling_why=why,
         )
 
 
@@ -160,20 +171,25 @@ def presence_texts(labels: tuple[str, ...]) -> tuple[str, str]:
 
 
 def union_graphframe(
-    runs: list[Any], metric: str | None, reducer: str, labels: tuple[str, ...]
+    runs: list[Any],
+    metric: str | None,
+    reducer: str,
+    labels: tuple[str, ...],
+    scaling: str | None = "auto",
 ) -> tuple[Any, Union, Columns, dict[str, str]]:
     """A Hatchet GraphFrame of the union of the runs: one node per calling context (its frame
     from the first run that has it), one row per node with every run's value of the metric, the
     last run against the first (difference, ratio, log₂ ratio, relative change; parallel
-    efficiency when the labels are process counts), and the largest value (what the view sizes
-    nodes by). Returns it with the union, the column names and their kinds."""
+    efficiency of a scaling study, strong or weak: ``cctviz.scaling.decide``), and the largest
+    value (what the view sizes nodes by). Returns it with the union, the column names and their
+    kinds."""
     import hatchet
     from hatchet.graph import Graph
     from hatchet.node import Node
 
+    how, counts, why = sc.decide(runs, labels, scaling)
     tables, union, name = compare_tables(runs, metric, reducer)
-    counts = _numbers(labels)
-    columns = Columns.of(name, labels, counts is not None)
+    columns = Columns.of(name, labels, how, why)
     kind = tables[0].metrics[name].kind
     nodes: list[Any] = []
     depth: list[int] = []
@@ -199,11 +215,11 @@ def union_graphframe(
             columns.change: 100 * (ratio - 1),
             columns.larger: np.fmax.reduce(np.vstack(values), axis=0),
         }
-        if columns.efficiency is not None and counts is not None:
-            # strong scaling: the same work on more processes; 1 = perfect
-            data[columns.efficiency] = np.where(
-                vb > 0, (va * counts[0]) / (vb * counts[-1]), np.nan
-            )
+    if columns.efficiency is not None and how is not None:
+        # 1 = perfect; a time summed over the ranks is made per rank first
+        ends = (counts[0], counts[-1])
+        summed = sc.summed_over_ranks(name)
+        data[columns.efficiency] = sc.efficiency(va, vb, ends, how, summed)
     frame = pd.DataFrame(data, index=pd.Index(nodes, name="node"))
     additive = [*columns.runs, columns.diff, columns.larger]
     ratios = [columns.ratio, columns.log_ratio, columns.change]
@@ -223,12 +239,3 @@ def union_graphframe(
     kinds = dict.fromkeys(ratios, "ratio")
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
     return gf, union, columns, kinds
-
-
-def _numbers(labels: tuple[str, ...]) -> list[float] | None:
-    """The labels as numbers (process counts of a scaling study), or None."""
-    try:
-        counts = [float(label) for label in labels]
-    except ValueError:
-        return None
-    return counts if all(c > 0 for c in counts) else None

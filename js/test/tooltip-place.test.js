@@ -1,5 +1,5 @@
-// The tooltip stays inside the widget's box: beside the pointer, flipped at the stage's edges,
-// scaled down where it is larger than the stage (a compare view's series, long metric names).
+// The tooltip stays inside the widget's box: beside the pointer, flipped at the widget's edges,
+// scaled down where it is larger than the widget (a compare view's series, long metric names).
 import { afterEach, describe, expect, test } from "vitest";
 import { placeTooltip } from "../src/cct/chrome.js";
 import { decodeTable } from "../src/cct/decode.js";
@@ -9,7 +9,7 @@ import { payload } from "./fixtures.js";
 afterEach(() => document.body.replaceChildren());
 
 describe("the tooltip's place", () => {
-  test("beside the pointer, flipped at the stage's edges, scaled down where the stage is smaller", () => {
+  test("beside the pointer, flipped at the widget's edges, scaled down where the widget is smaller", () => {
     const stage = { W: 600, H: 300 };
     const inside = (p, w, h) =>
       p.left >= 0 && p.top >= 0 && p.left + w * p.scale <= stage.W && p.top + h * p.scale <= stage.H;
@@ -48,11 +48,11 @@ describe("the tooltip's place", () => {
     const renderer = createRenderer(container, { width: 600, height: 300 });
     renderer.setState({ colorBy: "1: t", sizeBy: "larger" });
     renderer.setData(decodeTable(series));
-    // jsdom lays nothing out: the sizes a browser gives (a 400 × 280 tooltip in a 600 × 260 stage)
+    // jsdom lays nothing out: the sizes a browser gives (a 400 × 280 tooltip in a 600 × 260 widget)
     const tip = container.querySelector(".cct-tooltip");
-    const stage = container.querySelector(".cct-stage");
+    const widget = container.querySelector(".cct-root");
     Object.defineProperties(tip, { offsetWidth: { value: 400 }, offsetHeight: { value: 280 } });
-    Object.defineProperties(stage, { clientWidth: { value: 600 }, clientHeight: { value: 260 } });
+    Object.defineProperties(widget, { clientWidth: { value: 600 }, clientHeight: { value: 260 } });
     const node = container.querySelector('.cct-node[data-id="1"]');
     node.dispatchEvent(new MouseEvent("pointermove", { bubbles: true, clientX: 590, clientY: 250 }));
     expect(tip.hidden).toBe(false);

@@ -7,11 +7,11 @@ import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { shapePath } from "./shapes.js";
 
 /**
- * Where the tooltip goes in the stage: right of and below the pointer, on the other side where
- * it would pass the stage's edge, against the edge where neither side has room, and scaled down
- * (from its top left corner) where it is larger than the stage: never cut off.
+ * Where the tooltip goes in the widget: right of and below the pointer, on the other side where
+ * it would pass the widget's edge, against the edge where neither side has room, and scaled down
+ * (from its top left corner) where it is larger than the widget: never cut off.
  * @param {{ x: number, y: number, w: number, h: number, W: number, H: number }} p the pointer,
- *   the tooltip's size and the stage's (0: not known, e.g. before layout)
+ *   the tooltip's size and the widget's (0: not known, e.g. before layout)
  * @returns {{ left: number, top: number, scale: number }}
  */
 export function placeTooltip({ x, y, w, h, W, H }) {
@@ -43,7 +43,8 @@ export function createChrome(root) {
     attrs: { tabindex: "0", role: "tree", "aria-label": "Calling context tree; arrow keys move, Enter collapses" },
   });
   const surface = append(stage, "div", { className: "cct-surface" });
-  const tooltip = append(stage, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
+  // in the whole widget's box, not the stage's: a tall tooltip (a series) may cover the toolbar
+  const tooltip = append(root, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
   tooltip.hidden = true;
   const announcer = append(stage, "div", { className: "cct-sr-only", attrs: { "aria-live": "polite" } });
   // the selected node's spread over its ranks, pinned in a corner of the stage
@@ -117,17 +118,17 @@ export function createChrome(root) {
     },
     /** @param {MouseEvent} event @param {number} width */
     moveTooltip(event, width) {
-      const { x, y } = onStage(event);
-      // measured at the stage's corner, where nothing narrows it (a series, long metric names)
+      const box = root.getBoundingClientRect();
+      // measured at the widget's corner, where nothing narrows it (a series, long metric names)
       tooltip.style.left = "0px";
       tooltip.style.top = "0px";
       const place = placeTooltip({
-        x,
-        y,
+        x: event.clientX - box.left,
+        y: event.clientY - box.top,
         w: tooltip.offsetWidth,
         h: tooltip.offsetHeight,
-        W: stage.clientWidth || width,
-        H: stage.clientHeight,
+        W: root.clientWidth || width,
+        H: root.clientHeight,
       });
       tooltip.style.left = `${place.left}px`;
       tooltip.style.top = `${place.top}px`;

@@ -16,126 +16,31 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import scaling as sc
 from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
 from .adapters.metrics import table_defaults
-from .callpath import _plain
+from .align import Union, align
 from .table import NodeTable
 
 PRESENCE = ("both", "only a", "only b")
 
 
-@dataclass(frozen=True)
-class Union:
-    """The union tree of several runs, in pre-order: per node its parent (union index), its
-    name, the Hatchet frame of its first occurrence, and its node id in each run (``ids[k]``;
-    -1: absent from run k)."""
-
-    parent: np.ndarray
-    names: list[str]
-    frames: list[Any]
-    ids: np.ndarray
-
-    @property
-    def size(self) -> int:
-        return int(self.parent.shape[0])
-
-    @property
-    def in_a(self) -> np.ndarray:
-        return self.ids[0]
-
-    @property
-    def in_b(self) -> np.ndarray:
-        return self.ids[-1]
-
-    @property
-    def presence(self) -> np.ndarray:
-        """0: in every run; 2: not in the first run; 1: in the first run, not in every later one
-        (with two runs: 0 both, 1 only in a, 2 only in b)."""
-        absent = (self.ids < 0).any(axis=0)
-        return np.where(self.ids[0] < 0, 2, np.where(absent, 1, 0))
-
-
-def _frame_keys(table: NodeTable, interned: dict[Any, int]) -> list[int]:
-    """An integer per node for its frame (shared between runs through ``interned``). Hatchet's
-    ``Frame`` hashes and compares by its attributes, in both distributions; a frame that cannot
-    be hashed is keyed by its attributes as saved state writes them."""
-    out = []
-    for node in table.nodes:
-        frame = node.frame
-        try:
-            code = interned.setdefault(frame, len(interned))
-        except TypeError:
-            key = tuple(sorted((str(k), _plain(v)) for k, v in frame.attrs.items()))
-            code = interned.setdefault(key, len(interned))
-        out.append(code)
-    return out
-
-
-def _context_ids(table: NodeTable, frames: list[int], interned: dict[Any, int]) -> list[int]:
-    """An integer per node for its calling context: (its parent's context, its frame, how many
-    earlier siblings had the same frame), interned so both runs share the numbers."""
-    out = [0] * table.size
-    seen: dict[tuple[int, int], int] = {}
-    parent = table.parent.tolist()
-    for i in range(table.size):  # pre-order: a parent's context is known before its children's
-        up = out[parent[i]] if parent[i] >= 0 else -1
-        sibling = (up, frames[i])
-        occurrence = seen.get(sibling, 0)
-        seen[sibling] = occurrence + 1
-        out[i] = interned.setdefault((up, frames[i], occurrence), len(interned))
-    return out
-
-
-def align(tables: list[NodeTable]) -> Union:
-    """The union of node tables by calling context: the first run's order first, each later
-    run's extra contexts after their earlier siblings."""
-    frame_ids: dict[Any, int] = {}
-    contexts: dict[Any, int] = {}
-    per_run = [_context_ids(t, _frame_keys(t, frame_ids), contexts) for t in tables]
-    n = len(contexts)
-    ids = np.full((len(tables), n), -1, np.int64)
-    for k, (table, context) in enumerate(zip(tables, per_run, strict=True)):
-        ids[k, context] = np.arange(table.size)
-    up = np.full(n, -1, np.int64)
-    for key, c in contexts.items():
-        up[c] = key[0]
-    # pre-order of the union: children in the order their contexts were first met
-    children: dict[int, list[int]] = {}
-    for c in range(n):
-        children.setdefault(int(up[c]), []).append(c)
-    order: list[int] = []
-    stack = list(reversed(children.get(-1, [])))
-    while stack:
-        c = stack.pop()
-        order.append(c)
-        stack.extend(reversed(children.get(c, [])))
-    position = np.empty(n, np.int64)
-    position[order] = np.arange(n)
-    idx = np.asarray(order, dtype=np.int64)
-    parent = np.where(up[idx] >= 0, position[np.maximum(up[idx], 0)], -1)
-    names, frames = [], []
-    for c in order:
-        k = int(np.argmax(ids[:, c] >= 0))  # the first run that has it
-        i = int(ids[k, c])
-        names.append(tables[k].name(i))
-        frames.append(tables[k].nodes[i].frame)
-    return Union(parent=parent, names=names, frames=frames, ids=ids[:, idx])
-
-
 def default_metric(table: NodeTable, reader_default: Any = None) -> str:
     """What runs are compared by when no metric is named: what the view sizes by (the inclusive
     partner of the reader's default metric, or of the first exclusive one) if the profile
-    measured it, else the first measured inclusive metric, else the first metric."""
+    measured it, else the first measured inclusive metric, else the first metric; a Caliper
+    statistic across ranks as its mean per rank ("Total time" grows with the process count
+    where each rank's time does not: "Avg time/rank")."""
     metrics = table.metrics
     kinds = {k: v.kind for k, v in metrics.items()}
     size = table_defaults(table, reader_default)[1]
     if kinds[size] == "inclusive" and not size.endswith(SUFFIX):
-        return size
+        return sc.per_rank_mean(size, kinds)
     inclusive = [m for m, kind in kinds.items() if kind == "inclusive"]
     # one the profile measured before one cctviz derived (see adapters/derived.py)
     inclusive.sort(key=lambda m: m.endswith(SUFFIX))
-    return inclusive[0] if inclusive else next(iter(metrics))
+    return sc.per_rank_mean(inclusive[0], kinds) if inclusive else next(iter(metrics))
 
 
 def _values(table: NodeTable, ids: np.ndarray, metric: str) -> np.ndarray:
@@ -219,6 +124,9 @@ class Columns:
     change: str
     larger: str
     efficiency: str | None
+    scaling: str | None = None
+    """"strong" or "weak" (a scaling study: how ``efficiency`` is computed), else None."""
+    scaling_why: str = ""
 
     @property
     def a(self) -> str:
@@ -228,9 +136,20 @@ class Columns:
     def b(self) -> str:
         return self.runs[-1]
 
+    @property
+    def no_share(self) -> tuple[str, str]:
+        """The columns that add up but whose share of their total means nothing: a difference
+        (its total can be near 0 or negative: "420 % of total") and the largest run (each node's
+        from whichever run was larger). The runs' own values have shares; ratios, Δ% and
+        efficiencies are ratios (no share either)."""
+        return (self.diff, self.larger)
+
     @classmethod
-    def of(cls, metric: str, labels: tuple[str, ...], numeric: bool) -> Columns:
+    def of(
+        cls, metric: str, labels: tuple[str, ...], scaling: str | None, why: str = ""
+    ) -> Columns:
         first, last = labels[0], labels[-1]
+        efficiency = f"parallel efficiency ({first} → {last}, {scaling} scaling)"
         return cls(
             runs=tuple(f"{label}: {metric}" for label in labels),
             diff=f"Δ {metric} ({last} − {first})",
@@ -238,7 +157,9 @@ class Columns:
             log_ratio=f"log₂ {last} ÷ {first}",
             change=f"Δ% ({last} vs {first})",
             larger=f"{metric} ({'larger' if len(labels) == 2 else 'largest'} run)",
-            efficiency=f"parallel efficiency ({first} → {last})" if numeric else None,
+            efficiency=efficiency if scaling is not None else None,
+            scaling=scaling,
+            scaling_why=why,
         )
 
 
@@ -250,20 +171,25 @@ def presence_texts(labels: tuple[str, ...]) -> tuple[str, str]:
 
 
 def union_graphframe(
-    runs: list[Any], metric: str | None, reducer: str, labels: tuple[str, ...]
+    runs: list[Any],
+    metric: str | None,
+    reducer: str,
+    labels: tuple[str, ...],
+    scaling: str | None = "auto",
 ) -> tuple[Any, Union, Columns, dict[str, str]]:
     """A Hatchet GraphFrame of the union of the runs: one node per calling context (its frame
     from the first run that has it), one row per node with every run's value of the metric, the
     last run against the first (difference, ratio, log₂ ratio, relative change; parallel
-    efficiency when the labels are process counts), and the largest value (what the view sizes
-    nodes by). Returns it with the union, the column names and their kinds."""
+    efficiency of a scaling study, strong or weak: ``cctviz.scaling.decide``), and the largest
+    value (what the view sizes nodes by). Returns it with the union, the column names and their
+    kinds."""
     import hatchet
     from hatchet.graph import Graph
     from hatchet.node import Node
 
+    how, counts, why = sc.decide(runs, labels, scaling)
     tables, union, name = compare_tables(runs, metric, reducer)
-    counts = _numbers(labels)
-    columns = Columns.of(name, labels, counts is not None)
+    columns = Columns.of(name, labels, how, why)
     kind = tables[0].metrics[name].kind
     nodes: list[Any] = []
     depth: list[int] = []
@@ -289,11 +215,11 @@ def union_graphframe(
             columns.change: 100 * (ratio - 1),
             columns.larger: np.fmax.reduce(np.vstack(values), axis=0),
         }
-        if columns.efficiency is not None and counts is not None:
-            # strong scaling: the same work on more processes; 1 = perfect
-            data[columns.efficiency] = np.where(
-                vb > 0, (va * counts[0]) / (vb * counts[-1]), np.nan
-            )
+    if columns.efficiency is not None and how is not None:
+        # 1 = perfect; a time summed over the ranks is made per rank first
+        ends = (counts[0], counts[-1])
+        summed = sc.summed_over_ranks(name)
+        data[columns.efficiency] = sc.efficiency(va, vb, ends, how, summed)
     frame = pd.DataFrame(data, index=pd.Index(nodes, name="node"))
     additive = [*columns.runs, columns.diff, columns.larger]
     ratios = [columns.ratio, columns.log_ratio, columns.change]
@@ -313,12 +239,3 @@ def union_graphframe(
     kinds = dict.fromkeys(ratios, "ratio")
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
     return gf, union, columns, kinds
-
-
-def _numbers(labels: tuple[str, ...]) -> list[float] | None:
-    """The labels as numbers (process counts of a scaling study), or None."""
-    try:
-        counts = [float(label) for label in labels]
-    except ValueError:
-        return None
-    return counts if all(c > 0 for c in counts) else None

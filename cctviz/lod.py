@@ -16,7 +16,7 @@ iteration number) has no aggregate: NaN, as the view's own glyphs show none.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -228,7 +228,7 @@ class LevelOfDetail:
                 source = m.values if m.kind == "inclusive" else self._sums[name]
                 combine = _group_nanmax if m.kind in MAX_KINDS else _group_nansum
                 values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
-            metrics[name] = Metric(m.name, values, m.kind, m.partner, m.rule, m.detail)
+            metrics[name] = replace(m, values=values)
         # names: those in use, and one per fold ("1,234 more")
         used, code = np.unique(t.name_code[real], return_inverse=True)
         names = [t.names[i] for i in used.tolist()]

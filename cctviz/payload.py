@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from .contract import PAYLOAD_VERSION
-from .table import NodeTable
+from .table import Metric, NodeTable
 
-__all__ = ["PAYLOAD_VERSION", "column", "encode", "strings"]
+__all__ = ["PAYLOAD_VERSION", "column", "encode", "share_base", "strings"]
 _DTYPES: dict[str, np.dtype[Any]] = {
     "int32": np.dtype("<i4"),
     "uint32": np.dtype("<u4"),
@@ -37,6 +37,26 @@ def strings(values: list[str]) -> dict[str, Any]:
     offsets = np.zeros(len(encoded) + 1, dtype=np.uint32)
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
     return {"count": len(encoded), "blob": b"".join(encoded), "offsets": column(offsets, "uint32")}
+
+
+def share_base(table: NodeTable, metric: Metric) -> str | None:
+    """The metric whose value at the roots (the whole profile) or at the focused node is the base
+    of ``metric``'s shares ("12 % of total", labels' "42%", the legend's ends), or None where a
+    share means nothing. The one rule for shares; the front end only divides.
+
+    Only what adds up along the tree has shares (exclusive and inclusive metrics; not ratios,
+    spreads, imbalance, maxima or ``other``), and not a metric that says a share of its total means
+    nothing (``Metric.share``: a compare view's difference or largest run). The base is always an
+    inclusive value: an inclusive metric's own; an exclusive metric's inclusive partner's
+    (measured, or derived by cctviz: ``x (inc, derived)``). Never a sum of exclusive values: in
+    HPCToolkit's profiles a procedure's exclusive time is repeated by its loops and lines, so that
+    sum is not the program's time (cpi v4: 2.3 times it)."""
+    if not metric.share or metric.kind not in ("exclusive", "inclusive"):
+        return None
+    if metric.kind == "inclusive":
+        return metric.name
+    partner = table.metrics.get(metric.partner) if metric.partner is not None else None
+    return partner.name if partner is not None and partner.kind == "inclusive" else None
 
 
 def encode(
@@ -87,6 +107,7 @@ def encode(
                 "partner": m.partner,
                 "rule": m.rule,  # which rule decided the kind, and why (the status line)
                 "why": m.detail,
+                "share": share_base(table, m),
                 "values": column(m.values, "float64"),
             }
             for m in table.metrics.values()

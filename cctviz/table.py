@@ -30,6 +30,9 @@ class Metric:
     partner: str | None = None  # the inclusive partner of an exclusive metric, and vice versa
     rule: str = "reader"  # which rule decided ``kind`` (cctviz.adapters.semantics.RULES)
     detail: str = ""  # that rule's reason, in a sentence
+    share: bool = True
+    """False: a share of its total means nothing although it adds up (a compare view's
+    difference); cctviz.payload.share_base says which metrics get shares and of what."""
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ def from_graphframe(
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
             kind=_reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
-            **_rule(decisions[m], kind[m], reducer),
+            rule=_rule(decisions[m], kind[m], reducer)[0],
+            detail=_rule(decisions[m], kind[m], reducer)[1],
         )
         for j, m in enumerate(metric_names)
     }
@@ -174,12 +175,12 @@ def _reduced_kind(kind: str, reducer: str) -> str:
     return "ratio" if reducer == "imbalance" else "max"
 
 
-def _rule(decision: semantics.Decision, kind: str, reducer: str) -> dict[str, str]:
+def _rule(decision: semantics.Decision, kind: str, reducer: str) -> tuple[str, str]:
     """The ``rule`` and ``detail`` of a metric once reduced (the reducer can decide it last)."""
     if _reduced_kind(kind, reducer) != kind:
         detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
-        return {"rule": "reducer", "detail": detail}
-    return {"rule": decision.rule, "detail": decision.detail}
+        return "reducer", detail
+    return decision.rule, decision.detail
 
 
 def companion_name(metric: str, reducer: str) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import traitlets as t
 
 from .. import selection as sel
+from ..adapters.derived import SUFFIX
 from ..compare import Columns, presence_texts, union_graphframe
 from ..table import NodeTable
 from .cct import CCT
@@ -22,7 +23,10 @@ class Compare(CCT):
     Δ%, parallel efficiency (process-count labels) or a run's own values. Nodes are sized by the
     largest run. Contexts only in the first run are squares, those missing from the first
     hexagons (two runs: only in a, only in b); the tooltip gives every run's value and a series
-    across the runs. Each run's rows (ranks, threads, profiles) are reduced per node first."""
+    across the runs. Each run's rows (ranks, threads, profiles) are reduced per node first.
+    A scaling study (process counts from the runs' metadata or numeric labels) gets its
+    parallel efficiency, strong or weak (``scaling``: told by the metadata where it can,
+    ``cctviz.scaling``; ``self.columns.scaling`` says which)."""
 
     def __init__(
         self,
@@ -31,10 +35,11 @@ class Compare(CCT):
         metric: str | None = None,
         reducer: str = "mean",
         labels: Any = None,
+        scaling: str | None = "auto",
         **kwargs: Any,
     ) -> None:
         names = _labels(labels, len(runs))
-        gf, union, columns, kinds = union_graphframe(runs, metric, reducer, names)
+        gf, union, columns, kinds = union_graphframe(runs, metric, reducer, names, scaling)
         #: the runs, their names, and the columns compared
         self.runs = tuple(runs)
         self.labels = names
@@ -52,8 +57,17 @@ class Compare(CCT):
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
         table = super()._make_table(data, reducer)
         presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
+        # a difference or the largest run (and their derived partners) add up, with no share
+        no_share = self.columns.no_share
+        metrics = {
+            name: dataclasses.replace(m, share=False)
+            if name.removesuffix(SUFFIX) in no_share
+            else m
+            for name, m in table.metrics.items()
+        }
         return dataclasses.replace(
             table,
+            metrics=metrics,
             presence=presence,
             presence_labels=presence_texts(self.labels),
             series=tuple(zip(self.labels, self.columns.runs, strict=True)),
@@ -155,13 +169,18 @@ def compare(
     reducer: str = "mean",
     labels: Any = None,
     groupby: str | None = None,
+    scaling: str | None = "auto",
     **kwargs: Any,
 ) -> Compare:
     """A widget comparing runs context by context: ``compare(a, b)`` for two GraphFrames or
     Thickets, ``compare([gf1, gf2, gf3], labels=[1, 27, 512])`` for a series (a scaling study),
     ``compare(tk, groupby="compiler")`` for a Thicket's groups (each group's mean over its
-    profiles under the default reducer). ``metric`` defaults to the first inclusive metric;
-    each run's rows are reduced per node with ``reducer`` first; ``labels`` name the runs.
+    profiles under the default reducer). ``metric`` defaults to the first inclusive metric (of
+    a Caliper profile, the mean per rank, not the total over ranks); each run's rows are reduced
+    per node with ``reducer`` first; ``labels`` name the runs. Runs on different process counts
+    (metadata ``mpi.world.size``/``jobsize``, else numeric labels) get a parallel efficiency:
+    ``scaling="strong"`` (t₁·p₁ ÷ tₙ·pₙ), ``"weak"`` (t₁ ÷ tₙ), ``"auto"`` (the metadata's
+    problem size tells; an error asks when it cannot) or None (none).
     ``cctviz.compare_frame`` gives two runs' numbers as a DataFrame."""
     runs, names = _runs(a, b, groupby)
     return Compare(
@@ -169,6 +188,7 @@ def compare(
         metric=metric,
         reducer=reducer,
         labels=labels if labels is not None else names,
+        scaling=scaling,
         **kwargs,
     )
 

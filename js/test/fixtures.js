@@ -19,10 +19,20 @@ function strings(values) {
   return { count: values.length, blob: new DataView(blob.buffer), offsets: column(offsets, "uint32") };
 }
 
+/** Python's share_base for a single profile's metric. */
+function defaultShare(name, kinds, partners) {
+  if (kinds[name] === "inclusive") return name;
+  const partner = partners[name];
+  return kinds[name] === "exclusive" && partner && kinds[partner] === "inclusive" ? partner : null;
+}
+
 /**
  * @param {{ parent: number[], names: string[], metrics: Record<string, number[]>,
  *   kinds?: Record<string, string>, partners?: Record<string, string>, reducer?: string,
- *   types?: string[] }} spec `types`: each node's (default: all "function")
+ *   types?: string[], shares?: Record<string, string | null> }} spec `types`: each node's
+ *   (default: all "function"); `shares`: each metric's share base as Python sends it
+ *   (share_base); by default Python's rule for a single profile: an inclusive metric's own, an
+ *   exclusive one's inclusive partner's
  */
 export function payload({
   parent,
@@ -30,6 +40,7 @@ export function payload({
   metrics,
   kinds = {},
   partners = {},
+  shares = {},
   reducer = null,
   nodeId = null,
   folded = null,
@@ -58,6 +69,7 @@ export function payload({
       name,
       kind: kinds[name] ?? "other",
       partner: partners[name] ?? null,
+      share: name in shares ? shares[name] : defaultShare(name, kinds, partners),
       values: column(values, "float64"),
     })),
     reducer,

@@ -212,11 +212,11 @@ describe("narrow views", () => {
 });
 
 describe("tooltip", () => {
-  test("near the bottom of the stage it opens above the pointer, never cut off", () => {
+  test("near the bottom of the widget it opens above the pointer, never cut off", () => {
     const { container } = mount();
-    const stage = container.querySelector(".cct-stage");
+    const widget = container.querySelector(".cct-root");
     const tip = container.querySelector(".cct-tooltip");
-    Object.defineProperty(stage, "clientHeight", { value: 500, configurable: true });
+    Object.defineProperty(widget, "clientHeight", { value: 500, configurable: true });
     Object.defineProperty(tip, "offsetHeight", { value: 120, configurable: true });
     circle(container, 1).dispatchEvent(new MouseEvent("pointermove", { bubbles: true, clientX: 100, clientY: 480 }));
     expect(tip.style.top).toBe(`${480 - 14 - 120}px`);

@@ -1,10 +1,12 @@
-"""End to end in JupyterLab: the compare view's legend, presence glyphs and tooltip, and two
-widgets of different trees linked by call path, checked in the page and in the kernel."""
+"""End to end in JupyterLab: the compare view's legend, presence glyphs and tooltip, a scaling
+series' tooltip by the widget's edge, an HPCToolkit profile's shares, and two widgets of different
+trees linked by call path, checked in the page and in the kernel."""
 
 from __future__ import annotations
 
 import pytest
 
+from ..profiles import data_root, distribution
 from .lab import page_position
 from .test_table_pane import _shot
 
@@ -69,3 +71,71 @@ def test_two_linked_widgets_select_the_same_context(open_notebook, page) -> None
     # a node only the first tree has: skipped in the second, and reported
     notebook.execute("a.select('27:MPI_Init')")
     notebook.wait_python("(list(b.selection), link.skipped['selection'])", [[], ["27:MPI_Init"]])
+
+
+def _inside(page, selector: str, box: str) -> bool:
+    """Whether the first ``selector`` element's box (its transform included) is inside ``box``'s."""
+    return bool(
+        page.evaluate(
+            """([selector, box]) => {
+              const a = document.querySelector(selector).getBoundingClientRect();
+              const b = document.querySelector(box).getBoundingClientRect();
+              return a.left >= b.left - 0.5 && a.top >= b.top - 0.5
+                && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
+            }""",
+            [selector, box],
+        )
+    )
+
+
+def test_a_series_tooltip_by_the_edge_stays_inside_the_widget(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [
+            "import cctviz\nruns = cctviz.examples.runs()\n"
+            "w = cctviz.compare(list(runs.values()), labels=list(runs), height=300)\nw"
+        ]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    assert notebook.python_json("w.columns.scaling") == "weak"
+    # the node drawn furthest right, then the lowest one: the tooltip would pass those edges
+    ids = view.locator(".cct-nodes .cct-node").evaluate_all("els => els.map(e => +e.dataset.id)")
+    spots = {i: page_position(page, i) for i in ids}
+    for name, node in (
+        ("right", max(spots, key=lambda i: spots[i]["x"])),
+        ("bottom", max(spots, key=lambda i: spots[i]["y"])),
+    ):
+        page.mouse.move(spots[node]["x"], spots[node]["y"])
+        tip = view.locator(".cct-tooltip")
+        tip.locator(".cct-tooltip-series").wait_for()
+        assert _inside(page, ".cctviz .cct-tooltip", ".cctviz .cct-root"), name
+        _shot(page, f"compare-series-tooltip-{name}")
+        page.mouse.move(0, 0)
+    assert "weak scaling" in tip.inner_text()
+
+
+def test_an_hpctoolkit_exclusive_share_is_of_the_program_time(open_notebook, page) -> None:
+    path = data_root("hatchet/hatchet_cpi_v4_database")
+    reader = "from_hpctoolkit" if distribution() == "umd" else "from_hpctoolkit_latest"
+    load = f"gf = hatchet.GraphFrame.{reader}({str(path)!r})\n"
+    notebook = open_notebook(
+        [f"import cctviz, hatchet, numpy as np\n{load}w = cctviz.CCT(gf, fold_to_fit=False)\nw"]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    # the node with the most exclusive time (a line, and the loops that repeat it): exclusive =
+    # inclusive there, the same share of the program's time (not of Σ exclusive, 2.3 × larger)
+    notebook.execute(
+        "t = w.table\nexc, inc = (t.metrics[m].values for m in ('time', 'time (inc)'))\n"
+        "program = np.nansum(inc[t.roots])"
+    )
+    node, want = notebook.python_json(
+        "(int(np.nanargmax(exc)), f'{100 * np.nanmax(exc) / program:.0f} %')"
+    )
+    at = page_position(page, node)
+    page.mouse.move(at["x"], at["y"])
+    tip = view.locator(".cct-tooltip")
+    tip.locator(".cct-share").first.wait_for()
+    shares = tip.locator(".cct-share").all_inner_texts()
+    assert shares == [f"{want} of total", f"{want} of total"]
+    _shot(page, "hpctoolkit-v4-tooltip")

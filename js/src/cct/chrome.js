@@ -6,6 +6,26 @@ import { shortenName } from "./labels.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 import { shapePath } from "./shapes.js";
 
+/**
+ * Where the tooltip goes in the widget: right of and below the pointer, on the other side where
+ * it would pass the widget's edge, against the edge where neither side has room, and scaled down
+ * (from its top left corner) where it is larger than the widget: never cut off.
+ * @param {{ x: number, y: number, w: number, h: number, W: number, H: number }} p the pointer,
+ *   the tooltip's size and the widget's (0: not known, e.g. before layout)
+ * @returns {{ left: number, top: number, scale: number }}
+ */
+export function placeTooltip({ x, y, w, h, W, H }) {
+  const gap = 14;
+  const scale = Math.min(1, W > 0 && w > 0 ? W / w : 1, H > 0 && h > 0 ? H / h : 1);
+  /** @param {number} at @param {number} size @param {number} room */
+  const along = (at, size, room) => {
+    if (!(room > 0) || at + gap + size <= room) return Math.max(0, at + gap);
+    if (at - gap - size >= 0) return at - gap - size;
+    return Math.max(0, room - size);
+  };
+  return { left: along(x, w * scale, W), top: along(y, h * scale, H), scale };
+}
+
 /** Height of the row of legends when they are on top (at legend scale 1). */
 export const LEGEND_BAND = 58;
 
@@ -23,7 +43,8 @@ export function createChrome(root) {
     attrs: { tabindex: "0", role: "tree", "aria-label": "Calling context tree; arrow keys move, Enter collapses" },
   });
   const surface = append(stage, "div", { className: "cct-surface" });
-  const tooltip = append(stage, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
+  // in the whole widget's box, not the stage's: a tall tooltip (a series) may cover the toolbar
+  const tooltip = append(root, "div", { className: "cct-tooltip", attrs: { role: "tooltip" } });
   tooltip.hidden = true;
   const announcer = append(stage, "div", { className: "cct-sr-only", attrs: { "aria-live": "polite" } });
   // the selected node's spread over its ranks, pinned in a corner of the stage
@@ -97,13 +118,21 @@ export function createChrome(root) {
     },
     /** @param {MouseEvent} event @param {number} width */
     moveTooltip(event, width) {
-      const { x, y } = onStage(event);
-      tooltip.style.left = `${Math.max(0, Math.min(x + 14, width - 260))}px`;
-      // below the pointer, or above it where the stage ends: the tooltip is never cut off
-      const height = tooltip.offsetHeight;
-      const below = y + 14;
-      const room = stage.clientHeight;
-      tooltip.style.top = `${Math.max(0, room > 0 && below + height > room ? y - 14 - height : below)}px`;
+      const box = root.getBoundingClientRect();
+      // measured at the widget's corner, where nothing narrows it (a series, long metric names)
+      tooltip.style.left = "0px";
+      tooltip.style.top = "0px";
+      const place = placeTooltip({
+        x: event.clientX - box.left,
+        y: event.clientY - box.top,
+        w: tooltip.offsetWidth,
+        h: tooltip.offsetHeight,
+        W: root.clientWidth || width,
+        H: root.clientHeight,
+      });
+      tooltip.style.left = `${place.left}px`;
+      tooltip.style.top = `${place.top}px`;
+      tooltip.style.transform = place.scale < 1 ? `scale(${place.scale})` : "";
     },
     /**
      * Pins `content` (a selected node's spread) under its `name`; null unpins.

@@ -24,6 +24,8 @@ const TYPE_WORDS = new Map([
  * @property {string | null} partner
  * @property {string} rule which rule decided `kind` (cctviz.adapters.semantics.RULES)
  * @property {string} why that rule's reason, a sentence
+ * @property {string | null} share the inclusive metric whose value at the roots (or at the focus)
+ *   is the base of this metric's shares; null: no share (see share_base in cctviz/payload.py)
  * @property {Float64Array} values
  */
 /**
@@ -125,13 +127,14 @@ export function decodeTable(payload) {
     types: decodeStrings(payload.types).map((type) => displayText(TYPE_WORDS.get(type) ?? type)),
     metrics: payload.metrics.map(
       (
-        /** @type {{ name: string, kind: Metric["kind"], partner?: string | null, rule?: string, why?: string, values: Column }} */ m,
+        /** @type {{ name: string, kind: Metric["kind"], partner?: string | null, rule?: string, why?: string, share?: string | null, values: Column }} */ m,
       ) => ({
         name: m.name,
         kind: m.kind,
         partner: m.partner ?? null,
         rule: typeof m.rule === "string" ? m.rule : "reader",
         why: typeof m.why === "string" ? displayText(m.why) : "",
+        share: typeof m.share === "string" ? m.share : null,
         values: /** @type {Float64Array} */ (decodeColumn(m.values)),
       }),
     ),

@@ -43,7 +43,7 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
       sizeBy: view.sizeBy,
       colorWhy: scene.color.why,
       judged: judged(table, view),
-      focus: focusTotals(table, stats, view.focus === null ? -1 : keyOf(view.focus)),
+      focus: focusTotals(table, view.focus === null ? -1 : keyOf(view.focus)),
     };
     // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum
     const sums = table.metrics

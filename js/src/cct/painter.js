@@ -106,7 +106,7 @@ export function createPainter({
     scene = computeMarks({ table, stats, tree, layout, view: view(), sizes: D });
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
-    const share = legendShare(table, stats, view(), colorMetric, keyOf);
+    const share = legendShare(table, view(), colorMetric, keyOf);
     const colorTitle =
       metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "") + judgedTitle(judged(table, view()));
     const sizeTitle = metricTitle(sizeMetric, units);

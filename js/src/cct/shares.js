@@ -1,12 +1,26 @@
 // Shares of totals: a value as a percentage of the whole profile's total or of the focused
 // subtree's, for tooltips, the colour legend's ends and labels. Pure functions of the table.
+// Which metric has a share, and of what, is Python's rule (share_base in cctviz/payload.py): the
+// payload names each metric's base, an inclusive metric; here it is only divided by.
+
+import { metricByName } from "./decode.js";
 
 /** @type {WeakMap<object, Map<string, number>>} */
 const totalsMemo = new WeakMap();
 
 /**
- * The whole profile's total of each metric that adds up: an exclusive metric's sum over every
- * row (a fold row holds the sum of what it stands for), an inclusive one's over the roots.
+ * The metric whose value at the roots (or at the focus) is `metric`'s base, or null: no share
+ * (a ratio, a difference, a spread…).
+ * @param {import("./decode.js").Table} table @param {import("./decode.js").Metric} metric
+ */
+export function shareBase(table, metric) {
+  return metric.share === null ? null : metricByName(table, metric.share);
+}
+
+/**
+ * The whole profile's total of each metric with a share: its base's value summed over the roots
+ * (the program's time), never a sum of exclusive values (HPCToolkit repeats a procedure's
+ * exclusive time in its loops and lines).
  * @param {import("./decode.js").Table} table
  */
 export function totals(table) {
@@ -14,11 +28,12 @@ export function totals(table) {
   if (out) return out;
   out = new Map();
   for (const m of table.metrics) {
-    if (m.kind === "other") continue;
+    const base = shareBase(table, m);
+    if (!base) continue;
     let sum = 0;
     for (let r = 0; r < table.size; r++) {
-      const v = m.values[r];
-      if (!Number.isNaN(v) && (m.kind === "exclusive" || table.parent[r] < 0)) sum += v;
+      const v = base.values[r];
+      if (table.parent[r] < 0 && !Number.isNaN(v)) sum += v;
     }
     out.set(m.name, sum);
   }
@@ -27,33 +42,31 @@ export function totals(table) {
 }
 
 /**
- * Each additive metric's total under the focused node's row (null without a focus): an
- * inclusive metric's value there, an exclusive one's subtree sum.
- * @param {import("./decode.js").Table} table
- * @param {{ sums: Map<string, Float64Array> }} stats @param {number} row -1: no focus
+ * Each metric's total under the focused node's row (null without a focus): its base's value
+ * there.
+ * @param {import("./decode.js").Table} table @param {number} row -1: no focus
  */
-export function focusTotals(table, stats, row) {
+export function focusTotals(table, row) {
   if (row < 0) return null;
   const out = new Map();
   for (const m of table.metrics) {
-    if (m.kind === "inclusive") out.set(m.name, m.values[row]);
-    if (m.kind === "exclusive") out.set(m.name, stats.sums.get(m.name)?.[row] ?? Number.NaN);
+    const base = shareBase(table, m);
+    if (base) out.set(m.name, base.values[row]);
   }
   return out;
 }
 
 /**
  * The colour legend as a share (view state `legendShare`): the base and how its ends are
- * written, or null (off, or a metric that does not add up, or nothing to divide by).
+ * written, or null (off, or a metric without a share, or nothing to divide by).
  * @param {import("./decode.js").Table} table
- * @param {{ sums: Map<string, Float64Array> }} stats
  * @param {{ legendShare: "off" | "total" | "focus", focus: number | null }} view
  * @param {import("./decode.js").Metric} metric @param {(id: number) => number} rowOf
  */
-export function legendShare(table, stats, view, metric, rowOf) {
-  if (view.legendShare === "off" || (metric.kind !== "exclusive" && metric.kind !== "inclusive")) return null;
+export function legendShare(table, view, metric, rowOf) {
+  if (view.legendShare === "off" || !shareBase(table, metric)) return null;
   const focusRow = view.legendShare === "focus" && view.focus !== null ? rowOf(view.focus) : -1;
-  const base = focusRow >= 0 ? focusTotals(table, stats, focusRow)?.get(metric.name) : totals(table).get(metric.name);
+  const base = focusRow >= 0 ? focusTotals(table, focusRow)?.get(metric.name) : totals(table).get(metric.name);
   if (base === undefined || !(base > 0)) return null;
   return {
     of: focusRow >= 0 ? "% of the focus" : "% of total",

@@ -3,7 +3,7 @@
 // marks (with their screen offsets) out.
 import { layoutLabels } from "./label-layout.js";
 import { labelMark } from "./scene.js";
-import { focusTotals, totals } from "./shares.js";
+import { focusTotals, shareBase, totals } from "./shares.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;
@@ -90,7 +90,7 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
       .sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y)
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
-  const shareOf = share ? labelShare(table, stats, share.metric, share.focus) : () => "";
+  const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
   const candidates = (bands?.candidates ?? []).concat(
     top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
       key: it.key,
@@ -120,27 +120,23 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
 
 /**
  * A label's share: " 42%" of the metric's total (or of the focused row's), for nodes and
- * collapsed glyphs of 1 % and more; "" for the rest, for aggregates and for metrics that do not
- * add up.
+ * collapsed glyphs of 1 % and more; "" for the rest, for aggregates and for metrics without a
+ * share (shares.js: the base is an inclusive value at the roots or the focus).
  * @param {import("./decode.js").Table} table
- * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
  * @param {string} name @param {number} focusRow -1: no focus
  * @returns {(item: ViewItem) => string}
  */
-export function labelShare(table, stats, name, focusRow) {
+export function labelShare(table, name, focusRow) {
   const metric = table.metrics.find((m) => m.name === name);
-  if (!metric || (metric.kind !== "exclusive" && metric.kind !== "inclusive")) return () => "";
-  const base = (focusRow >= 0 ? focusTotals(table, stats, focusRow) : totals(table))?.get(name);
+  const of = metric ? shareBase(table, metric) : null;
+  if (!metric || !of) return () => "";
+  const base = (focusRow >= 0 ? focusTotals(table, focusRow) : totals(table))?.get(name);
   if (base === undefined || !(base > 0)) return () => "";
-  const sums = stats.sums.get(name);
   return (item) => {
     // a root's share of the total says nothing (and the focus is 100 % of itself)
     if (item.kind === "aggregate" || item.parentKey < 0) return "";
-    // a collapsed glyph of an exclusive metric stands for its subtree's sum
-    const v =
-      item.kind === "collapsed" && metric.kind === "exclusive"
-        ? (sums?.[item.id] ?? Number.NaN)
-        : metric.values[item.id];
+    // a collapsed glyph stands for its subtree: the base's (inclusive) value there
+    const v = (item.kind === "collapsed" ? of : metric).values[item.id];
     const p = (100 * v) / base;
     if (!(p >= 1)) return "";
     return ` ${p >= 10 ? p.toFixed(0) : p.toPrecision(2)}%`;

@@ -242,3 +242,16 @@ def test_kinds_frame_round_trips_through_pandas() -> None:
     assert isinstance(kinds, pd.DataFrame) and kinds.index.name == "metric"
     assert list(kinds.columns) == ["kind", "partner", "rule", "why"]
     assert np.all(kinds["why"].str.len() > 0)
+
+
+def test_a_compare_views_columns_say_the_compare_view_decided() -> None:
+    runs = list(cctviz.examples.runs().values())[:2]
+    w = cctviz.compare(runs)
+    kinds = w.metric_kinds
+    assert set(kinds["rule"]) == {"compare"}, kinds
+    assert kinds.loc[w.color_by, "kind"] == "inclusive"  # a difference of inclusive times
+    ratio = next(m for m in kinds.index if m.startswith("log₂"))
+    assert kinds.loc[ratio, ["kind", "rule"]].tolist() == ["ratio", "compare"]
+    # what the user declares stays theirs
+    mine = cctviz.compare(runs, metric_kinds={ratio: "max"}).metric_kinds
+    assert mine.loc[ratio, ["kind", "rule"]].tolist() == ["max", "declared"]

@@ -31,6 +31,7 @@ RULES = {
     "reader": "the reader's exc_metrics/inc_metrics",
     "derived": "derived by cctviz: subtree sums of an exclusive metric",
     "reducer": "the reducer: its values do not add up along the tree",
+    "compare": "a compare view's column: as the compared metric, or a ratio of runs",
 }
 
 # Caliper's aggregation operators (cali-query's `sum(x)` is written `sum#x`, nested outward)

@@ -51,7 +51,8 @@ class Compare(CCT):
         kwargs.setdefault("color_by", columns.diff if len(runs) == 2 else columns.log_ratio)
         kwargs.setdefault("size_by", columns.larger)
         kwargs.setdefault("source", " vs ".join(names))
-        super().__init__(gf, metric_kinds=kinds, **kwargs)
+        self._user_kinds = dict(kwargs.pop("metric_kinds", None) or {})
+        super().__init__(gf, metric_kinds={**kinds, **self._user_kinds}, **kwargs)
         self._diverging({"new": self.color_by})
 
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
@@ -60,9 +61,12 @@ class Compare(CCT):
         # a difference or the largest run (and their derived partners) add up, with no share
         no_share = self.columns.no_share
         metrics = {
-            name: dataclasses.replace(m, share=False)
-            if name.removesuffix(SUFFIX) in no_share
-            else m
+            name: dataclasses.replace(
+                m,
+                share=name.removesuffix(SUFFIX) not in no_share and m.share,
+                rule=_compared(m, self)[0],
+                detail=_compared(m, self)[1],
+            )
             for name, m in table.metrics.items()
         }
         return dataclasses.replace(
@@ -194,3 +198,12 @@ def compare(
 
 
 __all__ = ["Columns", "Compare", "compare"]
+
+
+def _compared(m: Any, view: Compare) -> tuple[str, str]:
+    """The rule of a compare view's own columns: the compare view decided their kinds (the runs'
+    metric's kind for what adds up, ratio for ratios), not the user's ``metric_kinds``."""
+    if m.rule != "declared" or m.name in view._user_kinds:
+        return m.rule, m.detail
+    what = "a ratio of runs" if m.kind in ("ratio", "max") else f"as {view._compared_metric!r} is"
+    return "compare", f"{m.name!r}: {m.kind}, {what}"

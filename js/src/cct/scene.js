@@ -349,6 +349,7 @@ const RULE_LABELS = /** @type {Record<string, string>} */ ({
   reader: "reader's lists",
   derived: "derived sums",
   reducer: "the reducer",
+  compare: "compare",
 });
 
 /**

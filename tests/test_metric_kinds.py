@@ -255,3 +255,15 @@ def test_a_compare_views_columns_say_the_compare_view_decided() -> None:
     # what the user declares stays theirs
     mine = cctviz.compare(runs, metric_kinds={ratio: "max"}).metric_kinds
     assert mine.loc[ratio, ["kind", "rule"]].tolist() == ["max", "declared"]
+
+
+def test_timestamps_and_process_ids_are_never_summed_and_never_the_default() -> None:
+    gf = _profile("llnl-hatchet/ams_mpi_test1-pfw", "from_perfflowaspect")
+    w = cctviz.CCT(gf)
+    kinds = w.metric_kinds
+    for m in ("ts", "pid", "tid"):
+        assert kinds.loc[m, ["kind", "rule"]].tolist() == ["other", "identifier"], m
+    assert not [m for m in w.metrics if m.endswith(SUFFIX)]
+    # PerfFlowAspect's durations nest: the tree says they are inclusive
+    assert kinds.loc["dur", ["kind", "rule"]].tolist() == ["inclusive", "tree"]
+    assert (w.color_by, w.size_by) == ("dur", "dur")

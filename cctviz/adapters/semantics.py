@@ -23,6 +23,7 @@ import pandas as pd
 #: Short names of the rules, in the order they are tried (``w.metric_kinds``' ``rule`` column).
 RULES = {
     "declared": "you said so (metric_kinds=)",
+    "identifier": "an identifier or a timestamp (pid, tid, ts, line): never added up",
     "caliper": "Caliper attribute name",
     "spot": "Caliper spot.metrics: the column is an alias",
     "timeseries": "Caliper timeseries",
@@ -41,6 +42,11 @@ _POSITIONS = re.compile(
     r"^(loop\.start_iteration|block|iteration#.*|.*\.timestamp|time\.offset|cali\..*|mpi\.rank)$"
 )
 _COUNTS = frozenset({"count", "aggregate.count"})
+# numeric columns readers list as metrics that name or time a record (PerfFlowAspect's ts, pid,
+# tid; line numbers): a sum or a colour scale of them means nothing
+_IDENTIFIERS = re.compile(
+    r"^(ts|timestamp|pid|tid|nid|_hatchet_nid|rank|mpi\.rank|thread|line|lineno|depth|node)$", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -179,6 +185,9 @@ def decide(
     out: dict[Any, Decision] = {}
     for m in metrics:
         name = str(m)
+        if _IDENTIFIERS.match(name):
+            out[m] = Decision("other", "identifier", f"{name!r} names or times a record: no sums")
+            continue
         by_name = caliper_kind(name)
         if name in aliases:
             found = caliper_kind(aliases[name])

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .callpath import ContextKeys
+from .rebuild import rebuild_tree
 from .table import NodeTable
 
 # the sequential filter: UMD hatchet's parallel filter can hang (see ../shared notes)
@@ -180,28 +181,33 @@ def hatchet_filter(gf: Any, how: Any, squash: bool) -> Any:
     return method(how, squash=squash, **options)
 
 
-def restricted_graphframe(gf: Any, nodes: list[Any]) -> Any:
-    """``gf`` filtered (and squashed) by Hatchet to ``nodes``."""
+def restricted_graphframe(gf: Any, nodes: list[Any], roots: list[Any]) -> Any:
+    """``gf`` (a GraphFrame or Thicket) of ``nodes`` only, each holding its rows as they are in
+    ``gf`` (every metric, rank, thread and profile): Hatchet's filter without squash, then the
+    tree rebuilt over the kept nodes (:func:`cctviz.rebuild.rebuild_tree`), a kept node under
+    its nearest kept ancestor, ``roots`` (some of ``nodes``) at the top. Hatchet's squash is not
+    used: it merges sibling nodes with equal frames and UMD hatchet's recomputes inclusive
+    columns over the smaller tree."""
+    keep = {int(n._hatchet_nid) for n in nodes}
     if is_thicket(gf):
-        keys = ContextKeys()
-        how: Any = context_query({keys.key(n) for n in nodes})
+        how: Any = nid_query(keep)
     else:
-        keep_nids = {int(n._hatchet_nid) for n in nodes}
 
         def how(row: pd.Series) -> bool:
             node = row["node"] if "node" in row.index else row.name
             if isinstance(node, tuple):
                 node = node[0]
-            return int(node._hatchet_nid) in keep_nids
+            return int(node._hatchet_nid) in keep
 
-    try:
-        return hatchet_filter(gf, how, squash=True)
-    except Exception as error:
-        raise RuntimeError(
-            f"Hatchet could not filter and squash this GraphFrame ({type(error).__name__}: "
-            f"{error}); this is a limit of the installed Hatchet. w.selected_frame and "
-            "gf.filter(w.selection_query, squash=False) still work"
-        ) from error
+    kept = hatchet_filter(gf, how, squash=False)
+    copies = rebuild_tree(kept, keep, {int(n._hatchet_nid) for n in roots})
+    if is_thicket(kept):
+        # a Thicket's per-node statistics share its tree: the kept nodes' rows, renamed alike
+        stats = kept.statsframe
+        rows = stats.dataframe[stats.dataframe.index.isin(list(copies))]
+        stats.dataframe = rows.rename(index=copies)
+        stats.graph = kept.graph
+    return kept
 
 
 def nid_query(nids: set[int]) -> Any:

@@ -114,7 +114,7 @@ def test_to_code_rebuilds_the_visible_tree(profile: tuple[Profile, object]) -> N
     w.prune_range = None  # keep more of the tree; prune is covered in visible_nodes tests
     name = "tk" if spec.reader == "thicket" else "gf"
     code = w.to_code(name)
-    squashed = "squash=True" in code or "view.graph = Graph(" in code
+    squashed = "squash=True" in code or "rebuild_tree(view, visible, roots)" in code
     assert squashed or (spec.reader == "thicket" and "cannot squash" in code)
     scope = {name: gf}
     with warnings.catch_warnings():

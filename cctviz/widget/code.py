@@ -6,8 +6,8 @@ import warnings
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from .. import rebuild, view
 from .. import selection as sel
-from .. import view
 from ..adapters.derived import SUFFIX
 
 if TYPE_CHECKING:
@@ -59,21 +59,22 @@ def to_code(w: CCT, name: str = "gf") -> str:
         return "\n".join([*notes, *_thicket_code(name, visible, squash), ""])
     id_set = set(ids)
     roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
-    ordering = ", node_ordering=True" if getattr(data.graph, "node_ordering", False) else ""
-    return "\n".join([*notes, *_graphframe_code(name, visible, roots, ordering), ""])
+    return "\n".join([*notes, *_graphframe_code(name, visible, roots), ""])
 
 
-def _graphframe_code(name: str, visible: str, roots: list[int], ordering: str) -> list[str]:
+def _graphframe_code(name: str, visible: str, roots: list[int]) -> list[str]:
     """Hatchet's filter without squash (each kept row as it is in the profile), then the tree
-    of the kept nodes. Hatchet's squash is not used: it merges sibling nodes with equal frames
+    of the kept nodes, by the function ``selected_graphframe`` uses (its source, so that the code
+    needs Hatchet only). Hatchet's squash is not used: it merges sibling nodes with equal frames
     (summing their rows) and UMD hatchet's recomputes the inclusive columns over the smaller
     tree, so that the GraphFrame would not hold the values the view shows."""
     return [
-        "from hatchet.graph import Graph",
-        "from hatchet.node import Node",
-        "",
         visible,
         f"roots = {set(roots)!r}  # the view's roots",
+        "",
+        "",
+        *rebuild.source().rstrip("\n").split("\n"),
+        "",
         "",
         f"# the rows of the visible nodes, each as it is in {name}: the view shows each node's own",
         "# values from the full profile. Hatchet's squash is not used: it would merge sibling",
@@ -82,21 +83,7 @@ def _graphframe_code(name: str, visible: str, roots: list[int], ordering: str) -
         f"view = {name}.filter(",
         '    lambda row: row["node"]._hatchet_nid in visible, squash=False, num_procs=1',
         ")",
-        "# the tree of the visible nodes, each under its visible callers",
-        "new = {",
-        "    node: Node(node.frame.copy(), hnid=node._hatchet_nid)",
-        f"    for node in {name}.graph.traverse()",
-        "    if node._hatchet_nid in visible",
-        "}",
-        "for old, node in new.items():",
-        "    for child in old.children:",
-        "        if child in new and child._hatchet_nid not in roots:",
-        "            node.add_child(new[child])",
-        "            new[child].add_parent(node)",
-        f"view.graph = Graph([new[old] for old in new if old._hatchet_nid in roots]{ordering})",
-        "view.graph.enumerate_traverse()  # Hatchet's numbering of the new tree",
-        "view.graph.enumerate_depth()",
-        'view.dataframe = view.dataframe.rename(index=new, level="node")',
+        "rebuild_tree(view, visible, roots)  # the tree of the visible nodes",
     ]
 
 

@@ -56,15 +56,20 @@ class Scripting(t.HasTraits):
         return sel.selected_frame(self._data, self.selected_nodes)
 
     def selected_graphframe(self, descendants: bool = False) -> Any:
-        """A GraphFrame of the selected nodes (with ``descendants``, their subtrees too), made by
-        Hatchet's own ``filter``, squashed: a kept node's nearest kept ancestor is its parent.
-        Inclusive columns keep their values from the full profile."""
+        """A GraphFrame (a Thicket, from a Thicket) of the selected nodes (with ``descendants``,
+        their subtrees too): Hatchet's own ``filter`` without squash, over the tree of the kept
+        nodes, a kept node's nearest kept ancestor its parent. Every node holds its rows as they
+        are in the full profile (every metric, rank, thread and profile); sibling nodes with
+        equal frames stay apart (Hatchet's squash would merge them, and UMD hatchet's would
+        recompute the inclusive columns)."""
         if not self.selection:
             raise ValueError("nothing is selected: click nodes or call w.select(...) first")
         ids = set(self.selection)
         if descendants:
             ids = self._with_descendants(ids)
-        return sel.restricted_graphframe(self._data, [self._table.nodes[i] for i in sorted(ids)])
+        nodes = self._table.nodes
+        roots = [nodes[i] for i in sorted(ids) if self._kept_ancestor(i, ids) < 0]
+        return sel.restricted_graphframe(self._data, [nodes[i] for i in sorted(ids)], roots)
 
     @property
     def selection_query(self) -> Any:
@@ -161,6 +166,14 @@ class Scripting(t.HasTraits):
             resolver = sel.Resolver(self._table, self._data)
             self.__dict__["_resolver_cache"] = resolver
         return resolver
+
+    def _kept_ancestor(self, i: int, ids: set[int]) -> int:
+        """The nearest ancestor of node ``i`` in ``ids`` (-1: none), along the drawn tree."""
+        parent = self._table.parent
+        j = int(parent[i])
+        while j >= 0 and j not in ids:
+            j = int(parent[j])
+        return j
 
     def _with_descendants(self, ids: set[int]) -> set[int]:
         parent = self._table.parent

@@ -227,7 +227,8 @@ def _node_sums(values: np.ndarray, keys: np.ndarray, n: int) -> np.ndarray:
     """Per node, the sum of its rows' values (ranks, threads, profiles; NaN without any): linear,
     so an inclusive metric's sums still hold each parent at least its children's sum."""
     keep = (keys >= 0) & ~np.isnan(values)
-    out = np.bincount(keys[keep], weights=values[keep], minlength=n)
+    # float64 always: bincount of no rows at all gives integers
+    out = np.bincount(keys[keep], weights=values[keep], minlength=n).astype(np.float64)
     out[np.bincount(keys[keep], minlength=n) == 0] = np.nan
     return out
 

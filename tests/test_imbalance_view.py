@@ -79,6 +79,7 @@ def test_size_reducer_and_judge_below_reject_bad_values() -> None:
 
 
 def test_nodes_too_small_to_judge_are_grey_in_the_drawn_view() -> None:
+    pytest.importorskip("playwright", reason="figures need cctviz[export]")
     gf = load(_by_folder(ALLGATHER))
     w = cctviz.CCT(gf, reducer="imbalance")
     table = w.table

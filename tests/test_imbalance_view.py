@@ -105,3 +105,18 @@ def test_nodes_too_small_to_judge_are_grey_in_the_drawn_view() -> None:
     fills, ticks = drawn(w.to_svg(width=900, height=560))
     assert "#d4d4d4" not in fills.values()
     assert float(ticks[1]) == pytest.approx(np.nanmax(colour[sorted(fills)]), rel=1e-2)
+
+
+def test_a_compare_views_diverging_scale_spans_the_nodes_it_judges() -> None:
+    w = cctviz.compare(list(cctviz.examples.runs().values()))  # five LULESH runs
+    table = w.table
+    colour = table.metrics[w.color_by].values
+    size = table.metrics[w.size_by].values
+    small = size < w.judge_below * np.nansum(size[table.roots])
+    judged_reach = np.nanmax(np.abs(colour[~small]))
+    assert np.nanmax(np.abs(colour[small])) > judged_reach  # a grey node would set the scale
+    assert w.color_domain == pytest.approx((-judged_reach, judged_reach))
+    w.judge_below = 0
+    assert w.color_domain == pytest.approx(
+        (-np.nanmax(np.abs(colour)),) * 1 + (np.nanmax(np.abs(colour)),)
+    )

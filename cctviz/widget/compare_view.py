@@ -53,7 +53,7 @@ class Compare(CCT):
         kwargs.setdefault("source", " vs ".join(names))
         self._user_kinds = dict(kwargs.pop("metric_kinds", None) or {})
         super().__init__(gf, metric_kinds={**kinds, **self._user_kinds}, **kwargs)
-        self._diverging({"new": self.color_by})
+        self._diverging(None)
 
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
         table = super()._make_table(data, reducer)
@@ -77,13 +77,13 @@ class Compare(CCT):
             series=tuple(zip(self.labels, self.columns.runs, strict=True)),
         )
 
-    @t.observe("color_by")
-    def _diverging(self, change: Any) -> None:
+    @t.observe("color_by", "size_by", "judge_below")
+    def _diverging(self, _change: Any) -> None:
         # a difference and a log ratio diverge from 0 (no change): a diverging palette over a
         # domain symmetric about it; a run's own values: the usual sequential one
-        name = change["new"]
+        name = self.color_by
         if name in (self.columns.diff, self.columns.log_ratio):
-            values = self.table.metrics[name].values
+            values = self.table.metrics[name].values[self._judged()]
             finite = values[np.isfinite(values)]
             reach = float(np.abs(finite).max()) if finite.size else 0.0
             self.palette = "rdbu"
@@ -91,6 +91,22 @@ class Compare(CCT):
         elif self.palette == "rdbu":
             self.palette = "auto"
             self.color_domain = "tree"
+
+    def _judged(self) -> np.ndarray:
+        """The nodes the colour scale spans: under a ratio, those not too small to judge (as
+        js/src/cct/judge.js draws them grey: the size metric's inclusive value under
+        ``judge_below`` of its total over the roots); every node otherwise."""
+        table = self.table
+        colour, size = table.metrics[self.color_by], table.metrics[self.size_by]
+        keep = np.ones(table.size, dtype=bool)
+        basis = size if size.kind == "inclusive" else table.metrics.get(size.partner or "")
+        if colour.kind not in ("ratio", "max") or basis is None or basis.kind != "inclusive":
+            return keep
+        roots = basis.values[table.roots]
+        total = float(roots[roots > 0].sum())
+        if self.judge_below > 0 and total > 0:
+            keep &= ~(basis.values < self.judge_below * total)
+        return keep
 
     @property
     def frame(self) -> Any:

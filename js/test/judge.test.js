@@ -1,8 +1,11 @@
 // "Too small to judge" (issue 28.4): under a colour metric that does not add up, nodes that
 // cost almost nothing are grey, outside the colour scale, and say so.
+
+import { select } from "d3-selection";
 import { describe, expect, test } from "vitest";
+import { drawLegends } from "../src/cct/chrome.js";
 import { decodeTable } from "../src/cct/decode.js";
-import { judged, judgedMax, judgedText, judgedTitle } from "../src/cct/judge.js";
+import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/judge.js";
 import { computeMarks } from "../src/cct/scene.js";
 import { tooltipContent } from "../src/cct/tooltip.js";
 import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
@@ -83,7 +86,19 @@ describe("too small to judge", () => {
     const j = judged(table, view());
     expect(judgedText(j, 3)).toBe("too small to judge: 0.50 % of time (inc) (mean), under 1 %");
     expect(judgedText(j, 1)).toBe("");
-    expect(judgedTitle(j)).toBe(" · grey: under 1 % of time (inc) (mean)");
+    expect(judgedKey(j)).toBe("too small to judge: under 1 % of time (inc) (mean)");
+    expect(judgedKey(judged(table, view({ judgeBelow: 0 })))).toBeNull();
+    // the legend draws a grey key that says so
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    const layer = select(svg).append("g");
+    const scene = marksOf(table, {});
+    const legend = { legends: [{ tree: null, scale: scene.color }], size: scene.size, colorTitle: "c" };
+    drawLegends(layer, { ...legend, sizeTitle: "s", onTop: false, scale: 1, small: judgedKey(j) });
+    const key = svg.querySelector(".cct-small-key");
+    expect(key?.textContent).toContain("too small to judge");
+    expect(key?.querySelector("circle")?.getAttribute("fill")).toBe("#d4d4d4");
+    drawLegends(layer, { ...legend, sizeTitle: "s", onTop: false, scale: 1, small: null });
+    expect(svg.querySelector(".cct-small-key")).toBeNull();
     const tip = tooltipContent(document, table, 3, { ...view(), judged: j });
     expect(tip.querySelector(".cct-tooltip-small")?.textContent).toContain("too small to judge");
     const kernel = tooltipContent(document, table, 1, { ...view(), judged: j });

@@ -158,11 +158,15 @@ export function createChrome(root) {
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
  * @param {{ legends: import("./scene.js").LegendEntry[], size: ReturnType<typeof import("./scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
- *   presence?: [string, string] | null }} spec
+ *   presence?: [string, string] | null, small?: string | null }} spec
  *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
- *   compare view's square and hexagon mean ("only in before", "only in after")
+ *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
+ *   grey nodes are (judge.js), or null when there are none
  */
-export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null }) {
+export function drawLegends(
+  layer,
+  { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null, small = null },
+) {
   layer.selectAll("*").remove();
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
   let x = 12;
@@ -184,6 +188,24 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
   drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
+  if (small) {
+    next(50);
+    const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
+    g.append("circle")
+      .attr("class", "cct-key-glyph")
+      .attr("cx", 6)
+      .attr("cy", 6)
+      .attr("r", 5)
+      .attr("fill", SMALL_FILL)
+      .attr("stroke", "#444");
+    const label = g
+      .append("text")
+      .attr("x", 16)
+      .attr("y", 10)
+      .text(shortenName(small, onTop ? 24 : 30));
+    label.append("title").text(`${small}: grey, not on the colour scale`);
+    if (!onTop) y -= 30; // one line, not a legend's height
+  }
   if (!presence) return;
   next(50);
   const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
@@ -201,6 +223,9 @@ export function drawLegends(layer, { legends, size, colorTitle, sizeTitle, onTop
       .text(shortenName(run, 40));
   });
 }
+
+/** The fill of nodes too small to judge (scene.js draws them so). */
+export const SMALL_FILL = "#d4d4d4";
 
 /** @type {Record<string, string>} */
 const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };

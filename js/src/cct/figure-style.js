@@ -116,6 +116,8 @@ export function glyphsOf(svg, runs = null) {
   if (missing) key.push({ shape: "square", text: "no value", fill: missing.getAttribute("fill") ?? "none" });
   if (has(".cct-negative")) key.push({ shape: "circle", text: "negative size", dashed: true });
   if (has(".cct-no-size")) key.push({ shape: "circle", text: "no size value", dotted: true });
+  const small = has(".cct-small");
+  if (small) key.push({ shape: "circle", text: "too small to judge", fill: small.getAttribute("fill") ?? "none" });
   if (runs && has(".cct-only-a")) key.push({ shape: "square", text: runs[0] });
   if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: runs[1] });
   return key;

@@ -104,11 +104,12 @@ export function judgedText(j, row) {
 }
 
 /**
- * " · grey: under 1 % of time (inc) (mean)" for the colour legend's title, or "".
+ * "too small to judge: under 1 % of time (inc) (mean)" for the legend's key of grey nodes, or
+ * null when no node is grey.
  * @param {Judged | null} j
  */
-export function judgedTitle(j) {
-  return j && j.count ? ` · grey: under ${percent(j.below)} of ${j.basis}` : "";
+export function judgedKey(j) {
+  return j && j.count ? `too small to judge: under ${percent(j.below)} of ${j.basis}` : null;
 }
 
 /** @param {number} share */

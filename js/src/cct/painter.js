@@ -7,7 +7,7 @@ import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
 import { createHover, createPin } from "./hover.js";
-import { judged, judgedTitle } from "./judge.js";
+import { judged, judgedKey } from "./judge.js";
 import { textMeasure } from "./label-layout.js";
 import { createNavigation } from "./navigation.js";
 import { callerSegments, computeMarks, linkSegments, statusText } from "./scene.js";
@@ -107,8 +107,8 @@ export function createPainter({
     const colorMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("./decode.js").Metric} */ (metricByName(table, view().sizeBy));
     const share = legendShare(table, view(), colorMetric, keyOf);
-    const colorTitle =
-      metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "") + judgedTitle(judged(table, view()));
+    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const small = judgedKey(judged(table, view()));
     const sizeTitle = metricTitle(sizeMetric, units);
     // drawn again only when what they show changes: a collapse or expand keeps the scales
     const onTop = legendsOnTop();
@@ -122,6 +122,7 @@ export function createPainter({
       onTop,
       D.legendScale,
       table.presenceLabels,
+      small,
     ];
     if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
     legendKey = key;
@@ -134,6 +135,7 @@ export function createPainter({
       onTop,
       scale: D.legendScale,
       presence: table.presenceLabels,
+      small,
     });
   }
   /** @type {unknown[]} what the legends were last drawn from (see computeScene) */

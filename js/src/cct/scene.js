@@ -7,6 +7,7 @@
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
 // with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
 
+import { SMALL_FILL } from "./chrome.js";
 import { withoutFolds } from "./commands.js";
 import { metricByName } from "./decode.js";
 import { judged, judgedMax } from "./judge.js";
@@ -59,7 +60,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   const small = judging?.small ?? null;
   const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small);
   const aggregate = aggregateColorValue(stats, colorMetric, judging);
-  const smallFill = sizes.smallFill ?? "#d4d4d4";
+  const smallFill = sizes.smallFill ?? SMALL_FILL;
   /** a node's own colour (a row's value on its tree's scale), worked out once per scale */
   const fillOf = (/** @type {number} */ row) => {
     let fill = fills[row];

@@ -230,6 +230,7 @@ function nodeClass(m) {
   if (m.fill === null) c += " cct-missing";
   if (m.negative) c += " cct-negative";
   if (m.noSize) c += " cct-no-size";
+  if (m.small) c += " cct-small";
   return c;
 }
 

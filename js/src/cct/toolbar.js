@@ -7,6 +7,9 @@ import { append } from "./dom.js";
 import { formatValue } from "./format.js";
 import { PALETTE_NAMES } from "./scales.js";
 
+/** How the metric menus name a kind: "time (exc)", "b ÷ a (ratio)", never "(rat)". */
+const KIND_WORD = /** @type {Record<string, string>} */ ({ exclusive: "exc", inclusive: "inc", ratio: "ratio" });
+
 const SLIDER_STEPS = 1000;
 const BINS = 40;
 
@@ -289,7 +292,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       // "time (exc)", but not "time (inc) (inc)": the kind only where the name does not say it
       const says = (/** @type {import("./decode.js").Metric} */ m) =>
         m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
-      const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${m.kind.slice(0, 3)})`));
+      const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${KIND_WORD[m.kind] ?? m.kind})`));
       options(colorSelect, names, labels);
       const reducerField = /** @type {HTMLElement} */ (reducerSelect.parentElement);
       reducerField.hidden = !table.reducer;

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .lexical import lexical, own_exclusive
+from .lexical import function_names, lexical, own_exclusive
 from .table import NodeTable
 
 
@@ -30,8 +30,9 @@ def group_keys(table: NodeTable, data: Any, by: str | Sequence[str]) -> pd.DataF
     df = data.dataframe
     out: dict[str, Any] = {}
     for column in columns:
-        if column == "name":
-            out[column] = [table.name(i) for i in range(table.size)]
+        if column == "name":  # the function's name (lexical.function_names)
+            names = function_names(table)
+            out[column] = [names[c] for c in table.name_code.tolist()]
             continue
         if column not in df.columns:
             text = [str(c) for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]

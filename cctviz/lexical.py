@@ -18,6 +18,7 @@ Caliper's source-line nodes (``statement``) are not in their region's value eith
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,3 +95,21 @@ def own_exclusive(table: NodeTable, values: np.ndarray, lex: Lexical | None = No
     out[parents[missing]] = 0.0
     np.add.at(out, parents, values[kids])
     return out
+
+
+#: Node types of procedures in Hatchet's HPCToolkit XML reader, which names a called procedure
+#: ``"296:psm_progress_wait"``: the line of its call site, then the procedure.
+PROCEDURES = frozenset({"PF", "Pr"})
+_CALL_LINE = re.compile(r"^\d+:(?=.)")
+
+
+def function_names(table: NodeTable) -> list[str]:
+    """Per name of ``table.names``, the function it names: a procedure's name without the call
+    site's line that the XML reader puts first (``296:psm_progress_wait`` and
+    ``1807:psm_progress_wait`` are one function, as in hpcviewer's flat view); other names as
+    they are (the tree keeps the call line: it tells the contexts apart)."""
+    procedure = np.array([t in PROCEDURES for t in table.types], dtype=bool)
+    if not procedure.any() or table.size == 0:
+        return list(table.names)
+    codes = set(np.unique(table.name_code[procedure[table.type_code]]).tolist())
+    return [_CALL_LINE.sub("", n) if i in codes else n for i, n in enumerate(table.names)]

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .flat import outside_earlier, subtree_end
-from .lexical import lexical, own_exclusive
+from .lexical import function_names, lexical, own_exclusive
 from .table import NodeTable
 
 Direction = Literal["callers", "callees"]
@@ -63,9 +63,12 @@ class MergedTrees:
         self.table = table
         n = table.size
         self.scope = np.ones(n, dtype=bool) if scope is None else np.asarray(scope, dtype=bool)
-        # one code per distinct name string (the table may hold a name more than once)
+        # one code per function name (the table may hold a name more than once, and the XML
+        # reader puts the call site's line before a procedure's name: lexical.function_names)
+        self.names = function_names(table)
         first: dict[str, int] = {}
-        canon = np.array([first.setdefault(name, i) for i, name in enumerate(table.names)])
+        canon = np.array([first.setdefault(name, i) for i, name in enumerate(self.names)])
+        self._canon = canon
         self.code = canon[table.name_code] if n else np.zeros(0, np.int64)
         self.end = subtree_end(table.parent, table.depth)
         self.lexical = lex = lexical(table)
@@ -83,10 +86,10 @@ class MergedTrees:
 
     def code_of(self, name: str) -> int:
         """The canonical code of a function name; a ValueError if no node in scope has it."""
-        try:
-            code = self.table.names.index(name)
-        except ValueError:
-            code = -1
+        # a function's name, or the name one of its contexts has ("296:psm_progress_wait")
+        named = (i for i, shown in enumerate(self.table.names) if name in (shown, self.names[i]))
+        at = next(named, -1)
+        code = int(self._canon[at]) if at >= 0 else -1
         if code < 0 or not np.any(self.scope & ~self.part & (self.code == code)):
             raise ValueError(f"no function named {name!r} in the nodes shown")
         return code
@@ -165,7 +168,7 @@ class MergedTrees:
         level = self.function(function, "callers")
         for name in parts:
             level = self.parts(level)
-            code = self.table.names.index(name) if name in self.table.names else -1
+            code = self.names.index(name) if name in self.names else -1
             wanted = np.flatnonzero(level.name == code)
             if wanted.size == 0:
                 raise ValueError(f"no loop or line {' → '.join([function, *parts])}")
@@ -263,7 +266,7 @@ def merged_frame(
     frames = []
     level, levels = start, 0
     parents: list[tuple[str, ...]] = [()]
-    names = trees.table.names
+    names = trees.names
     while level.size and (depth is None or levels <= depth):
         paths = [
             (*parents[p], names[c])

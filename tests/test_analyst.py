@@ -14,7 +14,7 @@ from cctviz.adapters.derived import SUFFIX
 
 from .conftest import load
 from .test_adapter import _by_folder
-from .test_functions import is_part, own_exclusive
+from .test_functions import function, is_part, own_exclusive
 
 CPI = "hatchet/hpctoolkit-cpi-database"  # 4 ranks
 ALLGATHER = "hatchet/hpctoolkit-allgather-database"  # ranks and threads
@@ -23,7 +23,12 @@ ALLGATHER = "hatchet/hpctoolkit-allgather-database"  # ranks and threads
 def _pandas(gf: Any, reducer: str) -> pd.DataFrame:
     """What pandas says a node's values are under ``reducer`` (keyed by the node objects)."""
     numeric = [c for c in gf.dataframe.columns if pd.api.types.is_numeric_dtype(gf.dataframe[c])]
-    grouped = gf.dataframe[numeric].astype("float64").groupby(level="node")
+    frame = gf.dataframe[numeric].astype("float64")
+    levels = [x for x in frame.index.names if x != "node"]
+    if reducer in ("std", "imbalance") and len(levels) > 1:
+        # a spread or an imbalance compares ranks: each rank's threads are added up first
+        frame = frame.groupby(level=["node", levels[0]]).sum(min_count=1)
+    grouped = frame.groupby(level="node")
     if reducer == "imbalance":
         return grouped.max() / grouped.mean()
     return grouped.agg(reducer)
@@ -153,10 +158,10 @@ def _brute_flat(w: Any) -> dict[str, dict[str, Any]]:
     for i in range(t.size):
         if is_part(t, i):
             continue
-        name = t.name(i)
+        name = function(t, i)
         p, nested = int(t.parent[i]), False
         while p >= 0:
-            nested = nested or t.name(p) == name
+            nested = nested or function(t, p) == name
             p = int(t.parent[p])
         row = out.setdefault(name, {"ids": [], "outer": []})
         row["ids"].append(i)

@@ -32,6 +32,15 @@ def is_part(t: Any, i: int) -> bool:
     return bool(t.parent[i] >= 0 and t.types[t.type_code[i]] in PART_TYPES)
 
 
+def function(t: Any, i: int) -> str:
+    """The function node ``i`` is a context of: its name, without the line of the call site that
+    Hatchet's XML reader writes before a called procedure's name ("296:psm_progress_wait")."""
+    name = t.name(i)
+    if t.types[t.type_code[i]] in ("PF", "Pr") and ":" in name and name.split(":")[0].isdigit():
+        return name.split(":", 1)[1]
+    return name
+
+
 def owner(t: Any, i: int) -> int:
     """The procedure holding node ``i`` (``i`` itself if it is one)."""
     while is_part(t, i):
@@ -189,3 +198,31 @@ def test_function_rows_open_into_their_loops_and_lines(folder: str) -> None:
     w.select(want[loop][0])
     w.table_mode = "sandwich"
     assert w.sandwich == name
+
+
+@pytest.mark.parametrize(
+    "folder", ["hatchet/hpctoolkit-allgather-database", "hatchet/hpctoolkit-cpi-database"]
+)
+def test_a_function_called_from_several_lines_is_one_function(folder: str) -> None:
+    # the XML reader names a called procedure "296:psm_progress_wait": the call site's line first
+    w = cctviz.CCT(load(_by_folder(folder)))
+    t = w.table
+    flat = w.flat_profile()
+    assert not flat["name"].str.match(r"^\d+:").any(), flat["name"][
+        flat["name"].str.match(r"^\d+:")
+    ]
+    by_function: dict[str, list[int]] = {}
+    for i in range(t.size):
+        if not is_part(t, i):
+            by_function.setdefault(function(t, i), []).append(i)
+    split = [f for f, ids in by_function.items() if len({t.name(i) for i in ids}) > 1]
+    assert split, "no function called from several lines: nothing to check"
+    rows = flat.set_index("name")
+    for f in split:
+        assert rows.loc[f, "ids"] == by_function[f]
+    # the tree keeps the call line; a context's name still finds its function
+    f = split[0]
+    shown = next(t.name(i) for i in by_function[f] if t.name(i) != f)
+    assert w.callers(shown, depth=0)["ids"].tolist() == w.callers(f, depth=0)["ids"].tolist()
+    w.sandwich = f
+    assert w.sandwich == f

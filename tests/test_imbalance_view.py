@@ -22,8 +22,24 @@ CPI = "hatchet/hpctoolkit-cpi-database"
 
 
 def _pandas(gf: Any, column: str, how: str) -> pd.Series:
-    grouped = gf.dataframe[column].astype("float64").groupby(level="node")
+    values = gf.dataframe[column].astype("float64")
+    if how in ("imbalance", "std"):  # ranks compared: each rank's threads added up first
+        values = values.groupby(level=["node", "rank"]).sum(min_count=1)
+    grouped = values.groupby(level="node")
     return grouped.max() / grouped.mean() if how == "imbalance" else grouped.agg(how)
+
+
+def test_imbalance_compares_ranks_not_their_empty_helper_threads() -> None:
+    gf = load(_by_folder(ALLGATHER))  # 10 ranks × 2 threads; thread 1 holds 0 everywhere
+    w = cctviz.CCT(gf, reducer="imbalance")
+    assert w.table.reduced_over == ("rank (thread added up)",)
+    root = next(i for i in range(w.table.size) if w.table.name(i) == "<program root>")
+    # over rank × thread rows every node read 2.0 (max ÷ a mean halved by the empty threads)
+    rows = gf.dataframe["time (inc)"].xs(w.table.nodes[root], level="node")
+    assert rows.max() / rows.mean() > 1.9
+    assert w.table.metrics["time (inc)"].values[root] == pytest.approx(1.0, abs=0.01)
+    w.reducer = "mean"
+    assert w.table.reduced_over == ("rank", "thread")
 
 
 @pytest.mark.parametrize("reducer", ["imbalance", "std"])
@@ -91,19 +107,22 @@ def test_nodes_too_small_to_judge_are_grey_in_the_drawn_view() -> None:
     assert np.nanmax(colour[sorted(small)]) > np.nanmax(colour[judged])  # the trap is there
 
     def drawn(svg: str) -> tuple[dict[int, str], list[str]]:
-        fills = dict(re.findall(r'class="cct-node" data-id="(\d+)"[^>]* fill="([^"]+)"', svg))
+        fills = dict(re.findall(r'class="cct-node[^"]*" data-id="(\d+)"[^>]* fill="([^"]+)"', svg))
         ticks = re.findall(r'class="cct-legend-tick"[^>]*>([^<]*)<', svg)
         return {int(k): v for k, v in fills.items()}, ticks
 
-    fills, ticks = drawn(w.to_svg(width=900, height=560))
+    svg = w.to_svg(width=900, height=560)
+    fills, ticks = drawn(svg)
+    assert "too small to judge" in svg  # the figure's key says what grey is
     grey = {i for i, fill in fills.items() if fill == "#d4d4d4"}
     assert grey and grey <= small
     assert all(fills[i] != "#d4d4d4" for i in fills if i not in small)
     # the colour scale ends at the largest imbalance of a judged node, not a tiny one's
     assert ticks[1] == f"{np.nanmax(colour[judged]):.3g}"
     w.judge_below = 0
-    fills, ticks = drawn(w.to_svg(width=900, height=560))
-    assert "#d4d4d4" not in fills.values()
+    svg = w.to_svg(width=900, height=560)
+    fills, ticks = drawn(svg)
+    assert "#d4d4d4" not in fills.values() and "too small to judge" not in svg
     assert float(ticks[1]) == pytest.approx(np.nanmax(colour[sorted(fills)]), rel=1e-2)
 
 

@@ -15,6 +15,7 @@ from cctviz.merged import MergedTrees, merged_frame
 from .conftest import load
 from .profiles import readable
 from .test_adapter import _by_folder
+from .test_functions import function as function_of
 from .test_functions import is_part, own_exclusive
 
 CPI = "hatchet/hpctoolkit-cpi-database"  # 4 ranks
@@ -28,7 +29,7 @@ def _up(t: Any, i: int) -> list[str]:
     names = []
     while i >= 0:
         if not is_part(t, i):
-            names.append(t.name(i))
+            names.append(function_of(t, i))
         i = int(t.parent[i])
     return names
 
@@ -55,7 +56,7 @@ def _brute_callers(t: Any, function: str) -> dict[tuple[str, ...], list[int]]:
     """Every callers path of ``function`` and its origins, by walking up from each context."""
     rows: dict[tuple[str, ...], list[int]] = {}
     for i in range(t.size):
-        if t.name(i) != function or is_part(t, i):
+        if function_of(t, i) != function or is_part(t, i):
             continue
         up = _up(t, i)
         for k in range(1, len(up) + 1):
@@ -162,7 +163,7 @@ def test_rows_messages_follow_the_focus_and_the_colour_metric() -> None:
     scoped = _ask(w, type="rows", mode="contexts", node=None)["rows"]
     assert scoped["node"] == [child]
     inside = set(range(child, int(MergedTrees(t).end[child]) + 1))
-    names = {t.name(i) for i in inside if not is_part(t, i)}  # a statement is no function
+    names = {function_of(t, i) for i in inside if not is_part(t, i)}  # a statement is none
     assert set(_ask(w, type="rows", mode="functions", path=[])["rows"]["label"]) == names
     # the colour metric picks the pair of columns
     w.focused = None

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..table import DECLARED_KINDS, Metric, NodeTable, UnknownMetricError
-from . import derived, semantics
+from ..table import Metric, NodeTable
+from . import derived, rows, semantics
 from . import metrics as metric_rules
 from .reduce import NOT_ADDITIVE, check_reducer, per_node
 from .spanning import count_cycle_edges, spanning_tree
@@ -73,7 +73,7 @@ def from_graphframe(
         df, getattr(gf, "exc_metrics", None) or [], getattr(gf, "inc_metrics", None) or [], gf
     )
     if metric_kinds:
-        _declare(metric_kinds, metric_names, kind, partner, decisions)
+        semantics.declare(metric_kinds, metric_names, kind, partner, decisions)
     if not metric_names:
         raise ValueError(
             "the GraphFrame has no numeric metric column; columns: "
@@ -89,7 +89,7 @@ def from_graphframe(
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
     ]
     if checked:
-        totals = {metric_names[j]: _node_sums(block[:, j], keys, n) for j in checked}
+        totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n) for j in checked}
         decisions = semantics.check_against_tree(decisions, totals, parent_np)
         kind.update({m: decisions[m].kind for m in metric_names})
     # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
@@ -112,7 +112,13 @@ def from_graphframe(
             decisions[name] = semantics.Decision(
                 "inclusive", "derived", f"the subtree sums of {str(m)!r}, rank by rank"
             )
-    values = per_node(block, keys, n, reducer)
+    # a spread or an imbalance compares the outer level (ranks): its inner rows (threads, where
+    # helper threads hold 0 and would make every node "2× imbalanced") are added up first
+    inner = rows.inner_levels(df) if reducer in NOT_ADDITIVE else []
+    if inner:
+        values = per_node(*rows.summed_within(block, keys, df), n, reducer)
+    else:
+        values = per_node(block, keys, n, reducer)
     table_metrics = {
         str(m): Metric(
             name=str(m),
@@ -127,7 +133,7 @@ def from_graphframe(
     }
     if size_reducer is not None and size_reducer != reducer:
         table_metrics.update(
-            _companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)
+            rows.companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)
         )
     # free the row-sized temporaries before the string columns (a 1M-node tree's peak)
     del block, values
@@ -141,6 +147,8 @@ def from_graphframe(
     reduced_over = tuple(
         steps if x == "iteration" else str(x) for x in df.index.names if x != "node"
     )
+    if inner:  # "imbalance over rank (thread added up)"
+        reduced_over = (f"{reduced_over[0]} ({', '.join(inner)} added up)",)
     # rows per node come from the other index levels (rank, thread, profile); a "node" index
     # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
     multi_rows = (
@@ -181,85 +189,6 @@ def _rule(decision: semantics.Decision, kind: str, reducer: str) -> tuple[str, s
         detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
         return "reducer", detail
     return decision.rule, decision.detail
-
-
-def companion_name(metric: str, reducer: str) -> str:
-    """The name of ``metric`` combined by another reducer for size: ``time (inc) (mean)``."""
-    return f"{metric} ({reducer})"
-
-
-def _companions(
-    block: np.ndarray,
-    keys: np.ndarray,
-    n: int,
-    reducer: str,
-    names: list[Any],
-    kind: dict[Any, str],
-    partner: dict[Any, Any],
-    decisions: dict[Any, semantics.Decision],
-) -> dict[str, Metric]:
-    """The metrics that add up, their rows combined by ``reducer`` (``size_reducer``): what size
-    shows while colour shows an imbalance or a spread. Partners pair among themselves."""
-    check_reducer(reducer)
-    additive = [j for j, m in enumerate(names) if kind[m] in ("exclusive", "inclusive")]
-    if not additive:
-        return {}
-    taken = {str(m) for m in names}
-    named = {names[j]: companion_name(str(names[j]), reducer) for j in additive}
-    if taken & set(named.values()):  # a column already has that name: say it otherwise
-        named = {m: f"{m} [{reducer}]" for m in named}
-    values = per_node(block[:, additive], keys, n, reducer)
-    out: dict[str, Metric] = {}
-    for k, j in enumerate(additive):
-        m, d = names[j], decisions[names[j]]
-        out[named[m]] = Metric(
-            name=named[m],
-            values=np.ascontiguousarray(values[:, k]),
-            kind=kind[m],  # type: ignore[arg-type]
-            partner=named.get(partner.get(m)),
-            rule=d.rule,
-            detail=f"{d.detail}; rows combined by {reducer} (size_reducer)",
-        )
-    return out
-
-
-def _node_sums(values: np.ndarray, keys: np.ndarray, n: int) -> np.ndarray:
-    """Per node, the sum of its rows' values (ranks, threads, profiles; NaN without any): linear,
-    so an inclusive metric's sums still hold each parent at least its children's sum."""
-    keep = (keys >= 0) & ~np.isnan(values)
-    # float64 always: bincount of no rows at all gives integers
-    out = np.bincount(keys[keep], weights=values[keep], minlength=n).astype(np.float64)
-    out[np.bincount(keys[keep], minlength=n) == 0] = np.nan
-    return out
-
-
-def _declare(
-    declared: Mapping[str, str],
-    names: list[Any],
-    kind: dict[Any, str],
-    partner: dict[Any, Any],
-    decisions: dict[Any, semantics.Decision],
-) -> None:
-    """Apply ``metric_kinds``: known metrics only, accepted kinds only; a ratio or a maximum
-    loses its exclusive/inclusive partner (it has none)."""
-    by_name = {str(m): m for m in names}
-    for name, value in declared.items():
-        base = name[: -len(derived.SUFFIX)] if name.endswith(derived.SUFFIX) else None
-        if base in by_name and value == "inclusive":
-            continue  # cctviz's own sums of `base` (w.metric_kinds lists them): nothing to do
-        if name not in by_name:
-            raise UnknownMetricError(name, list(by_name))
-        if value not in DECLARED_KINDS:
-            raise ValueError(
-                f"metric_kinds[{name!r}] is {value!r}; accepted: "
-                + ", ".join(repr(k) for k in DECLARED_KINDS)
-            )
-        m = by_name[name]
-        kind[m] = value
-        decisions[m] = semantics.Decision(value, "declared", f"metric_kinds[{name!r}] = {value!r}")
-        if value not in ("exclusive", "inclusive") and m in partner:
-            other = partner.pop(m)
-            partner.pop(other, None)
 
 
 def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray:

@@ -20,6 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..table import DECLARED_KINDS, UnknownMetricError
+from .derived import SUFFIX
+
 #: Short names of the rules, in the order they are tried (``w.metric_kinds``' ``rule`` column).
 RULES = {
     "declared": "you said so (metric_kinds=)",
@@ -248,3 +251,32 @@ def kinds_frame(metrics: Mapping[str, Any]) -> pd.DataFrame:
     rows = [(name, m.kind, m.partner, m.rule, m.detail) for name, m in metrics.items()]
     frame = pd.DataFrame(rows, columns=["metric", "kind", "partner", "rule", "why"])
     return frame.set_index("metric")
+
+
+def declare(
+    declared: Mapping[str, str],
+    names: list[Any],
+    kind: dict[Any, str],
+    partner: dict[Any, Any],
+    decisions: dict[Any, Decision],
+) -> None:
+    """Apply ``metric_kinds``: known metrics only, accepted kinds only; a ratio or a maximum
+    loses its exclusive/inclusive partner (it has none)."""
+    by_name = {str(m): m for m in names}
+    for name, value in declared.items():
+        base = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else None
+        if base in by_name and value == "inclusive":
+            continue  # cctviz's own sums of `base` (w.metric_kinds lists them): nothing to do
+        if name not in by_name:
+            raise UnknownMetricError(name, list(by_name))
+        if value not in DECLARED_KINDS:
+            raise ValueError(
+                f"metric_kinds[{name!r}] is {value!r}; accepted: "
+                + ", ".join(repr(k) for k in DECLARED_KINDS)
+            )
+        m = by_name[name]
+        kind[m] = value
+        decisions[m] = Decision(value, "declared", f"metric_kinds[{name!r}] = {value!r}")
+        if value not in ("exclusive", "inclusive") and m in partner:
+            other = partner.pop(m)
+            partner.pop(other, None)

@@ -12,7 +12,7 @@ import numpy as np
 import traitlets as t
 
 from ..contract import MESSAGES
-from ..lexical import lexical
+from ..lexical import function_names, lexical
 from ..merged import MergedTrees, merged_frame
 from ..table import NodeTable
 from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
@@ -80,13 +80,15 @@ class TablePane(t.HasTraits):
         # the sandwich with no function named shows the selected node's function
         if change["new"] == "sandwich" and not self.sandwich and self.selection:
             # a loop's or a line's function
-            self.sandwich = self._table.name(int(lexical(self._table).owner[self.selection[0]]))
+            owner = int(lexical(self._table).owner[self.selection[0]])
+            self.sandwich = function_names(self._table)[int(self._table.name_code[owner])]
 
     def _function_names(self) -> list[str]:
         """The names of the functions (not of HPCToolkit's loops and lines)."""
         table = self._table
         codes = np.unique(table.name_code[~lexical(table).part])
-        return [table.names[c] for c in codes.tolist()]
+        names = function_names(table)
+        return list(dict.fromkeys(names[c] for c in codes.tolist()))
 
     # -- the scope ------------------------------------------------------------------------------
     def _scope(self) -> np.ndarray | None:
@@ -173,7 +175,7 @@ class TablePane(t.HasTraits):
             level = rows.level
             _, first = np.unique(level.row, return_index=True)
             out["where"] += self._where(level.at[first])
-            out["label"] += [table.names[c] for c in level.name]
+            out["label"] += [trees.names[c] for c in level.name]
             for i, c in enumerate(columns):
                 out["values"][i] += as_json(trees.values(level, c))
             out["count"] += trees.contexts(level).tolist()
@@ -207,7 +209,9 @@ class TablePane(t.HasTraits):
                 chain.append(j)
                 j = int(table.parent[j])
             paths.append(chain[::-1])
-        return {"names": [table.name(i) for i in ids[:100]], "paths": paths}
+        # the function each is a context of, as the functions' rows name it
+        names = function_names(table)
+        return {"names": [names[table.name_code[i]] for i in ids[:100]], "paths": paths}
 
     def _on_pane_command(self, _widget: Any, content: Any, _buffers: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None

@@ -104,4 +104,20 @@ describe("too small to judge", () => {
     const kernel = tooltipContent(document, table, 1, { ...view(), judged: j });
     expect(kernel.querySelector(".cct-tooltip-small")).toBeNull();
   });
+
+  test("a ratio with no value under the imbalance reducer is none, not missing from the profile", () => {
+    const table = decodeTable(
+      payload({
+        parent: [-1, 0],
+        names: ["main", "idle"],
+        metrics: { "time (inc)": [1.2, Number.NaN], "time (inc) (mean)": [10, 0] },
+        kinds: { "time (inc)": "ratio", "time (inc) (mean)": "inclusive" },
+        reducer: "imbalance",
+      }),
+    );
+    const tip = tooltipContent(document, table, 1, view({ judgeBelow: 0 }));
+    const text = tip.textContent ?? "";
+    expect(text).toContain("none (imbalance of zeros, or of no values)");
+    expect(text).not.toContain("missing (no value in the profile)");
+  });
 });

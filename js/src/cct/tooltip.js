@@ -52,7 +52,12 @@ export function tooltipContent(doc, table, id, view) {
       const why = view.colorWhy(v);
       if (why && !Number.isNaN(v)) text += ` (${why})`;
     }
-    if (Number.isNaN(v)) text = "missing (no value in the profile)";
+    // a spread or an imbalance of values that are all 0 has none (0 ÷ 0): not a missing value
+    if (Number.isNaN(v))
+      text =
+        table.reducer && (m.kind === "ratio" || m.kind === "max")
+          ? `none (${table.reducer} of zeros, or of no values)`
+          : "missing (no value in the profile)";
     cell(doc, row, "td", text).className = "cct-value";
     cell(doc, row, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
   }

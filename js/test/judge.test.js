@@ -3,7 +3,7 @@
 
 import { select } from "d3-selection";
 import { describe, expect, test } from "vitest";
-import { drawLegends } from "../src/cct/chrome.js";
+import { createChrome, drawLegends } from "../src/cct/chrome.js";
 import { decodeTable } from "../src/cct/decode.js";
 import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/judge.js";
 import { computeMarks } from "../src/cct/scene.js";
@@ -119,5 +119,13 @@ describe("too small to judge", () => {
     const text = tip.textContent ?? "";
     expect(text).toContain("none (imbalance of zeros, or of no values)");
     expect(text).not.toContain("missing (no value in the profile)");
+  });
+
+  test("the status line's hover text holds the whole line, then how the kinds were decided", () => {
+    const root = document.createElement("div");
+    const chrome = createChrome(root);
+    chrome.setStatus({ text: "1,474 nodes · 1 root · kinds: name pairs", title: "time: exclusive (why)" });
+    const status = /** @type {HTMLElement} */ (root.querySelector(".cct-status"));
+    expect(status.title).toBe("1,474 nodes\n1 root\nkinds: name pairs\n\ntime: exclusive (why)");
   });
 });

@@ -66,7 +66,8 @@ export function createChrome(root) {
     /** @param {{ text: string, title: string }} line */
     setStatus({ text, title }) {
       status.textContent = text;
-      status.title = title;
+      // the whole line first: a narrow cell cuts it at its end ("kinds: …" comes last)
+      status.title = [text.split(" · ").join("\n"), title].filter(Boolean).join("\n\n");
     },
 
     /**

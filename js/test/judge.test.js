@@ -96,6 +96,7 @@ describe("too small to judge", () => {
     drawLegends(layer, { ...legend, sizeTitle: "s", onTop: false, scale: 1, small: judgedKey(j) });
     const key = svg.querySelector(".cct-small-key");
     expect(key?.textContent).toContain("too small to judge");
+    expect(key?.querySelector("title")?.textContent).toContain("under 1 % of time (inc) (mean)");
     expect(key?.querySelector("circle")?.getAttribute("fill")).toBe("#d4d4d4");
     drawLegends(layer, { ...legend, sizeTitle: "s", onTop: false, scale: 1, small: null });
     expect(svg.querySelector(".cct-small-key")).toBeNull();

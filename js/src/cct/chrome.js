@@ -189,8 +189,25 @@ export function drawLegends(
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
   drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
-  if (small) {
+  if (presence) {
     next(50);
+    const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
+    presence.forEach((run, i) => {
+      const cy = 6 + 16 * i;
+      key
+        .append("path")
+        .attr("class", "cct-key-glyph")
+        .attr("fill", "none")
+        .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
+      key
+        .append("text")
+        .attr("x", 16)
+        .attr("y", cy + 4)
+        .text(shortenName(run, 40));
+    });
+  }
+  if (small) {
+    next(presence ? 34 : 50);
     const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
     g.append("circle")
       .attr("class", "cct-key-glyph")
@@ -199,30 +216,10 @@ export function drawLegends(
       .attr("r", 5)
       .attr("fill", SMALL_FILL)
       .attr("stroke", "#444");
-    const label = g
-      .append("text")
-      .attr("x", 16)
-      .attr("y", 10)
-      .text(shortenName(small, onTop ? 24 : 30));
+    // short, to stay inside the legends' column (the whole rule in its hover text)
+    const label = g.append("text").attr("x", 16).attr("y", 10).text("too small to judge");
     label.append("title").text(`${small}: grey, not on the colour scale`);
-    if (!onTop) y -= 30; // one line, not a legend's height
   }
-  if (!presence) return;
-  next(50);
-  const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
-  presence.forEach((run, i) => {
-    const cy = 6 + 16 * i;
-    key
-      .append("path")
-      .attr("class", "cct-key-glyph")
-      .attr("fill", "none")
-      .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
-    key
-      .append("text")
-      .attr("x", 16)
-      .attr("y", cy + 4)
-      .text(shortenName(run, 40));
-  });
 }
 
 /** The fill of nodes too small to judge (scene.js draws them so). */

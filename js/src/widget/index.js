@@ -122,7 +122,10 @@ function renderView(deps, model, el) {
     svgToPng: deps.svgToPng,
     picture: (scale) => renderer.picture?.(scale) ?? null,
   });
-  const changed = () => snapshots.schedule();
+  // no picture is drawn for a Python that is gone
+  const changed = () => {
+    if (connection.live) snapshots.schedule();
+  };
   const toTraits = traitWriter(model, changed, saves.save);
   // the tree and the table pane side by side (or the pane below, in narrow cells)
   const body = el.ownerDocument.createElement("div");
@@ -151,6 +154,7 @@ function renderView(deps, model, el) {
     },
     onSpread: (node, metric) => lod.distribution(node, metric),
     onReducer(reducer) {
+      if (!connection.live) connectionNote.flash();
       // Python reduces the rows again and sends the new table
       messenger.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
       messenger.save_changes();

@@ -68,6 +68,8 @@ export function mockModel(traits = {}) {
     close() {
       emit("comm:close");
     },
+    /** Any event (Backbone's `trigger`: ipywidgets' `comm_live_update`, say). */
+    trigger: (event, ...args) => emit(event, ...args),
     /** A custom message from Python. */
     deliver(message) {
       emit("msg:custom", message, []);

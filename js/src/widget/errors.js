@@ -61,3 +61,44 @@ export function createErrorReport(model, el) {
     clear,
   };
 }
+
+/** What a view without a kernel says, at its top (see connection.js). */
+export const DISCONNECTED_NOTE =
+  "Disconnected from the kernel: pan, zoom, tooltips and downloads still work; run the cell again to reconnect.";
+
+/**
+ * The note of a view whose kernel is gone, above the view (not dismissible: it stays true);
+ * the element gets `cct-disconnected`.
+ * @param {HTMLElement} el the widget's element
+ * @returns {{ show: (live: boolean) => void, flash: () => void }} `flash`: draws the eye to the
+ *   note (something the user did needs the kernel)
+ */
+export function createConnectionNote(el) {
+  /** @type {HTMLElement | null} */
+  let note = null;
+  return {
+    show(live) {
+      el.classList.toggle("cct-disconnected", !live);
+      if (live) {
+        note?.remove();
+        note = null;
+        return;
+      }
+      if (note) {
+        if (!note.isConnected) el.prepend(note); // the view was drawn again after an error
+        return;
+      }
+      note = el.ownerDocument.createElement("div");
+      note.className = "cct-connection-note";
+      note.setAttribute("role", "status");
+      note.textContent = DISCONNECTED_NOTE;
+      el.prepend(note);
+    },
+    flash() {
+      if (!note) return;
+      note.classList.remove("cct-flash");
+      void note.offsetWidth; // restarts the animation
+      note.classList.add("cct-flash");
+    },
+  };
+}

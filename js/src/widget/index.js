@@ -3,10 +3,12 @@
 // the anywidget module, `{ render }`. Each part is a file of its own: binding.js (traits ⇄
 // renderer), lod-client.js (level-of-detail requests), screen.js (zoom and size for Python),
 // snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
-// replacement.js (a view JupyterLab replaced hands its zoom on).
+// replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
+// kernel is gone says so and sends nothing).
 import { afterFrame, bindTraits, createSaves, traitWriter, viewState } from "./binding.js";
+import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
-import { createErrorReport } from "./errors.js";
+import { createConnectionNote, createErrorReport } from "./errors.js";
 import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
@@ -87,11 +89,18 @@ function renderView(deps, model, el) {
   // what the user changes reaches Python after the frame showing it; every other message and
   // save goes through `messenger`, which sends what waits first (see createSaves)
   const win = el.ownerDocument.defaultView ?? window;
-  const saves = createSaves(model, afterFrame(win));
+  // without a kernel the view says so, refuses requests and sends nothing (connection.js)
+  const connectionNote = createConnectionNote(el);
+  const connection = watchConnection(model, (live) => {
+    connectionNote.show(live);
+    if (!live) lod.cutOff();
+    else paneBinding?.reload(); // the kernel is back: rows refused meanwhile load
+  });
+  const saves = createSaves(connection.model, afterFrame(win));
   const messenger = saves.messenger;
   const errors = createErrorReport(messenger, el);
   const screen = createScreenReport(messenger);
-  const lod = createLodClient(messenger);
+  const lod = createLodClient(messenger, { live: () => connection.live, refused: connectionNote.flash });
   /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
   const current = () => {
     if (!table) return null;
@@ -113,7 +122,10 @@ function renderView(deps, model, el) {
     svgToPng: deps.svgToPng,
     picture: (scale) => renderer.picture?.(scale) ?? null,
   });
-  const changed = () => snapshots.schedule();
+  // no picture is drawn for a Python that is gone
+  const changed = () => {
+    if (connection.live) snapshots.schedule();
+  };
   const toTraits = traitWriter(model, changed, saves.save);
   // the tree and the table pane side by side (or the pane below, in narrow cells)
   const body = el.ownerDocument.createElement("div");
@@ -142,6 +154,7 @@ function renderView(deps, model, el) {
     },
     onSpread: (node, metric) => lod.distribution(node, metric),
     onReducer(reducer) {
+      if (!connection.live) connectionNote.flash();
       // Python reduces the rows again and sends the new table
       messenger.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
       messenger.save_changes();
@@ -186,6 +199,7 @@ function renderView(deps, model, el) {
       if (body.parentNode !== el) {
         errors.clear();
         el.replaceChildren(body); // after an error
+        connectionNote.show(connection.live);
       }
       // an expansion waiting for its reply: its node stays where it is on screen
       renderer.setData(table, viewState(model), { anchor: lod.anchor });
@@ -262,6 +276,7 @@ function renderView(deps, model, el) {
     lod.dispose();
     screen.dispose();
     snapshots.dispose();
+    connection.dispose();
     renderer.destroy();
     // Jupyter may keep a removed view object alive as long as its model (ipywidgets keeps every
     // model until it is closed): let go of the tree and the drawing so only an empty element stays

@@ -1,8 +1,11 @@
 // Level-of-detail requests to Python. A click on an "N more" fold asks Python for the next
 // hidden children of a node: an `expand` message with a request id, answered by a `reply` with
 // the same id. Python sends the new table (`_payload`) before the reply, so while a request
-// waits, the node it expands is the anchor that the new table keeps in place on screen.
+// waits, the node it expands is the anchor that the new table keeps in place on screen. Without
+// a kernel (connection.js) a request is refused at once, and those waiting are rejected, with a
+// `DisconnectedError`: nothing is sent that cannot arrive, and nothing waits for ever.
 import { MESSAGES } from "../contract.js";
+import { DisconnectedError } from "./connection.js";
 import { asReply } from "./model.js";
 
 /**
@@ -39,15 +42,22 @@ messageKind("reply"); // what asReply reads
  * @property {number | null} anchor the node of the latest request still waiting for its reply
  *   (null: none, or the hidden roots, which have no place on screen)
  * @property {number} pending how many requests wait for their reply
+ * @property {() => void} cutOff the kernel is gone: waiting requests are rejected with a
+ *   `DisconnectedError`
  * @property {() => void} dispose stops listening; waiting requests are rejected
  */
 
 /**
  * @param {CCTModel} model
- * @param {{ warn?: (text: string) => void }} [options] `warn`: where error replies are reported
+ * @param {{ warn?: (text: string) => void, live?: () => boolean, refused?: () => void }} [options]
+ *   `warn`: where error replies are reported; `live`: whether Python can be reached now;
+ *   `refused`: called when a request is refused for want of a kernel
  * @returns {LodClient}
  */
-export function createLodClient(model, { warn = (text) => console.warn(text) } = {}) {
+export function createLodClient(
+  model,
+  { warn = (text) => console.warn(text), live = () => true, refused = () => {} } = {},
+) {
   let requests = 0;
   let disposed = false;
   /** @type {Map<number, { node: number, expand: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
@@ -68,38 +78,41 @@ export function createLodClient(model, { warn = (text) => console.warn(text) } =
   };
   model.on("msg:custom", onMessage);
 
+  /**
+   * Sends a request and waits for its reply; refused without a kernel (a send that fails on the
+   * way cuts it off too, see index.js).
+   * @param {(id: number) => Parameters<CCTModel["send"]>[0]} message @param {number} node
+   * @param {boolean} expand
+   * @returns {Promise<LoadedReply>}
+   */
+  const ask = (message, node, expand) => {
+    if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
+    if (!live()) {
+      refused();
+      return Promise.reject(new DisconnectedError());
+    }
+    const id = ++requests;
+    /** @type {Promise<LoadedReply>} */
+    const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand, resolve, reject }));
+    model.send(message(id));
+    return reply;
+  };
+
   return {
     expand(node) {
-      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
-      const id = ++requests;
-      /** @type {ExpandMessage} */
-      const message = { type: EXPAND, id, node };
-      /** @type {Promise<LoadedReply>} */
-      const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand: true, resolve, reject }));
-      model.send(message);
-      return reply;
+      return ask((id) => /** @type {ExpandMessage} */ ({ type: EXPAND, id, node }), node, true);
     },
     distribution(node, metric) {
-      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
-      const id = ++requests;
-      /** @type {import("./model.js").DistributionMessage} */
-      const message = { type: DISTRIBUTION, id, node, metric };
-      /** @type {Promise<LoadedReply>} */
-      const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand: false, resolve, reject }));
-      model.send(message);
-      return reply.then((r) => {
+      /** @type {(id: number) => import("./model.js").DistributionMessage} */
+      const message = (id) => ({ type: DISTRIBUTION, id, node, metric });
+      return ask(message, node, false).then((r) => {
         if (!r.spread) throw new Error("cctviz: Python's reply holds no spread");
         return r.spread;
       });
     },
     request(type, fields) {
-      if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
       if (!PANE_KINDS.has(type)) return Promise.reject(new Error(`cctviz: no ${type} request`));
-      const id = ++requests;
-      /** @type {Promise<LoadedReply>} */
-      const reply = new Promise((resolve, reject) => waiting.set(id, { node: -1, expand: false, resolve, reject }));
-      model.send({ ...fields, type, id });
-      return reply;
+      return ask((id) => ({ ...fields, type, id }), -1, false);
     },
     get anchor() {
       const last = [...waiting.values()].filter((w) => w.expand).at(-1);
@@ -107,6 +120,11 @@ export function createLodClient(model, { warn = (text) => console.warn(text) } =
     },
     get pending() {
       return [...waiting.values()].filter((w) => w.expand).length;
+    },
+    cutOff() {
+      const left = [...waiting.values()];
+      waiting.clear();
+      for (const request of left) request.reject(new DisconnectedError());
     },
     dispose() {
       if (disposed) return;

@@ -1,7 +1,9 @@
 // The table pane bound to the model: which table shows (`table_mode`, `sandwich`), its rows from
 // Python (`rows` requests), picks that select in Python (`pick`), and the shared state going to
 // it (selection, search, focus, roots, colour metric, reducer). Beside the tree in wide cells,
-// below it in narrow ones.
+// below it in narrow ones. Without a kernel (a restart, a notebook reopened from its saved
+// widget state) there are no rows to load: the pane says why and what brings them back.
+import { isDisconnected } from "./connection.js";
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
@@ -13,16 +15,25 @@
 /** Cells narrower than this put the pane below the tree. */
 export const BESIDE_FROM = 760;
 
+/** The empty pane's note when no kernel answers. */
+export const NO_KERNEL_ROWS =
+  "The table's rows come from Python, and this view is not connected to a kernel " +
+  "(it was restarted or stopped, or the notebook was reopened). Run the cell again to see them.";
+
 /**
  * @param {{ model: CCTModel, body: HTMLElement, client: LodClient,
  *   create: (parent: HTMLElement, handlers: import("./renderer-api.js").PaneHandlers) => TablePane,
  *   warn?: (text: string) => void }} options
  *   `body`: the element holding the renderer; the pane goes in it too
- * @returns {{ pane: TablePane, treeSelected: (ids: number[]) => void, layout: (width: number) => void, dispose: () => void }}
+ * @returns {{ pane: TablePane, treeSelected: (ids: number[]) => void, layout: (width: number) => void,
+ *   reload: () => void, dispose: () => void }}
  */
 export function bindPane({ model, body, client, create, warn = (text) => console.warn(text) }) {
   /** @param {unknown} error */
-  const report = (error) => warn(`cctviz: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (error) => {
+    // no kernel: the view's note says so once, not the console each time
+    if (!isDisconnected(error)) warn(`cctviz: ${error instanceof Error ? error.message : String(error)}`);
+  };
   /** @param {Partial<import("./model.js").Traits>} values */
   const save = (values) => {
     for (const [name, value] of Object.entries(values)) {
@@ -34,8 +45,11 @@ export function bindPane({ model, body, client, create, warn = (text) => console
 
   const pane = create(body, {
     async fetchRows(request) {
-      const reply = await client.request("rows", { ...request });
-      return reply.rows;
+      try {
+        return (await client.request("rows", { ...request })).rows;
+      } catch (error) {
+        throw isDisconnected(error) ? new Error(NO_KERNEL_ROWS) : error; // shown in the empty pane
+      }
     },
     pick(request) {
       client.request("pick", { ...request }).catch(report);
@@ -125,6 +139,8 @@ export function bindPane({ model, body, client, create, warn = (text) => console
         })
         .catch(report);
     },
+    /** The rows load again (the kernel is back). */
+    reload,
     /** Beside the tree from BESIDE_FROM pixels on, below it in narrower cells. @param {number} width */
     layout(width) {
       body.classList.toggle("cct-body-narrow", width > 0 && width < BESIDE_FROM);

@@ -146,7 +146,7 @@ class StaticPicture:
         png, width, height = content.get("png"), content.get("width"), content.get("height")
         why = _unfit(png, width, height)
         picture = None if why else _compact(_png_bytes(png))
-        if picture is None:
+        if picture is None or not (_size(width) and _size(height)):
             why = why or "its data is not an image"
             self._refuse("snapshot", f"Python refused the view's picture: {why}")  # type: ignore[attr-defined]
             return

@@ -224,7 +224,7 @@ describe("cleanup", () => {
     vi.useFakeTimers();
     const model = mockModel();
     const { renderer, dispose, deps, el } = mountWidget(model);
-    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 3); // + selection, units, height; _payload, msg:custom, comm:close
+    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 4); // + selection, units, height; _payload, msg:custom (replies, refusals), comm:close
     expect(el.cctRenderer).toBe(renderer);
     renderer.user.zoom({ x: 1, y: 1, k: 3 });
     renderer.user.change({ collapsed: [1] });

@@ -9,6 +9,7 @@ import { download } from "./download.js";
 import { createErrorReport } from "./errors.js";
 import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
+import { watchRefusals } from "./refusals.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
@@ -90,6 +91,7 @@ function renderView(deps, model, el) {
   const saves = createSaves(model, afterFrame(win));
   const messenger = saves.messenger;
   const errors = createErrorReport(messenger, el);
+  const stopRefusals = watchRefusals(model, (error) => errors.report(error, "trait"));
   const screen = createScreenReport(messenger);
   const lod = createLodClient(messenger);
   /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
@@ -258,6 +260,7 @@ function renderView(deps, model, el) {
     model.off("change:_payload", onData);
     model.off("comm:close", onClosed);
     unbind();
+    stopRefusals();
     paneBinding?.dispose();
     lod.dispose();
     screen.dispose();

@@ -1,26 +1,38 @@
-"""What the view could not do, in Python: the front end shows a short message in the widget and
-sends it here (the ``error`` message), where it is logged as a warning (logger ``cctviz``) and
-kept in ``w.front_end_errors`` for a script to check or observe.
+"""What the view could not do, and what Python refused of what the page sent, in Python.
 
-Python checks every value before it is sent, so a message here is a bug or a browser limit, not
-the user's mistake; it must still not pass unseen (a console the user never opens is unseen).
+The front end shows a short message in the widget and sends it here (the ``error`` message),
+where it is logged as a warning (logger ``cctviz``) and kept in ``w.front_end_errors`` for a
+script to check or observe. A value the view refused (``where`` "trait": a value that reached it
+past Python's checks) leaves the page's model holding what the view does not show, so Python
+sends its view state again: both sides hold Python's values.
+
+Python refuses what the page sends that it does not accept (a trait value, from a forged or
+buggy page; a picture that is not a sane PNG): it logs and keeps the refusal the same way, sends
+its own value back (ipywidgets has already echoed the bad one to the page) and tells the view,
+which shows it (the ``refused`` message).
+
+Python checks every value before it is sent, so a message here is a bug, a browser limit or a
+forged message, not the user's mistake; it must still not pass unseen (a console the user never
+opens is unseen).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets as t
 
-from ..contract import MESSAGES
+from ..contract import MESSAGES, VIEW_TRAITS
 
-ERROR = "error"
-if ERROR not in MESSAGES:
-    raise KeyError("message kind 'error' is not in cctviz/contract.json")
+ERROR, REFUSED = "error", "refused"
+for _kind in (ERROR, REFUSED):
+    if _kind not in MESSAGES:
+        raise KeyError(f"message kind {_kind!r} is not in cctviz/contract.json")
 
-WHERE = ("data", "trait", "download")
+WHERE = ("data", "trait", "download")  # what the view reports
 KEPT = 50  # the latest messages; a view failing in a loop must not grow memory without end
+RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection")  # what a refusal sends back
 log = logging.getLogger("cctviz")
 
 
@@ -29,9 +41,22 @@ class FrontEndErrors(t.HasTraits):
 
     front_end_errors = t.List(
         t.Unicode(),
-        help="What the view could not do, latest last (at most 50): 'where: message'. Not "
-        "synced; observe it (w.observe(f, 'front_end_errors')) to react.",
+        help="What the view could not do, and what Python refused of what the page sent, latest "
+        "last (at most 50): 'where: message'. Not synced; observe it (w.observe(f, "
+        "'front_end_errors')) to react.",
     )
+    _refusals_shown: list[str]  # refusals sent to the view: its report of one is not news
+
+    if TYPE_CHECKING:
+        keys: list[str]
+
+        def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
+        def send_state(self, key: Any = None) -> None: ...
+        def _default_metrics(self) -> tuple[str, str]: ...
+
+    def _record(self, entry: str) -> None:
+        self.front_end_errors = [*self.front_end_errors[-(KEPT - 1) :], entry[:600]]
+        log.warning("the cctviz view reports %s", entry)
 
     def _on_front_end_error(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != ERROR:
@@ -39,6 +64,45 @@ class FrontEndErrors(t.HasTraits):
         message, where = content.get("message"), content.get("where")
         if not isinstance(message, str) or where not in WHERE:
             return
-        entry = f"{where}: {message[:500]}"
-        self.front_end_errors = [*self.front_end_errors[-(KEPT - 1) :], entry]
-        log.warning("the cctviz view reports %s", entry)
+        shown = self.__dict__.setdefault("_refusals_shown", [])
+        if message in shown:  # the view showing a refusal of ours: logged when it was made
+            shown.remove(message)
+            return
+        self._record(f"{where}: {message[:500]}")
+        if where == "trait":
+            self._send_view_state_back()
+
+    def _refuse(self, where: str, message: str) -> None:
+        """Log and keep a refusal of what the page sent, and have the view show it."""
+        message = message.replace("\n", " ")[:500]
+        self._record(f"{where}: {message}")
+        shown = self.__dict__.setdefault("_refusals_shown", [])
+        shown[:] = [*shown[-(KEPT - 1) :], message]
+        self.send({"type": REFUSED, "message": message})
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A change from the page; one Python refuses is sent back as Python holds it."""
+        try:
+            super().set_state(sync_data)  # type: ignore[misc]
+        except t.TraitError as error:
+            names = [name for name in sync_data if name in self.keys]
+            self.send_state(names)  # the page's model gets Python's values back
+            sent = ", ".join(f"{name}={sync_data[name]!r}" for name in names)
+            if len(sent) > 160:
+                sent = sent[:157] + "..."
+            self._refuse("update", f"Python refused {sent}: {error}; the view keeps Python's value")
+
+    def _send_view_state_back(self) -> None:
+        """The view refused a value it got (past Python's checks): send Python's values again,
+        each checked first (one set past the checks, ``w._trait_values``, is reset)."""
+        for name in RESENT:
+            trait, value = self.traits()[name], getattr(self, name)
+            try:
+                trait._validate(self, value)
+            except t.TraitError as error:
+                default = trait.default()
+                if name in ("color_by", "size_by"):
+                    default = self._default_metrics()[name == "size_by"]
+                self.set_trait(name, default)
+                self._record(f"trait: w.{name} held {value!r} ({error}); reset to {default!r}")
+        self.send_state(list(RESENT))

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import uuid
+import warnings
 import weakref
 from typing import Any, TypeGuard
 
@@ -42,6 +43,8 @@ MODES = ("auto", "kernel", "view", "off")
 CSS_CLASS = "cctviz-static"
 KERNEL_DPI = 144  # 1.5 pixels a CSS pixel: sharp on high-density screens, ~40-70 KB a view
 MAX_PNG_BYTES = 16 << 20  # a view's picture is far smaller; more is not a picture of ours
+MAX_SCALE = 4  # device pixels a CSS pixel in a view's picture, at most
+MAX_PIXELS = 40_000_000  # a picture's pixels, at most (Pillow refuses 179M; decoding 40M is 160 MB)
 
 
 def picture_mode() -> str:
@@ -135,14 +138,17 @@ class StaticPicture:
         update_display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
 
     def _on_snapshot(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """The view's picture of itself; anything that is not a PNG of a sane size is ignored."""
+        """The view's picture of itself. Anything that is not a PNG of a sane size is refused
+        before it is decoded (a forged header can declare 10^10 pixels), said in the view and
+        in ``w.front_end_errors``; the picture shown stays the last good one."""
         if not isinstance(content, dict) or content.get("type") != SNAPSHOT:
             return
         png, width, height = content.get("png"), content.get("width"), content.get("height")
-        if not (_size(width) and _size(height)):
-            return
-        picture = _compact(_png_bytes(png))
-        if picture is None:
+        why = _unfit(png, width, height)
+        picture = None if why else _compact(_png_bytes(png))
+        if picture is None or not (_size(width) and _size(height)):
+            why = why or "its data is not an image"
+            self._refuse("snapshot", f"Python refused the view's picture: {why}")  # type: ignore[attr-defined]
             return
         self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
         self._show_static()
@@ -220,15 +226,41 @@ def _compact(png: bytes | None) -> bytes | None:
     except ImportError:
         return png
     try:
-        with Image.open(io.BytesIO(png)) as image:
-            if image.mode not in ("RGB", "RGBA"):
-                image = image.convert("RGBA")
-            few = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    except (OSError, ValueError):  # a PNG signature over something else
-        return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(png)) as image:
+                if image.mode not in ("RGB", "RGBA"):
+                    image = image.convert("RGBA")
+                few = image.quantize(
+                    256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+                )
+    except (OSError, ValueError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return None  # a PNG signature over something else, or more pixels than it said
     out = io.BytesIO()
     few.save(out, "PNG", optimize=True)
     return out.getvalue() if out.tell() < len(png) else png
+
+
+def _unfit(png: Any, width: Any, height: Any) -> str:
+    """Why a snapshot is not a picture of the view ("": it may be), read from its PNG header
+    only: its pixels must be those of ``width`` x ``height`` CSS pixels at most 4 device pixels
+    each (what the view draws at), and no more than MAX_PIXELS."""
+    if not (_size(width) and _size(height)):
+        return f"its size {width!r} x {height!r} is not 1 to 16384 CSS pixels a side"
+    raw = _png_bytes(png)
+    if raw is None:
+        return "it is not a base64 PNG of at most 16 MB"
+    if len(raw) < 24 or raw[12:16] != b"IHDR":
+        return "its PNG header is missing"
+    pixels = int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+    if not all(0 < n <= MAX_SCALE * css for n, css in zip(pixels, (width, height), strict=True)):
+        return (
+            f"its PNG declares {pixels[0]} x {pixels[1]} pixels, not those of a {width} x "
+            f"{height} view (at most {MAX_SCALE} pixels a CSS pixel)"
+        )
+    if pixels[0] * pixels[1] > MAX_PIXELS:
+        return f"its PNG declares {pixels[0]} x {pixels[1]} pixels, more than {MAX_PIXELS:,}"
+    return ""
 
 
 def _size(value: Any) -> TypeGuard[int]:

@@ -224,8 +224,9 @@ describe("cleanup", () => {
     vi.useFakeTimers();
     const model = mockModel();
     const { renderer, dispose, deps, el } = mountWidget(model);
-    // + selection, units, height; _payload, msg:custom, comm:close, comm_live_update
-    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 4);
+    // + selection, units, height; _payload, msg:custom (replies), msg:custom (refusals),
+    // comm:close, comm_live_update
+    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 5);
     expect(el.cctRenderer).toBe(renderer);
     renderer.user.zoom({ x: 1, y: 1, k: 3 });
     renderer.user.change({ collapsed: [1] });

@@ -7,6 +7,7 @@ import { quadtree } from "d3-quadtree";
 import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
 import { rasteriseNow, viewSlicer } from "./slices.js";
+import { holdsText } from "./svg-backend.js";
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
@@ -27,9 +28,12 @@ export function createCanvasBackend(container, { labelPx }) {
   const highlightRings = overlay.content.append("g").attr("class", "cct-rings");
   const matchRings = overlay.content.append("g").attr("class", "cct-rings");
   const rings = overlay.content.append("g").attr("class", "cct-rings");
+  const holdRings = overlay.content.append("g").attr("class", "cct-rings");
   const cursorRing = overlay.content.append("g").attr("class", "cct-rings");
   const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
-  const ringLayers = [highlightRings, matchRings, rings, cursorRing, hoverRing];
+  const ringLayers = [highlightRings, matchRings, rings, holdRings, cursorRing, hoverRing];
+  /** @type {Map<number, number[]>} glyphs that hide selected nodes: mark key → their ids */
+  let holding = new Map();
   /** @type {Set<number>} mark keys */
   let matches = new Set();
   /** @type {Set<number>} */
@@ -206,6 +210,15 @@ export function createCanvasBackend(container, { labelPx }) {
       .attr("fill", "none");
   }
 
+  /** Rings on the glyphs that hide selected nodes, saying how many. */
+  function drawHolding() {
+    drawRings(holdRings, holding.keys(), "cct-holds-selected");
+    holdRings
+      .selectAll("circle")
+      .attr("data-holds-selected", (/** @type {any} */ m) => holding.get(m.key)?.length ?? 0)
+      .attr("aria-description", (/** @type {any} */ m) => holdsText(holding.get(m.key)?.length ?? 0));
+  }
+
   return {
     kind: "canvas",
     svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
@@ -247,6 +260,7 @@ export function createCanvasBackend(container, { labelPx }) {
       for (const m of marks) byId[m.key] = m;
       marksChanged();
       drawRings(rings, selected, "cct-selected");
+      drawHolding();
       drawRings(matchRings, matches, "cct-match");
       drawRings(highlightRings, highlighted, "cct-highlight");
       drawRings(cursorRing, cursor === null ? [] : [cursor], "cct-cursor");
@@ -267,6 +281,12 @@ export function createCanvasBackend(container, { labelPx }) {
     setSelected(ids) {
       selected = new Set(ids);
       drawRings(rings, selected, "cct-selected");
+    },
+
+    /** Glyphs that hide selected nodes (see hidden-selection.js). @param {Map<number, number[]>} holders */
+    setHolding(holders) {
+      holding = new Map(holders);
+      drawHolding();
     },
 
     /** @param {number | null} id */

@@ -199,7 +199,8 @@ export function inlineStyles(svg, s, k) {
   // what only an interactive view has: hover, keyboard cursor, ARIA roles, canvas rings
   for (const el of svg.querySelectorAll(".cct-hover-label, .cct-ring")) el.remove();
   for (const el of svg.querySelectorAll("*")) {
-    for (const name of ["role", "aria-label", "aria-selected", "tabindex", "style"]) el.removeAttribute(name);
+    for (const name of ["role", "aria-label", "aria-selected", "aria-description", "tabindex", "style"])
+      el.removeAttribute(name);
     el.classList.remove("cct-hovered", "cct-cursor");
   }
   set(svg, { "font-family": s.fontFamily, fill: s.text });
@@ -215,6 +216,11 @@ export function inlineStyles(svg, s, k) {
   all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
   // later rules win, as in widget.css
   all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(4) });
+  all(".cct-node.cct-holds-selected", {
+    stroke: s.selected,
+    "stroke-width": w(4),
+    "stroke-dasharray": `${3 / k} ${2 / k}`,
+  });
   all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
   all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
   all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });

@@ -10,7 +10,7 @@ import { figureStyle, inlineStyles } from "./figure-style.js";
 import { pictureSlicer, rasteriseNow } from "./slices.js";
 
 /** Rings that mark what a figure shows too; the hover and cursor rings are the page's. */
-const KEPT_RINGS = ["cct-selected", "cct-match", "cct-highlight"];
+const KEPT_RINGS = ["cct-selected", "cct-holds-selected", "cct-match", "cct-highlight"];
 
 /**
  * @typedef {object} LiveView what a canvas view has drawn

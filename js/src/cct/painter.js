@@ -6,6 +6,7 @@ import { bandHeaders, bandRules } from "./bands.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./chrome.js";
 import { metricByName } from "./decode.js";
+import { hiddenSelectionText, placeSelection } from "./hidden-selection.js";
 import { createHover, createPin } from "./hover.js";
 import { judged, judgedKey } from "./judge.js";
 import { textMeasure } from "./label-layout.js";
@@ -152,11 +153,9 @@ export function createPainter({
     b.drawLinks(linkSegments(tree, layout));
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     b.drawNodes(markList());
-    b.setSelected(keysOf(store.selection));
-    pin(table, store.selection, view().colorBy);
+    showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
-    if (stats) chrome.setStatus(statusText(table, stats, tree, view()));
     const focusRow = view().focus === null ? -1 : keyOf(/** @type {number} */ (view().focus));
     const t = table;
     chrome.setBreadcrumb(
@@ -307,12 +306,21 @@ export function createPainter({
     else updateLabels();
   }
 
+  /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
+   * which the status line names (hidden-selection.js). */
+  function showSelection() {
+    if (!backend || !table || !stats || !tree) return;
+    const placed = placeSelection(table, tree, store.selection);
+    backend.setSelected(placed.drawn);
+    backend.setHolding(placed.holders);
+    pin(table, store.selection, view().colorBy);
+    const hidden = hiddenSelectionText(table, stats, tree, placed);
+    chrome.setStatus(statusText(table, stats, tree, view(), hidden));
+  }
+
   /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
   const marks = {
-    selection: () => {
-      backend?.setSelected(keysOf(store.selection));
-      pin(table, store.selection, view().colorBy);
-    },
+    selection: showSelection,
     highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
     /** @param {number | null} id */
     cursor: (id) => backend?.setCursor(id !== null && tree?.byKey.has(keyOf(id)) ? keyOf(id) : null),

@@ -7,6 +7,7 @@
 import { keysRedrawing } from "../contract.js";
 import { createActions } from "./actions.js";
 import { createCamera } from "./camera.js";
+import { checkIds } from "./check-ids.js";
 import { createChrome, LEGEND_BAND } from "./chrome.js";
 import * as commands from "./commands.js";
 import { metricByName } from "./decode.js";
@@ -336,8 +337,10 @@ export function createRenderer(container, options = {}) {
           draw();
         }
       },
-      /** Sets view state (from Python or a saved notebook): no `onChange` echo. Errors name the bad value; nothing is applied then. @param {Partial<ViewState>} state */
+      /** Sets view state (from Python or a saved notebook): no `onChange` echo. Errors name the bad value (a node id
+       * not in the tree too); nothing is applied then. @param {Partial<ViewState>} state */
       setState(state) {
+        checkIds(painter.table, state);
         const first = !view().colorBy && state.colorBy;
         apply(state, { source: "python" });
         if (first && painter.table) {
@@ -349,8 +352,9 @@ export function createRenderer(container, options = {}) {
       get state() {
         return { ...view() };
       },
-      /** @param {Iterable<number>} ids */
+      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<number>} ids */
       setSelection(ids) {
+        checkIds(painter.table, { selection: [...ids] });
         store.select(ids, { source: "python" });
         if (!later.pending) painter.marks.selection(); // else the picture draws it
       },

@@ -305,10 +305,12 @@ export function labelMark(table, stats, item, mark, sizes) {
 const COUNT = new Intl.NumberFormat("en-US");
 
 /**
- * The status line: nodes, what is loaded and shown, roots, the reducer, edges left out of a DAG.
+ * The status line: nodes, what is loaded and shown, selected nodes not drawn as themselves
+ * (`hidden`, see hidden-selection.js), roots, the reducer, edges left out of a DAG.
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {string} [hidden]
  */
-export function statusText(table, stats, tree, view) {
+export function statusText(table, stats, tree, view, hidden = "") {
   const n = (/** @type {number} */ v) => COUNT.format(v);
   const parts = [`${n(table.total)} nodes`];
   if (table.nodeId) {
@@ -320,6 +322,7 @@ export function statusText(table, stats, tree, view) {
   let drawn = 0;
   for (const it of tree.items) if (it.kind !== "aggregate") drawn++;
   if (tree.hiddenCount) parts.push(`${n(drawn)} shown, ${n(tree.hiddenCount)} hidden`);
+  if (hidden) parts.push(hidden);
   const roots = stats.roots.filter((r) => table.idOf(r) >= 0).length;
   const shown = view.roots ? view.roots.length : roots;
   parts.push(shown === roots ? `${roots} root${roots === 1 ? "" : "s"}` : `${shown} of ${roots} roots`);

@@ -120,7 +120,7 @@ export function createSvgBackend(container, { labelPx }) {
         markOf.set(el, m);
         place(el, m, k);
         el.setAttribute("fill", m.fill ?? missingFill);
-        const keep = ["cct-selected", "cct-match", "cct-cursor", "cct-highlight"].filter((c) =>
+        const keep = ["cct-selected", "cct-holds-selected", "cct-match", "cct-cursor", "cct-highlight"].filter((c) =>
           el.classList.contains(c),
         );
         el.setAttribute("class", [nodeClass(m), ...keep].join(" "));
@@ -138,6 +138,24 @@ export function createSvgBackend(container, { labelPx }) {
         if (!el) continue;
         el.classList.add("cct-selected");
         el.setAttribute("aria-selected", "true");
+        /** @type {Node} */ (el.parentNode).appendChild(el); // draw on top
+      }
+    },
+
+    /** Glyphs that hide selected nodes (see hidden-selection.js). @param {Map<number, number[]>} holders
+     * mark key → the selected ids it hides */
+    setHolding(holders) {
+      for (const el of nodeGroup.querySelectorAll(".cct-holds-selected")) {
+        el.classList.remove("cct-holds-selected");
+        el.removeAttribute("data-holds-selected");
+        el.removeAttribute("aria-description");
+      }
+      for (const [key, ids] of holders) {
+        const el = elements[key];
+        if (!el) continue;
+        el.classList.add("cct-holds-selected");
+        el.setAttribute("data-holds-selected", String(ids.length));
+        el.setAttribute("aria-description", holdsText(ids.length));
         /** @type {Node} */ (el.parentNode).appendChild(el); // draw on top
       }
     },
@@ -219,6 +237,9 @@ function place(el, m, k) {
     el.setAttribute("r", String(m.r / k));
   } else el.setAttribute("d", shapePath(m.shape, m.x, m.y, m.r / k));
 }
+
+/** What a glyph holding selected nodes says to a screen reader. @param {number} n */
+export const holdsText = (n) => `holds ${n} selected node${n === 1 ? "" : "s"}`;
 
 /** @param {NodeMark} m */
 function nodeClass(m) {

@@ -200,7 +200,12 @@ export function bindTraits(model, renderer, changed = () => {}, failed = () => {
       () => {
         const ids = model.get("selection") ?? [];
         if (sameValue(ids, renderer.selection)) return;
-        renderer.setSelection(ids);
+        try {
+          if (!dataPending()) renderer.setSelection(ids); // else the new table is drawn with it (index.js)
+        } catch (error) {
+          failed(new Error(`selection was not applied: ${error instanceof Error ? error.message : error}`));
+          return;
+        }
         changed();
       },
     ],

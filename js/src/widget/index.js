@@ -11,6 +11,7 @@ import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
 import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
+import { watchRefusals } from "./refusals.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
@@ -99,6 +100,7 @@ function renderView(deps, model, el) {
   const saves = createSaves(connection.model, afterFrame(win));
   const messenger = saves.messenger;
   const errors = createErrorReport(messenger, el);
+  const stopRefusals = watchRefusals(model, (error) => errors.report(error, "trait"));
   const screen = createScreenReport(messenger);
   const lod = createLodClient(messenger, { live: () => connection.live, refused: connectionNote.flash });
   /** @returns {import("./renderer-api.js").ViewFigure<T> | null} */
@@ -272,6 +274,7 @@ function renderView(deps, model, el) {
     model.off("change:_payload", onData);
     model.off("comm:close", onClosed);
     unbind();
+    stopRefusals();
     paneBinding?.dispose();
     lod.dispose();
     screen.dispose();

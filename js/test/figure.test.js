@@ -58,7 +58,7 @@ describe("figureSVG", () => {
     );
     expect(nodes).toBe(4500);
     expect(parse(svg).querySelectorAll("circle.cct-node, path.cct-node")).toHaveLength(4500);
-  });
+  }, 30_000); // 4,500 SVG nodes in jsdom: 2 s alone, over 5 s on a loaded 2-core machine
 
   test("keeps the view state: collapsed subtrees, focus, selection and search marks", () => {
     const table = decodeTable(smallTree());

@@ -150,9 +150,12 @@ def test_bundle_is_built_and_used() -> None:
 
 # What a page loads and a saved notebook stores: the README's stated budget (section
 # "Performance"). Growing past it is a decision to make, not a drift: `node js/build.mjs
-# --analyze` lists what each module adds.
-BUNDLE_BUDGET_MINIFIED = 230 * 1024
-BUNDLE_BUDGET_GZIPPED = 85 * 1024
+# --analyze` lists what each module adds. Raised from 230/85 KB on 2026-11-25 (issues 28 and
+# 29 added about 10 KB: nodes too small to judge, the rule of each metric's kind in the status
+# line, the connection to the kernel, refused messages, selections hidden in glyphs, held
+# gestures); the page still loads it once per kernel.
+BUNDLE_BUDGET_MINIFIED = 240 * 1024
+BUNDLE_BUDGET_GZIPPED = 90 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

@@ -108,6 +108,26 @@ describe("Python → renderer", () => {
     expect(renderer.state.colorScale).toBe("linear");
   });
 
+  test.each([
+    ["height", 10, /^height was not applied: 10 is not a whole number of pixels ≥ 240/],
+    ["height", 300.5, /^height was not applied: 300.5 is not/],
+    ["height", "600", /^height was not applied: "600" is not/],
+    ["units", ["s"], /^units was not applied: \["s"\] is not a map of metric names to unit texts/],
+    ["units", { time: 5 }, /^units was not applied: the unit of "time" is 5, not a text/],
+  ])("%s = %j set past Python's checks is refused and reported; the view keeps what it had", (trait, bad, message) => {
+    const model = mockModel({ height: 400, units: { time: "s" } });
+    const renderer = fakeRenderer(document.createElement("div"), {});
+    const failed = vi.fn();
+    const changed = vi.fn();
+    bindTraits(model, renderer, changed, failed);
+    expect(() => model.python(trait, bad)).not.toThrow();
+    expect(failed).toHaveBeenCalledTimes(1);
+    expect(String(failed.mock.calls[0][0].message)).toMatch(message);
+    expect(renderer.element.style.height).toBe("400px");
+    expect(renderer.callsOf("setUnits")).toEqual([]);
+    expect(changed).not.toHaveBeenCalled();
+  });
+
   test("a trait that comes with a new table waits for it: drawing the table applies it", () => {
     const model = mockModel();
     const renderer = fakeRenderer(document.createElement("div"), {});

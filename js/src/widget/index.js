@@ -97,7 +97,7 @@ function renderView(deps, model, el) {
     if (!live) lod.cutOff();
     else paneBinding?.reload(); // the kernel is back: rows refused meanwhile load
   });
-  const saves = createSaves(connection.model, afterFrame(win));
+  const saves = createSaves(model, afterFrame(win), connection.model);
   const messenger = saves.messenger;
   const errors = createErrorReport(messenger, el);
   const stopRefusals = watchRefusals(model, (error) => errors.report(error, "trait"));

@@ -2,16 +2,9 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import contractJson from "../../cctviz/contract.json";
 import { VIEW_DEFAULTS, VIEW_SPECS } from "../src/contract.js";
-import {
-  afterFrame,
-  bindTraits,
-  createSaves,
-  sameValue,
-  traitWriter,
-  VIEW_TRAITS,
-  viewState,
-} from "../src/widget/binding.js";
+import { bindTraits, traitWriter, VIEW_TRAITS, viewState } from "../src/widget/binding.js";
 import { TRAIT_KINDS } from "../src/widget/model.js";
+import { afterFrame, createSaves, sameValue } from "../src/widget/saves.js";
 import { fakeRenderer, mockModel, mountWidget, screenReports } from "./widget-fakes.js";
 
 afterEach(() => {

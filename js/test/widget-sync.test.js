@@ -11,8 +11,9 @@
 // its idle status; an echo of a trait is dropped unless it answers the latest message that sent
 // that trait, and that answer too is dropped while the trait waits in the buffer.
 import { describe, expect, test } from "vitest";
-import { bindTraits, createSaves, traitWriter } from "../src/widget/binding.js";
+import { bindTraits, traitWriter } from "../src/widget/binding.js";
 import { watchConnection } from "../src/widget/connection.js";
+import { createSaves } from "../src/widget/saves.js";
 import { fakeRenderer, mockModel } from "./widget-fakes.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -5,7 +5,7 @@
 // snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
 // replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
 // kernel is gone says so and sends nothing).
-import { afterFrame, bindTraits, createSaves, traitWriter, viewState } from "./binding.js";
+import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
@@ -13,6 +13,7 @@ import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
 import { watchRefusals } from "./refusals.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
+import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
 import { watchTheme } from "./theme.js";

@@ -252,3 +252,29 @@ def test_dask_gives_the_statistics_duckdb_gives(mpi_store: cctviz.Ensemble) -> N
                 np.testing.assert_allclose(dask[r], duck[r], rtol=1e-9, equal_nan=True, err_msg=r)
     with pytest.raises(TypeError, match=r"engine= takes a dask.distributed Client"):
         cctviz.Ensemble(mpi_store.path, engine=object())
+
+
+def test_the_widget_draws_the_reduced_tree_and_re_reduces(mpi_store: cctviz.Ensemble) -> None:
+    sub = mpi_store.where("TRUE")
+    w = cctviz.CCT(sub)
+    metric = _metric(mpi_store)
+    reduced = sub.reduce(metric, ("mean", "max", "count"))
+    paths = {}
+    for i in range(w.table.size):
+        p = int(w.table.parent[i])
+        paths[i] = (*(paths[p] if p >= 0 else ()), w.table.name(i))
+    by_path = reduced.set_index("path")
+    rows = [paths[i] for i in range(w.table.size)]
+    assert set(rows) == set(by_path.index)
+    np.testing.assert_allclose(
+        w.table.metrics[metric].values, by_path.loc[rows, "mean"], rtol=1e-12
+    )
+    np.testing.assert_array_equal(w.table.metrics["profiles"].values, by_path.loc[rows, "count"])
+    assert w.metric_kinds.loc["profiles", "kind"] == "max"
+    w.reducer = "max"  # over the profiles, by the engine
+    np.testing.assert_allclose(w.table.metrics[metric].values, by_path.loc[rows, "max"], rtol=1e-12)
+    gf = sub.to_graphframe("median")
+    assert (
+        gf.metadata["cctviz.ensemble"] == str(mpi_store.path)
+        and gf.metadata["cctviz.reducer"] == "median"
+    )

@@ -17,7 +17,11 @@ from .profiles import data_root, require
 
 th = pytest.importorskip("thicket", reason="Thicket needs llnl-thicket (the LLNL test environment)")
 
-ENSEMBLES = ["thicket/mpi_scaling_cali", "thicket/XL_BaseCuda", "thicket-tutorial/lulesh-strong-weak"]
+ENSEMBLES = [
+    "thicket/mpi_scaling_cali",
+    "thicket/XL_BaseCuda",
+    "thicket-tutorial/lulesh-strong-weak",
+]
 
 
 def _thicket(folder: str) -> tuple[list[Path], Any]:
@@ -69,7 +73,9 @@ def test_statistics_equal_thickets(folder: str, tmp_path: Path) -> None:
         assert set(got.index) == set(ref.index), metric
         got = got.loc[ref.index]
         for r in ref.columns:
-            np.testing.assert_allclose(got[r], ref[r], rtol=1e-9, equal_nan=True, err_msg=f"{metric} {r}")
+            np.testing.assert_allclose(
+                got[r], ref[r], rtol=1e-9, equal_nan=True, err_msg=f"{metric} {r}"
+            )
 
 
 def test_a_thicket_added_whole_keeps_its_metadata_and_numbers(tmp_path: Path) -> None:

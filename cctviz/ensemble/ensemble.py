@@ -211,6 +211,14 @@ class Ensemble:
         )
         return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
 
+    def to_graphframe(self, reducer: str = "mean") -> Any:
+        """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
+        selected profiles with ``reducer``, and ``profiles`` (how many hold each node). What
+        ``cctviz.CCT(ens)`` draws."""
+        from .graphframe import to_graphframe
+
+        return to_graphframe(self, reducer)
+
 
 def _dask_engine(engine: Any, root: Path) -> Any:
     if engine is None or engine == "duckdb":

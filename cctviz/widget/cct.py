@@ -173,11 +173,16 @@ class CCT(
         self._apply_state(saved)
 
     def _make_table(self, data: Any, reducer: str) -> NodeTable:
-        """The node table of ``data`` (a subclass adds to it: the compare view's presence)."""
+        """The node table of ``data`` (a subclass adds to it: the compare view's presence).
+        An ensemble is reduced over its profiles with ``reducer`` by its engine first."""
+        kinds = self._metric_kinds
+        if type(data).__module__ == "cctviz.ensemble.ensemble":
+            from ..ensemble.graphframe import PROFILES, to_graphframe
+
+            data, reducer = to_graphframe(data, reducer), "mean"  # one row per node now
+            kinds = {PROFILES: "max", **(kinds or {})}
         size = effective(self._size_reducer, reducer)
-        return from_graphframe(
-            data, reducer=reducer, metric_kinds=self._metric_kinds, size_reducer=size
-        )
+        return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
 
     @property
     def view_state(self) -> dict[str, Any]:

@@ -44,6 +44,7 @@ say "benchmark smoke run"
 .venv/bin/python benchmarks/serialize.py --smoke
 .venv/bin/python benchmarks/large.py --smoke
 .venv/bin/python benchmarks/export.py --sizes 1000 --repeat 1
+.venv/bin/python benchmarks/ensemble.py --smoke
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 .venv-llnl/bin/python -m pytest -m "not e2e" -p no:cacheprovider

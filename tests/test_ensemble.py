@@ -278,3 +278,26 @@ def test_the_widget_draws_the_reduced_tree_and_re_reduces(mpi_store: cctviz.Ense
         gf.metadata["cctviz.ensemble"] == str(mpi_store.path)
         and gf.metadata["cctviz.reducer"] == "median"
     )
+
+
+def test_the_synthetic_ensemble_has_its_changes_and_sums(tmp_path: Path) -> None:
+    from cctviz.ensemble.synthetic import Change
+
+    ens = cctviz.examples.ensemble(
+        tmp_path / "syn", 40, 60, seed=3, changes=[Change(5, 25, 2.0)], noise=0.0
+    )
+    assert len(ens) == 40 and len(ens.nodes) == 60
+    assert {"launchdate", "jobsize", "compiler", "problem_size", "run"} <= set(ens.profiles.columns)
+    assert len(ens.where("launchdate >= '2025-01-21'")) == 20  # one run a day from 2025-01-01
+    # without noise, a node's time over another's is the same in every run, until the change
+    keys = ens.nodes.index
+    changed = ens.distribution(int(keys[5]), "time").sort_values("run")["value"].to_numpy()
+    other = ens.distribution(int(keys[6]), "time").sort_values("run")["value"].to_numpy()
+    ratio = changed / other
+    np.testing.assert_allclose(ratio[:25], ratio[0], rtol=1e-9)
+    np.testing.assert_allclose(ratio[25:], 2 * ratio[0], rtol=1e-9)
+    # inclusive time is the subtree sum: the root's mean is the sum of every node's mean
+    inc = ens.reduce("time (inc)", ("mean",))["mean"].iloc[0]
+    assert inc == pytest.approx(ens.reduce("time", ("mean",))["mean"].sum(), rel=1e-9)
+    with pytest.raises(ValueError, match="at least one profile"):
+        cctviz.examples.ensemble(tmp_path / "none", 0, 10)

@@ -57,6 +57,15 @@ def runs(name: str = "lulesh-mpi-scaling") -> dict[int, Any]:
     return {int(p.name.split("_")[0]): reader(str(p)) for p in files}
 
 
+def ensemble(path: Any, n_profiles: int = 100, n_nodes: int = 200, **kwargs: Any) -> Any:
+    """A synthetic ensemble written into a new store at ``path`` (see
+    ``cctviz.ensemble.synthetic.ensemble``: launch dates, job sizes, compilers, noise, and
+    ``changes=`` injected at known runs and nodes); needs the ``ensemble`` extra."""
+    from ..ensemble.synthetic import ensemble as write
+
+    return write(path, n_profiles, n_nodes, **kwargs)
+
+
 def names() -> list[str]:
     """The names of the shipped example profiles."""
     return list(EXAMPLES)

@@ -1,0 +1,116 @@
+"""Ensembles: cctviz's store (DuckDB in process) side by side with Thicket, the tool an analyst
+would use instead, on the same files in one run; then a synthetic ensemble of many profiles.
+
+1. Ingest of real Caliper files (``../shared/data``: the LULESH strong/weak study and the other
+   Thicket ensembles): ``Ensemble.add`` (2 worker processes) against
+   ``Thicket.from_caliperreader`` on the same files (needs llnl-thicket: run in ``.venv-llnl``;
+   under UMD hatchet the Thicket column says so).
+2. A synthetic ensemble (``cctviz.examples.ensemble``): writing it, the per-node reduction of the
+   whole ensemble (mean, std, min, max, p95), a brushed subset (a fifth of the runs) reduced again,
+   one node's distribution over every profile, and the peak memory of this process.
+
+    .venv-llnl/bin/python benchmarks/ensemble.py                     # real files + 10,000 × 5,000
+    .venv/bin/python benchmarks/ensemble.py --smoke                  # small, no Thicket (CI)
+    .venv/bin/python benchmarks/ensemble.py --profiles 2000 --nodes 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cctviz
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+REAL = (
+    "thicket-tutorial/lulesh-strong-weak",
+    "thicket/mpi_scaling_cali",
+    "thicket/XL_BaseCuda",
+    "thicket/rajaperf-lassen",
+    "thicket/rajaperf-quartz",
+    "thicket/simple-cali",
+)
+
+
+def timed(run):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    out = run()
+    return time.perf_counter() - start, out
+
+
+def peak_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # Linux: KB
+
+
+def ingest(files: list[Path], work: Path) -> None:
+    print(f"\n## Ingest of {len(files)} real Caliper files (same files, same 2 cores)\n")
+    print("| tool | seconds | ratio |")
+    print("|---|---:|---:|")
+    ours, added = timed(
+        lambda: cctviz.Ensemble(work / "real").add(files, progress=False, workers=2)
+    )
+    assert added == len(files), added
+    try:
+        import thicket as th
+    except ImportError:
+        print(f"| cctviz Ensemble.add | {ours:.1f} | |")
+        print("| Thicket.from_caliperreader | (needs llnl-thicket: run in .venv-llnl) | |")
+        return
+    theirs, _ = timed(
+        lambda: th.Thicket.from_caliperreader([str(f) for f in files], disable_tqdm=True)
+    )
+    print(f"| cctviz Ensemble.add | {ours:.1f} | {theirs / ours:.1f}× faster |")
+    print(f"| Thicket.from_caliperreader | {theirs:.1f} | 1 |")
+
+
+def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
+    print(
+        f"\n## Synthetic ensemble: {n_profiles:,} profiles × {n_nodes:,} nodes "
+        f"({n_profiles * n_nodes:,} values per metric)\n"
+    )
+    print("| step | seconds | target |")
+    print("|---|---:|---|")
+    write, ens = timed(lambda: cctviz.examples.ensemble(work / "syn", n_profiles, n_nodes, seed=1))
+    print(f"| write the store | {write:.1f} | |")
+    stats = ("mean", "std", "min", "max", "p95")
+    whole, reduced = timed(lambda: ens.reduce("time (inc)", stats))
+    assert len(reduced) == n_nodes
+    print(f"| reduce the whole ensemble per node ({', '.join(stats)}) | {whole:.2f} | ≤ 2 s |")
+    cut = n_profiles // 5
+    brushed, _ = timed(lambda: ens.where(f"run < {cut}").reduce("time (inc)", stats))
+    print(f"| a brushed fifth of the runs, reduced again | {brushed:.2f} | ≤ 1 s |")
+    node = ens.nodes.index[n_nodes // 2]
+    one, dist = timed(lambda: ens.distribution(node, "time"))
+    assert len(dist) == n_profiles
+    print(f"| one node's distribution over {n_profiles:,} profiles | {one:.3f} | ≤ 0.2 s |")
+    print(f"| peak memory of this process | {peak_gb():.2f} GB | ≤ 4 GB |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="small sizes, synthetic only (CI)")
+    parser.add_argument("--profiles", type=int, default=10_000)
+    parser.add_argument("--nodes", type=int, default=5_000)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="cctviz-ensemble-"))
+    try:
+        if args.smoke:
+            synthetic(50, 100, work)
+            return
+        files = sorted(f for folder in REAL for f in (SHARED / folder).rglob("*.cali"))
+        if files:
+            ingest(files, work)
+        else:
+            print(f"(no real files: {SHARED} is missing)", file=sys.stderr)
+        synthetic(args.profiles, args.nodes, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""A synthetic ensemble written straight into a store, for tests and benchmarks: one calling
+context tree of ``n_nodes`` (realistic names: main, solver phases, MPI calls, kernels), and
+``n_profiles`` runs of it with realistic metadata (a launch date per run, job sizes, compilers,
+problem sizes), noise, and optional injected changes at known runs and nodes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .keys import ROOT, frame_text, key_of
+from .store import new_batch, open_folder, write_part
+
+PHASES = ("init", "setup", "solve", "exchange", "output", "finalize")
+KERNELS = ("CalcForce", "Integrate", "ApplyBC", "Reduce", "Gather", "Scatter", "Pack", "Unpack")
+MPI = ("MPI_Allreduce", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Barrier", "MPI_Bcast")
+COMPILERS = ("gcc-12", "clang-16", "intel-2023")
+JOB_SIZES = (64, 128, 256, 512, 1024)
+BATCH = 200  # profiles per Parquet part
+
+
+@dataclass(frozen=True)
+class Change:
+    """From run ``at`` on (in launch order), node ``node``'s exclusive time × ``factor``."""
+
+    node: int
+    at: int
+    factor: float
+
+
+def _tree(n: int, rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A random pre-order tree of ``n`` nodes: parents and names (siblings named apart)."""
+    parent = np.full(n, -1, np.int64)
+    depth = np.zeros(n, np.int64)
+    names = ["main"]
+    used: dict[int, set[str]] = {0: set()}
+    for i in range(1, n):
+        # pre-order: the parent is an earlier node on the current path, mostly the last one
+        p = i - 1
+        while p > 0 and (depth[p] >= 12 or rng.random() < 0.45):
+            p = int(parent[p])
+        parent[i], depth[i] = p, depth[p] + 1
+        pool = PHASES if depth[i] == 1 else MPI if rng.random() < 0.2 else KERNELS
+        base = pool[int(rng.integers(len(pool)))]
+        name, k = base, 1
+        while name in used[p]:
+            k += 1
+            name = f"{base}_{k}"
+        used[p].add(name)
+        used[i] = set()
+        names.append(name)
+    return parent, names
+
+
+def ensemble(
+    path: str | os.PathLike[str],
+    n_profiles: int = 100,
+    n_nodes: int = 200,
+    *,
+    seed: int = 0,
+    changes: Sequence[Change] = (),
+    noise: float = 0.05,
+    start: str = "2025-01-01",
+) -> Any:
+    """Writes a synthetic ensemble into a new store at ``path`` and returns it (an Ensemble).
+    Each run is one profile launched a day after the previous one; its exclusive ``time`` per
+    node is a base cost × (job size / 64)^-0.8 (strong scaling) × lognormal noise of ``noise``,
+    with ``changes`` applied; ``time (inc)`` is the subtree sum."""
+    from .ensemble import Ensemble
+
+    if n_profiles < 1 or n_nodes < 1:
+        raise ValueError("an ensemble has at least one profile and one node")
+    rng = np.random.default_rng(seed)
+    root = open_folder(path, create=True)
+    parent, names = _tree(n_nodes, rng)
+    frames = [frame_text({"name": nm, "type": "function"}) for nm in names]
+    keys = np.zeros(n_nodes, np.int64)
+    for i in range(n_nodes):
+        keys[i] = key_of(int(keys[parent[i]]) if parent[i] >= 0 else ROOT, frames[i], 0)
+    parent_keys = np.where(parent >= 0, keys[np.maximum(parent, 0)], ROOT)
+    nodes = pd.DataFrame(
+        {
+            "key": keys,
+            "parent": parent_keys,
+            "name": names,
+            "file": None,
+            "line": None,
+            "module": None,
+            "type": "function",
+            "frame": frames,
+        }
+    )
+    batch = new_batch()
+    write_part(root, "nodes", nodes, batch)
+    kinds = pd.DataFrame(
+        {
+            "metric": ["time", "time (inc)"],
+            "kind": ["exclusive", "inclusive"],
+            "partner": ["time (inc)", "time"],
+        }
+    )
+    write_part(root, "metrics", kinds, batch)
+    base = rng.lognormal(mean=0.0, sigma=1.5, size=n_nodes)
+    dates = pd.Timestamp(start) + pd.to_timedelta(np.arange(n_profiles), unit="D")
+    jobs = rng.choice(JOB_SIZES, size=n_profiles)
+    compilers = rng.choice(COMPILERS, size=n_profiles)
+    sizes = rng.choice((20, 30, 40), size=n_profiles)
+    ids = [f"synthetic-{seed}-{i:06d}" for i in range(n_profiles)]
+    order = np.argsort(-np.arange(n_nodes))  # children before parents, for subtree sums
+    for lo in range(0, n_profiles, BATCH):
+        hi = min(lo + BATCH, n_profiles)
+        m = hi - lo
+        scale = (jobs[lo:hi] / 64.0) ** -0.8 * (sizes[lo:hi] / 30.0) ** 3
+        exc = base[None, :] * scale[:, None] * rng.lognormal(0.0, noise, size=(m, n_nodes))
+        for c in changes:
+            runs = np.arange(lo, hi) >= c.at
+            exc[runs, c.node] *= c.factor
+        inc = exc.copy()
+        for i in order:
+            if parent[i] >= 0:
+                inc[:, parent[i]] += inc[:, i]
+        values = pd.DataFrame(
+            {
+                "profile": np.repeat(ids[lo:hi], n_nodes),
+                "key": np.tile(keys, m),
+                "time": exc.ravel(),
+                "time (inc)": inc.ravel(),
+            }
+        )
+        profiles = pd.DataFrame(
+            {
+                "profile": ids[lo:hi],
+                "hash": ids[lo:hi],
+                "source": "cctviz.examples.ensemble",
+                "nodes": n_nodes,
+                "launchdate": dates[lo:hi],
+                "jobsize": jobs[lo:hi],
+                "compiler": compilers[lo:hi],
+                "problem_size": sizes[lo:hi],
+                "run": np.arange(lo, hi),
+            }
+        )
+        part = f"{batch}-{lo:07d}"
+        write_part(root, "values", values, part)
+        write_part(root, "profiles", profiles, part)
+    return Ensemble(root, create=False)

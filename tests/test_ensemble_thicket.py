@@ -92,3 +92,28 @@ def test_a_thicket_added_whole_keeps_its_metadata_and_numbers(tmp_path: Path) ->
     assert set(a.index) == set(b.index)
     np.testing.assert_allclose(b.loc[a.index, "mean"], a["mean"], rtol=1e-12)
     assert whole.add(tk, progress=False) == 0  # the same profiles again
+
+
+def test_to_thicket_gives_thickets_stats_the_ensembles_numbers(tmp_path: Path) -> None:
+    files, _ = _thicket("thicket/mpi_scaling_cali")
+    ens = cctviz.Ensemble(tmp_path / "store")
+    ens.add(files, progress=False)
+    sizes = sorted(ens.profiles["mpi.world.size"])
+    cut = sizes[len(sizes) // 2]
+    where = f'"mpi.world.size" <= {cut}'
+    tk = ens.to_thicket(where=where)
+    sub = ens.where(where)
+    assert len(tk.profile) == len(sub) and set(tk.metadata["cctviz_profile"]) == set(
+        sub.profiles.index
+    )
+    assert set(tk.metadata["mpi.world.size"]) == {s for s in sizes if s <= cut}
+    metric = "Avg time/rank"
+    ref = _thicket_stats(tk, metric)
+    got = sub.reduce(metric, ("mean", "std", "min", "max", "median")).set_index("path")
+    assert set(got.index) == set(ref.index)
+    for r in ref.columns:
+        np.testing.assert_allclose(
+            got.loc[ref.index, r], ref[r], rtol=1e-12, equal_nan=True, err_msg=r
+        )
+    with pytest.raises(ValueError, match="no profile is selected"):
+        ens.to_thicket(where='"mpi.world.size" < 0')

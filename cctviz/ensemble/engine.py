@@ -117,6 +117,11 @@ class DuckEngine:
             raise self._where_error(where, error) from None
         return df.drop_duplicates("profile").set_index("profile")
 
+    def values(self, where: tuple[str, ...]) -> pd.DataFrame:
+        """Every value row of the selected profiles (for a small subset: a Thicket)."""
+        filter_ = f"WHERE profile IN ({self.selected(where)})" if where else ""
+        return self.query(f"SELECT * FROM {self._source('values')} {filter_}")
+
     def value_columns(self) -> list[str]:
         if not self.has("values"):
             return []

@@ -211,6 +211,13 @@ class Ensemble:
         )
         return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
 
+    def to_thicket(self, where: str | None = None) -> Any:
+        """The selected profiles (and ``where``, a further filter) as a Thicket, so that
+        Thicket's stats, query language and plots work on them: meant for a small subset."""
+        from .thicket import to_thicket
+
+        return to_thicket(self.where(where) if where else self)
+
     def to_graphframe(self, reducer: str = "mean") -> Any:
         """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
         selected profiles with ``reducer``, and ``profiles`` (how many hold each node). What

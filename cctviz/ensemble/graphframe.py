@@ -25,13 +25,32 @@ def measured(metrics: pd.DataFrame) -> list[str]:
     return [m for m in metrics.index if DERIVED not in str(m)]
 
 
+def build_graph(tree: pd.DataFrame) -> tuple[Any, dict[int, Any]]:
+    """A Hatchet graph of ``tree`` (rows of ``Ensemble.nodes``, parents first): the graph and
+    its Node by key."""
+    from hatchet.frame import Frame
+    from hatchet.graph import Graph
+    from hatchet.node import Node
+
+    made: dict[int, Any] = {}
+    roots = []
+    for key, row in tree.iterrows():
+        parent = made.get(int(row["parent"])) if row["parent"] != ROOT else None
+        node = Node(Frame(json.loads(row["frame"])), parent)
+        if parent is None:
+            roots.append(node)
+        else:
+            parent.add_child(node)
+        made[int(key)] = node
+    graph = Graph(roots)
+    graph.enumerate_traverse()
+    return graph, made
+
+
 def to_graphframe(ens: Any, reducer: str = "mean") -> Any:
     """A GraphFrame of ``ens`` (an Ensemble or sub-ensemble) with every measured metric reduced
     by ``reducer`` (mean, sum, min, max, median, pNN, std, imbalance) over its profiles."""
     import hatchet as ht
-    from hatchet.frame import Frame
-    from hatchet.graph import Graph
-    from hatchet.node import Node
 
     (reducer,) = red.check((reducer,))
     kinds = ens.metrics
@@ -47,19 +66,7 @@ def to_graphframe(ens: Any, reducer: str = "mean") -> Any:
     tree = ens.nodes
     keep = tree.index.isin(pd.Index(np.concatenate([c.index.to_numpy() for c in columns.values()])))
     tree = tree[keep]
-    made: dict[int, Any] = {}
-    roots = []
-    for key, row in tree.iterrows():
-        attrs = json.loads(row["frame"])
-        parent = made.get(int(row["parent"])) if row["parent"] != ROOT else None
-        node = Node(Frame(attrs), parent)
-        if parent is None:
-            roots.append(node)
-        else:
-            parent.add_child(node)
-        made[int(key)] = node
-    graph = Graph(roots)
-    graph.enumerate_traverse()
+    graph, made = build_graph(tree)
     nodes = [made[int(k)] for k in tree.index]
     df = pd.DataFrame({"node": nodes, "name": tree["name"].tolist()})
     for metric, values in columns.items():

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 TABLES = ("nodes", "values", "profiles", "metrics")
 FORMAT = {"format": "cctviz-ensemble", "version": 1}
+ROW_GROUP = 64 * 1024  # rows per Parquet row group
 
 
 class StoreError(ValueError):
@@ -83,7 +84,13 @@ def write_part(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
         return
     final = root / table / f"part-{batch}.parquet"
     tmp = final.with_suffix(".tmp")
-    pq.write_table(pa.Table.from_pandas(_arrow_safe(df), preserve_index=False), tmp)
+    if table == "values":
+        # sorted by node: a row group then spans few keys, and a query of one node (its
+        # distribution) reads only the row groups whose key range holds it
+        df = df.sort_values("key", kind="stable")
+    pq.write_table(
+        pa.Table.from_pandas(_arrow_safe(df), preserve_index=False), tmp, row_group_size=ROW_GROUP
+    )
     os.replace(tmp, final)
 
 

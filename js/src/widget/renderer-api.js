@@ -23,7 +23,7 @@
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
- * @property {(node: number, metric: string) => Promise<import("../cct/tooltip.js").Spread>} onSpread
+ * @property {(node: number, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
  *   asks Python for a node's per-row spread (its tooltip)
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
@@ -83,7 +83,7 @@
  * @property {(svg: string, width: number, height: number, scale: number) => Promise<string>} svgToPng
  *   base64 PNG
  * @property {(parent: HTMLElement, handlers: PaneHandlers) => TablePane} [createTablePane] the
- *   table pane (js/src/cct/table-pane.js); without it the view has none
+ *   table pane (js/src/cct/pane/table-pane.js); without it the view has none
  */
 
 /**

@@ -2,9 +2,9 @@
 // uses of it. js/src/index.js hands in the real modules (`createWidget(deps)`); tests hand in
 // fakes. Node ids are full-tree ids on both sides: the glue never sees rows.
 //
-// The glue is checked with strict types (js/jsconfig.strict.json) and imports nothing from
-// js/src/cct, which is not: this file says what it expects instead, and the check of
-// js/src/index.js (js/jsconfig.json) tells whether the real modules fit.
+// The glue imports no code from js/src/cct: this file says what it expects instead, and the type
+// check of js/src/index.js, which hands the real modules in (js/jsconfig.json, strict over all of
+// js/src), tells whether they fit.
 
 /**
  * @typedef {import("../contract.js").ViewState} ViewState

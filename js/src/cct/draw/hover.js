@@ -1,6 +1,6 @@
 // Hover: the tooltip and the label of the item under the pointer, and the spread of a node's
-// rows (ranks…) once Python has answered for it. Reads the painter's current drawing; changes
-// nothing but the tooltip and the hover label.
+// rows (ranks…) once Python has answered for it. Reads the picture drawn now; changes nothing
+// but the tooltip and the hover label.
 
 import { judged } from "../picture/judge.js";
 import { labelMark } from "../picture/scene.js";
@@ -9,11 +9,8 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "../picture/view-tr
 import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-content.js";
 
 /**
- * @typedef {object} Drawing what the painter draws now
- * @property {import("../data/decode.js").Table | null} table
- * @property {ReturnType<typeof import("../picture/view-tree.js").subtreeStats> | null} stats
- * @property {ReturnType<typeof import("../picture/view-tree.js").viewTreeOf> | null} tree
- * @property {ReturnType<typeof import("../picture/scene.js").computeMarks> | null} scene
+ * @typedef {object} Drawing what is drawn now
+ * @property {import("../picture/picture.js").Picture | null} picture
  * @property {{ setHovered: (key: number | null) => void,
  *   drawHoverLabel: (mark: import("../picture/label-layout.js").LabelMark | null) => void } | null} backend
  * @property {import("../../contract.js").ViewState} view
@@ -29,15 +26,16 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
   /** @type {number | null} the hovered item's key, while its tooltip shows */
   let hovered = null;
   return (key, event) => {
-    const { table, stats, tree, scene, backend, view } = now();
+    const { picture, backend, view } = now();
     hovered = key;
     backend?.setHovered(key);
-    const item = key === null ? null : tree?.byKey.get(key);
-    if (key === null || !item || !event || !table || !stats || !scene) {
+    const item = key === null ? null : picture?.tree.byKey.get(key);
+    if (key === null || !item || !event || !picture) {
       chrome.tooltip.hide();
       backend?.drawHoverLabel(null);
       return;
     }
+    const { table, stats, scene } = picture;
     const opts = {
       colorBy: view.colorBy,
       sizeBy: view.sizeBy,

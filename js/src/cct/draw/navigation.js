@@ -1,31 +1,23 @@
 // Navigation on the drawing: where a node or a fold is on screen, and the camera moves that
 // bring drawn nodes into view (at a readable zoom when asked), centre a fold, or keep a node
-// where the user acted on it across a new layout. Reads the painter's current drawing.
-
-/**
- * @typedef {object} Drawing what the painter draws now
- * @property {import("../data/decode.js").Table | null} table
- * @property {ReturnType<typeof import("../picture/view-tree.js").viewTreeOf> | null} tree
- * @property {ReturnType<typeof import("../picture/layout.js").layoutTree> | null} layout
- */
+// where the user acted on it across a new layout. Reads the picture drawn now.
 
 /**
  * @param {{ camera: import("../input/camera.js").Camera, D: { minRowPx: number, rowHeight: number },
- *   now: () => Drawing, keyOf: (id: number) => number,
+ *   picture: () => import("../picture/picture.js").Picture | null, keyOf: (id: number) => number,
  *   screenOf: (key: number) => { x: number, y: number }, updateLabels: () => void }} parts
  */
-export function createNavigation({ camera, D, now, keyOf, screenOf, updateLabels }) {
+export function createNavigation({ camera, D, picture, keyOf, screenOf, updateLabels }) {
   /** The fold item under node `parent` (-1: hidden roots), if drawn. @param {number} parent */
   const foldUnder = (parent) => {
-    const { table, tree } = now();
-    return tree?.items.find((it) => it.fold && (it.id >= 0 ? (table?.idOf(it.id) ?? -1) : -1) === parent);
+    const pic = picture();
+    return pic?.tree.items.find((it) => it.fold && (it.id >= 0 ? pic.table.idOf(it.id) : -1) === parent);
   };
   return {
     /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. @param {number} id */
     screenPosition(/** @type {number} */ id) {
-      const { tree, layout } = now();
       const key = keyOf(id);
-      return layout && key >= 0 && tree?.byKey.has(key) ? screenOf(key) : null;
+      return key >= 0 && picture()?.tree.byKey.has(key) ? screenOf(key) : null;
     },
     /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. @param {number} parent */
     foldPosition(/** @type {number} */ parent) {
@@ -39,8 +31,9 @@ export function createNavigation({ camera, D, now, keyOf, screenOf, updateLabels
      * @param {{ readable?: boolean, children?: boolean }} [how] `children`: their drawn children too
      */
     reveal(ids, { readable = false, children = false } = {}) {
-      const { tree, layout } = now();
-      if (!layout || !tree) return;
+      const pic = picture();
+      if (!pic) return;
+      const { tree, layout } = pic;
       const keys = ids.map(keyOf).filter((k) => k >= 0 && tree.byKey.has(k));
       if (children) {
         const parents = new Set(keys);
@@ -54,7 +47,7 @@ export function createNavigation({ camera, D, now, keyOf, screenOf, updateLabels
     },
     /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {number} parent */
     centerOnFold(/** @type {number} */ parent) {
-      const { layout } = now();
+      const layout = picture()?.layout;
       const fold = foldUnder(parent);
       if (fold && layout) camera.centerOn(layout.x[fold.key], layout.y[fold.key]);
     },
@@ -64,7 +57,7 @@ export function createNavigation({ camera, D, now, keyOf, screenOf, updateLabels
      * @param {number} id @param {{ x: number, y: number }} at @param {{ x: number, y: number, k: number }} zoom
      */
     keepAt(id, at, zoom) {
-      const { layout } = now();
+      const layout = picture()?.layout;
       const key = keyOf(id);
       if (!layout || key < 0) return;
       camera.set(zoom);

@@ -1,17 +1,17 @@
-// The painter: the drawing pipeline from the view state to pixels — view tree, layout, scene,
-// legends, labels, status line and breadcrumb — on one of the two drawing backends, plus the
-// hover tooltip. It reads the view state from the store and never changes it; node ids in and
-// out are full-tree ids (the table's rows are item keys here, see scene.js).
+// The painter: draws a picture (picture/picture.js: view tree, layout, scene) on one of the two
+// drawing backends, which it owns — marks, links, bands, legends, labels, status line and
+// breadcrumb — plus the hover tooltip. The picture is the renderer's, read through `picture()`:
+// the painter holds no data of its own. It reads the view state from the store and never
+// changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
 import { metricByName } from "../data/decode.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { judged, judgedKey } from "../picture/judge.js";
-import { itemHierarchy, layoutTree } from "../picture/layout.js";
-import { callerSegments, computeMarks, linkSegments, statusText } from "../picture/scene.js";
+import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
 import { legendShare } from "../picture/shares.js";
 import { viewLabels } from "../picture/view-labels.js";
-import { pathTo, subtreeStats, viewTreeOf } from "../picture/view-tree.js";
+import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { createHover, createPin } from "./hover.js";
 import { createNavigation } from "./navigation.js";
@@ -20,21 +20,24 @@ import { createSvgBackend } from "./svg-backend.js";
 import { textMeasure } from "./text-measure.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./view-legends.js";
 
-/** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../picture/picture.js").Picture} Picture */
 
 /** @typedef {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} Backend */
 const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
 
 /**
- * @param {{ D: import("../picture/sizes.js").Sizes, legendsOnTop: () => boolean, store: import("../state/store.js").Store,
+ * @param {{ D: import("../picture/sizes.js").Sizes, picture: () => Picture | null, legendsOnTop: () => boolean,
+ *   store: import("../state/store.js").Store,
  *   camera: import("../input/camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   toolbar: ReturnType<typeof import("../input/toolbar.js").createToolbar> | null,
  *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void,
  *   onSpread?: ((node: number, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
- *   `onBackend`: a new drawing surface (gestures and zoom move to it); `onFocus`: a breadcrumb click
+ *   `picture`: what to draw (null: nothing yet); `onBackend`: a new drawing surface (gestures
+ *   and zoom move to it); `onFocus`: a breadcrumb click
  */
 export function createPainter({
   D,
+  picture,
   legendsOnTop,
   store,
   camera,
@@ -47,23 +50,19 @@ export function createPainter({
   // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
   const spreads = createSpreads(onSpread);
   const doc = chrome.stage.ownerDocument;
-  /** @type {Table | null} */ let table = null;
-  /** @type {ReturnType<typeof subtreeStats> | null} */ let stats = null;
-  /** @type {ReturnType<typeof viewTreeOf> | null} */ let tree = null;
-  /** @type {ReturnType<typeof layoutTree> | null} */ let layout = null;
-  /** @type {ReturnType<typeof computeMarks> | null} */ let scene = null;
   /** @type {Backend | null} */ let backend = null;
   /** @type {Record<string, string>} */ let units = {};
 
   const view = () => store.view;
-  const ready = () => !!(table && stats && tree && layout && view().colorBy);
+  /** the picture, once there is one to draw and a metric to colour by */
+  const drawable = () => (view().colorBy ? picture() : null);
   /** the item key of a drawn node id (a row), -1 if the table does not have it */
-  const keyOf = (/** @type {number} */ id) => table?.rowOf(id) ?? -1;
+  const keyOf = (/** @type {number} */ id) => picture()?.keyOf(id) ?? -1;
   const keysOf = (/** @type {Iterable<number>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
-  const screenOf = (/** @type {number} */ key) => ({
-    x: camera.toScreenX(layout?.x[key] ?? 0),
-    y: camera.toScreenY(layout?.y[key] ?? 0),
-  });
+  const screenOf = (/** @type {number} */ key) => {
+    const layout = picture()?.layout;
+    return { x: camera.toScreenX(layout?.x[key] ?? 0), y: camera.toScreenY(layout?.y[key] ?? 0) };
+  };
 
   /** Switches to the SVG or canvas backend; gestures and zoom move to its surface. @param {"svg" | "canvas"} kind */
   function useBackend(kind) {
@@ -80,14 +79,17 @@ export function createPainter({
   /** @type {unknown} the tree (table.tree, or the table for one without a name) that "auto" has
    * drawn on canvas */
   let canvasTree = null;
-  const treeOfTable = () => table?.tree ?? table;
+  const treeOfTable = () => {
+    const table = picture()?.table ?? null;
+    return table?.tree ?? table;
+  };
   /** "auto": canvas above `D.canvasAbove` drawn nodes, and from then on for the same tree. A
    * user collapsing and expanding a big subtree would otherwise switch surfaces each time, and
    * a new canvas costs its first frame a compositor commit of ~30 ms on top of the drawing. */
   const backendKind = () => {
     const chosen = view().backend;
     if (chosen !== "auto") return chosen;
-    if ((layout?.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
+    if ((picture()?.layout.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
@@ -99,13 +101,14 @@ export function createPainter({
     camera,
     D,
     spreads,
-    now: () => ({ table, stats, tree, scene, backend, view: view() }),
+    now: () => ({ picture: picture(), backend, view: view() }),
     keyOf,
   });
 
-  function computeScene() {
-    if (!table || !stats || !tree || !layout || !backend) return;
-    scene = computeMarks({ table, stats, tree, layout, view: view(), sizes: D });
+  /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
+  function drawLegendsOf(pic) {
+    if (!backend) return;
+    const { table, scene } = pic;
     const colorMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().sizeBy));
     const share = legendShare(table, view(), colorMetric, keyOf);
@@ -140,20 +143,22 @@ export function createPainter({
       small,
     });
   }
-  /** @type {unknown[]} what the legends were last drawn from (see computeScene) */
+  /** @type {unknown[]} what the legends were last drawn from (see drawLegendsOf) */
   let legendKey = [];
-  const markList = () =>
-    tree && scene ? tree.items.map((it) => scene?.marks[it.key]).filter((m) => m !== undefined) : [];
+  /** The marks of the picture's items, in tree order. @param {Picture} pic */
+  const markList = ({ tree, scene }) => tree.items.map((it) => scene.marks[it.key]).filter((m) => m !== undefined);
 
   function draw() {
-    if (!ready() || !table || !tree || !layout) return;
+    const pic = drawable();
+    if (!pic) return;
+    const { table, tree, layout } = pic;
     useBackend(backendKind());
-    computeScene();
+    drawLegendsOf(pic);
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
     b.drawBands(bandRules(layout));
     b.drawLinks(linkSegments(tree, layout));
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
-    b.drawNodes(markList());
+    b.drawNodes(markList(pic));
     showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
@@ -167,50 +172,40 @@ export function createPainter({
     );
   }
   function restyle() {
-    computeScene();
-    pin(table, store.selection, view().colorBy);
-    backend?.styleNodes(markList());
+    const pic = drawable();
+    if (!pic) return;
+    drawLegendsOf(pic);
+    pin(pic.table, store.selection, view().colorBy);
+    backend?.styleNodes(markList(pic));
     updateLabels();
     histogram();
   }
   function histogram() {
-    const m = table && metricByName(table, view().colorBy);
-    if (m && tree) toolbar?.setHistogram(m.values, view().colorScale, view().prune, tree.hiddenCount);
+    const pic = picture();
+    const m = pic && metricByName(pic.table, view().colorBy);
+    if (pic && m) toolbar?.setHistogram(m.values, view().colorScale, view().prune, pic.tree.hiddenCount);
   }
 
-  /** What is drawn for the view state, before it is laid out: the one specification of it
-   * (tests/conformance/view-cases.json). */
-  function buildTree() {
-    if (!table || !stats) return;
-    const v = view();
-    tree = viewTreeOf(table, stats, {
-      collapsed: v.collapsed,
-      prune: v.prune,
-      focus: v.focus,
-      roots: v.roots,
-      values: metricByName(table, v.colorBy)?.values ?? null,
-    });
-  }
-  /** New structure (collapse, prune, focus, roots): layout again; keep node `anchor` where it was. @param {number | null} anchor */
+  /**
+   * A new picture of another structure (collapse, prune, focus, roots) or table: drawn, and
+   * fitted, or moved so that node `anchor.id` stays at `anchor.at` on screen.
+   * @param {{ id: number, at: { x: number, y: number } } | null} anchor
+   */
   function rebuild(anchor = null) {
-    if (!table || !stats) return;
-    const anchorKey = anchor === null ? -1 : keyOf(anchor);
-    const before = anchorKey >= 0 && layout && tree?.byKey.has(anchorKey) ? screenOf(anchorKey) : null;
-    buildTree();
-    if (!tree) return;
+    const pic = picture();
+    if (!pic) return;
+    const { table, tree, layout } = pic;
     hover(null, null);
     // a new structure of a big table: its task already walked the whole table (view tree,
     // statistics, folds), so its labels come later too (100k rows: 15 ms of 158)
     labelsAfterRebuild = table.size > D.drawLaterAbove;
-    const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
-    layout = layoutTree(itemHierarchy(tree.items), D, keys);
-    camera.spreadLevels(layout);
     draw();
     histogram();
     // labels placed later: those of the old structure would name the wrong places meanwhile
     if (labelsLater()) backend?.drawLabels([]);
-    if (before && tree.byKey.has(anchorKey)) {
-      camera.keep(before, layout.x[anchorKey], layout.y[anchorKey]);
+    const key = anchor === null ? -1 : pic.keyOf(anchor.id);
+    if (anchor && key >= 0 && tree.byKey.has(key)) {
+      camera.keep(anchor.at, layout.x[key], layout.y[key]);
       updateLabels();
     } else fitToView();
   }
@@ -237,7 +232,10 @@ export function createPainter({
    * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
    * is, were it added to the frame's painting), and moves in between place them once. Labels
    * that a new structure made stale are taken away at once (`rebuild`). */
-  const labelsLater = () => !!tree && (tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
+  const labelsLater = () => {
+    const pic = picture();
+    return !!pic && (pic.tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
+  };
   function updateLabels() {
     if (!labelsLater()) return placeLabels();
     const win = doc.defaultView;
@@ -261,7 +259,9 @@ export function createPainter({
   function placeLabels() {
     cancelLabels(); // placed now: whatever was waiting is done
     labelsAfterRebuild = false;
-    if (!table || !stats || !tree || !scene || !backend) return;
+    const pic = drawable();
+    if (!pic || !backend) return;
+    const { table, stats, tree, layout, scene } = pic;
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
     // the legends' corner: a column on the left, or a row on top
@@ -272,9 +272,7 @@ export function createPainter({
     const keepOut = [legends];
     const { marks } = scene;
     const size = camera.size;
-    const bands = layout
-      ? bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D })
-      : undefined;
+    const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
     const { sizeBy, focus } = view();
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
     backend.drawLabels(
@@ -283,26 +281,37 @@ export function createPainter({
   }
 
   function fitToView() {
+    const layout = picture()?.layout;
     if (!layout || layout.nodes.length === 0) return;
     camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
   function centerOn(/** @type {number} */ id, onlyIfOutside = false) {
+    const pic = picture();
     const key = keyOf(id);
-    if (layout && key >= 0 && tree?.byKey.has(key)) camera.centerOn(layout.x[key], layout.y[key], onlyIfOutside);
+    if (pic && key >= 0 && pic.tree.byKey.has(key)) {
+      camera.centerOn(pic.layout.x[key], pic.layout.y[key], onlyIfOutside);
+    }
   }
-  /** @param {number} w @param {number} h */
+  /** A new size of the drawing (the renderer spreads the picture's levels again, see `moved`). @param {number} w @param {number} h */
   function resize(w, h) {
     if (!(w > 0 && h > 0)) return;
     camera.setSize(w, h);
     backend?.resize(w, h);
-    if (ready() && layout && tree && !camera.userMoved && camera.spreadLevels(layout)) {
-      computeScene();
-      backend?.moveNodes(markList());
-      backend?.drawLinks(linkSegments(tree, layout));
-      if (table) backend?.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
-      backend?.drawBands(bandRules(layout));
-    }
+  }
+  /** The picture's nodes, links and bands where its layout now puts them (levels spread anew). */
+  function moved() {
+    const pic = drawable();
+    if (!pic || !backend) return;
+    const { table, tree, layout } = pic;
+    drawLegendsOf(pic);
+    backend.moveNodes(markList(pic));
+    backend.drawLinks(linkSegments(tree, layout));
+    backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
+    backend.drawBands(bandRules(layout));
+  }
+  /** After a new size: fitted again, unless the user moved the view (then its labels are placed anew). */
+  function settleSize() {
     if (!camera.userMoved) fitToView();
     else updateLabels();
   }
@@ -310,7 +319,9 @@ export function createPainter({
   /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
    * which the status line names (hidden-selection.js). */
   function showSelection() {
-    if (!backend || !table || !stats || !tree) return;
+    const pic = picture();
+    if (!backend || !pic) return;
+    const { table, stats, tree } = pic;
     const placed = placeSelection(table, tree, store.selection);
     backend.setSelected(placed.drawn);
     backend.setHolding(placed.holders);
@@ -324,7 +335,7 @@ export function createPainter({
     selection: showSelection,
     highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
     /** @param {number | null} id */
-    cursor: (id) => backend?.setCursor(id !== null && tree?.byKey.has(keyOf(id)) ? keyOf(id) : null),
+    cursor: (id) => backend?.setCursor(id !== null && picture()?.tree.byKey.has(keyOf(id)) ? keyOf(id) : null),
     /** @param {number[]} ids */
     matches: (ids) => backend?.setMatches(keysOf(ids)),
   };
@@ -333,7 +344,7 @@ export function createPainter({
   const navigation = createNavigation({
     camera,
     D,
-    now: () => ({ table, tree, layout }),
+    picture,
     keyOf,
     screenOf,
     updateLabels,
@@ -341,40 +352,11 @@ export function createPainter({
 
   useBackend("svg");
   return {
-    get table() {
-      return table;
-    },
-    get stats() {
-      return stats;
-    },
-    get tree() {
-      return tree;
-    },
     get backend() {
       return backend;
     },
-    /** the colour scale's reason why a value has no colour, for the tooltip */
-    get scene() {
-      return scene;
-    },
-    /** New data: its subtree statistics; call `rebuild` to draw it. @param {Table} data */
-    setTable(data) {
-      table = data;
-      spreads.clear();
-      stats = subtreeStats(data);
-      // what was drawn of the table before is not the view of this one: rebuild draws it
-      tree = null;
-      layout = null;
-    },
-    buildTree,
-    ready,
     keyOf,
     screenOf,
-    /** Whether node `id` is drawn (as a node or a collapsed glyph). @param {number} id */
-    drawn: (id) => {
-      const kind = tree?.byKey.get(keyOf(id))?.kind;
-      return kind === "node" || kind === "collapsed";
-    },
     ...navigation,
     rebuild,
     draw,
@@ -388,19 +370,23 @@ export function createPainter({
     fitToView,
     centerOn,
     resize,
+    moved,
+    settleSize,
     hover,
     marks,
+    /** Forgets what was asked of Python about the last table (new data). */
+    newTable() {
+      spreads.clear();
+    },
     /** @param {Record<string, string>} map */
     setUnits(map) {
       units = { ...map };
-      if (ready()) restyle();
+      restyle();
     },
     destroy() {
       cancelLabels();
       backend?.destroy();
       backend = null;
-      // a destroyed view keeps nothing of its tree (something may still hold the renderer)
-      table = stats = tree = layout = scene = null;
     },
   };
 }

@@ -1,10 +1,9 @@
 // The camera: the zoom and pan from layout units to screen pixels (d3-zoom on the drawing's
 // surface), fitting the tree into the room the legends and labels leave, keeping a node where
-// it was on screen across a new layout, and the level spacing that makes a fitted tree readable.
+// it was on screen across a new layout, and the room a picture's levels are spread over.
 import { select } from "d3-selection";
 import "d3-transition"; // selection.transition(): navigation glides to its target
 import { zoom, zoomIdentity } from "d3-zoom";
-import { BAND_GAP, bandRoom, HEAD_ROOM, placeLevels, stackBands } from "../picture/layout.js";
 
 /** @typedef {{ x: number, y: number, k: number }} Transform */
 /**
@@ -213,36 +212,6 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       const dx = before.x - transform.applyX(x);
       const dy = before.y - transform.applyY(y);
       jump(transform.translate(dx / transform.k, dy / transform.k));
-    },
-
-    /**
-     * Level width (layout units) such that, at the zoom that fits the tree's height, each level
-     * takes a readable share of the view's width. Returns whether the positions changed.
-     * @param {Layout} layout
-     */
-    spreadLevels(layout) {
-      const avail = room();
-      let k = Math.min(frame.maxFitScale, avail.height / Math.max(1, layout.height));
-      const bands = layout.bands.length;
-      let moved = false;
-      if (bands > 1) {
-        // the bands of several roots keep BAND_PX between them at the fitted zoom
-        const content = layout.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0);
-        const px = bandRoom(bands, avail.height);
-        k = Math.max(1e-4, Math.min(frame.maxFitScale, (avail.height - px.total) / Math.max(1, content)));
-        const gap = Math.max(BAND_GAP * layout.rowHeight, px.gap / k);
-        const head = Math.max(HEAD_ROOM * layout.rowHeight, px.head / k);
-        const before = layout.height;
-        stackBands(layout, gap, head);
-        moved = Math.abs(before - layout.height) > 1e-9;
-        k = Math.min(frame.maxFitScale, avail.height / Math.max(1, layout.height));
-      }
-      const screen = avail.width / Math.max(1, layout.maxDepth);
-      const perLevel = Math.max(frame.minLevelWidth, Math.min(frame.maxLevelWidth, screen));
-      const levelWidth = perLevel / k;
-      if (Math.abs(levelWidth - layout.levelWidth) < 1e-9) return moved;
-      placeLevels(layout, levelWidth);
-      return true;
     },
   };
 }

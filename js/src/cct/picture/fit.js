@@ -7,6 +7,7 @@
 // collapse state (undoable, reported to Python as `collapsed`).
 
 import { metricByName, withoutFolds } from "../data/decode.js";
+import { bandIndex, bandRoom } from "./layout.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 
@@ -155,4 +156,23 @@ export function roomFor(room, { rowPx, levelPx }) {
     rows: Math.max(1, Math.floor(room.height / rowPx) + 1),
     levels: Math.max(1, Math.floor(room.width / levelPx) + 1),
   };
+}
+
+/**
+ * The node ids a first picture collapses so that it fits `free` (screen pixels: the camera's
+ * room) at readable spacing (`minRowPx`, `minLevelWidth`), sizing subtrees by `sizeBy`. The bands
+ * of several roots take room of their own (see layout.js): BAND_PX between two bands (a run of
+ * small roots is one band) and HEAD_PX above the first.
+ * @param {import("./picture.js").Picture} picture
+ * @param {{ width: number, height: number }} free @param {string} sizeBy
+ * @returns {number[]} full-tree ids
+ */
+export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
+  const { items } = tree;
+  const parents = new Set(items.map((it) => it.parentKey));
+  const tops = items.filter((it) => it.parentKey === -1);
+  const bands = tops.length > 1 ? (bandIndex(tops.map((it) => !parents.has(it.key))).at(-1) ?? 0) + 1 : 0;
+  const height = Math.max(sizes.minRowPx, free.height - bandRoom(bands, free.height).total);
+  const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
+  return foldsToFit(table, stats, tree, sizeBy, room);
 }

@@ -1,5 +1,6 @@
 // The d3 hierarchy of the drawn items (several roots under one hidden root), laid out as a
-// left-to-right tidy tree; and the children lists of a table.
+// left-to-right tidy tree, its levels spread over the room a view has; and the children lists of
+// a table.
 import { hierarchy, tree } from "d3-hierarchy";
 
 export const HIDDEN_ROOT = -1;
@@ -182,12 +183,11 @@ export function layoutTree(root, { rowHeight }, size) {
 export function stackBands(layout, gap, head) {
   const { y, nodes, bands } = layout;
   if (bands.length > 1) {
-    const { bandOf, tidy, heights } = layout.stacking;
-    const start = new Float64Array(bands.length);
+    const { bandOf, tidy } = layout.stacking;
+    const start = bandStarts(layout, gap);
     bands.forEach((band, i) => {
-      start[i] = i === 0 ? 0 : start[i - 1] + heights[i - 1] + gap;
       band.y0 = start[i];
-      band.y1 = start[i] + heights[i];
+      band.y1 = start[i] + layout.stacking.heights[i];
     });
     for (const node of nodes) y[node.data] = start[bandOf[node.data]] + tidy[node.data];
   }
@@ -201,6 +201,28 @@ export function stackBands(layout, gap, head) {
   layout.height = nodes.length ? y1 - y0 + layout.headRoom : 0;
 }
 
+/** Where each band starts when they are stacked `gap` apart. @param {ReturnType<typeof layoutTree>} layout @param {number} gap */
+function bandStarts(layout, gap) {
+  const { heights } = layout.stacking;
+  const start = new Float64Array(layout.bands.length);
+  for (let i = 1; i < start.length; i++) start[i] = start[i - 1] + heights[i - 1] + gap;
+  return start;
+}
+
+/** The height stackBands would give `layout` (it is not changed). @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head */
+function stackedHeight(layout, gap, head) {
+  const { bandOf, tidy } = layout.stacking;
+  const start = bandStarts(layout, gap);
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const node of layout.nodes) {
+    const y = start[bandOf[node.data]] + tidy[node.data];
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  return layout.nodes.length ? y1 - y0 + head : 0;
+}
+
 /**
  * Sets the horizontal positions for a level width (layout units).
  * @param {ReturnType<typeof layoutTree>} layout
@@ -209,4 +231,50 @@ export function stackBands(layout, gap, head) {
 export function placeLevels(layout, levelWidth) {
   for (const node of layout.nodes) layout.x[node.data] = layout.depth[node.data] * levelWidth;
   layout.levelWidth = levelWidth;
+}
+
+/**
+ * How a layout's levels and bands are spread over `room` (screen pixels): the level width
+ * (layout units) such that, at the zoom that fits the tree's height, each level takes a readable
+ * share of the room's width; and with several roots, the gaps between their bands and above the
+ * first (BAND_PX and HEAD_PX at that zoom, at least BAND_GAP and HEAD_ROOM rows).
+ * @param {ReturnType<typeof layoutTree>} layout a layout as laid out (layoutTree)
+ * @param {{ width: number, height: number }} room
+ * @param {{ maxFitScale: number, minLevelWidth: number, maxLevelWidth: number }} sizes
+ * @returns {{ levelWidth: number, gap: number, head: number }}
+ */
+export function levelSpread(layout, room, { maxFitScale, minLevelWidth, maxLevelWidth }) {
+  let k = Math.min(maxFitScale, room.height / Math.max(1, layout.height));
+  let gap = BAND_GAP * layout.rowHeight;
+  let head = HEAD_ROOM * layout.rowHeight;
+  const bands = layout.bands.length;
+  if (bands > 1) {
+    // the bands of several roots keep BAND_PX between them at the fitted zoom
+    const content = layout.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0);
+    const px = bandRoom(bands, room.height);
+    k = Math.max(1e-4, Math.min(maxFitScale, (room.height - px.total) / Math.max(1, content)));
+    gap = Math.max(BAND_GAP * layout.rowHeight, px.gap / k);
+    head = Math.max(HEAD_ROOM * layout.rowHeight, px.head / k);
+    k = Math.min(maxFitScale, room.height / Math.max(1, stackedHeight(layout, gap, head)));
+  }
+  const screen = room.width / Math.max(1, layout.maxDepth);
+  const perLevel = Math.max(minLevelWidth, Math.min(maxLevelWidth, screen));
+  return { levelWidth: perLevel / k, gap, head };
+}
+
+/**
+ * A copy of `layout` spread as `spread` says (levelSpread); `layout` stays as it was.
+ * @param {ReturnType<typeof layoutTree>} layout @param {ReturnType<typeof levelSpread>} spread
+ * @returns {ReturnType<typeof layoutTree>}
+ */
+export function spreadLayout(layout, { levelWidth, gap, head }) {
+  const spread = {
+    ...layout,
+    x: new Float64Array(layout.x.length),
+    y: Float64Array.from(layout.y),
+    bands: layout.bands.map((band) => ({ ...band })),
+  };
+  if (spread.bands.length > 1) stackBands(spread, gap, head);
+  placeLevels(spread, levelWidth);
+  return spread;
 }

@@ -3,13 +3,16 @@
 // through the pure tree changes (changes.js) and hands it to the renderer's `change` (recorded and
 // reported) or `apply` (undo/redo); node ids are full-tree ids.
 import { valuesOf } from "../../contract.js";
+import { statsOf } from "../picture/picture.js";
 import * as changes from "./changes.js";
 import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
 
 /**
  * @typedef {object} CommandContext
  * @property {import("./store.js").Store} store
- * @property {Painting} painter what is drawn, and the moves on it
+ * @property {() => Table | null} table the table the view has (drawn, or about to be)
+ * @property {() => Picture | null} shown the picture drawn now
+ * @property {Moves} painter the camera moves and marks on the drawing
  * @property {{ setSearchInfo: (text: string, error: boolean) => void } | null} toolbar
  * @property {(partial: Record<string, unknown> | null, anchor?: number | null) => void} change
  * @property {(partial: Record<string, unknown>, how: { source: import("./store.js").Source }) => void} apply
@@ -22,14 +25,12 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  * @property {() => void} foldFirstPicture folds the tree to fit, as its first picture
  */
 
+/** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../picture/picture.js").Picture} Picture */
 /**
- * What the commands need of the drawing (the painter): what it draws now, and the camera moves
- * and marks on it. Node ids are full-tree ids.
- * @typedef {object} Painting
- * @property {import("../data/decode.js").Table | null} table
- * @property {ReturnType<typeof import("../picture/view-tree.js").subtreeStats> | null} stats
- * @property {ReturnType<typeof import("../picture/view-tree.js").viewTreeOf> | null} tree
- * @property {(id: number) => boolean} drawn whether node `id` is drawn (a node or a collapsed glyph)
+ * What the commands do on the drawing (the painter): camera moves and marks. Node ids are
+ * full-tree ids.
+ * @typedef {object} Moves
  * @property {(ids: number[], how?: { readable?: boolean, children?: boolean }) => void} reveal
  * @property {(id: number) => void} centerOn
  * @property {() => void} fitToView
@@ -38,6 +39,8 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
 
 /** @param {CommandContext} ctx */
 export function createCommands({
+  table: tableNow,
+  shown,
   foldFirstPicture,
   store,
   painter,
@@ -59,8 +62,9 @@ export function createCommands({
 
   /** Runs a toolbar command by name. @param {string} name @param {any} [value] */
   function command(name, value) {
-    const { table, stats } = painter;
-    if (!table || !stats) return;
+    const table = tableNow();
+    if (!table) return;
+    const stats = statsOf(table);
     const v = view();
     const firstRoot = changes.rootIds(table, stats)[0] ?? null;
     switch (name) {
@@ -122,7 +126,7 @@ export function createCommands({
 
   /** The search the user types: matches are revealed by expanding their collapsed ancestors. @param {string} pattern */
   function searchFor(pattern) {
-    const table = painter.table;
+    const table = tableNow();
     if (!table) return;
     const test = matcher(pattern, {
       regex: view().searchRegex,
@@ -136,8 +140,9 @@ export function createCommands({
     change(opened ? { search: pattern, collapsed: opened } : { search: pattern });
   }
   function updateSearch() {
-    const table = painter.table;
-    if (!table || !painter.tree) return;
+    const table = tableNow();
+    const pic = shown();
+    if (!table || !pic) return;
     const test = matcher(view().search, {
       regex: view().searchRegex,
       caseSensitive: view().searchCase,
@@ -147,7 +152,7 @@ export function createCommands({
       painter.marks.matches([]);
       return toolbar?.setSearchInfo(test.message, true);
     }
-    const found = test ? findMatches(table, test, (row) => painter.drawn(table.idOf(row))) : null;
+    const found = test ? findMatches(table, test, (row) => pic.drawn(table.idOf(row))) : null;
     matches = found?.shown ?? [];
     matchAt = Math.min(matchAt, matches.length - 1);
     painter.marks.matches(matches);

@@ -1,5 +1,6 @@
-// The CCT renderer: wires the state store, the commands and search, the painter (view tree,
-// layout, scene, backends), the camera, the gestures and the chrome. It knows nothing about
+// The CCT renderer: wires the state store, the commands and search, the picture of its table in
+// the view state (picture/picture.js: view tree, layout, scene), the painter that draws it, the
+// camera, the gestures and the chrome. It knows nothing about
 // Jupyter: give it a container, a decoded table and a view state; it reports what the user
 // changes through `onChange` (view state) and `onSelect` (selection). Every node it takes or
 // reports is a full-tree node id; rows of the table are the decoder's business (`table.rowOf`,
@@ -15,8 +16,8 @@ import { LEGEND_BAND } from "../draw/view-legends.js";
 import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
-import { foldsToFit, roomFor } from "../picture/fit.js";
-import { bandIndex, bandRoom } from "../picture/layout.js";
+import { foldsOfPicture } from "../picture/fit.js";
+import { picture, statsOf } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
 import { createCommands } from "../state/commands.js";
@@ -67,6 +68,21 @@ export function createRenderer(container, options = {}) {
   let brushing = false;
   const view = () => store.view;
   const later = createLater(container.ownerDocument.defaultView);
+  /** @type {Table | null} the table the view has (drawn, or about to be) */
+  let table = null;
+  /** @type {import("../picture/picture.js").Picture | null} the picture drawn now (null: none of this table yet) */
+  let shown = null;
+  /** @type {import("../picture/picture.js").PictureSizes} the sizes pictures are made with, with
+   * the room their levels were last spread over (at a new structure, and at a new size unless the
+   * user moved the view) */
+  let sizes = { ...D, room: null };
+  /** The picture of the table in the view state now (not drawn yet, maybe). */
+  const current = () => (table ? picture(table, view(), sizes) : null);
+  const ready = () => !!shown && !!view().colorBy;
+  /** Pictures from now on spread their levels over `room`. @param {{ width: number, height: number }} room */
+  const spreadOver = (room) => {
+    if (sizes.room?.width !== room.width || sizes.room?.height !== room.height) sizes = { ...D, room };
+  };
 
   /** The frame the camera fits into; the legends' place follows the view's width. */
   const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
@@ -82,20 +98,19 @@ export function createRenderer(container, options = {}) {
   const gestures = createGestures({
     stage: chrome.stage,
     backend: () => painter.backend,
-    tree: () => painter.tree,
-    idOf: (row) => painter.table?.idOf(row) ?? -1,
-    keyOf: (id) => painter.keyOf(id),
+    tree: () => shown?.tree ?? null,
+    idOf: (row) => table?.idOf(row) ?? -1,
+    keyOf: (id) => table?.rowOf(id) ?? -1,
     screenOf: (key) => painter.screenOf(key),
     selection: () => store.selection,
     cursor: () => store.cursor,
     select,
     toggleCollapse: (id) => {
-      const { table, stats } = painter;
-      if (!table || !stats) return;
-      change(changes.toggleCollapse(table, stats, view(), id), id);
+      if (!table) return;
+      change(changes.toggleCollapse(table, statsOf(table), view(), id), id);
       painter.reveal([id], { children: true }); // what opened is in view
     },
-    expandFold: (item) => onExpand(item.id >= 0 ? (painter.table?.idOf(item.id) ?? -1) : -1),
+    expandFold: (item) => onExpand(item.id >= 0 ? (table?.idOf(item.id) ?? -1) : -1),
     hover: (key, event) => painter.hover(key, event),
     moveTooltip: (event) => chrome.tooltip.move(event, camera.size.width),
     setCursor,
@@ -115,6 +130,7 @@ export function createRenderer(container, options = {}) {
   });
   const painter = createPainter({
     D,
+    picture: () => shown,
     legendsOnTop: () => frame.legendsOnTop,
     store,
     camera,
@@ -124,36 +140,48 @@ export function createRenderer(container, options = {}) {
     onFocus: (id) => change({ focus: id }),
     onSpread,
   });
-  /** @param {number | null} [anchor] a node id kept where it is on screen */
+  /** The picture of the view state now, drawn (a new structure or table: laid out again).
+   * @param {number | null} [anchor] a node id kept where it is on screen */
   const rebuild = (anchor = null) => {
     gestures.forgetHover();
-    painter.rebuild(anchor);
+    const at = anchor === null ? null : painter.screenPosition(anchor); // in the picture drawn so far
+    spreadOver(camera.room());
+    shown = current();
+    painter.rebuild(at && anchor !== null ? { id: anchor, at } : null);
     showFitNote();
   };
+  /** The picture of the view state now, restyled or (`backend`) drawn again on its backend. */
+  const redraw = (/** @type {boolean} */ backend) => {
+    shown = current();
+    if (backend) painter.redrawBackend();
+    else painter.restyle();
+  };
+  /** A new size: the picture's levels spread over the new room (unless the user moved the view). @param {number} w @param {number} h */
+  function resizeTo(w, h) {
+    if (!(w > 0 && h > 0)) return;
+    painter.resize(w, h);
+    if (shown && ready() && !camera.userMoved) {
+      const before = shown.layout;
+      spreadOver(camera.room());
+      shown = current();
+      if (shown?.layout !== before) painter.moved();
+    }
+    painter.settleSize();
+  }
   /** @type {Set<number>} nodes the last fold-to-fit collapsed (for the status line) */
   let fitted = new Set();
 
   /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
   function foldFirstPicture() {
     if (!view().foldToFit || view().collapsed.length) return;
-    const { table, stats, tree } = painter;
-    // the bands of several roots take room of their own (see picture/layout.js): BAND_PX between two
-    // bands (a run of small roots is one band) and HEAD_PX above the first
-    const items = tree?.items ?? [];
-    const parents = new Set(items.map((it) => it.parentKey));
-    const tops = items.filter((it) => it.parentKey === -1);
-    const bands = tops.length > 1 ? (bandIndex(tops.map((it) => !parents.has(it.key))).at(-1) ?? 0) + 1 : 0;
-    const free = camera.room();
-    free.height = Math.max(D.minRowPx, free.height - bandRoom(bands, free.height).total);
-    const room = roomFor(free, { rowPx: D.minRowPx, levelPx: D.minLevelWidth });
-    const ids = table && stats && tree ? foldsToFit(table, stats, tree, view().sizeBy, room) : [];
+    const pic = current();
+    const ids = pic ? foldsOfPicture(pic, camera.room(), view().sizeBy) : [];
     if (!ids.length) return;
     fitted = new Set(ids);
     change({ collapsed: ids });
   }
   function showFitNote() {
-    const tree = painter.tree;
-    const table = painter.table;
+    const tree = shown?.tree;
     let n = 0;
     if (tree && table && fitted.size) {
       for (const it of tree.items) if (it.kind === "collapsed" && fitted.has(table.idOf(it.id))) n++;
@@ -163,7 +191,6 @@ export function createRenderer(container, options = {}) {
 
   /** @param {Record<string, unknown>} partial */
   function checkMetrics(partial) {
-    const table = painter.table;
     for (const key of /** @type {const} */ (["colorBy", "sizeBy"])) {
       const name = partial[key];
       if (table && typeof name === "string" && name && !metricByName(table, name)) {
@@ -182,10 +209,10 @@ export function createRenderer(container, options = {}) {
     checkMetrics(partial);
     const changed = store.apply(partial, { source });
     const has = (/** @type {string[]} */ keys) => changed.some((k) => keys.includes(k));
-    if (changed.length && painter.ready()) {
+    if (changed.length && ready()) {
       if (has(STRUCTURE) || (view().prune && changed.includes("colorBy"))) rebuild(anchor);
-      else if (changed.includes("backend")) painter.redrawBackend();
-      else if (has(STYLE)) painter.restyle();
+      else if (changed.includes("backend")) redraw(true);
+      else if (has(STYLE)) redraw(false);
       if (has(SEARCH) || has(STRUCTURE)) updateSearch();
       if (changed.includes("highlighted")) painter.marks.highlights();
     }
@@ -202,6 +229,8 @@ export function createRenderer(container, options = {}) {
   }
 
   const commands = createCommands({
+    table: () => table,
+    shown: () => shown,
     foldFirstPicture,
     store,
     painter,
@@ -230,7 +259,6 @@ export function createRenderer(container, options = {}) {
   function setCursor(id, reveal) {
     store.setCursor(id);
     painter.marks.cursor(id);
-    const table = painter.table;
     const row = id === null || !table ? -1 : table.rowOf(id);
     if (!table || row < 0) return;
     chrome.announce(
@@ -239,8 +267,8 @@ export function createRenderer(container, options = {}) {
     if (reveal && id !== null) painter.reveal([id], { readable: true });
   }
   function refreshToolbar() {
-    const { table, stats } = painter;
-    if (!toolbar || !table || !stats) return;
+    if (!toolbar || !table) return;
+    const stats = statsOf(table);
     toolbar.update(view(), {
       canUndo: store.canUndo(),
       canRedo: store.canRedo(),
@@ -250,7 +278,7 @@ export function createRenderer(container, options = {}) {
     });
   }
 
-  painter.resize(options.width ?? 800, options.height ?? 500);
+  resizeTo(options.width ?? 800, options.height ?? 500);
   // what reads or changes the view finds its picture drawn (see later.js); these need no picture
   const immediate = new Set(["setData", "setSelection", "state", "selection", "stage", "element", "size", "destroy"]);
   return flushedFirst(createApi(), later.flush, immediate);
@@ -267,9 +295,12 @@ export function createRenderer(container, options = {}) {
         later.cancel();
         const at = anchor === null ? null : painter.screenPosition(anchor);
         const zoom = camera.transform;
-        const previous = painter.table;
+        const previous = table;
         const otherTree = !previous || previous.tree !== data.tree || previous.total !== data.total;
-        painter.setTable(data);
+        // what was drawn of the table before is not the view of this one: `rebuild` draws it
+        table = data;
+        shown = null;
+        painter.newTable();
         checkMetrics(state);
         store.apply(state, { source: "python" });
         // ids beyond the full tree belong to other data
@@ -277,7 +308,7 @@ export function createRenderer(container, options = {}) {
         store.select(store.selection.filter(inTree), { source: "python" });
         if (view().collapsed.some((id) => !inTree(id)))
           store.apply({ collapsed: view().collapsed.filter(inTree) }, { source: "python" });
-        const stats = /** @type {NonNullable<typeof painter.stats>} */ (painter.stats);
+        const stats = statsOf(data);
         toolbar?.setData(
           data,
           changes.rootIds(data, stats).map((id) => ({
@@ -292,12 +323,11 @@ export function createRenderer(container, options = {}) {
         // of a 310 ms task)
         const fold = () => {
           fitted = new Set();
-          painter.buildTree();
           foldFirstPicture();
         };
         const draw = () => {
           rebuild();
-          if (at && anchor !== null && painter.drawn(anchor)) {
+          if (at && anchor !== null && shown?.drawn(anchor)) {
             painter.keepAt(anchor, at, zoom);
             painter.reveal([anchor], { children: true }); // the newly loaded children are shown
           }
@@ -318,10 +348,10 @@ export function createRenderer(container, options = {}) {
       /** Sets view state (from Python or a saved notebook): no `onChange` echo. Errors name the bad value (a node id
        * not in the tree too); nothing is applied then. @param {Partial<ViewState>} state */
       setState(state) {
-        checkIds(painter.table, state);
+        checkIds(table, state);
         const first = !view().colorBy && state.colorBy;
         apply(state, { source: "python" });
-        if (first && painter.table) {
+        if (first && table) {
           rebuild();
           updateSearch();
         }
@@ -332,7 +362,7 @@ export function createRenderer(container, options = {}) {
       },
       /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<number>} ids */
       setSelection(ids) {
-        checkIds(painter.table, { selection: [...ids] });
+        checkIds(table, { selection: [...ids] });
         store.select(ids, { source: "python" });
         if (!later.pending) painter.marks.selection(); // else the picture draws it
       },
@@ -377,7 +407,7 @@ export function createRenderer(container, options = {}) {
        */
       picture(scale) {
         const b = painter.backend;
-        if (!b || !("paintOn" in b) || !painter.ready()) return null;
+        if (!b || !("paintOn" in b) || !ready()) return null;
         return livePicture({ backend: b, overlay: b.svg, size: camera.size, k: camera.transform.k }, scale);
       },
       /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). @param {{ x: number, y: number, k: number }} t */
@@ -392,11 +422,11 @@ export function createRenderer(container, options = {}) {
         if (top !== frame.legendsOnTop) {
           frame.legendsOnTop = top;
           frame.topRoom = top ? LEGEND_BAND * D.legendScale : 0;
-          painter.resize(w, h);
-          if (painter.ready()) rebuild(null); // the room changed: lay out and fit again
+          resizeTo(w, h);
+          if (ready()) rebuild(null); // the room changed: lay out and fit again
           return;
         }
-        painter.resize(w, h);
+        resizeTo(w, h);
       },
       /** The element the tree is drawn in: its size is the drawing's size. */
       stage: chrome.stage,
@@ -420,6 +450,8 @@ export function createRenderer(container, options = {}) {
         gestures.destroy();
         camera.detach();
         painter.destroy();
+        // a destroyed view keeps nothing of its tree (something may still hold the renderer)
+        table = shown = null;
         root.remove();
       },
     };

@@ -1,4 +1,4 @@
-"""Scrolling the table pane in headless Chromium: the pane (js/src/cct/table-pane.js, bundled by
+"""Scrolling the table pane in headless Chromium: the pane (js/src/cct/pane/table-pane.js, bundled by
 esbuild) holds N function rows from a stand-in for Python and is scrolled in steps of a few rows
 and in jumps; each step's time is from setting ``scrollTop`` to the next painted frame. Target
 (issue 13): 100,000 rows scroll smoothly, every step within a frame (≤ 16.7 ms) at the median.
@@ -70,7 +70,7 @@ def main() -> None:
             [
                 "npx",
                 "esbuild",
-                str(ROOT / "js/src/cct/table-pane.js"),
+                str(ROOT / "js/src/cct/pane/table-pane.js"),
                 "--bundle",
                 "--format=iife",
                 "--global-name=TablePane",

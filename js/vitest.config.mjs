@@ -1,3 +1,4 @@
+// The front-end tests: vitest runs js/test/*.test.js in jsdom (`npx vitest run --root js`).
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -3,8 +3,8 @@
 // and calls `cctvizFigure`: the same renderer as the widget draws the view, so a figure made from
 // Python looks as the widget does. (It used to be a second bundle, figure.js, holding most of
 // widget.js again.)
-import { decodeTable } from "./cct/decode.js";
-import { figureSVG } from "./cct/figure.js";
+import { decodeTable } from "./cct/data/decode.js";
+import { figureSVG } from "./cct/figure/figure.js";
 
 /**
  * Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only).
@@ -24,7 +24,7 @@ export function fromBase64(value) {
 /**
  * @param {object} payload cctviz.payload.encode(table), buffers in base64
  * @param {Partial<import("./contract.js").ViewState>} state the renderer's view state (full-tree node ids)
- * @param {import("./cct/figure.js").FigureOptions} options
+ * @param {import("./cct/figure/figure.js").FigureOptions} options
  */
 export function cctvizFigure(payload, state, options) {
   // state and selection in full-tree node ids, as the renderer takes them

@@ -1,15 +1,15 @@
 // Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js): the widget
 // glue (js/src/widget/) drawing with the renderer's modules (js/src/cct/).
 import "./widget.css";
-import { decodeTable } from "./cct/decode.js";
-import { figureSVG } from "./cct/figure.js";
-import { svgToPng } from "./cct/rasterize.js";
-import { createRenderer } from "./cct/renderer.js";
-import { createTablePane } from "./cct/table-pane.js";
+import { decodeTable } from "./cct/data/decode.js";
+import { figureSVG } from "./cct/figure/figure.js";
+import { svgToPng } from "./cct/figure/rasterize.js";
+import { createTablePane } from "./cct/pane/table-pane.js";
+import { createRenderer } from "./cct/view/renderer.js";
 import { createWidget } from "./widget/index.js";
 
 // PNG: the SVG drawn onto a canvas of the exact pixel size (no screenshot of the page)
-export { svgToPng as cctvizPng } from "./cct/rasterize.js";
+export { svgToPng as cctvizPng } from "./cct/figure/rasterize.js";
 // the headless figure page of cctviz.export (cctviz/figure/render.py) imports this bundle too
 export { cctvizFigure } from "./figure-page.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
-import { BAND_GAP, BAND_PX, bandRoom, HEAD_PX, itemHierarchy, layoutTree } from "../src/cct/tree.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { BAND_GAP, BAND_PX, bandRoom, HEAD_PX, itemHierarchy, layoutTree } from "../src/cct/picture/layout.js";
 import { payload, realProfile, smallTree } from "./fixtures.js";
+import { mountRenderer, TIME } from "./mount.js";
 
 const ROW = 28;
 /** items of a forest given by its parent column (keys = rows) */
@@ -54,14 +54,8 @@ describe("bands of several roots", () => {
   });
 });
 
-function mount(spec, state = {}, size = { width: 900, height: 600 }) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, size);
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", ...state });
-  renderer.setData(decodeTable(spec));
-  return { container, renderer };
-}
+const mount = (spec, state = {}, size = { width: 900, height: 600 }) =>
+  mountRenderer(spec, { state: { ...TIME, ...state }, ...size });
 const headers = (c) => [...c.querySelectorAll(".cct-labels text.cct-band-label")];
 
 describe("band headers and rules", () => {

@@ -1,7 +1,7 @@
-// Links on canvas (js/src/cct/canvas-paint.js): a link reaching far out of the view is drawn as
+// Links on canvas (js/src/cct/draw/canvas-paint.js): a link reaching far out of the view is drawn as
 // the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
-import { inverseX, inverseY, linksPath } from "../src/cct/canvas-paint.js";
+import { inverseX, inverseY, linksPath } from "../src/cct/draw/canvas-paint.js";
 
 /** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
 beforeEach(() => {

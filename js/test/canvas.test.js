@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
+import { mountRenderer, TIME } from "./mount.js";
 
 // jsdom has no canvas: a fake 2D context that records what the last paint drew.
 // (Each vitest file has its own jsdom, so the stub does not leak into other files.)
@@ -62,15 +63,7 @@ async function paintedAll(container) {
   for (let i = 0; i < 400 && !container.querySelector("canvas.cct-canvas[data-node-count]"); i++) await nextFrame();
 }
 
-function mount(spec, options) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const events = [];
-  const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", ...options });
-  renderer.setData(decodeTable(spec));
-  return { container, renderer, events };
-}
+const mount = (spec, state) => mountRenderer(spec, { state: { ...TIME, ...state } });
 
 /** `id`: a node id, or `{ fold: parentId }` for a level-of-detail fold */
 function pointerAt(container, renderer, id, type = "pointermove", init = {}) {
@@ -192,10 +185,10 @@ describe("canvas backend", () => {
   });
 
   test("click and shift-click select, with rings on the overlay", () => {
-    const { container, renderer, events } = mount(smallTree(), { backend: "canvas" });
+    const { container, renderer, selections } = mount(smallTree(), { backend: "canvas" });
     pointerAt(container, renderer, 1, "click");
     pointerAt(container, renderer, 4, "click", { shiftKey: true });
-    expect(events).toEqual([[1], [1, 4]]);
+    expect(selections).toEqual([[1], [1, 4]]);
     const rings = [...container.querySelectorAll("circle.cct-selected")].map((c) => c.getAttribute("data-id"));
     expect(rings.sort()).toEqual(["1", "4"]);
   });
@@ -217,7 +210,7 @@ describe("canvas backend", () => {
   });
 
   test("brush, keyboard and search marks work as with SVG", () => {
-    const { container, renderer, events } = mount(smallTree(), { backend: "canvas" });
+    const { container, renderer, selections } = mount(smallTree(), { backend: "canvas" });
     const svg = container.querySelector("svg.cct-overlay");
     container.querySelector('button[title="Select with a rectangle (shift adds)"]').click();
     const [a, b] = [renderer.screenPosition(2), renderer.screenPosition(3)];
@@ -225,7 +218,7 @@ describe("canvas backend", () => {
     at("pointerdown", a.x - 5, Math.min(a.y, b.y) - 5);
     at("pointermove", b.x + 5, Math.max(a.y, b.y) + 5);
     at("pointerup", b.x + 5, Math.max(a.y, b.y) + 5);
-    expect(events.at(-1).sort()).toEqual([2, 3]);
+    expect(selections.at(-1).sort()).toEqual([2, 3]);
     const stage = container.querySelector(".cct-stage");
     const key = (k) => stage.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
     key("ArrowDown");
@@ -233,7 +226,7 @@ describe("canvas backend", () => {
     expect(renderer.cursor).toBe(1);
     expect(container.querySelector("circle.cct-cursor").getAttribute("data-id")).toBe("1");
     key(" ");
-    expect(events.at(-1)).toEqual([2, 3, 1]); // space toggles the cursor node in the selection
+    expect(selections.at(-1)).toEqual([2, 3, 1]); // space toggles the cursor node in the selection
     renderer.setState({ search: "kernel" });
     const matches = [...container.querySelectorAll("circle.cct-match")].map((c) => c.getAttribute("data-id"));
     expect(matches.sort()).toEqual(["2", "3"]);

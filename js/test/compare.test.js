@@ -2,9 +2,9 @@
 // the first run, hexagon: only the second), keyed in the legend and named in the tooltip, on
 // screen and in figures.
 import { afterEach, describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { figureSVG } from "../src/cct/figure.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { figureSVG } from "../src/cct/figure/figure.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload } from "./fixtures.js";
 
 afterEach(() => document.body.replaceChildren());

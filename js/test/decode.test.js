@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { decodeColumn, decodeStrings, decodeTable } from "../src/cct/decode.js";
-import { tooltipContent } from "../src/cct/tooltip.js";
+import { decodeColumn, decodeStrings, decodeTable } from "../src/cct/data/decode.js";
+import { tooltipContent } from "../src/cct/draw/tooltip-content.js";
 import { payload, smallTree } from "./fixtures.js";
 
 describe("decode", () => {

@@ -1,8 +1,8 @@
 import { interpolateCividis, interpolateMagma, interpolateRdBu } from "d3-scale-chromatic";
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { figureSVG, PROVENANCE_NS } from "../src/cct/figure.js";
-import { figureStyle } from "../src/cct/figure-style.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { figureStyle } from "../src/cct/draw/figure-style.js";
+import { figureSVG, PROVENANCE_NS } from "../src/cct/figure/figure.js";
 import { fromBase64 } from "../src/figure-page.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
 
@@ -191,7 +191,7 @@ describe("figure page", () => {
 
 describe("download buttons", () => {
   test("appear with onDownload and ask for SVG or PNG", async () => {
-    const { createRenderer } = await import("../src/cct/renderer.js");
+    const { createRenderer } = await import("../src/cct/view/renderer.js");
     const asked = [];
     const container = document.createElement("div");
     document.body.appendChild(container);

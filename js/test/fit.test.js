@@ -1,9 +1,9 @@
 // Folding to fit: the first picture of a big real profile has readable rows and levels.
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { foldToFit, roomFor } from "../src/cct/fit.js";
-import { createRenderer } from "../src/cct/renderer.js";
-import { subtreeStats, viewTreeOf } from "../src/cct/view-tree.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { foldToFit, roomFor } from "../src/cct/picture/fit.js";
+import { subtreeStats, viewTreeOf } from "../src/cct/picture/view-tree.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { realProfile } from "./fixtures.js";
 
 /** Leaf rows and levels of the tree drawn with `collapsed` (rows). */

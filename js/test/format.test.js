@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { formatValue } from "../src/cct/format.js";
+import { formatValue } from "../src/cct/base/format.js";
 
 test("values are formatted with three significant digits and SI prefixes", () => {
   expect(formatValue(271.4943)).toBe("271");

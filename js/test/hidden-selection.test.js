@@ -1,21 +1,14 @@
 // A node selected from Python inside a collapsed subtree, a prune aggregate or outside the view:
 // the glyph that hides it is marked and the status line says where it is (issue 29, point 4).
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { hiddenSelectionText, placeSelection } from "../src/cct/hidden-selection.js";
-import { createRenderer } from "../src/cct/renderer.js";
-import { subtreeStats, viewTreeOf } from "../src/cct/view-tree.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { hiddenSelectionText, placeSelection } from "../src/cct/picture/hidden-selection.js";
+import { subtreeStats, viewTreeOf } from "../src/cct/picture/view-tree.js";
 import { smallTree } from "./fixtures.js";
+import { mountRenderer, TIME } from "./mount.js";
 
 // smallTree: main(0) → solve(1) → kernel_a(2), kernel_b(3); main → io(4); init(5) a second root
-function mount(backend = "svg") {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500 });
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", backend });
-  renderer.setData(decodeTable(smallTree()));
-  return { container, renderer };
-}
+const mount = (backend = "svg") => mountRenderer(smallTree(), { state: { ...TIME, backend } });
 const status = (c) => c.querySelector(".cct-status").textContent;
 const holders = (c) => [...c.querySelectorAll(".cct-holds-selected")];
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { createHistory } from "../src/cct/history.js";
+import { createHistory } from "../src/cct/state/history.js";
 
 test("undo and redo walk the recorded states; a new step drops the redo branch", () => {
   const h = createHistory();

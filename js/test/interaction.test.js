@@ -1,28 +1,14 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
 import { payload, smallTree } from "./fixtures.js";
+import { mountRenderer, TIME } from "./mount.js";
 
 // jsdom has no canvas; say so quietly (its default reports "not implemented" on the console)
 beforeAll(() => {
   HTMLCanvasElement.prototype.getContext = () => null;
 });
 
-function mount(spec = smallTree(), state = {}) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const changes = [];
-  const selections = [];
-  const renderer = createRenderer(container, {
-    onSelect: (ids) => selections.push(ids),
-    onChange: (s) => changes.push(s),
-    width: 900,
-    height: 500,
-  });
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)", ...state });
-  renderer.setData(decodeTable(spec));
-  return { container, renderer, changes, selections };
-}
+const mount = (spec = smallTree(), state = {}) => mountRenderer(spec, { state: { ...TIME, ...state } });
 
 const node = (c, id) => c.querySelector(`.cct-node[data-id="${id}"]`);
 const fire = (el, type, init = {}) => el.dispatchEvent(new MouseEvent(type, { bubbles: true, ...init }));

@@ -1,11 +1,11 @@
 // The cases of tests/conformance/judge-cases.json (which nodes are too small to judge) against
-// js/src/cct/judge.js, through the real decoder; tests/test_judge.py runs the same cases against
+// js/src/cct/picture/judge.js, through the real decoder; tests/test_judge.py runs the same cases against
 // cctviz/judge.py (the compare view's colour domain).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { judged } from "../src/cct/judge.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { judged } from "../src/cct/picture/judge.js";
 import { payload } from "./fixtures.js";
 
 // under jsdom, import.meta.url is not a file URL: resolve from the working directory

@@ -3,13 +3,14 @@
 
 import { select } from "d3-selection";
 import { describe, expect, test } from "vitest";
-import { createChrome, drawLegends } from "../src/cct/chrome.js";
-import { decodeTable } from "../src/cct/decode.js";
-import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/judge.js";
-import { computeMarks } from "../src/cct/scene.js";
-import { tooltipContent } from "../src/cct/tooltip.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
-import { buildViewTree, subtreeStats } from "../src/cct/view-tree.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { createChrome } from "../src/cct/draw/chrome.js";
+import { tooltipContent } from "../src/cct/draw/tooltip-content.js";
+import { drawLegends } from "../src/cct/draw/view-legends.js";
+import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/picture/judge.js";
+import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { computeMarks } from "../src/cct/picture/scene.js";
+import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
 import { payload } from "./fixtures.js";
 
@@ -71,7 +72,7 @@ describe("too small to judge", () => {
 
   test("a collapsed glyph shows the largest value of what it hides that is judged", () => {
     const table = imbalanceTable();
-    const j = /** @type {import("../src/cct/judge.js").Judged} */ (judged(table, view()));
+    const j = /** @type {import("../src/cct/picture/judge.js").Judged} */ (judged(table, view()));
     // init (1.2) hides init_once (30, too small): the glyph shows 1.2, not 30
     expect(judgedMax(j, { kind: "collapsed", id: 2, hidden: [] })).toBe(1.2);
     expect(judgedMax(j, { kind: "aggregate", id: 0, hidden: [3] })).toBeNaN();

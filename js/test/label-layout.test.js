@@ -1,6 +1,7 @@
 // Label placement in screen pixels: clear of labels, marks, the legends and the edges.
 import { describe, expect, test } from "vitest";
-import { cutText, layoutLabels } from "../src/cct/label-layout.js";
+import { layoutLabels } from "../src/cct/picture/label-layout.js";
+import { cutText } from "../src/cct/picture/label-text.js";
 
 const measure = (text) => [...text].length * 6;
 const frame = { width: 400, height: 300, fontPx: 11, measure };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { placeLabels, shortenName } from "../src/cct/labels.js";
+import { placeLabels } from "../src/cct/picture/label-layout.js";
+import { shortenName } from "../src/cct/picture/label-text.js";
 
 describe("shortenName", () => {
   test("keeps short names as they are", () => {

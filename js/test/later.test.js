@@ -1,8 +1,9 @@
 import { describe, expect, test, vi } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createLater, flushedFirst } from "../src/cct/later.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { createLater, flushedFirst } from "../src/cct/view/later.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { randomTree } from "./fixtures.js";
+import { mountRenderer } from "./mount.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const settled = () => new Promise((resolve) => setTimeout(resolve, 40));
@@ -70,17 +71,8 @@ describe("steps put off to later tasks", () => {
 
 /** A renderer drawing tables of more than `drawLaterAbove` rows in later tasks. */
 function mount(drawLaterAbove) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const changes = [];
-  const renderer = createRenderer(container, {
-    width: 900,
-    height: 400,
-    onChange: (s) => changes.push(s),
-    layout: { drawLaterAbove },
-  });
-  const nodes = () => container.querySelectorAll(".cct-node").length;
-  return { container, renderer, changes, nodes };
+  const mounted = mountRenderer(null, { height: 400, layout: { drawLaterAbove } });
+  return { ...mounted, nodes: () => mounted.container.querySelectorAll(".cct-node").length };
 }
 const state = { colorBy: "time", sizeBy: "time (inc)" };
 

@@ -1,7 +1,7 @@
 import { select } from "d3-selection";
 import { describe, expect, test } from "vitest";
-import { drawColorLegend, drawSizeLegend, figureLegends, kindOnce, wrapText } from "../src/cct/legend.js";
-import { colorScale, sizeScale } from "../src/cct/scales.js";
+import { drawColorLegend, drawSizeLegend, figureLegends, kindOnce, wrapText } from "../src/cct/draw/legend.js";
+import { colorScale, sizeScale } from "../src/cct/picture/scales.js";
 
 function group() {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -63,11 +63,11 @@ describe("ids on a page with several widgets", () => {
   test("two copies of the module (one per widget bundle) never give the same gradient id", async () => {
     const { vi } = await import("vitest");
     const { select } = await import("d3-selection");
-    const { colorScale } = await import("../src/cct/scales.js");
+    const { colorScale } = await import("../src/cct/picture/scales.js");
     const ids = [];
     for (const palette of ["viridis", "magma"]) {
       vi.resetModules(); // a fresh copy of legend.js, its counter at 0 again
-      const { drawColorLegend } = await import("../src/cct/legend.js");
+      const { drawColorLegend } = await import("../src/cct/draw/legend.js");
       const svg = document.body.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "svg"));
       drawColorLegend(select(svg).append("g"), colorScale(Float64Array.from([1, 2]), { palette }), { title: "t" });
       const gradient = svg.querySelector("linearGradient");
@@ -83,8 +83,8 @@ describe("ids on a page with several widgets", () => {
 describe("legend titles", () => {
   test("a title longer than its room is cut at the end, whole in its tooltip", async () => {
     const { select } = await import("d3-selection");
-    const { drawSizeLegend } = await import("../src/cct/legend.js");
-    const { sizeScale } = await import("../src/cct/scales.js");
+    const { drawSizeLegend } = await import("../src/cct/draw/legend.js");
+    const { sizeScale } = await import("../src/cct/picture/scales.js");
     const svg = document.body.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "svg"));
     const long = "size: inclusive#scale#sum#cupti.host.duration";
     drawSizeLegend(select(svg).append("g"), sizeScale(Float64Array.from([1, 2])), { title: long, titleWidth: 140 });

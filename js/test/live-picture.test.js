@@ -1,8 +1,8 @@
-// The picture of a canvas view (js/src/cct/live-picture.js): its overlay as a standalone SVG.
+// The picture of a canvas view (js/src/cct/draw/live-picture.js): its overlay as a standalone SVG.
 // (Painting needs a real canvas: tests/e2e/test_static_picture.py checks the whole picture.)
 import { expect, test } from "vitest";
-import { figureStyle } from "../src/cct/figure-style.js";
-import { livePicture, overlaySvg } from "../src/cct/live-picture.js";
+import { figureStyle } from "../src/cct/draw/figure-style.js";
+import { livePicture, overlaySvg } from "../src/cct/draw/live-picture.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
 import { payload } from "./fixtures.js";
+import { mountRenderer } from "./mount.js";
 
 /**
  * What Python sends for a 1,000-node tree under level of detail: main (id 0) → solve (id 4) →
@@ -34,22 +34,7 @@ function expandedTree() {
   });
 }
 
-function mount(expanded = []) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const selected = [];
-  const changes = [];
-  const renderer = createRenderer(container, {
-    width: 900,
-    height: 500,
-    onSelect: (ids) => selected.push(ids),
-    onChange: (change) => changes.push(change),
-    onExpand: (node) => expanded.push(node),
-  });
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
-  renderer.setData(decodeTable(lodTree()));
-  return { container, renderer, selected, changes };
-}
+const mount = (expanded = []) => mountRenderer(lodTree(), { onExpand: (node) => expanded.push(node) });
 
 const click = (el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 const fire = (el, type, init = {}) => el.dispatchEvent(new MouseEvent(type, { bubbles: true, ...init }));
@@ -78,7 +63,7 @@ describe("level of detail in the renderer", () => {
 
   test("nodes are named by their full-tree ids in the DOM, the selection and the search", () => {
     const expanded = [];
-    const { container, renderer, selected } = mount(expanded);
+    const { container, renderer, selections: selected } = mount(expanded);
     click(fold(container, 0));
     expect(expanded).toEqual([0]); // main's hidden children are to be loaded
     expect(selected).toEqual([]);

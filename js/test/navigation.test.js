@@ -1,22 +1,17 @@
 // Navigation keeps its target in view: hot path, expanding a glyph, search ▶ and the keyboard
 // bring what they act on into the picture, at a readable zoom where they step to one node.
 import { afterEach, describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
 import { realProfile } from "./fixtures.js";
+import { mountRenderer } from "./mount.js";
 
 const W = 900;
 const H = 500;
 
 async function mount() {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: W, height: H });
   const table = decodeTable(await realProfile("caliper-sw4-cuda"));
   const inc = table.metrics.find((m) => m.kind === "inclusive").name;
-  renderer.setState({ colorBy: inc, sizeBy: inc, foldToFit: false });
-  renderer.setData(table);
-  return { container, renderer, table };
+  return mountRenderer(table, { width: W, height: H, state: { colorBy: inc, sizeBy: inc, foldToFit: false } });
 }
 const inView = (renderer, id) => {
   const p = renderer.screenPosition(id);

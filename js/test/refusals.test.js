@@ -2,10 +2,9 @@
 // renderer with an error naming them (never dropped unseen, never an empty view); a refused
 // selection is reported as a refused trait is; what Python refused of what the page sent is shown.
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
 import { bindTraits } from "../src/widget/binding.js";
 import { smallTree } from "./fixtures.js";
+import { mountRenderer } from "./mount.js";
 import { fakeRenderer, mockModel, mountWidget } from "./widget-fakes.js";
 
 afterEach(() => {
@@ -13,14 +12,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function mount() {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500 });
-  renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
-  renderer.setData(decodeTable(smallTree())); // 6 nodes; roots 0 and 5
-  return { container, renderer };
-}
+const mount = () => mountRenderer(smallTree()); // 6 nodes; roots 0 and 5
 const drawn = (c) => c.querySelectorAll(".cct-nodes .cct-node").length;
 
 describe("node ids that are not of the tree", () => {

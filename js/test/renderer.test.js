@@ -1,17 +1,10 @@
 import { describe, expect, test, vi } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
+import { mountRenderer, TIME } from "./mount.js";
 
-function mount(spec = smallTree(), options = { colorBy: "time", sizeBy: "time (inc)" }) {
-  const container = document.createElement("div");
-  document.body.appendChild(container);
-  const events = [];
-  const renderer = createRenderer(container, { onSelect: (ids) => events.push(ids), width: 900, height: 500 });
-  renderer.setState(options);
-  renderer.setData(decodeTable(spec));
-  return { container, renderer, events };
-}
+const mount = (spec = smallTree(), state = TIME) => mountRenderer(spec, { state });
 
 const circles = (c) => [...c.querySelectorAll("circle.cct-node")];
 const circle = (c, id) => c.querySelector(`circle.cct-node[data-id="${id}"]`);
@@ -92,23 +85,23 @@ describe("renderer", () => {
   });
 
   test("click selects, shift-click toggles, background click clears", () => {
-    const { container, events } = mount();
+    const { container, selections } = mount();
     const click = (el, init = {}) => el.dispatchEvent(new MouseEvent("click", { bubbles: true, ...init }));
     click(circle(container, 2));
     click(circle(container, 3), { shiftKey: true });
     click(circle(container, 2), { shiftKey: true });
-    expect(events).toEqual([[2], [2, 3], [3]]);
+    expect(selections).toEqual([[2], [2, 3], [3]]);
     expect(circle(container, 3).classList.contains("cct-selected")).toBe(true);
     expect(circle(container, 2).classList.contains("cct-selected")).toBe(false);
     click(container.querySelector("svg.cct-svg"));
-    expect(events.at(-1)).toEqual([]);
+    expect(selections.at(-1)).toEqual([]);
   });
 
   test("setSelection marks nodes without emitting an event", () => {
-    const { container, renderer, events } = mount();
+    const { container, renderer, selections } = mount();
     renderer.setSelection([1, 4]);
     expect(container.querySelectorAll(".cct-selected").length).toBe(2);
-    expect(events).toEqual([]);
+    expect(selections).toEqual([]);
   });
 
   test("hover shows a tooltip with every metric and the reducer, and no re-render", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { colorScale, sizeScale } from "../src/cct/scales.js";
+import { colorScale, sizeScale } from "../src/cct/picture/scales.js";
 
 const values = (...v) => Float64Array.from(v);
 const rgb = (hex) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));

@@ -1,11 +1,11 @@
 // A compare view's squares and hexagons (contexts only one run has) keep a size at which they
-// can be told from circles, however small their node's value (js/src/cct/shapes.js, scene.js).
+// can be told from circles, however small their node's value (js/src/cct/picture/shapes.js, scene.js).
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { computeMarks } from "../src/cct/scene.js";
-import { glyphRadius, SHAPED_MIN_R, shapePath } from "../src/cct/shapes.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/tree.js";
-import { buildViewTree, subtreeStats } from "../src/cct/view-tree.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { computeMarks } from "../src/cct/picture/scene.js";
+import { glyphRadius, SHAPED_MIN_R, shapePath } from "../src/cct/picture/shapes.js";
+import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
 import { payload } from "./fixtures.js";
 

@@ -2,10 +2,10 @@
 // base (share_base in cctviz/payload.py), always that base's inclusive value at the roots or at
 // the focus, never a sum of exclusive values.
 import { afterEach, describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
-import { focusTotals, shareBase, totals } from "../src/cct/shares.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { focusTotals, shareBase, totals } from "../src/cct/picture/shares.js";
 import { payload } from "./fixtures.js";
+import { mountRenderer } from "./mount.js";
 
 afterEach(() => document.body.replaceChildren());
 
@@ -39,13 +39,7 @@ function hpctoolkitLike() {
   });
 }
 
-function mount(state) {
-  const container = document.body.appendChild(document.createElement("div"));
-  const renderer = createRenderer(container, { width: 900, height: 500 });
-  renderer.setState(state);
-  renderer.setData(decodeTable(hpctoolkitLike()));
-  return { container, renderer };
-}
+const mount = (state) => mountRenderer(hpctoolkitLike(), { state });
 
 /** The tooltip's share cell of each metric row, by metric name, after hovering node `id`. */
 function tooltipShares(container, id) {

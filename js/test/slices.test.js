@@ -1,7 +1,7 @@
 // Canvas paintings in slices sized by what a whole task costs, rasterising included
-// (js/src/cct/slices.js).
+// (js/src/cct/draw/slices.js).
 import { expect, test } from "vitest";
-import { createSlicer, rasteriseNow, TASK_MS } from "../src/cct/slices.js";
+import { createSlicer, rasteriseNow, TASK_MS } from "../src/cct/draw/slices.js";
 
 test("a slow rasteriser gets short slices that keep each task under TASK_MS", () => {
   const slicer = createSlicer();

@@ -3,9 +3,9 @@
 
 import { hierarchy } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
-import { createCamera } from "../src/cct/camera.js";
-import { createStore } from "../src/cct/store.js";
-import { layoutTree, placeLevels } from "../src/cct/tree.js";
+import { createCamera } from "../src/cct/input/camera.js";
+import { layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { createStore } from "../src/cct/state/store.js";
 
 describe("store", () => {
   test("user changes are reported and undoable; Python's are undoable, not reported", () => {

@@ -1,11 +1,12 @@
-// The table pane: its rows (js/src/cct/table-rows.js), the pane in jsdom with rows from a fake
-// Python (js/src/cct/table-pane.js), and its binding to the model (js/src/widget/pane.js).
+// The table pane: its rows (js/src/cct/pane/table-rows.js), the pane in jsdom with rows from a fake
+// Python (js/src/cct/pane/table-pane.js), and its binding to the model (js/src/widget/pane.js).
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createTablePane, ROW_HEIGHT } from "../src/cct/table-pane.js";
-import { compareRows, rowsFrom, visibleRows, windowOf } from "../src/cct/table-rows.js";
+import { createTablePane, ROW_HEIGHT } from "../src/cct/pane/table-pane.js";
+import { compareRows, rowsFrom, visibleRows, windowOf } from "../src/cct/pane/table-rows.js";
 import { MESSAGES } from "../src/contract.js";
 import { createLodClient } from "../src/widget/lod-client.js";
 import { bindPane } from "../src/widget/pane.js";
+import { mountPane } from "./mount.js";
 import { mockModel } from "./widget-fakes.js";
 
 afterEach(() => {
@@ -91,28 +92,20 @@ describe("rows", () => {
 /** A pane with a fake Python: `functions` lists `count` functions; callers of X are X1, X2. */
 function pane(count = 100000) {
   const requests = [];
-  const handlers = {
-    fetchRows: vi.fn(async (request) => {
-      requests.push(request);
-      if (request.itself) return reply([request.path[0]], [7], true);
-      if (request.mode === "functions" || (request.mode === "callers" && !request.path.length)) {
-        const names = Array.from({ length: count }, (_, i) => `f${i}`);
-        return reply(
-          names,
-          names.map((_, i) => i),
-          request.mode === "callers",
-        );
-      }
-      const last = request.path.at(-1);
-      return reply([`${last}<b>1`, `${last}2`], [1, 2]);
-    }),
-    pick: vi.fn(),
-    focus: vi.fn(),
-    sandwich: vi.fn(),
-    setMode: vi.fn(),
-    search: vi.fn(),
-  };
-  const p = createTablePane(document.body, handlers);
+  const { p, handlers } = mountPane(async (request) => {
+    requests.push(request);
+    if (request.itself) return reply([request.path[0]], [7], true);
+    if (request.mode === "functions" || (request.mode === "callers" && !request.path.length)) {
+      const names = Array.from({ length: count }, (_, i) => `f${i}`);
+      return reply(
+        names,
+        names.map((_, i) => i),
+        request.mode === "callers",
+      );
+    }
+    const last = request.path.at(-1);
+    return reply([`${last}<b>1`, `${last}2`], [1, 2]);
+  });
   return { p, handlers, requests, body: p.element.querySelector(".cct-pane-body") };
 }
 const labels = (p) => [...p.element.querySelectorAll(".cct-pane-body .cct-pane-label")].map((e) => e.textContent);
@@ -150,14 +143,7 @@ describe("the pane", () => {
   test("a row shows where its function's code is, if Python says", () => {
     const { rows } = rowsFrom({ ...reply(["a", "b"], [1, 2]), where: ["libm.so", null] }, null, "functions");
     expect(rows.map((r) => r.where)).toEqual(["libm.so", null]);
-    const p = createTablePane(document.body, {
-      fetchRows: async () => ({ ...reply(["a", "b"], [1, 2]), where: ["libm.so", null] }),
-      pick() {},
-      focus() {},
-      sandwich() {},
-      setMode() {},
-      search() {},
-    });
+    const { p } = mountPane(async () => ({ ...reply(["a", "b"], [1, 2]), where: ["libm.so", null] }));
     return p.show("functions", "").then(() => {
       const where = [...p.element.querySelectorAll(".cct-pane-body .cct-pane-row")].map(
         (r) => r.querySelector(".cct-pane-where")?.textContent ?? null,
@@ -200,23 +186,15 @@ describe("the pane", () => {
 
   test("a function opens into its callers and its loops and lines; a loop into its lines", async () => {
     const requests = [];
-    const handlers = {
-      fetchRows: vi.fn(async (request) => {
-        requests.push(request);
-        if (!request.path.length) return reply(["solve"], [5], true);
-        if (request.path.length === 1) {
-          // Python: the callers (part false), then the loops and lines (part true)
-          return { ...reply(["main", "Loop@s.c:3", "main"], [1, 3, 1], true), part: [false, true, true] };
-        }
-        return { ...reply(["s.c:4"], [3]), part: [true] };
-      }),
-      pick: vi.fn(),
-      focus: vi.fn(),
-      sandwich: vi.fn(),
-      setMode: vi.fn(),
-      search: vi.fn(),
-    };
-    const p = createTablePane(document.body, handlers);
+    const { p, handlers } = mountPane(async (request) => {
+      requests.push(request);
+      if (!request.path.length) return reply(["solve"], [5], true);
+      if (request.path.length === 1) {
+        // Python: the callers (part false), then the loops and lines (part true)
+        return { ...reply(["main", "Loop@s.c:3", "main"], [1, 3, 1], true), part: [false, true, true] };
+      }
+      return { ...reply(["s.c:4"], [3]), part: [true] };
+    });
     await p.show("callers", "");
     p.element.querySelector(".cct-pane-toggle").dispatchEvent(new MouseEvent("click", { bubbles: true }));
     await vi.waitFor(() => expect(labels(p)).toHaveLength(4));

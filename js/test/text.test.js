@@ -1,9 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { decodeTable } from "../src/cct/decode.js";
-import { figureSVG } from "../src/cct/figure.js";
-import { cutText } from "../src/cct/label-layout.js";
-import { shortenName } from "../src/cct/labels.js";
-import { characters, displayText } from "../src/cct/text.js";
+import { characters, displayText } from "../src/cct/base/text.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { figureSVG } from "../src/cct/figure/figure.js";
+import { cutText, shortenName } from "../src/cct/picture/label-text.js";
 import { payload } from "./fixtures.js";
 
 const LONE = (s) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
@@ -59,7 +58,7 @@ describe("hostile names in a figure", () => {
 
 describe("sizes that are not numbers", () => {
   test("NaN is the smallest mark, outlined dotted and keyed; ±infinity the largest", async () => {
-    const { sizeScale } = await import("../src/cct/scales.js");
+    const { sizeScale } = await import("../src/cct/picture/scales.js");
     const size = sizeScale(Float64Array.from([1, 4, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]));
     expect(size.radius(Number.NaN)).toBe(size.rMin);
     expect(size.radius(Number.POSITIVE_INFINITY)).toBe(size.rMax);

@@ -1,6 +1,6 @@
 import { bin } from "d3-array";
 import { describe, expect, test } from "vitest";
-import { createToolbar } from "../src/cct/toolbar.js";
+import { createToolbar } from "../src/cct/input/toolbar.js";
 
 // The prune histogram counts each slider step once (no list of values): its bars must be the
 // ones d3's own bins of the values give.

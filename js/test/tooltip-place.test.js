@@ -1,9 +1,9 @@
 // The tooltip stays inside the widget's box: beside the pointer, flipped at the widget's edges,
 // scaled down where it is larger than the widget (a compare view's series, long metric names).
 import { afterEach, describe, expect, test } from "vitest";
-import { placeTooltip } from "../src/cct/chrome.js";
-import { decodeTable } from "../src/cct/decode.js";
-import { createRenderer } from "../src/cct/renderer.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { placeTooltip } from "../src/cct/draw/tooltip.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload } from "./fixtures.js";
 
 afterEach(() => document.body.replaceChildren());

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { collapseToDepth as collapseIds } from "../src/cct/commands.js";
-import { decodeTable, metricByName } from "../src/cct/decode.js";
+import { decodeTable, metricByName } from "../src/cct/data/decode.js";
 import {
   buildViewTree,
   hiddenNodes,
@@ -10,7 +9,8 @@ import {
   pruneMask,
   subtreeStats,
   viewItems,
-} from "../src/cct/view-tree.js";
+} from "../src/cct/picture/view-tree.js";
+import { collapseToDepth as collapseIds } from "../src/cct/state/changes.js";
 import { realProfile, smallTree } from "./fixtures.js";
 
 const REAL = ["hpctoolkit-allgather", "caliper-sw4-cuda", "gprof2dot-cpi", "tau-cpi-mpi"];

@@ -2,7 +2,7 @@
 // refuses requests and rejects those waiting (handled), keeps what works without Python, and
 // takes up again when ipywidgets says the model is live.
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createTablePane } from "../src/cct/table-pane.js";
+import { createTablePane } from "../src/cct/pane/table-pane.js";
 import { DisconnectedError, isDisconnected, watchConnection } from "../src/widget/connection.js";
 import { DISCONNECTED_NOTE } from "../src/widget/errors.js";
 import { createLodClient } from "../src/widget/lod-client.js";

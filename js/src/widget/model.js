@@ -63,7 +63,7 @@
  * Sent to Python: something the view could not do (errors.js).
  * @typedef {{ type: "error", message: string, where: "data" | "trait" | "download" }} ErrorMessage
  */
-/** @typedef {import("../cct/tooltip.js").Spread} Spread */
+/** @typedef {import("../cct/draw/tooltip-content.js").Spread} Spread */
 /**
  * Python's answer to one request, matched by `id`; for an expand, Python sends the new table
  * before it.
@@ -144,7 +144,7 @@ export function asReply(message) {
     const loaded = typeof m.loaded === "number" ? m.loaded : 0;
     /** @type {ReplyMessage} */
     const reply = { type: "reply", id: m.id, ok: true, loaded, spread: asSpread(m.spread) };
-    // the table pane's answers (checked by whoever asked: js/src/cct/table-rows.js)
+    // the table pane's answers (checked by whoever asked: js/src/cct/pane/table-rows.js)
     if ("rows" in m) reply.rows = m.rows;
     if (typeof m.picked === "number") reply.picked = m.picked;
     if ("located" in m) reply.located = asLocated(m.located);

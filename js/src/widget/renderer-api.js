@@ -2,9 +2,9 @@
 // uses of it. js/src/index.js hands in the real modules (`createWidget(deps)`); tests hand in
 // fakes. Node ids are full-tree ids on both sides: the glue never sees rows.
 //
-// The glue is checked with strict types (js/jsconfig.strict.json) and imports nothing from
-// js/src/cct, which is not: this file says what it expects instead, and the check of
-// js/src/index.js (js/jsconfig.json) tells whether the real modules fit.
+// The glue imports no code from js/src/cct: this file says what it expects instead, and the type
+// check of js/src/index.js, which hands the real modules in (js/jsconfig.json, strict over all of
+// js/src), tells whether they fit.
 
 /**
  * @typedef {import("../contract.js").ViewState} ViewState
@@ -23,7 +23,7 @@
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
- * @property {(node: number, metric: string) => Promise<import("../cct/tooltip.js").Spread>} onSpread
+ * @property {(node: number, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
  *   asks Python for a node's per-row spread (its tooltip)
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
@@ -83,7 +83,7 @@
  * @property {(svg: string, width: number, height: number, scale: number) => Promise<string>} svgToPng
  *   base64 PNG
  * @property {(parent: HTMLElement, handlers: PaneHandlers) => TablePane} [createTablePane] the
- *   table pane (js/src/cct/table-pane.js); without it the view has none
+ *   table pane (js/src/cct/pane/table-pane.js); without it the view has none
  */
 
 /**

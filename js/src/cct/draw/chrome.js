@@ -1,0 +1,103 @@
+// The chrome around the drawing: the header (breadcrumb of the focus path, status line, the note
+// of folds to fit), the stage the tree is drawn in, the tooltip's box, the screen-reader
+// announcer and the pinned spread. It shows what it is given; it holds no view state.
+import { append } from "../base/dom.js";
+import { shortenName } from "../picture/label-text.js";
+import { createTooltip } from "./tooltip.js";
+
+/**
+ * @param {HTMLElement} root the renderer's element (the toolbar, if any, is already in it)
+ */
+export function createChrome(root) {
+  const header = append(root, "div", { className: "cct-header" });
+  const breadcrumb = append(header, "nav", { className: "cct-breadcrumb", attrs: { "aria-label": "Focus path" } });
+  const status = append(header, "span", { className: "cct-status" });
+  const fitNote = append(header, "span", { className: "cct-fit-note" });
+  fitNote.hidden = true;
+  const stage = append(root, "div", {
+    className: "cct-stage",
+    attrs: { tabindex: "0", role: "tree", "aria-label": "Calling context tree; arrow keys move, Enter collapses" },
+  });
+  const surface = append(stage, "div", { className: "cct-surface" });
+  // in the whole widget's box, not the stage's: a tall tooltip (a series) may cover the toolbar
+  const tooltip = createTooltip(root);
+  const announcer = append(stage, "div", { className: "cct-sr-only", attrs: { "aria-live": "polite" } });
+  // the selected node's spread over its ranks, pinned in a corner of the stage
+  const pinned = append(stage, "div", { className: "cct-pinned", attrs: { "aria-live": "polite" } });
+  pinned.hidden = true;
+
+  /** Where a pointer event is, relative to the stage. @param {MouseEvent} event */
+  const onStage = (event) => {
+    const box = stage.getBoundingClientRect();
+    return { x: event.clientX - box.left, y: event.clientY - box.top };
+  };
+
+  return {
+    stage,
+    /** the element the backends draw into */
+    surface,
+    onStage,
+    /** the tooltip box (tooltip.js) */
+    tooltip,
+
+    /** @param {{ text: string, title: string }} line */
+    setStatus({ text, title }) {
+      status.textContent = text;
+      // the whole line first: a narrow cell cuts it at its end ("kinds: …" comes last)
+      status.title = [text.split(" · ").join("\n"), title].filter(Boolean).join("\n\n");
+    },
+
+    /**
+     * Says how many small subtrees were folded to fit, with a button that expands everything.
+     * @param {number} count 0 hides the note
+     * @param {() => void} expandAll
+     */
+    setFitNote(count, expandAll) {
+      fitNote.replaceChildren();
+      fitNote.hidden = count === 0;
+      if (!count) return;
+      append(fitNote, "span", {
+        text: `${count.toLocaleString("en-US")} small subtree${count === 1 ? "" : "s"} folded to fit · `,
+      });
+      const b = append(fitNote, "button", { className: "cct-crumb", text: "Expand all", attrs: { type: "button" } });
+      b.addEventListener("click", expandAll);
+    },
+
+    /**
+     * The focus path as buttons ("All" first); `pick(id)` focuses there (null: everything).
+     * @param {{ id: number, name: string }[] | null} path null: nothing is focused
+     * @param {(id: number | null) => void} pick
+     */
+    setBreadcrumb(path, pick) {
+      breadcrumb.replaceChildren();
+      if (!path) return;
+      /** @param {string} text @param {number | null} id */
+      const crumb = (text, id) => {
+        const b = append(breadcrumb, "button", { className: "cct-crumb", text, attrs: { type: "button" } });
+        b.addEventListener("click", () => pick(id));
+      };
+      crumb("All", null);
+      for (const { id, name } of path) {
+        append(breadcrumb, "span", { text: "›", attrs: { "aria-hidden": "true" } });
+        crumb(shortenName(name, 24), id);
+      }
+    },
+
+    /** @param {string} text read out by screen readers */
+    announce(text) {
+      announcer.textContent = text;
+    },
+
+    /**
+     * Pins `content` (a selected node's spread) under its `name`; null unpins.
+     * @param {string | null} name @param {HTMLElement | null} content
+     */
+    setPinned(name, content) {
+      pinned.replaceChildren();
+      pinned.hidden = !content;
+      if (!content || name === null) return;
+      append(pinned, "div", { className: "cct-tooltip-name", text: name });
+      pinned.append(content);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// Hover: the tooltip and the label of the item under the pointer, and the spread of a node's
+// rows (ranks…) once Python has answered for it. Reads the picture drawn now; changes nothing
+// but the tooltip and the hover label.
+
+import { judged } from "../picture/judge.js";
+import { labelMark } from "../picture/scene.js";
+import { focusTotals } from "../picture/shares.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "../picture/view-tree.js";
+import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-content.js";
+
+/**
+ * @typedef {object} Drawing what is drawn now
+ * @property {import("../picture/picture.js").Picture | null} picture
+ * @property {{ setHovered: (key: number | null) => void,
+ *   drawHoverLabel: (mark: import("../picture/label-layout.js").LabelMark | null) => void } | null} backend
+ * @property {import("../../contract.js").ViewState} view
+ */
+
+/**
+ * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   camera: import("../input/camera.js").Camera, D: { rMin: number }, spreads: ReturnType<typeof import("./spreads.js").createSpreads>,
+ *   now: () => Drawing, keyOf: (id: number) => number }} parts
+ * @returns {(key: number | null, event: MouseEvent | null) => void}
+ */
+export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
+  /** @type {number | null} the hovered item's key, while its tooltip shows */
+  let hovered = null;
+  return (key, event) => {
+    const { picture, backend, view } = now();
+    hovered = key;
+    backend?.setHovered(key);
+    const item = key === null ? null : picture?.tree.byKey.get(key);
+    if (key === null || !item || !event || !picture) {
+      chrome.tooltip.hide();
+      backend?.drawHoverLabel(null);
+      return;
+    }
+    const { table, stats, scene } = picture;
+    const opts = {
+      colorBy: view.colorBy,
+      sizeBy: view.sizeBy,
+      colorWhy: scene.color.why,
+      judged: judged(table, view),
+      focus: focusTotals(table, view.focus === null ? -1 : keyOf(view.focus)),
+    };
+    // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum
+    const sums = table.metrics
+      .filter((m) => m.kind === "exclusive" || MAX_KINDS.has(m.kind))
+      .map((m) =>
+        m.kind === "exclusive"
+          ? { name: `Σ ${m.name}`, kind: m.kind, value: hiddenSum(stats, item, m.name) }
+          : { name: `max ${m.name}`, kind: m.kind, value: hiddenMax(stats, item, m.name) },
+      );
+    const content =
+      item.kind === "node"
+        ? tooltipContent(doc, table, item.id, opts)
+        : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
+    chrome.tooltip.show(content, event, camera.size.width);
+    if (table.reducer && item.kind !== "aggregate") {
+      spreads.attach(content, table.idOf(item.id), view.colorBy, () => hovered === key);
+    }
+    backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[key], D));
+  };
+}
+
+/**
+ * The selected node's spread over its rows (ranks…), pinned in a corner of the stage while it
+ * is selected: the last node selected, for data with several rows per node.
+ * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   spreads: ReturnType<typeof import("./spreads.js").createSpreads> }} parts
+ * @returns {(table: import("../data/decode.js").Table | null, selection: number[], metric: string) => void}
+ */
+export function createPin({ doc, chrome, spreads }) {
+  let shown = "";
+  /** @type {WeakMap<object, number>} a number per table: new data (another reducer) pins afresh */
+  const tables = new WeakMap();
+  let count = 0;
+  return (table, selection, metric) => {
+    if (table && !tables.has(table)) tables.set(table, ++count);
+    const id = selection.at(-1);
+    const row = table && id !== undefined ? table.rowOf(id) : -1;
+    const spread = table?.reducer && row >= 0 ? spreads.of(/** @type {number} */ (id), metric) : null;
+    const key = spread && table ? `${id} ${metric} ${tables.get(table)} ${table.reducer}` : "";
+    if (key === shown) return;
+    shown = key;
+    if (!spread || !table) {
+      chrome.setPinned(null, null);
+      return;
+    }
+    const name = table.names[table.nameCode[row]];
+    spread
+      .then((s) => {
+        if (shown === key) chrome.setPinned(name, spreadContent(doc, s, metric));
+      })
+      .catch(() => {
+        if (shown === key) chrome.setPinned(null, null);
+      });
+  };
+}

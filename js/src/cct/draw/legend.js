@@ -1,0 +1,300 @@
+// Colour and size legends, drawn into an SVG group that does not zoom; figures lay the drawn
+// legends out again (figureLegends): titles whole, parts measured apart.
+
+import { formatValue } from "../base/format.js";
+import { characters, displayText } from "../base/text.js";
+
+// Ids must be unique on the page: several widgets (each may load its own copy of this module)
+// and inline figures share one document.
+const PREFIX = `cct-${Math.random().toString(36).slice(2, 10)}`;
+let gradientCount = 0;
+/** Legend titles: 11 px, bold; a character takes about this many pixels. */
+const TITLE_CHAR_PX = 7;
+
+/**
+ * @typedef {{ kind: "color", title: string, scale: import("../picture/scales.js").ColorScale, format?: (v: number) => string }
+ *   | { kind: "size", title: string, scale: ReturnType<typeof import("../picture/scales.js").sizeScale> }} LegendSpec
+ */
+/** What each drawn legend group shows (figures draw it again from this). @type {WeakMap<Element, LegendSpec>} */
+const specs = new WeakMap();
+/** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} G */
+
+/**
+ * A metric's kind said once: "x (inc, derived)" needs no "(inclusive)" after it.
+ * @param {string} title @returns {string}
+ */
+export function kindOnce(title) {
+  const said = / \((inclusive|exclusive)\)/.exec(title);
+  if (!said) return title;
+  const without = title.slice(0, said.index) + title.slice(said.index + said[0].length);
+  return without.includes(`(${said[1].slice(0, 3)}`) ? without : title;
+}
+
+/**
+ * A legend's title, cut at its end to `maxPx` (the whole title in a tooltip).
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {string} whole @param {number} maxPx
+ */
+function legendTitle(g, whole, maxPx) {
+  const title = displayText(kindOnce(whole));
+  const max = Math.max(4, Math.floor(maxPx / TITLE_CHAR_PX));
+  const points = characters(title);
+  const text = points.length <= max ? title : `${points.slice(0, max - 1).join("")}…`;
+  const el = g.append("text").attr("class", "cct-legend-title").attr("y", 0).text(text);
+  if (text !== title) el.append("title").text(title);
+}
+
+/**
+ * The palette as a bar, low end left.
+ * @param {G} g @param {import("../picture/scales.js").ColorScale} scale
+ * @param {{ y: number, width: number, height: number }} box
+ */
+function gradientBar(g, scale, { y, width, height }) {
+  const id = `${PREFIX}-gradient-${++gradientCount}`;
+  const gradient = g.append("defs").append("linearGradient").attr("id", id);
+  const stops = 16;
+  for (let i = 0; i <= stops; i++) {
+    gradient
+      .append("stop")
+      .attr("offset", `${(100 * i) / stops}%`)
+      .attr("stop-color", scale.interpolator(i / stops));
+  }
+  g.append("rect")
+    .attr("class", "cct-legend-bar")
+    .attr("y", y)
+    .attr("width", width)
+    .attr("height", height)
+    .attr("fill", `url(#${id})`);
+}
+
+/**
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {import("../picture/scales.js").ColorScale} scale
+ * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string }} options
+ *   `titleWidth`: pixels the title may take (a longer one is cut, whole in its tooltip);
+ *   `format`: how the ends are written (default: the values)
+ */
+export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format = formatValue }) {
+  g.selectAll("*").remove();
+  g.attr("class", "cct-legend cct-color-legend");
+  const node = g.node();
+  if (node) specs.set(node, { kind: "color", title: kindOnce(title), scale, format });
+  legendTitle(g, title, titleWidth);
+  if (!scale.domain) {
+    g.append("text").attr("class", "cct-legend-note").attr("y", 16).text("no values to colour");
+    return;
+  }
+  gradientBar(g, scale, { y: 6, width, height: 10 });
+  const [lo, hi] = scale.domain;
+  const ends = [
+    { v: lo, x: 0, anchor: "start" },
+    { v: hi, x: width, anchor: "end" },
+  ];
+  for (const e of ends) {
+    g.append("text")
+      .attr("class", "cct-legend-tick")
+      .attr("x", e.x)
+      .attr("y", 28)
+      .attr("text-anchor", e.anchor)
+      .text(format(e.v));
+  }
+  g.append("text")
+    .attr("class", "cct-legend-tick")
+    .attr("x", width / 2)
+    .attr("y", 28)
+    .attr("text-anchor", "middle")
+    .text(scale.type === "log" ? "log" : "");
+}
+
+/**
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {ReturnType<typeof import("../picture/scales.js").sizeScale>} scale
+ * @param {{ title: string, titleWidth?: number }} options
+ */
+export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
+  g.selectAll("*").remove();
+  g.attr("class", "cct-legend cct-size-legend");
+  const node = g.node();
+  if (node) specs.set(node, { kind: "size", title: kindOnce(title), scale });
+  legendTitle(g, title, titleWidth);
+  const values = scale.max > 0 ? [scale.max / 16, scale.max / 4, scale.max] : [0];
+  let x = 0;
+  for (const v of values) {
+    const r = scale.radius(v);
+    const cx = x + Math.max(r, 18);
+    g.append("circle")
+      .attr("class", "cct-legend-circle")
+      .attr("cx", cx)
+      .attr("cy", 8 + scale.rMax)
+      .attr("r", r);
+    g.append("text")
+      .attr("class", "cct-legend-tick")
+      .attr("x", cx)
+      .attr("y", 8 + 2 * scale.rMax + 12)
+      .attr("text-anchor", "middle")
+      .text(formatValue(v));
+    x += Math.max(2 * r, 36) + 14;
+  }
+}
+
+// ---- figures ----------------------------------------------------------------------------------
+
+/**
+ * @typedef {object} FigureLegendOptions
+ * @property {number} width room for the legends, CSS pixels: the figure's width (on top) or the column's
+ * @property {boolean} onTop side by side in rows above the tree; else one column
+ * @property {number} fontPx
+ * @property {(text: string, bold?: boolean) => number} measure text width in CSS pixels
+ */
+/** Narrowest column a legend gets side by side with another. */
+const MIN_COLUMN = 100;
+/** Text box from its baseline, in font sizes: ascent above, descent (and a little air) below. */
+export const ASCENT = 0.95;
+export const DESCENT = 0.3;
+
+/**
+ * Draws the renderer's legends of `layer` again for a figure: every title whole (wrapped at
+ * spaces and `#`, `.`, `/`, `:`, `_`), ticks and circles measured apart, the legends side by side
+ * where they fit.
+ * @param {G} layer @param {FigureLegendOptions} o
+ * @returns {number} where they end, CSS pixels from the top
+ */
+export function figureLegends(layer, o) {
+  const node = layer.node();
+  const drawn = [...(node?.children ?? [])].flatMap((el) => specs.get(el) ?? []);
+  layer.selectAll("*").remove();
+  layer.attr("transform", null);
+  const pad = 8;
+  const gap = 14;
+  const room = o.width - 2 * pad;
+  const fit = Math.floor((room + gap) / (MIN_COLUMN + gap));
+  const perRow = o.onTop ? Math.max(1, Math.min(drawn.length, fit)) : 1;
+  const column = (room - (perRow - 1) * gap) / perRow;
+  let y = pad;
+  for (let i = 0; i < drawn.length; i += perRow) {
+    let height = 0;
+    drawn.slice(i, i + perRow).forEach((spec, j) => {
+      const g = layer.append("g").attr("transform", `translate(${pad + j * (column + gap)}, ${y})`);
+      g.attr("class", `cct-legend cct-${spec.kind}-legend`);
+      specs.set(/** @type {Element} */ (g.node()), spec);
+      const top = titleBlock(g, spec.title, column, o);
+      height = Math.max(
+        height,
+        spec.kind === "color" ? colorBlock(g, spec, top, column, o) : sizeBlock(g, spec, top, column, o),
+      );
+    });
+    y += height + o.fontPx * 0.6;
+  }
+  return Math.ceil(y);
+}
+
+/**
+ * @param {G} g @param {string} className @param {number} x @param {number} y baseline
+ * @param {string} content text, never markup @param {string} [anchor]
+ */
+export function text(g, className, x, y, content, anchor = "start") {
+  const el = g.append("text").attr("class", className).attr("x", x).attr("y", y);
+  el.attr("text-anchor", anchor === "start" ? null : anchor).text(content);
+}
+
+/**
+ * A title on as many lines as it needs (at most 3; one cut further says so in its tooltip).
+ * @param {G} g @param {string} title @param {number} width @param {FigureLegendOptions} o
+ * @returns {number} where the title ends
+ */
+function titleBlock(g, title, width, o) {
+  const { lines, cut } = wrapText(title, width, (t) => o.measure(t, true));
+  const lh = o.fontPx * (ASCENT + DESCENT);
+  for (const [i, line] of lines.entries()) text(g, "cct-legend-title", 0, o.fontPx * ASCENT + i * lh, line);
+  if (cut) g.append("title").text(displayText(title)); // the legend's tooltip
+  return lines.length * lh;
+}
+
+/**
+ * Lines of `whole` (as displayed) no wider than `width`, broken after spaces and `#./:_`; a part wider than a
+ * line is cut (…), and so is a 4th line.
+ * @param {string} whole @param {number} width @param {(text: string) => number} measure
+ * @returns {{ lines: string[], cut: boolean }}
+ */
+export function wrapText(whole, width, measure, maxLines = 3) {
+  const text = displayText(whole);
+  const parts = text.match(/[^\s#./:_]*[\s#./:_]*/g)?.filter(Boolean) ?? [text];
+  /** @type {string[]} */
+  const lines = [];
+  let line = "";
+  for (const part of parts) {
+    if (line && measure((line + part).trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = part;
+    } else line += part;
+  }
+  lines.push(line.trimEnd());
+  let cut = lines.length > maxLines;
+  const kept = lines.slice(0, maxLines);
+  if (cut) kept[maxLines - 1] += "…";
+  return {
+    lines: kept.map((l) => {
+      if (measure(l) <= width) return l;
+      cut = true;
+      const chars = characters(l.replace(/…$/, ""));
+      let n = chars.length;
+      while (n > 1 && measure(`${chars.slice(0, n).join("")}…`) > width) n--;
+      return `${chars.slice(0, n).join("")}…`;
+    }),
+    cut,
+  };
+}
+
+/**
+ * The gradient bar and its end values below the title.
+ * @param {G} g @param {Extract<LegendSpec, { kind: "color" }>} spec @param {number} top
+ * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
+ */
+function colorBlock(g, { scale, format = formatValue }, top, column, o) {
+  const f = o.fontPx;
+  if (!scale.domain) {
+    text(g, "cct-legend-note", 0, top + f * ASCENT, "no values to colour");
+    return top + f * (ASCENT + DESCENT);
+  }
+  const lo = format(scale.domain[0]);
+  const hi = format(scale.domain[1]);
+  const mid = scale.type === "log" ? "log" : "";
+  const ends = o.measure(lo) + o.measure(hi) + 8;
+  const width = Math.min(column, Math.max(160, ends));
+  const height = Math.round(0.8 * f);
+  gradientBar(g, scale, { y: top + 2, width, height });
+  const base = top + 2 + height + 2 + f * ASCENT;
+  const ticks = [
+    { text: lo, x: 0, anchor: "start" },
+    { text: hi, x: width, anchor: "end" },
+  ];
+  if (mid && ends + o.measure(mid) + 8 <= width) ticks.push({ text: mid, x: width / 2, anchor: "middle" });
+  for (const t of ticks) text(g, "cct-legend-tick", t.x, base, t.text, t.anchor);
+  return base + f * DESCENT;
+}
+
+/**
+ * Circles for a sixteenth, a quarter and all of the maximum (fewer where they do not fit), each
+ * with its value below; the circles are the node marks' sizes.
+ * @param {G} g @param {Extract<LegendSpec, { kind: "size" }>} spec @param {number} top
+ * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
+ */
+function sizeBlock(g, { scale }, top, column, o) {
+  const gap = 8;
+  const values = scale.max > 0 ? [scale.max / 16, scale.max / 4, scale.max] : [0];
+  let items = values.map((v) => ({ r: scale.radius(v), text: formatValue(v) }));
+  const slot = (/** @type {{ r: number, text: string }} */ it) => Math.max(2 * it.r + 1, o.measure(it.text));
+  const total = () => items.reduce((sum, it) => sum + slot(it) + gap, -gap);
+  while (items.length > 1 && total() > column) items = items.filter((_, i) => i !== items.length - 2);
+  const rMax = Math.max(...items.map((it) => it.r));
+  const cy = top + 3 + rMax;
+  const base = cy + rMax + 2 + o.fontPx * ASCENT;
+  let x = 0;
+  for (const it of items) {
+    const cx = x + slot(it) / 2;
+    g.append("circle").attr("class", "cct-legend-circle").attr("cx", cx).attr("cy", cy).attr("r", it.r);
+    text(g, "cct-legend-tick", cx, base, it.text, "middle");
+    x += slot(it) + gap;
+  }
+  return base + o.fontPx * DESCENT;
+}

@@ -1,0 +1,392 @@
+// The painter: draws a picture (picture/picture.js: view tree, layout, scene) on one of the two
+// drawing backends, which it owns — marks, links, bands, legends, labels, status line and
+// breadcrumb — plus the hover tooltip. The picture is the renderer's, read through `picture()`:
+// the painter holds no data of its own. It reads the view state from the store and never
+// changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
+
+import { metricByName } from "../data/decode.js";
+import { bandHeaders, bandRules } from "../picture/bands.js";
+import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
+import { judged, judgedKey } from "../picture/judge.js";
+import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
+import { legendShare } from "../picture/shares.js";
+import { viewLabels } from "../picture/view-labels.js";
+import { pathTo } from "../picture/view-tree.js";
+import { createCanvasBackend } from "./canvas-backend.js";
+import { createHover, createPin } from "./hover.js";
+import { createNavigation } from "./navigation.js";
+import { createSpreads } from "./spreads.js";
+import { createSvgBackend } from "./svg-backend.js";
+import { textMeasure } from "./text-measure.js";
+import { drawLegends, LEGEND_BAND, metricTitle } from "./view-legends.js";
+
+/** @typedef {import("../picture/picture.js").Picture} Picture */
+
+/** @typedef {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} Backend */
+const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
+
+/**
+ * @param {{ D: import("../picture/sizes.js").Sizes, picture: () => Picture | null, legendsOnTop: () => boolean,
+ *   store: import("../state/store.js").Store,
+ *   camera: import("../input/camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ *   toolbar: ReturnType<typeof import("../input/toolbar.js").createToolbar> | null,
+ *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void,
+ *   onSpread?: ((node: number, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
+ *   `picture`: what to draw (null: nothing yet); `onBackend`: a new drawing surface (gestures
+ *   and zoom move to it); `onFocus`: a breadcrumb click
+ */
+export function createPainter({
+  D,
+  picture,
+  legendsOnTop,
+  store,
+  camera,
+  chrome,
+  toolbar,
+  onBackend,
+  onFocus,
+  onSpread = null,
+}) {
+  // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
+  const spreads = createSpreads(onSpread);
+  const doc = chrome.stage.ownerDocument;
+  /** @type {Backend | null} */ let backend = null;
+  /** @type {Record<string, string>} */ let units = {};
+
+  const view = () => store.view;
+  /** the picture, once there is one to draw and a metric to colour by */
+  const drawable = () => (view().colorBy ? picture() : null);
+  /** the item key of a drawn node id (a row), -1 if the table does not have it */
+  const keyOf = (/** @type {number} */ id) => picture()?.keyOf(id) ?? -1;
+  const keysOf = (/** @type {Iterable<number>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
+  const screenOf = (/** @type {number} */ key) => {
+    const layout = picture()?.layout;
+    return { x: camera.toScreenX(layout?.x[key] ?? 0), y: camera.toScreenY(layout?.y[key] ?? 0) };
+  };
+
+  /** Switches to the SVG or canvas backend; gestures and zoom move to its surface. @param {"svg" | "canvas"} kind */
+  function useBackend(kind) {
+    if (backend?.kind === kind) return;
+    backend?.destroy();
+    const next = CREATE_BACKEND[kind](chrome.surface, { labelPx: D.labelPx });
+    backend = next;
+    next.resize(camera.size.width, camera.size.height);
+    const svg = /** @type {SVGSVGElement} */ (next.svg);
+    camera.attach(svg);
+    next.setTransform(camera.transform);
+    onBackend(svg);
+  }
+  /** @type {unknown} the tree (table.tree, or the table for one without a name) that "auto" has
+   * drawn on canvas */
+  let canvasTree = null;
+  const treeOfTable = () => {
+    const table = picture()?.table ?? null;
+    return table?.tree ?? table;
+  };
+  /** "auto": canvas above `D.canvasAbove` drawn nodes, and from then on for the same tree. A
+   * user collapsing and expanding a big subtree would otherwise switch surfaces each time, and
+   * a new canvas costs its first frame a compositor commit of ~30 ms on top of the drawing. */
+  const backendKind = () => {
+    const chosen = view().backend;
+    if (chosen !== "auto") return chosen;
+    if ((picture()?.layout.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
+    return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
+  };
+
+  const pin = createPin({ doc, chrome, spreads });
+  /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
+  const hover = createHover({
+    doc,
+    chrome,
+    camera,
+    D,
+    spreads,
+    now: () => ({ picture: picture(), backend, view: view() }),
+    keyOf,
+  });
+
+  /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
+  function drawLegendsOf(pic) {
+    if (!backend) return;
+    const { table, scene } = pic;
+    const colorMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().colorBy));
+    const sizeMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().sizeBy));
+    const share = legendShare(table, view(), colorMetric, keyOf);
+    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const small = judgedKey(judged(table, view()));
+    const sizeTitle = metricTitle(sizeMetric, units);
+    // drawn again only when what they show changes: a collapse or expand keeps the scales
+    const onTop = legendsOnTop();
+    const key = [
+      backend.legendLayer.node(),
+      scene.legends,
+      scene.size,
+      share?.base,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      D.legendScale,
+      table.presenceLabels,
+      small,
+    ];
+    if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
+    legendKey = key;
+    drawLegends(backend.legendLayer, {
+      legends: scene.legends,
+      size: scene.size,
+      format: share?.format,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      scale: D.legendScale,
+      presence: table.presenceLabels,
+      small,
+    });
+  }
+  /** @type {unknown[]} what the legends were last drawn from (see drawLegendsOf) */
+  let legendKey = [];
+  /** The marks of the picture's items, in tree order. @param {Picture} pic */
+  const markList = ({ tree, scene }) => tree.items.map((it) => scene.marks[it.key]).filter((m) => m !== undefined);
+
+  function draw() {
+    const pic = drawable();
+    if (!pic) return;
+    const { table, tree, layout } = pic;
+    useBackend(backendKind());
+    drawLegendsOf(pic);
+    const b = /** @type {NonNullable<typeof backend>} */ (backend);
+    b.drawBands(bandRules(layout));
+    b.drawLinks(linkSegments(tree, layout));
+    b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
+    b.drawNodes(markList(pic));
+    showSelection(); // with the status line, which says where hidden selected nodes are
+    b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
+    b.setHighlighted(keysOf(view().highlighted));
+    const focusRow = view().focus === null ? -1 : keyOf(/** @type {number} */ (view().focus));
+    const t = table;
+    chrome.setBreadcrumb(
+      focusRow < 0
+        ? null
+        : pathTo(t.parent, focusRow).map((row) => ({ id: t.idOf(row), name: t.names[t.nameCode[row]] })),
+      onFocus,
+    );
+  }
+  function restyle() {
+    const pic = drawable();
+    if (!pic) return;
+    drawLegendsOf(pic);
+    pin(pic.table, store.selection, view().colorBy);
+    backend?.styleNodes(markList(pic));
+    updateLabels();
+    histogram();
+  }
+  function histogram() {
+    const pic = picture();
+    const m = pic && metricByName(pic.table, view().colorBy);
+    if (pic && m) toolbar?.setHistogram(m.values, view().colorScale, view().prune, pic.tree.hiddenCount);
+  }
+
+  /**
+   * A new picture of another structure (collapse, prune, focus, roots) or table: drawn, and
+   * fitted, or moved so that node `anchor.id` stays at `anchor.at` on screen.
+   * @param {{ id: number, at: { x: number, y: number } } | null} anchor
+   */
+  function rebuild(anchor = null) {
+    const pic = picture();
+    if (!pic) return;
+    const { table, tree, layout } = pic;
+    hover(null, null);
+    // a new structure of a big table: its task already walked the whole table (view tree,
+    // statistics, folds), so its labels come later too (100k rows: 15 ms of 158)
+    labelsAfterRebuild = table.size > D.drawLaterAbove;
+    draw();
+    histogram();
+    // labels placed later: those of the old structure would name the wrong places meanwhile
+    if (labelsLater()) backend?.drawLabels([]);
+    const key = anchor === null ? -1 : pic.keyOf(anchor.id);
+    if (anchor && key >= 0 && tree.byKey.has(key)) {
+      camera.keep(anchor.at, layout.x[key], layout.y[key]);
+      updateLabels();
+    } else fitToView();
+  }
+
+  /** The font family the labels inherit on the page. */
+  function labelFont() {
+    const svg = backend?.svg;
+    const family = svg && doc.defaultView ? doc.defaultView.getComputedStyle(svg).fontFamily : "";
+    return family || "sans-serif";
+  }
+  /** Text widths in the labels' font (measured once per painter). */
+  let measure = /** @type {((text: string) => number) | null} */ (null);
+
+  /** @type {number} the frame after which the labels are placed (big views), 0: none */
+  let labelFrame = 0;
+  /** @type {number} the task that places them, 0: none */
+  let labelTask = 0;
+  /** the next labels come later: a big table was just laid out (see `rebuild`) */
+  let labelsAfterRebuild = false;
+  /** Labels for the nodes in view (see view-labels.js). In a view of more than
+   * `D.labelsLaterAbove` nodes, or just after a table of more than `D.drawLaterAbove` rows was
+   * laid out again, they are placed
+   * in a task of their own after the next frame: that frame shows the nodes without waiting for
+   * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
+   * is, were it added to the frame's painting), and moves in between place them once. Labels
+   * that a new structure made stale are taken away at once (`rebuild`). */
+  const labelsLater = () => {
+    const pic = picture();
+    return !!pic && (pic.tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
+  };
+  function updateLabels() {
+    if (!labelsLater()) return placeLabels();
+    const win = doc.defaultView;
+    if (labelFrame || labelTask || !win) return;
+    const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));
+    labelFrame = raf(() => {
+      labelFrame = 0;
+      labelTask = win.setTimeout(() => {
+        labelTask = 0;
+        placeLabels();
+      }, 0);
+    });
+  }
+  /** Drops labels waiting to be placed. */
+  function cancelLabels() {
+    const win = doc.defaultView;
+    if (labelFrame) (win?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
+    if (labelTask) win?.clearTimeout(labelTask);
+    labelFrame = labelTask = 0;
+  }
+  function placeLabels() {
+    cancelLabels(); // placed now: whatever was waiting is done
+    labelsAfterRebuild = false;
+    const pic = drawable();
+    if (!pic || !backend) return;
+    const { table, stats, tree, layout, scene } = pic;
+    // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
+    measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
+    // the legends' corner: a column on the left, or a row on top
+    const { width } = camera.size;
+    const legends = legendsOnTop()
+      ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
+      : { x0: 0, y0: 0, x1: D.legendRoom - 6, y1: (16 + 46 * Math.min(6, scene.legends.length) + 50) * D.legendScale };
+    const keepOut = [legends];
+    const { marks } = scene;
+    const size = camera.size;
+    const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
+    const { sizeBy, focus } = view();
+    const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
+    backend.drawLabels(
+      viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share }),
+    );
+  }
+
+  function fitToView() {
+    const layout = picture()?.layout;
+    if (!layout || layout.nodes.length === 0) return;
+    camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
+  }
+  /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
+  function centerOn(/** @type {number} */ id, onlyIfOutside = false) {
+    const pic = picture();
+    const key = keyOf(id);
+    if (pic && key >= 0 && pic.tree.byKey.has(key)) {
+      camera.centerOn(pic.layout.x[key], pic.layout.y[key], onlyIfOutside);
+    }
+  }
+  /** A new size of the drawing (the renderer spreads the picture's levels again, see `moved`). @param {number} w @param {number} h */
+  function resize(w, h) {
+    if (!(w > 0 && h > 0)) return;
+    camera.setSize(w, h);
+    backend?.resize(w, h);
+  }
+  /** The picture's nodes, links and bands where its layout now puts them (levels spread anew). */
+  function moved() {
+    const pic = drawable();
+    if (!pic || !backend) return;
+    const { table, tree, layout } = pic;
+    drawLegendsOf(pic);
+    backend.moveNodes(markList(pic));
+    backend.drawLinks(linkSegments(tree, layout));
+    backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
+    backend.drawBands(bandRules(layout));
+  }
+  /** After a new size: fitted again, unless the user moved the view (then its labels are placed anew). */
+  function settleSize() {
+    if (!camera.userMoved) fitToView();
+    else updateLabels();
+  }
+
+  /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
+   * which the status line names (hidden-selection.js). */
+  function showSelection() {
+    const pic = picture();
+    if (!backend || !pic) return;
+    const { table, stats, tree } = pic;
+    const placed = placeSelection(table, tree, store.selection);
+    backend.setSelected(placed.drawn);
+    backend.setHolding(placed.holders);
+    pin(table, store.selection, view().colorBy);
+    const hidden = hiddenSelectionText(table, stats, tree, placed);
+    chrome.setStatus(statusText(table, stats, tree, view(), hidden));
+  }
+
+  /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
+  const marks = {
+    selection: showSelection,
+    highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
+    /** @param {number | null} id */
+    cursor: (id) => backend?.setCursor(id !== null && picture()?.tree.byKey.has(keyOf(id)) ? keyOf(id) : null),
+    /** @param {number[]} ids */
+    matches: (ids) => backend?.setMatches(keysOf(ids)),
+  };
+
+  // where nodes and folds are on screen, and the moves that bring them into view
+  const navigation = createNavigation({
+    camera,
+    D,
+    picture,
+    keyOf,
+    screenOf,
+    updateLabels,
+  });
+
+  useBackend("svg");
+  return {
+    get backend() {
+      return backend;
+    },
+    keyOf,
+    screenOf,
+    ...navigation,
+    rebuild,
+    draw,
+    /** A new backend kind (the view state's `backend`): drawn again and fitted. */
+    redrawBackend() {
+      draw();
+      fitToView();
+    },
+    restyle,
+    updateLabels,
+    fitToView,
+    centerOn,
+    resize,
+    moved,
+    settleSize,
+    hover,
+    marks,
+    /** Forgets what was asked of Python about the last table (new data). */
+    newTable() {
+      spreads.clear();
+    },
+    /** @param {Record<string, string>} map */
+    setUnits(map) {
+      units = { ...map };
+      restyle();
+    },
+    destroy() {
+      cancelLabels();
+      backend?.destroy();
+      backend = null;
+    },
+  };
+}

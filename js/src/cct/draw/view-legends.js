@@ -1,0 +1,95 @@
+// The legends of a view on the backend's legend layer: a colour legend (one, or one per tree), the
+// size legend, the keys of a compare view's glyphs and of the grey nodes too small to judge, in a
+// column on the left or a row on top; and their titles (metric, kind, unit).
+import { SMALL_FILL } from "../picture/judge.js";
+import { shortenName } from "../picture/label-text.js";
+import { shapePath } from "../picture/shapes.js";
+import { drawColorLegend, drawSizeLegend } from "./legend.js";
+
+/** Height of the row of legends when they are on top (at legend scale 1). */
+export const LEGEND_BAND = 58;
+
+/**
+ * The colour legends (one, or one per tree) and the size legend: a column on the left, or a
+ * row on top (narrow figures: shorter colour bars).
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
+ * @param {{ legends: import("../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../picture/scales.js").sizeScale>,
+ *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
+ *   presence?: [string, string] | null, small?: string | null }} spec
+ *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
+ *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
+ *   grey nodes are (judge.js), or null when there are none
+ */
+export function drawLegends(
+  layer,
+  { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null, small = null },
+) {
+  layer.selectAll("*").remove();
+  layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
+  let x = 12;
+  let y = 16;
+  const next = (/** @type {number} */ dy) => {
+    if (onTop) x += 150;
+    else y += dy;
+  };
+  for (const { tree, scale: colors } of legends.slice(0, onTop ? 2 : 6)) {
+    const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+    const prefix = tree === null ? "" : `${shortenName(tree, 14)}: `;
+    drawColorLegend(g, colors, {
+      title: `${prefix}colour: ${colorTitle}`,
+      width: onTop ? 120 : 160,
+      titleWidth: onTop ? 140 : 176,
+      format,
+    });
+    next(46);
+  }
+  const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
+  if (presence) {
+    next(50);
+    const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
+    presence.forEach((run, i) => {
+      const cy = 6 + 16 * i;
+      key
+        .append("path")
+        .attr("class", "cct-key-glyph")
+        .attr("fill", "none")
+        .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
+      key
+        .append("text")
+        .attr("x", 16)
+        .attr("y", cy + 4)
+        .text(shortenName(run, 40));
+    });
+  }
+  if (small) {
+    next(presence ? 34 : 50);
+    const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
+    g.append("circle")
+      .attr("class", "cct-key-glyph")
+      .attr("cx", 6)
+      .attr("cy", 6)
+      .attr("r", 5)
+      .attr("fill", SMALL_FILL)
+      .attr("stroke", "#444");
+    // short, to stay inside the legends' column (the whole rule in its hover text)
+    const label = g.append("text").attr("x", 16).attr("y", 10).text("too small to judge");
+    label.append("title").text(`${small}: grey, not on the colour scale`);
+  }
+}
+
+/** @type {Record<string, string>} */
+const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
+
+/**
+ * A legend title: the metric, its kind and unit.
+ * @param {import("../data/decode.js").Metric} m @param {Record<string, string>} units
+ */
+export function metricTitle(m, units) {
+  const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
+  // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
+  const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
+  // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
+  const kind = MAX_KIND_TITLE[m.kind] ?? m.kind;
+  return `${m.name}${says ? "" : ` (${kind})`}${unit}`;
+}

@@ -1,0 +1,264 @@
+// Static figures: the view drawn by the same renderer as the widget, always with the SVG
+// backend, then made standalone (every style a presentation attribute, fonts with fallbacks, no
+// external reference) with a title and provenance metadata. Used by the headless export
+// (figure-page.js, driven from Python) and by the widget's static fallback image.
+import { select } from "d3-selection";
+import { drawGlyphKey, figureStyle, glyphsOf, inlineStyles } from "../draw/figure-style.js";
+import { figureLegends } from "../draw/legend.js";
+import { SVG_NS } from "../draw/overlay.js";
+import { textWidth } from "../draw/text-measure.js";
+import { LEGEND_BAND } from "../draw/view-legends.js";
+import { createRenderer } from "../view/renderer.js";
+
+const RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+const DC_NS = "http://purl.org/dc/elements/1.1/";
+export const PROVENANCE_NS = "https://github.com/cctviz/cctviz#provenance";
+/** Narrower figures get their legends in a row above the tree rather than in a left column. */
+const LEGENDS_ON_TOP_BELOW = 600;
+/** A first guess of the legend band on top (at 11 px text): title, circles, values and a key line. */
+const GUESS_BAND = 80;
+/** Width of the legend column left of the tree in wider figures (at 11 px text). */
+const LEFT_COLUMN = 170;
+
+/**
+ * @typedef {object} FigureOptions
+ * @property {number} width layout width in CSS pixels
+ * @property {number} height
+ * @property {string} [widthAttr] the SVG's width attribute, e.g. "3.5in" (default: pixels)
+ * @property {string} [heightAttr]
+ * @property {"screen" | "paper"} [style]
+ * @property {string | null} [fontFamily]
+ * @property {number | null} [fontSize] points
+ * @property {number[]} [selection]
+ * @property {Record<string, string>} [units] metric name → unit, for the legend titles
+ * @property {string} [title]
+ * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
+ * @property {{ x: number, y: number, k: number } | null} [transform] the zoom and pan of the
+ *   view on screen (same size): the figure shows that part; null fits the whole tree
+ */
+/** @typedef {import("../draw/figure-style.js").FigureStyle} FigureStyle */
+/** @typedef {{ x: number, y: number, width: number, height: number }} Box CSS pixels */
+
+/**
+ * The view of `table` in `state` as a standalone SVG document.
+ * @param {import("../data/decode.js").Table} table
+ * @param {Partial<import("../view/renderer.js").ViewState>} state
+ * @param {FigureOptions} options
+ * @returns {{ svg: string, nodes: number }} the SVG text, and how many node marks it holds
+ */
+export function figureSVG(table, state, options) {
+  const { width, height } = options;
+  if (!(width > 0 && height > 0)) throw new RangeError(`figure size must be positive; got ${width} × ${height}`);
+  const style = figureStyle(options.style ?? "screen", options);
+  /** @type {Partial<import("../view/renderer.js").ViewState>} */
+  const view = { ...state, backend: "svg" };
+  // the paper palette (cividis) replaces "auto" for one-signed metrics; a metric that changes
+  // sign keeps "auto": a diverging palette centred on 0, as on screen
+  if (style.palette && (view.palette ?? "auto") === "auto" && !changesSign(table, view.colorBy ?? "")) {
+    view.palette = style.palette;
+  }
+  // The legends are laid out once the figure shows which glyphs need a key; the tree gets the
+  // room they leave. A first drawing with a guessed room tells how much they need; a second one
+  // folds to fit the room left; should its glyphs need another room, a third keeps its folds.
+  const onTop = width < LEGENDS_ON_TOP_BELOW;
+  // (a column on the left keeps labels out of a little more than it needs: no second drawing)
+  let scale = (onTop ? GUESS_BAND / LEGEND_BAND : 1.5) * (style.fontPx / 11);
+  let drawn = view;
+  let drawing = draw(table, drawn, options, style, scale);
+  for (let pass = 1; pass < 3; pass++) {
+    const wrong = drawing.legends - drawing.keptOut;
+    if (!(wrong > 0.5 || (onTop && wrong < -6))) break;
+    if (pass === 2) drawn = { ...view, collapsed: drawing.renderer.state.collapsed, foldToFit: false };
+    scale *= drawing.legends / drawing.keptOut;
+    drawing.destroy();
+    drawing = draw(table, drawn, options, style, scale);
+  }
+  try {
+    const { renderer } = drawing;
+    const svg = renderer.svg;
+    inlineStyles(svg, style, renderer.transform.k);
+    // a zoomed view shows its frame, as on screen; a fitted one grows to keep every label whole
+    const box = options.transform ? { x: 0, y: 0, width, height } : contentBox(svg, width, height);
+    frame(svg, box, style, options);
+    describe(svg, table, options);
+    const nodes = svg.querySelectorAll(".cct-node").length;
+    return { svg: new XMLSerializer().serializeToString(svg), nodes };
+  } finally {
+    drawing.destroy();
+  }
+}
+
+/**
+ * The view drawn by a renderer laid out in the page (off screen, so that the browser measures the
+ * text), its legends laid out for the figure.
+ * @param {import("../data/decode.js").Table} table
+ * @param {Partial<import("../view/renderer.js").ViewState>} view
+ * @param {FigureOptions} options @param {FigureStyle} style
+ * @param {number} legendScale the renderer keeps the legends' room as its legend band (on top) or
+ *   column (on the left) times this; the legends it draws are replaced here
+ * @returns {{ renderer: ReturnType<typeof createRenderer>, legends: number, keptOut: number, destroy: () => void }}
+ *   `legends`: the height the legends take; `keptOut`: the height labels keep clear of
+ */
+function draw(table, view, options, style, legendScale) {
+  const { width, height } = options;
+  const doc = globalThis.document;
+  const host = doc.createElement("div");
+  Object.assign(host.style, {
+    position: "absolute",
+    left: "-100000px",
+    top: "0",
+    width: `${width}px`,
+    height: `${height}px`,
+  });
+  doc.body.append(host);
+  const onTop = width < LEGENDS_ON_TOP_BELOW;
+  const column = LEFT_COLUMN * (style.fontPx / 11);
+  const renderer = createRenderer(host, {
+    width,
+    height,
+    toolbar: false,
+    layout: {
+      labelPx: style.fontPx,
+      fontFamily: style.fontFamily,
+      legendScale,
+      legendPosition: onTop ? "top" : "left",
+      legendRoom: onTop ? 0 : column + 12,
+      // a column-wide figure cannot spare the widget's margins, but keeps a label's height
+      // above the top row and below the bottom one; labels that still stick out shrink the
+      // figure a little (contentBox) rather than being clipped
+      margin: onTop ? Math.round(style.fontPx + 8) : 24,
+      labelRoom: Math.min(180, 0.3 * width),
+      minLevelWidth: 32,
+      // the tree takes the room the legends leave, however few its rows (no empty band)
+      maxFitScale: 12,
+      labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
+      drawLaterAbove: Number.POSITIVE_INFINITY, // and drawn at once
+    },
+  });
+  const destroy = () => {
+    renderer.destroy();
+    host.remove();
+  };
+  try {
+    renderer.setUnits(options.units ?? {});
+    renderer.setData(table, view);
+    renderer.setSelection(options.selection ?? []);
+    if (options.transform) renderer.setTransform(options.transform);
+    const svg = renderer.svg;
+    const layer = /** @type {SVGGElement} */ (svg.querySelector(".cct-legends"));
+    // a compare view's runs are keyed with the other glyphs, below the legends
+    // the figure's own key (glyphsOf) says what squares, hexagons and grey nodes are
+    for (const key of layer.querySelectorAll(".cct-presence-key, .cct-small-key")) key.remove();
+    const colours = layer.querySelectorAll(".cct-color-legend").length;
+    const measure = textWidth(doc, style);
+    const legendsEnd = figureLegends(select(layer), {
+      width: onTop ? width : column,
+      onTop,
+      fontPx: style.fontPx,
+      measure,
+    });
+    const key = glyphsOf(svg, table.presenceLabels);
+    const at = { x: 8, y: legendsEnd, width: (onTop ? width : column) - 16 };
+    const legends = Math.ceil(
+      (key.length ? drawGlyphKey(select(layer), key, { fontPx: style.fontPx, measure }, at) : legendsEnd) + 4,
+    );
+    // rules between the bands of several roots start right of a legend column they would cross
+    for (const rule of onTop ? [] : svg.querySelectorAll(".cct-bands line")) {
+      if (Number(rule.getAttribute("y1")) <= legends + 2) rule.setAttribute("x1", String(column + 12));
+    }
+    // the room the renderer keeps (painter.js): the band on top, a column as tall as 1 to 6 colour legends
+    const units = onTop ? LEGEND_BAND : 16 + 46 * Math.min(6, colours) + 50;
+    return { renderer, legends, keptOut: units * legendScale, destroy };
+  } catch (error) {
+    destroy();
+    throw error;
+  }
+}
+
+/**
+ * Whether the metric has values on both sides of 0 (on a linear scale "auto" then diverges).
+ * @param {import("../data/decode.js").Table} table @param {string} name
+ */
+function changesSign(table, name) {
+  const m = table.metrics.find((x) => x.name === name);
+  if (!m) return false;
+  let neg = false;
+  let pos = false;
+  for (let r = 0; r < table.size; r++) {
+    if (table.idOf(r) < 0) continue;
+    const v = m.values[r];
+    if (v < 0) neg = true;
+    else if (v > 0) pos = true;
+  }
+  return neg && pos;
+}
+
+/**
+ * What the drawing covers, the view's frame included: labels that stick out of the frame widen
+ * the box, so the figure shrinks a little rather than clip them. jsdom cannot measure: the frame.
+ * @param {SVGSVGElement} svg
+ * @param {number} width the view's frame
+ * @param {number} height
+ * @returns {Box}
+ */
+function contentBox(svg, width, height) {
+  const frameBox = { x: 0, y: 0, width, height };
+  if (typeof svg.getBBox !== "function") return frameBox;
+  const b = svg.getBBox();
+  const pad = 4; // strokes are outside getBBox, and a little air looks better
+  const x0 = Math.min(0, b.x - pad);
+  const y0 = Math.min(0, b.y - pad);
+  const x1 = Math.max(width, b.x + b.width + pad);
+  const y1 = Math.max(height, b.y + b.height + pad);
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * Size, view box and background: the content box shown at the requested size.
+ * @param {SVGSVGElement} svg
+ * @param {Box} box
+ * @param {FigureStyle} s
+ * @param {FigureOptions} options
+ */
+function frame(svg, box, s, options) {
+  svg.setAttribute("version", "1.1");
+  svg.setAttribute("width", options.widthAttr ?? String(options.width));
+  svg.setAttribute("height", options.heightAttr ?? String(options.height));
+  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
+  const bg = svg.ownerDocument.createElementNS(SVG_NS, "rect");
+  for (const [name, value] of Object.entries({ class: "cct-background", fill: s.background, ...box })) {
+    bg.setAttribute(name, String(value));
+  }
+  svg.insertBefore(bg, svg.querySelector(".cct-bands") ?? svg.querySelector(".cct-viewport"));
+}
+
+/**
+ * <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON.
+ * @param {SVGSVGElement} svg
+ * @param {import("../data/decode.js").Table} table
+ * @param {FigureOptions} options
+ */
+function describe(svg, table, options) {
+  const doc = svg.ownerDocument;
+  /** @param {string} ns @param {string} name @param {string | null} [text] */
+  const el = (ns, name, text = null) => {
+    const node = doc.createElementNS(ns, name);
+    if (text !== null) node.textContent = text; // text, never markup: names are untrusted
+    return node;
+  };
+  const provenance = options.provenance ?? {};
+  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes)`;
+  const metadata = el(SVG_NS, "metadata");
+  const rdf = metadata.appendChild(el(RDF_NS, "rdf:RDF"));
+  const about = rdf.appendChild(el(RDF_NS, "rdf:Description"));
+  about.appendChild(el(DC_NS, "dc:title", title));
+  about.appendChild(el(DC_NS, "dc:format", "image/svg+xml"));
+  if (provenance.generator) about.appendChild(el(DC_NS, "dc:creator", String(provenance.generator)));
+  if (provenance.created) about.appendChild(el(DC_NS, "dc:date", String(provenance.created)));
+  if (provenance.source) about.appendChild(el(DC_NS, "dc:source", String(provenance.source)));
+  const record = el(PROVENANCE_NS, "cctviz:provenance", JSON.stringify(provenance));
+  record.setAttribute("format", "application/json");
+  metadata.appendChild(record);
+  svg.insertBefore(metadata, svg.firstChild);
+  svg.insertBefore(el(SVG_NS, "title", title), svg.firstChild);
+}

@@ -1,0 +1,236 @@
+// Gestures: the pointer (hover, click, double-click, rectangular brush) and the keyboard on the
+// drawing. They turn DOM events into the renderer's actions; what an action does is decided by
+// the renderer (selection in the store, collapse through the commands). Node ids handed to the
+// actions are full-tree ids.
+
+/** @typedef {import("../picture/view-tree.js").ViewItem} ViewItem */
+/**
+ * @typedef {object} GestureContext
+ * @property {HTMLElement} stage
+ * @property {() => { svg: SVGSVGElement | null, nodeAt: (event: any) => number | null } | null} backend
+ * @property {() => { items: ViewItem[], byKey: Map<number, ViewItem> } | null} tree
+ * @property {(row: number) => number} idOf full-tree id of a row
+ * @property {(id: number) => number} keyOf item key of a drawn node id, -1 if not drawn
+ * @property {(key: number) => { x: number, y: number }} screenOf where an item is on screen
+ * @property {() => number[]} selection
+ * @property {() => number | null} cursor
+ * @property {(ids: number[]) => void} select the user's new selection
+ * @property {(id: number) => void} toggleCollapse
+ * @property {(item: ViewItem) => void} expandFold
+ * @property {(key: number | null, event: MouseEvent | null) => void} hover
+ * @property {(event: MouseEvent) => void} moveTooltip
+ * @property {(id: number | null, reveal: boolean) => void} setCursor
+ * @property {(name: string) => void} command a toolbar command: "undo", "redo"
+ * @property {() => void} escape clear the selection and the search
+ * @property {() => void} focusSearch
+ * @property {() => boolean} brushing whether the brush tool is on
+ */
+
+/** @param {GestureContext} ctx */
+export function createGestures(ctx) {
+  /** @type {number | null} */
+  let hovered = null;
+  /** @type {{ x0: number, y0: number, x1?: number, y1?: number, rect: HTMLElement, add: boolean } | null} */
+  let brush = null;
+  let brushed = false;
+
+  /** @param {MouseEvent} event */
+  const onStage = (event) => {
+    const box = ctx.stage.getBoundingClientRect();
+    return { x: event.clientX - box.left, y: event.clientY - box.top };
+  };
+  /** @param {Event} event */
+  const keyAt = (event) => ctx.backend()?.nodeAt(event) ?? null;
+  /** @param {Event} event */
+  const itemAt = (event) => {
+    const key = keyAt(event);
+    return key === null ? null : (ctx.tree()?.byKey.get(key) ?? null);
+  };
+  const real = (/** @type {ViewItem | null | undefined} */ it) => !!it && it.kind !== "aggregate";
+
+  /** @param {MouseEvent} event */
+  function onPointerMove(event) {
+    if (brush) return brushMove(event, brush);
+    const key = keyAt(event);
+    if (key !== hovered) {
+      hovered = key;
+      ctx.hover(key, event);
+    } else if (key !== null) ctx.moveTooltip(event);
+  }
+
+  /** @param {MouseEvent} event */
+  function onClick(event) {
+    if (brushed) {
+      brushed = false;
+      return;
+    }
+    const item = itemAt(event);
+    if (!item) {
+      if (ctx.selection().length && !event.defaultPrevented) ctx.select([]);
+      return;
+    }
+    if (item.kind === "aggregate") {
+      if (item.fold) ctx.expandFold(item);
+      return;
+    }
+    const id = ctx.idOf(item.id);
+    ctx.setCursor(id, false);
+    const toggle = event.shiftKey || event.ctrlKey || event.metaKey;
+    const next = new Set(toggle ? ctx.selection() : []);
+    if (toggle && next.has(id)) next.delete(id);
+    else next.add(id);
+    ctx.select([...next]);
+  }
+
+  /** @param {MouseEvent} event */
+  function onDoubleClick(event) {
+    // the view's own gesture: the notebook's double-click handling (which looks up the cell
+    // under the pointer, a forced layout of the DOM just changed) has nothing to do here
+    event.stopPropagation();
+    const item = itemAt(event);
+    if (item?.fold) ctx.expandFold(item);
+    else if (real(item)) ctx.toggleCollapse(ctx.idOf(/** @type {ViewItem} */ (item).id));
+  }
+
+  /** @param {PointerEvent} event */
+  function onPointerDown(event) {
+    // a press in the drawing puts the keyboard in the tree (the zoom's handling keeps the
+    // browser from doing it): the tree's keys work, the notebook's shortcuts stay out
+    if (!event.button) ctx.stage.focus({ preventScroll: true });
+    const backend = ctx.backend();
+    if (!ctx.brushing() || event.button || !backend) return;
+    const { x, y } = onStage(event);
+    const rect = ctx.stage.ownerDocument.createElement("div");
+    rect.className = "cct-brush";
+    ctx.stage.appendChild(rect);
+    brush = { x0: x, y0: y, rect, add: event.shiftKey };
+    const surface = backend.svg;
+    if (!surface) return;
+    surface.setPointerCapture?.(event.pointerId);
+    /** @param {PointerEvent} up */
+    const done = (up) => {
+      surface.removeEventListener("pointerup", done);
+      finishBrush(up);
+    };
+    surface.addEventListener("pointerup", done);
+  }
+
+  /** @param {MouseEvent} event @param {NonNullable<typeof brush>} b */
+  function brushMove(event, b) {
+    const { x, y } = onStage(event);
+    b.x1 = x;
+    b.y1 = y;
+    Object.assign(b.rect.style, {
+      left: `${Math.min(b.x0, x)}px`,
+      top: `${Math.min(b.y0, y)}px`,
+      width: `${Math.abs(x - b.x0)}px`,
+      height: `${Math.abs(y - b.y0)}px`,
+    });
+  }
+
+  /** @param {MouseEvent} event */
+  function finishBrush(event) {
+    const b = brush;
+    brush = null;
+    const tree = ctx.tree();
+    if (!b || !tree) return;
+    brushMove(event, b);
+    b.rect.remove();
+    const [x0, x1] = [Math.min(b.x0, b.x1 ?? b.x0), Math.max(b.x0, b.x1 ?? b.x0)];
+    const [y0, y1] = [Math.min(b.y0, b.y1 ?? b.y0), Math.max(b.y0, b.y1 ?? b.y0)];
+    if (x1 - x0 < 3 && y1 - y0 < 3) return; // a click, not a brush
+    brushed = true;
+    const next = new Set(b.add ? ctx.selection() : []);
+    for (const item of tree.items) {
+      if (item.kind === "aggregate") continue;
+      const p = ctx.screenOf(item.key);
+      if (p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1) next.add(ctx.idOf(item.id));
+    }
+    ctx.select([...next]);
+  }
+
+  /** @param {KeyboardEvent} event */
+  function onKeyDown(event) {
+    const tree = ctx.tree();
+    if (!tree) return;
+    const mod = event.ctrlKey || event.metaKey;
+    const cursor = ctx.cursor();
+    if (mod && (event.key === "z" || event.key === "Z")) ctx.command(event.shiftKey ? "redo" : "undo");
+    else if (mod && event.key === "y") ctx.command("redo");
+    else if (event.key === "/") ctx.focusSearch();
+    else if (event.key === "Escape") ctx.escape();
+    else if (event.key.startsWith("Arrow")) moveCursor(tree, event.key);
+    else if (event.key === "Enter" && cursor !== null) ctx.toggleCollapse(cursor);
+    else if (event.key === " " && cursor !== null) {
+      const next = new Set(ctx.selection());
+      if (next.has(cursor)) next.delete(cursor);
+      else next.add(cursor);
+      ctx.select([...next]);
+    } else return;
+    event.preventDefault();
+  }
+
+  /**
+   * ← parent, → first child (or expand a collapsed node), ↑/↓ siblings.
+   * @param {{ items: ViewItem[], byKey: Map<number, ViewItem> }} tree @param {string} key
+   */
+  function moveCursor(tree, key) {
+    const cursor = ctx.cursor();
+    const current = cursor === null ? null : tree.byKey.get(ctx.keyOf(cursor));
+    if (!current) {
+      const first = tree.items.find(real);
+      ctx.setCursor(first ? ctx.idOf(first.id) : null, false);
+      return;
+    }
+    /** @type {ViewItem | undefined} */
+    let next;
+    if (key === "ArrowLeft") next = tree.byKey.get(current.parentKey);
+    else if (key === "ArrowRight") {
+      if (current.kind === "collapsed") return ctx.toggleCollapse(ctx.idOf(current.id));
+      next = tree.items.find((it) => it.parentKey === current.key && real(it));
+    } else {
+      const siblings = tree.items.filter((it) => it.parentKey === current.parentKey && real(it));
+      next = siblings[siblings.indexOf(current) + (key === "ArrowDown" ? 1 : -1)];
+    }
+    if (next && real(next)) ctx.setCursor(ctx.idOf(next.id), true);
+  }
+
+  const listeners = /** @type {const} */ ([
+    ["pointermove", onPointerMove],
+    [
+      "pointerleave",
+      (/** @type {MouseEvent} */ event) => {
+        hovered = null;
+        ctx.hover(null, event);
+      },
+    ],
+    ["pointerdown", onPointerDown],
+    ["click", onClick],
+    ["dblclick", onDoubleClick],
+  ]);
+  /** @type {SVGSVGElement | null} */
+  let surface = null;
+  ctx.stage.addEventListener("keydown", onKeyDown);
+
+  return {
+    /** Listens on a backend's surface (the old one, if any, is let go). @param {SVGSVGElement} svg */
+    attach(svg) {
+      this.detach();
+      surface = svg;
+      for (const [type, fn] of listeners) svg.addEventListener(type, /** @type {EventListener} */ (fn));
+    },
+    detach() {
+      if (surface)
+        for (const [type, fn] of listeners) surface.removeEventListener(type, /** @type {EventListener} */ (fn));
+      surface = null;
+    },
+    /** What was under the pointer may be gone or of another kind after a new layout. */
+    forgetHover() {
+      hovered = null;
+    },
+    destroy() {
+      this.detach();
+      ctx.stage.removeEventListener("keydown", onKeyDown);
+    },
+  };
+}

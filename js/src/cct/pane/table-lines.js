@@ -1,0 +1,73 @@
+// The table pane's lines: the sortable column headers and one row's element (its name indented
+// by depth, with a toggle where it has child rows, and its values). Names are text, never markup.
+import { append } from "../base/dom.js";
+import { formatValue } from "../base/format.js";
+
+/** @typedef {import("./table-rows.js").Row} Row */
+/** @typedef {import("./table-rows.js").Sort} Sort */
+
+/** Height of a row in pixels: the pane places row `i` at `i * ROW_HEIGHT`. */
+export const ROW_HEIGHT = 22;
+
+/**
+ * The column headers: a button per column that sorts by it (again: the other way).
+ * @param {HTMLElement} into @param {string[]} names "name" first, then the value columns
+ * @param {Sort} sort @param {(sort: Sort) => void} onSort
+ */
+export function drawHeaders(into, names, sort, onSort) {
+  into.replaceChildren();
+  names.forEach((name, i) => {
+    const column = i - 1;
+    const active = sort.column === column;
+    const b = append(into, "button", {
+      className: "cct-pane-cell",
+      text: `${name}${active ? (sort.descending ? " ▼" : " ▲") : ""}`,
+      attrs: {
+        type: "button",
+        role: "columnheader",
+        title: `sort by ${name}`,
+        "aria-sort": active ? (sort.descending ? "descending" : "ascending") : "none",
+      },
+    });
+    // numbers sort largest first, names A to Z
+    b.addEventListener("click", () => onSort({ column, descending: active ? !sort.descending : column >= 0 }));
+  });
+}
+
+/**
+ * One row's element, placed at line `index`.
+ * @param {Document} doc @param {Row} row @param {number} index
+ * @param {{ selected: boolean, match: boolean, count: boolean }} how `count`: a contexts column
+ */
+export function rowElement(doc, row, index, { selected, match, count }) {
+  const el = doc.createElement("div");
+  el.className = row.part ? "cct-pane-row cct-pane-part" : "cct-pane-row";
+  el.classList.toggle("cct-row-selected", selected);
+  el.classList.toggle("cct-row-match", match);
+  el.style.top = `${index * ROW_HEIGHT}px`;
+  el.dataset.index = String(index);
+  el.setAttribute("role", "row");
+  el.setAttribute("aria-level", String(row.depth + 1));
+  if (row.more) el.setAttribute("aria-expanded", String(row.open));
+  const name = append(el, "div", { className: "cct-pane-cell cct-pane-name", attrs: { role: "gridcell" } });
+  name.style.paddingLeft = `${4 + Math.min(row.depth, 24) * 8}px`;
+  append(name, "span", {
+    className: "cct-pane-toggle",
+    text: row.more ? (row.open ? "▾" : "▸") : "",
+    attrs: { "aria-hidden": "true" },
+  });
+  append(name, "span", { className: "cct-pane-label", text: row.section ?? row.label });
+  if (row.where && row.section === null) append(name, "span", { className: "cct-pane-where", text: row.where });
+  // the whole call path on hover: callers read upwards, callees downwards
+  // a loop or a line: in its function (function › loop › line)
+  const title = row.part
+    ? row.path.join(" › ")
+    : row.path.length > 1
+      ? row.path.join(row.mode === "callees" ? " → " : " ← ")
+      : (row.section ?? row.label);
+  name.title = row.where && row.section === null ? `${title}\n${row.where}` : title;
+  const cells = [...row.values.map((v) => (v === null ? "–" : formatValue(v))), ...(count ? [String(row.count)] : [])];
+  for (const text of cells)
+    append(el, "div", { className: "cct-pane-cell cct-pane-num", text, attrs: { role: "gridcell" } });
+  return el;
+}

@@ -1,0 +1,340 @@
+// The table pane beside the tree: calling contexts as expandable rows, the flat list of functions,
+// the bottom-up callers tree, and one function's callers and callees (the sandwich). Rows come
+// from `fetchRows` (Python computes them over the full tree) and are drawn virtualised: only
+// the rows in view are in the page, so 100,000 rows scroll like 100. It holds no view state: a
+// pick, a focus, a sandwich or a search is reported, and the shared state comes back in.
+import { append } from "../base/dom.js";
+import { matcher } from "../state/search.js";
+import { drawHeaders, ROW_HEIGHT, rowElement } from "./table-lines.js";
+import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
+
+/** @typedef {import("./table-rows.js").Row} Row */
+/** @typedef {import("./table-rows.js").RowMode} RowMode */
+/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich"} PaneMode */
+/**
+ * @typedef {{ mode: RowMode, node?: number | null, path?: string[], part?: number, itself?: boolean }} RowsRequest
+ *   `part`: how many of the path's last names are loops or lines of its function
+ */
+/**
+ * @typedef {object} PaneHandlers
+ * @property {(request: RowsRequest) => Promise<unknown>} fetchRows Python's rows for a request
+ * @property {(request: { mode: RowMode, node: number, path: string[], part?: number, add: boolean }) => void} pick
+ *   the user picked a row (Python selects the nodes it stands for)
+ * @property {(node: number) => void} focus the user asked to focus a calling context
+ * @property {(name: string) => void} sandwich the user asked for a function's callers and callees
+ * @property {(mode: PaneMode) => void} setMode the user chose another table
+ * @property {(text: string) => void} search the user typed in the filter box
+ */
+
+export { ROW_HEIGHT };
+
+const MODES = /** @type {const} */ ([
+  ["contexts", "Calling contexts"],
+  ["functions", "Functions"],
+  ["callers", "Callers (bottom-up)"],
+  ["sandwich", "Caller/callee"],
+]);
+/** Which column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
+const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1 };
+
+/** A loop's or a line's request names how many of its path's names are loops or lines. @param {Row} row */
+const partOf = (row) => (row.part ? { part: row.part } : {});
+/** The function a row's sandwich is of: a loop's or a line's is its function's. @param {Row} row */
+const functionOf = (row) => (row.part ? row.path[0] : row.label);
+
+/** @param {HTMLElement} parent @param {PaneHandlers} handlers */
+export function createTablePane(parent, handlers) {
+  const doc = parent.ownerDocument;
+  const element = append(parent, "section", { className: "cct-pane", attrs: { "aria-label": "Table of the profile" } });
+  element.hidden = true;
+  const head = append(element, "div", { className: "cct-pane-head", attrs: { role: "tablist" } });
+  /** @type {Map<PaneMode, HTMLButtonElement>} */
+  const tabs = new Map();
+  for (const [mode, text] of MODES) {
+    const b = /** @type {HTMLButtonElement} */ (
+      append(head, "button", { text, attrs: { type: "button", role: "tab" } })
+    );
+    b.addEventListener("click", () => handlers.setMode(mode));
+    tabs.set(mode, b);
+  }
+  const filter = /** @type {HTMLInputElement} */ (
+    append(head, "input", {
+      className: "cct-pane-filter",
+      attrs: { type: "search", placeholder: "filter", "aria-label": "Filter by name (the tree's search)" },
+    })
+  );
+  filter.addEventListener("input", () => handlers.search(filter.value));
+  const close = append(head, "button", {
+    text: "×",
+    attrs: { type: "button", title: "Close the table", "aria-label": "Close the table" },
+  });
+  close.addEventListener("click", () => handlers.setMode("off"));
+  const note = append(element, "div", { className: "cct-pane-note" });
+  const columnsRow = append(element, "div", { className: "cct-pane-row cct-pane-columns", attrs: { role: "row" } });
+  const body = append(element, "div", {
+    className: "cct-pane-body",
+    attrs: { role: "treegrid", tabindex: "0", "aria-label": "Rows" },
+  });
+  const spacer = append(body, "div", { className: "cct-pane-spacer" });
+
+  /** @type {PaneMode} */
+  let mode = "off";
+  let sandwichOf = "";
+  /** @type {Row[]} */
+  let roots = [];
+  /** @type {string[]} */
+  let columns = [];
+  let sort = { column: 1, descending: true };
+  /** @type {Row[]} rows that show, in order */
+  let shown = [];
+  let generation = 0;
+  let pickedKey = "";
+  /** @type {Set<number>} */
+  let selectedIds = new Set();
+  /** @type {Set<string>} */
+  let selectedNames = new Set();
+  /** @type {((name: string) => boolean) | null} */
+  let test = null;
+  let frame = 0;
+
+  /** @param {string} text */
+  const say = (text) => {
+    note.textContent = text;
+    note.hidden = !text;
+  };
+
+  /** Rows of a request, made rows below `parent`; stale answers (a newer load began) are dropped. */
+  const load = async (/** @type {RowsRequest} */ request, /** @type {Row | null} */ below) => {
+    const mine = generation;
+    const reply = await handlers.fetchRows(request);
+    if (mine !== generation) return null;
+    const made = rowsFrom(reply, below, request.mode);
+    columns = made.columns;
+    return made.rows;
+  };
+
+  const reload = async () => {
+    generation += 1;
+    roots = [];
+    shown = [];
+    draw();
+    if (mode === "off") return;
+    try {
+      if (mode === "sandwich") {
+        if (!sandwichOf) {
+          say("Select a node in the tree, or double-click a function in a table, to see its callers and callees.");
+          return;
+        }
+        const up = await load({ mode: "callers", path: [sandwichOf], itself: true }, null);
+        const down = await load({ mode: "callees", path: [sandwichOf], itself: true }, null);
+        if (!up || !down) return;
+        up[0].section = `callers of ${sandwichOf} ▲`;
+        down[0].section = `${sandwichOf} calls ▼`;
+        roots = [up[0], down[0]];
+        await Promise.all(roots.map((r) => toggle(r, true)));
+      } else {
+        const top = await load(mode === "contexts" ? { mode, node: null } : { mode, path: [] }, null);
+        if (!top) return;
+        roots = top;
+      }
+      say("");
+      draw();
+    } catch (error) {
+      say(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  /** Opens (loading its children) or closes a row. @param {Row} row @param {boolean} [open] */
+  async function toggle(row, open = !row.open) {
+    if (!row.more) return;
+    if (open && row.children === null) {
+      const request =
+        row.mode === "contexts"
+          ? { mode: row.mode, node: row.node }
+          : { mode: row.mode, path: row.path, ...partOf(row) };
+      const kids = await load(request, row);
+      if (!kids) return;
+      row.children = kids;
+    }
+    row.open = open;
+    draw();
+  }
+
+  const sorted = () => {
+    const keep =
+      test && (mode === "functions" || mode === "callers") ? (/** @type {Row} */ r) => test?.(r.label) ?? true : null;
+    return visibleRows(roots, sort, keep);
+  };
+
+  function drawColumns() {
+    const names = ["name", ...columns, ...(mode === "contexts" ? [] : ["contexts"])];
+    drawHeaders(columnsRow, names, sort, (next) => {
+      sort = next;
+      draw();
+    });
+  }
+
+  /** @param {Row} row */
+  const isSelected = (row) =>
+    row.key === pickedKey ||
+    (row.node >= 0 && selectedIds.has(row.node)) ||
+    (row.depth === 0 && row.section === null && row.node < 0 && selectedNames.has(row.label) && pickedKey === "");
+
+  function draw() {
+    for (const [m, b] of tabs) b.setAttribute("aria-selected", String(m === mode));
+    drawColumns();
+    shown = sorted();
+    spacer.style.height = `${shown.length * ROW_HEIGHT}px`;
+    paint();
+  }
+
+  function paint() {
+    const [start, end] = windowOf(body.scrollTop, body.clientHeight || 480, ROW_HEIGHT, shown.length);
+    const lines = [];
+    for (let i = start; i < end; i += 1) lines.push(line(shown[i], i));
+    spacer.replaceChildren(...lines);
+  }
+
+  /** Marks the drawn rows again (selection, search) without replacing them: a double click
+   * spans a selection's round trip to Python, and must land on the row it began on. */
+  function refresh() {
+    for (const el of /** @type {HTMLElement[]} */ ([...spacer.children])) {
+      const row = shown[Number(el.dataset.index)];
+      if (!row) continue;
+      el.classList.toggle("cct-row-selected", isSelected(row));
+      el.classList.toggle("cct-row-match", !!test && row.section === null && test(row.label));
+    }
+  }
+
+  /** @param {Row} row @param {number} index */
+  const line = (row, index) =>
+    rowElement(doc, row, index, {
+      selected: isSelected(row),
+      match: !!test && row.section === null && test(row.label),
+      count: mode !== "contexts",
+    });
+
+  /** @param {Event} event */
+  const rowOf = (event) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest?.(".cct-pane-row"));
+    return el?.dataset.index === undefined ? null : (shown[Number(el.dataset.index)] ?? null);
+  };
+  body.addEventListener("click", (event) => {
+    const row = rowOf(event);
+    if (!row) return;
+    const onToggle = /** @type {HTMLElement} */ (event.target).classList.contains("cct-pane-toggle");
+    if (onToggle || row.section !== null) {
+      toggle(row).catch((e) => say(String(e)));
+      return;
+    }
+    pickedKey = row.key;
+    handlers.pick({
+      mode: row.mode,
+      node: row.node,
+      path: row.path,
+      ...partOf(row),
+      add: event.shiftKey || event.metaKey || event.ctrlKey,
+    });
+    refresh();
+  });
+  body.addEventListener("dblclick", (event) => {
+    const row = rowOf(event);
+    if (!row || row.section !== null) return;
+    if (row.mode === "contexts") handlers.focus(row.node);
+    else handlers.sandwich(functionOf(row));
+  });
+  body.addEventListener("keydown", (event) => {
+    const at = shown.findIndex((r) => r.key === pickedKey);
+    const row = shown[at];
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const next = shown[Math.max(0, Math.min(shown.length - 1, at + (event.key === "ArrowDown" ? 1 : -1)))];
+      if (!next) return;
+      event.preventDefault();
+      pickedKey = next.key;
+      if (next.section === null)
+        handlers.pick({ mode: next.mode, node: next.node, path: next.path, ...partOf(next), add: false });
+      scrollTo(shown.indexOf(next));
+    } else if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && row) {
+      event.preventDefault();
+      toggle(row, event.key === "ArrowRight").catch((e) => say(String(e)));
+    } else if (event.key === "Enter" && row) {
+      event.preventDefault();
+      if (row.mode === "contexts") handlers.focus(row.node);
+      else handlers.sandwich(functionOf(row));
+    }
+  });
+  body.addEventListener("scroll", () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(paint);
+  });
+
+  /** Scrolls row `index` into view. @param {number} index */
+  function scrollTo(index) {
+    const top = index * ROW_HEIGHT;
+    const height = body.clientHeight || 480;
+    if (top < body.scrollTop || top + ROW_HEIGHT > body.scrollTop + height)
+      body.scrollTop = Math.max(0, top - height / 3);
+    paint();
+  }
+
+  return {
+    element,
+    /** The rows that show now, top to bottom (for tests and the console). */
+    get rows() {
+      return shown;
+    },
+    /** The rows that are in the page now. */
+    get drawn() {
+      return spacer.childElementCount;
+    },
+    /**
+     * Shows a table (or hides the pane: "off"), for the sandwich of `of`.
+     * @param {PaneMode} next @param {string} of
+     */
+    show(next, of) {
+      if (next === mode && of === sandwichOf && (mode !== "sandwich" || roots.length)) return Promise.resolve();
+      if (next !== mode) sort = { column: FIRST_SORT[next === "off" ? "contexts" : next], descending: true };
+      mode = next;
+      sandwichOf = of;
+      element.hidden = mode === "off";
+      pickedKey = "";
+      return reload();
+    },
+    /** What is shown changed (scope, reducer, metrics): the rows load again. */
+    reload,
+    /**
+     * The tree's selection: rows holding it are marked; in the contexts table, the first one's
+     * path opens and scrolls into view.
+     * @param {number[]} ids @param {string[]} names @param {number[][]} paths
+     */
+    async setSelection(ids, names, paths) {
+      selectedIds = new Set(ids);
+      selectedNames = new Set(names);
+      if (!ids.some((id) => findRow(roots, `contexts:${id}`)?.key === pickedKey)) pickedKey = "";
+      refresh();
+      if (mode !== "contexts" || !paths.length) return;
+      for (const id of paths[0].slice(0, -1)) {
+        const row = findRow(roots, `contexts:${id}`);
+        if (row && !row.open) await toggle(row, true);
+      }
+      const at = shown.findIndex((r) => r.node === paths[0].at(-1));
+      const [start, end] = windowOf(body.scrollTop, body.clientHeight || 480, ROW_HEIGHT, shown.length, 0);
+      if (at >= 0 && (at < start || at >= end)) scrollTo(at);
+    },
+    /**
+     * The tree's search: the filter box shows it; the flat tables keep matching rows only.
+     * @param {string} text @param {{ regex: boolean, caseSensitive: boolean }} options
+     */
+    setSearch(text, options) {
+      if (doc.activeElement !== filter) filter.value = text;
+      const made = matcher(text, options);
+      test = made instanceof Error ? null : made;
+      draw();
+    },
+    destroy() {
+      generation += 1;
+      cancelAnimationFrame(frame);
+      element.remove();
+    },
+  };
+}

@@ -1,0 +1,280 @@
+// The d3 hierarchy of the drawn items (several roots under one hidden root), laid out as a
+// left-to-right tidy tree, its levels spread over the room a view has; and the children lists of
+// a table.
+import { hierarchy, tree } from "d3-hierarchy";
+
+export const HIDDEN_ROOT = -1;
+/** Rows between the bands of two roots: room for the lower band's header and a rule. */
+export const BAND_GAP = 3;
+/** Rows above the first band, for its header. */
+export const HEAD_ROOM = 1.6;
+/** Screen pixels between two bands and above the first at least, whatever the zoom. */
+export const BAND_PX = 40;
+export const HEAD_PX = 24;
+
+/**
+ * Screen pixels between bands and above the first for `bands` bands in a drawing `height` pixels
+ * tall: BAND_PX and HEAD_PX, less in a small drawing (a column-wide figure), where the gaps take
+ * at most 45 % of the height (headers that no longer fit are left out by the label layout).
+ * @param {number} bands @param {number} height
+ */
+export function bandRoom(bands, height) {
+  if (bands < 2) return { gap: 0, head: 0, total: 0 };
+  const scale = Math.min(1, (0.45 * height) / ((bands - 1) * BAND_PX + HEAD_PX));
+  const gap = BAND_PX * scale;
+  const head = HEAD_PX * scale;
+  return { gap, head, total: (bands - 1) * gap + head };
+}
+
+/**
+ * A band of a view with several roots: one root and its subtree, or a run of small roots (no
+ * drawn children: leaves, collapsed glyphs, folds) grouped under one header.
+ * @typedef {{ keys: number[], y0: number, y1: number }} Band keys: its top-level items; y0, y1:
+ *   the extent of its nodes (layout units)
+ */
+
+/**
+ * Children lists from the parent column, in table order (pre-order, so Hatchet's child order).
+ * @param {Int32Array} parent
+ * @returns {{ roots: number[], children: number[][] }}
+ */
+export function childLists(parent) {
+  /** @type {number[][]} sparse: a leaf has no entry */
+  const children = new Array(parent.length);
+  /** @type {number[]} */
+  const roots = [];
+  for (let i = 0; i < parent.length; i++) {
+    const p = parent[i];
+    if (p < 0) roots.push(i);
+    else if (p >= parent.length) throw new RangeError(`node ${i} has parent ${p} outside the table`);
+    else if (children[p]) children[p].push(i);
+    else children[p] = [i];
+  }
+  return { roots, children };
+}
+
+/**
+ * The hierarchy of the items of a view tree (see view-tree.js), by their keys.
+ * @param {{ key: number, parentKey: number }[]} items in pre-order
+ */
+export function itemHierarchy(items) {
+  /** @type {Map<number, number[]>} item key → its children's keys (every parent is listed before them) */
+  const children = new Map([[HIDDEN_ROOT, []]]);
+  for (const it of items) {
+    children.set(it.key, []);
+    /** @type {number[]} */ (children.get(it.parentKey)).push(it.key);
+  }
+  return hierarchy(HIDDEN_ROOT, (key) => {
+    const c = /** @type {number[]} */ (children.get(key));
+    return c.length ? c : undefined;
+  });
+}
+
+/**
+ * The band of each top-level item, in order: a root with drawn children is a band of its own;
+ * a run of small ones (leaves, collapsed glyphs, folds) shares one.
+ * @param {boolean[]} small whether each top-level item is small
+ * @returns {number[]} band index per item
+ */
+export function bandIndex(small) {
+  let band = -1;
+  return small.map((s, i) => {
+    if (!(s && small[i - 1])) band++;
+    return band;
+  });
+}
+
+/**
+ * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
+ * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
+ * so that the spacing can follow the view's size without laying the tree out again.
+ * The hidden root is not drawn; real roots sit at x = 0. With several roots, each root's
+ * subtree is a band `BAND_GAP` rows from the next (small roots share one), so that it can be
+ * headed by its name.
+ * @param {import("d3-hierarchy").HierarchyNode<number>} root
+ * @param {{ rowHeight: number }} spacing
+ * @param {number} size number of nodes in the table
+ */
+export function layoutTree(root, { rowHeight }, size) {
+  const tops = root.children ?? [];
+  /** band index by item key (-1: not in a band); bands only when there are several roots */
+  const bandOf = new Int32Array(size).fill(-1);
+  /** @type {number[][]} */
+  const bandKeys = [];
+  if (tops.length > 1) {
+    const index = bandIndex(tops.map((top) => !top.children));
+    tops.forEach((top, i) => {
+      const b = index[i];
+      if (b === bandKeys.length) bandKeys.push([]);
+      bandKeys[b].push(top.data);
+      top.each((n) => {
+        bandOf[n.data] = b;
+      });
+    });
+  }
+  const banded = bandKeys.length > 1;
+  const laid = tree().nodeSize([rowHeight, 1])(root);
+  const x = new Float64Array(size);
+  const y = new Float64Array(size);
+  const depth = new Int32Array(size);
+  /** @type {import("d3-hierarchy").HierarchyPointNode<number>[]} */
+  const nodes = [];
+  let maxDepth = 0;
+  /** @type {number[]} */
+  const leaves = [];
+  laid.each((node) => {
+    if (node.data === HIDDEN_ROOT) return;
+    y[node.data] = node.x;
+    depth[node.data] = node.depth - 1;
+    if (node.depth - 1 > maxDepth) maxDepth = node.depth - 1;
+    if (!node.children) leaves.push(node.data);
+    nodes.push(node);
+  });
+  /** @type {Band[]} */
+  const bands = banded ? bandKeys.map((keys) => ({ keys, y0: Infinity, y1: -Infinity })) : [];
+  /** each band's tidy positions, moved to start at 0 (stackBands places the bands) */
+  const tidy = new Float64Array(banded ? size : 0);
+  if (banded) {
+    // the tidy layout packs subtrees into each other's gaps; bands are stacked strips instead,
+    // each keeping its own tidy shape
+    for (const node of nodes) {
+      const band = bands[bandOf[node.data]];
+      band.y0 = Math.min(band.y0, y[node.data]);
+      band.y1 = Math.max(band.y1, y[node.data]);
+    }
+    for (const node of nodes) tidy[node.data] = y[node.data] - bands[bandOf[node.data]].y0;
+    // a run of small roots: one row each
+    for (const band of bands) {
+      if (band.keys.length < 2) continue;
+      for (const [i, key] of band.keys.entries()) tidy[key] = i * rowHeight;
+    }
+  }
+  const heights = new Float64Array(bands.length);
+  for (const node of banded ? nodes : []) {
+    const b = bandOf[node.data];
+    heights[b] = Math.max(heights[b], tidy[node.data]);
+  }
+  // `stacking`: each node's band, its place within it and each band's height (stackBands)
+  const stacking = { bandOf, tidy, heights };
+  const layout = {
+    x,
+    y,
+    depth,
+    nodes,
+    leaves,
+    height: 0,
+    headRoom: 0,
+    bands,
+    maxDepth,
+    levelWidth: 0,
+    rowHeight,
+    stacking,
+  };
+  stackBands(layout, BAND_GAP * rowHeight, HEAD_ROOM * rowHeight);
+  return layout;
+}
+
+/**
+ * Places the bands of several roots one below the other, `gap` apart, with `head` above the
+ * first for its header (layout units; the camera widens them so that they stay readable when
+ * the fitted zoom is small). Sets `height` (headroom included) and `headRoom`.
+ * @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head
+ */
+export function stackBands(layout, gap, head) {
+  const { y, nodes, bands } = layout;
+  if (bands.length > 1) {
+    const { bandOf, tidy } = layout.stacking;
+    const start = bandStarts(layout, gap);
+    bands.forEach((band, i) => {
+      band.y0 = start[i];
+      band.y1 = start[i] + layout.stacking.heights[i];
+    });
+    for (const node of nodes) y[node.data] = start[bandOf[node.data]] + tidy[node.data];
+  }
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const node of nodes) {
+    y0 = Math.min(y0, y[node.data]);
+    y1 = Math.max(y1, y[node.data]);
+  }
+  layout.headRoom = bands.length > 1 ? head : 0;
+  layout.height = nodes.length ? y1 - y0 + layout.headRoom : 0;
+}
+
+/** Where each band starts when they are stacked `gap` apart. @param {ReturnType<typeof layoutTree>} layout @param {number} gap */
+function bandStarts(layout, gap) {
+  const { heights } = layout.stacking;
+  const start = new Float64Array(layout.bands.length);
+  for (let i = 1; i < start.length; i++) start[i] = start[i - 1] + heights[i - 1] + gap;
+  return start;
+}
+
+/** The height stackBands would give `layout` (it is not changed). @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head */
+function stackedHeight(layout, gap, head) {
+  const { bandOf, tidy } = layout.stacking;
+  const start = bandStarts(layout, gap);
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const node of layout.nodes) {
+    const y = start[bandOf[node.data]] + tidy[node.data];
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  return layout.nodes.length ? y1 - y0 + head : 0;
+}
+
+/**
+ * Sets the horizontal positions for a level width (layout units).
+ * @param {ReturnType<typeof layoutTree>} layout
+ * @param {number} levelWidth
+ */
+export function placeLevels(layout, levelWidth) {
+  for (const node of layout.nodes) layout.x[node.data] = layout.depth[node.data] * levelWidth;
+  layout.levelWidth = levelWidth;
+}
+
+/**
+ * How a layout's levels and bands are spread over `room` (screen pixels): the level width
+ * (layout units) such that, at the zoom that fits the tree's height, each level takes a readable
+ * share of the room's width; and with several roots, the gaps between their bands and above the
+ * first (BAND_PX and HEAD_PX at that zoom, at least BAND_GAP and HEAD_ROOM rows).
+ * @param {ReturnType<typeof layoutTree>} layout a layout as laid out (layoutTree)
+ * @param {{ width: number, height: number }} room
+ * @param {{ maxFitScale: number, minLevelWidth: number, maxLevelWidth: number }} sizes
+ * @returns {{ levelWidth: number, gap: number, head: number }}
+ */
+export function levelSpread(layout, room, { maxFitScale, minLevelWidth, maxLevelWidth }) {
+  let k = Math.min(maxFitScale, room.height / Math.max(1, layout.height));
+  let gap = BAND_GAP * layout.rowHeight;
+  let head = HEAD_ROOM * layout.rowHeight;
+  const bands = layout.bands.length;
+  if (bands > 1) {
+    // the bands of several roots keep BAND_PX between them at the fitted zoom
+    const content = layout.bands.reduce((sum, b) => sum + b.y1 - b.y0, 0);
+    const px = bandRoom(bands, room.height);
+    k = Math.max(1e-4, Math.min(maxFitScale, (room.height - px.total) / Math.max(1, content)));
+    gap = Math.max(BAND_GAP * layout.rowHeight, px.gap / k);
+    head = Math.max(HEAD_ROOM * layout.rowHeight, px.head / k);
+    k = Math.min(maxFitScale, room.height / Math.max(1, stackedHeight(layout, gap, head)));
+  }
+  const screen = room.width / Math.max(1, layout.maxDepth);
+  const perLevel = Math.max(minLevelWidth, Math.min(maxLevelWidth, screen));
+  return { levelWidth: perLevel / k, gap, head };
+}
+
+/**
+ * A copy of `layout` spread as `spread` says (levelSpread); `layout` stays as it was.
+ * @param {ReturnType<typeof layoutTree>} layout @param {ReturnType<typeof levelSpread>} spread
+ * @returns {ReturnType<typeof layoutTree>}
+ */
+export function spreadLayout(layout, { levelWidth, gap, head }) {
+  const spread = {
+    ...layout,
+    x: new Float64Array(layout.x.length),
+    y: Float64Array.from(layout.y),
+    bands: layout.bands.map((band) => ({ ...band })),
+  };
+  if (spread.bands.length > 1) stackBands(spread, gap, head);
+  placeLevels(spread, levelWidth);
+  return spread;
+}

@@ -1,0 +1,372 @@
+// The scene: what the backends draw, as plain data computed from the table, the view tree, the
+// layout and the view state — node marks (position, radius, colour, shape), link segments, the
+// colour and size scales, label texts and the status line. Pure: no DOM; the one thing it keeps
+// is a table's latest scales (scalesOf), which give the same results as making them again.
+//
+// Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
+// `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
+// with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
+
+import { metricByName, withoutFolds } from "../data/decode.js";
+import { judged, judgedMax, SMALL_FILL } from "./judge.js";
+import { shortenName } from "./label-text.js";
+import { colorScale, sizeScale } from "./scales.js";
+import { glyphRadius } from "./shapes.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
+
+/** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../../contract.js").ViewState} ViewState */
+/** @typedef {import("./view-tree.js").ViewItem} ViewItem */
+/** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
+/** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
+/** @typedef {{ x: Float64Array, y: Float64Array, leaves: number[] }} Positions */
+/** @typedef {import("./scales.js").ColorScale} ColorScale */
+/**
+ * @typedef {object} NodeMark
+ * @property {number} key the item key (what the backends index by)
+ * @property {number} id the full-tree node id; -1 for an aggregate or a fold
+ * @property {"data-id" | "data-fold" | "data-aggregate"} attr how the DOM names it
+ * @property {number} ref the attribute's value: the node id, or the parent's id (-1: top level)
+ * @property {number} x
+ * @property {number} y
+ * @property {number} r layout units
+ * @property {string | null} fill null: missing value (hatched)
+ * @property {boolean} negative
+ * @property {boolean} [noSize] the size metric has no value here (drawn smallest, dotted)
+ * @property {boolean} [small] too small to judge (judge.js): grey, outside the colour scale
+ * @property {"circle" | "triangle" | "diamond" | "square" | "hexagon"} shape square: a compare
+ *   view's context only in the first run, hexagon: only in the second
+ * @property {string} label accessible name
+ */
+/** @typedef {{ tree: string | null, scale: ColorScale }} LegendEntry tree: the root's name, or null for all */
+
+/** A compare view's node shapes by presence code (0: in both runs, drawn as circles). */
+const PRESENCE_SHAPES = /** @type {const} */ ([null, "square", "hexagon"]);
+
+/**
+ * @param {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
+ *   sizes: { rMin: number, rMax: number, aggregateFill: string, smallFill?: string } }} scene
+ * @returns {{ marks: NodeMark[], color: ColorScale, size: ReturnType<typeof sizeScale>, legends: LegendEntry[] }}
+ *   marks indexed by item key (sparse)
+ */
+export function computeMarks({ table, stats, tree, layout, view, sizes }) {
+  const colorMetric = metricByName(table, view.colorBy);
+  const sizeMetric = metricByName(table, view.sizeBy);
+  if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
+  if (!sizeMetric) throw new RangeError(`unknown size metric ${JSON.stringify(view.sizeBy)}`);
+  const judging = judged(table, view);
+  const small = judging?.small ?? null;
+  const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small);
+  const aggregate = aggregateColorValue(stats, colorMetric, judging);
+  const smallFill = sizes.smallFill ?? SMALL_FILL;
+  /** a node's own colour (a row's value on its tree's scale), worked out once per scale */
+  const fillOf = (/** @type {number} */ row) => {
+    let fill = fills[row];
+    if (fill === undefined)
+      fill = fills[row] = small?.[row] ? smallFill : colors.of(row).color(colorMetric.values[row]);
+    return fill;
+  };
+  /** @type {NodeMark[]} */
+  const marks = [];
+  for (const item of tree.items) {
+    const { key } = item;
+    const at = { key, x: layout.x[key], y: layout.y[key] };
+    if (item.kind === "aggregate") {
+      const n = hiddenNodes(stats, item);
+      const parent = item.id >= 0 ? table.idOf(item.id) : -1;
+      marks[key] = {
+        ...at,
+        id: -1,
+        attr: item.fold ? "data-fold" : "data-aggregate",
+        ref: parent,
+        r: sizes.rMin + 2,
+        // coloured by the aggregate its tooltip states, on the same scale (no value: grey)
+        fill: colorOf(colors, item, aggregate(item)) ?? sizes.aggregateFill,
+        negative: false,
+        shape: "diamond",
+        label: item.fold ? `${n} more nodes, not loaded: click to load` : `${n} hidden nodes`,
+      };
+      continue;
+    }
+    const row = item.id;
+    const s = sizeMetric.values[row];
+    const id = table.idOf(row);
+    const shape = item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle");
+    marks[key] = {
+      ...at,
+      id,
+      attr: "data-id",
+      ref: id,
+      r: glyphRadius(shape, size.radius(s)),
+      fill: item.kind === "collapsed" && !small?.[row] ? colorOf(colors, item, aggregate(item)) : fillOf(row),
+      negative: size.negative(s),
+      noSize: size.missing(s),
+      small: small?.[row] === 1,
+      shape,
+      label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
+    };
+  }
+  return { marks, color: colors.shared, size, legends: colors.list };
+}
+
+/**
+ * @typedef {object} Scales a table's colour and size scales for some view settings
+ * @property {unknown[]} key what they were made from
+ * @property {ReturnType<typeof colorScales>} colors
+ * @property {ReturnType<typeof sizeScale>} size
+ * @property {(string | null)[]} fills node colours by row, filled as marks ask for them
+ */
+/** @type {WeakMap<Table, Scales>} the latest scales of each table */
+const latestScales = new WeakMap();
+
+/**
+ * The colour and size scales, the same objects as last time while what they are made from holds:
+ * a collapse or an expand draws other nodes on the same scales (their domains span the tree),
+ * so the scales and the nodes' colours are not worked out again for 10^4 marks. Colours over the
+ * nodes in view (`colorDomain: "view"`) change with the view tree, and are.
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {import("../data/decode.js").Metric} colorMetric @param {import("../data/decode.js").Metric} sizeMetric
+ * @param {{ rMin: number, rMax: number }} sizes
+ * @param {Uint8Array | null} small rows too small to judge: not on the colour scale
+ * @returns {Scales}
+ */
+function scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small) {
+  const { colorScale: type, palette, colorDomain: domain, legend } = view;
+  const key = [
+    colorMetric.values,
+    sizeMetric.values,
+    stats,
+    type,
+    palette,
+    String(domain),
+    legend,
+    sizes.rMin,
+    sizes.rMax,
+    small,
+  ];
+  const last = latestScales.get(table);
+  if (last && domain !== "view" && last.key.every((v, i) => v === key[i])) return last;
+  const size = sizeScale(withoutFolds(table, sizeMetric.values), { rMin: sizes.rMin, rMax: sizes.rMax });
+  const made = { key, colors: colorScales(table, stats, tree, view, colorMetric.values, small), size, fills: [] };
+  latestScales.set(table, made);
+  return made;
+}
+
+/**
+ * The value a glyph stands for: a collapsed node the sum of an exclusive metric over its
+ * subtree (its own value for an inclusive one), a prune aggregate the sum over what it hides
+ * (of the hidden subtrees' inclusive values for an inclusive metric), a fold the sum Python sent.
+ * Other metrics have no sum: NaN. A ratio or a maximum: the largest value hidden, of the nodes
+ * that are not too small to judge (judge.js) when some are.
+ * @param {Stats} stats @param {import("../data/decode.js").Metric} metric
+ * @param {import("./judge.js").Judged | null} judging
+ * @returns {(item: ViewItem) => number}
+ */
+function aggregateColorValue(stats, metric, judging) {
+  const sums = stats.sums.get(metric.name);
+  return (item) => {
+    if (item.fold) return metric.values[item.key];
+    if (MAX_KINDS.has(metric.kind)) return judging ? judgedMax(judging, item) : hiddenMax(stats, item, metric.name);
+    if (metric.kind === "exclusive" && sums) {
+      if (item.kind === "collapsed") return sums[item.id];
+      return hiddenSum(stats, item, metric.name);
+    }
+    if (metric.kind === "inclusive") {
+      if (item.kind === "collapsed") return metric.values[item.id];
+      let total = Number.NaN;
+      for (const h of item.hidden) {
+        const v = metric.values[h];
+        if (!Number.isNaN(v)) total = Number.isNaN(total) ? v : total + v;
+      }
+      return total;
+    }
+    return item.kind === "collapsed" ? metric.values[item.id] : Number.NaN;
+  };
+}
+
+/**
+ * The colour of an item's value on its tree's scale.
+ * @param {ReturnType<typeof colorScales>} colors @param {ViewItem} item @param {number} value
+ */
+function colorOf(colors, item, value) {
+  return colors.of(item.kind === "aggregate" && item.id < 0 ? -1 : item.id).color(value);
+}
+
+/**
+ * Colour scales: one for everything, or one per tree ("per-root"). The domain spans every node
+ * of the tree ("tree": colours keep their meaning across collapse, focus and prune), the nodes
+ * drawn now ("view"), or the given [low, high].
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {Float64Array} values @param {Uint8Array | null} small rows left out (too small to judge)
+ */
+function colorScales(table, stats, tree, view, values, small) {
+  const opts = { type: view.colorScale, palette: view.palette };
+  const domain = view.colorDomain;
+  /** @type {number[]} */
+  let rows;
+  if (domain === "view") rows = tree.items.filter((it) => it.kind !== "aggregate").map((it) => it.id);
+  else {
+    rows = [];
+    for (let r = 0; r < table.size; r++) if (table.idOf(r) >= 0) rows.push(r);
+  }
+  const valuesOf = (/** @type {number[]} */ list) => {
+    if (Array.isArray(domain)) return Float64Array.from(domain);
+    // a loop, not Float64Array.from with a map function: at 10^5 rows that took ~7 ms
+    const out = new Float64Array(list.length);
+    for (let i = 0; i < list.length; i++) out[i] = small?.[list[i]] ? Number.NaN : values[list[i]];
+    return out;
+  };
+  if (view.legend !== "per-root") {
+    const s = colorScale(valuesOf(rows), opts);
+    return { shared: s, of: (/** @type {number} */ _row) => s, list: [{ tree: null, scale: s }] };
+  }
+  /** @type {Map<number, number[]>} */
+  const byRoot = new Map();
+  for (const row of rows) {
+    const r = stats.rootOf[row];
+    const list = byRoot.get(r);
+    if (list) list.push(row);
+    else byRoot.set(r, [row]);
+  }
+  const list = [...byRoot].map(([r, rowsOfRoot]) => ({ rootRow: r, scale: colorScale(valuesOf(rowsOfRoot), opts) }));
+  const of = new Map(list.map((e) => [e.rootRow, e.scale]));
+  const fallback = list[0]?.scale ?? colorScale(new Float64Array(0), opts);
+  return {
+    shared: fallback,
+    of: (/** @type {number} */ row) => (row < 0 ? fallback : (of.get(stats.rootOf[row]) ?? fallback)),
+    list: list.map((e) => ({ tree: table.names[table.nameCode[e.rootRow]], scale: e.scale })),
+  };
+}
+
+/**
+ * Parent → child segments in layout units.
+ * @param {ViewTree} tree @param {Positions} layout
+ */
+export function linkSegments(tree, layout) {
+  const segments = [];
+  for (const item of tree.items) {
+    const p = item.parentKey;
+    if (p >= 0) segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[item.key], y1: layout.y[item.key] });
+  }
+  return segments;
+}
+
+/**
+ * A DAG's other call edges (see decode.js `callers`) between drawn nodes: caller → callee, in
+ * layout units (drawn dashed).
+ * @param {Table} table @param {ViewTree} tree @param {Positions} layout
+ */
+export function callerSegments(table, tree, layout) {
+  const segments = [];
+  const drawn = (/** @type {number} */ id) => {
+    const row = table.rowOf(id);
+    const kind = row >= 0 ? tree.byKey.get(row)?.kind : undefined;
+    return kind === "node" || kind === "collapsed" ? row : -1;
+  };
+  for (const [callee, callers] of table.callers ?? []) {
+    const to = drawn(callee);
+    if (to < 0) continue;
+    for (const caller of callers) {
+      const from = drawn(caller);
+      if (from >= 0) segments.push({ x0: layout.x[from], y0: layout.y[from], x1: layout.x[to], y1: layout.y[to] });
+    }
+  }
+  return segments;
+}
+
+/**
+ * The label of one drawn item: its shortened name; a collapsed node says how many it hides,
+ * a fold or an aggregate how many nodes it stands for.
+ * @param {Table} table @param {Stats} stats @param {ViewItem} item @param {NodeMark | undefined} mark
+ * @param {{ rMin: number }} sizes
+ */
+export function labelMark(table, stats, item, mark, sizes) {
+  const name = item.kind === "aggregate" ? "" : shortenName(table.names[table.nameCode[item.id]]);
+  let text = name;
+  if (item.kind === "collapsed") text = `${name} (+${hiddenNodes(stats, item)})`;
+  if (item.kind === "aggregate") {
+    const n = hiddenNodes(stats, item).toLocaleString("en-US");
+    text = item.fold ? `${n} more` : `${n} hidden`;
+  }
+  return {
+    key: item.key,
+    attr: mark?.attr ?? "data-id",
+    ref: mark?.ref ?? -1,
+    x: mark?.x ?? 0,
+    y: mark?.y ?? 0,
+    r: mark?.r ?? sizes.rMin,
+    text,
+  };
+}
+
+/** Counts as the status line writes them (one formatter: making one per number is slow). */
+const COUNT = new Intl.NumberFormat("en-US");
+
+/**
+ * The status line: nodes, what is loaded and shown, selected nodes not drawn as themselves
+ * (`hidden`, see hidden-selection.js), roots, the reducer, edges left out of a DAG.
+ * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
+ * @param {string} [hidden]
+ */
+export function statusText(table, stats, tree, view, hidden = "") {
+  const n = (/** @type {number} */ v) => COUNT.format(v);
+  const parts = [`${n(table.total)} nodes`];
+  if (table.nodeId) {
+    let loaded = 0;
+    for (const id of table.nodeId) if (id >= 0) loaded++;
+    parts.push(`${n(loaded)} loaded`);
+  }
+  // counted, not filtered into lists: this runs on every collapse and expand
+  let drawn = 0;
+  for (const it of tree.items) if (it.kind !== "aggregate") drawn++;
+  if (tree.hiddenCount) parts.push(`${n(drawn)} shown, ${n(tree.hiddenCount)} hidden`);
+  if (hidden) parts.push(hidden);
+  const roots = stats.roots.filter((r) => table.idOf(r) >= 0).length;
+  const shown = view.roots ? view.roots.length : roots;
+  parts.push(shown === roots ? `${roots} root${roots === 1 ? "" : "s"}` : `${shown} of ${roots} roots`);
+  if (table.reducer) parts.push(`${table.reducer} over ${table.reducedOver.join(", ")}`);
+  if (table.extraEdges) {
+    const cyc = table.cycleEdges ? `, ${table.cycleEdges} closing a cycle` : "";
+    const how = view.callerEdges ? "drawn dashed" : "not drawn";
+    parts.push(`${table.extraEdges} extra call edge${table.extraEdges === 1 ? "" : "s"} ${how} (DAG${cyc})`);
+  }
+  const kinds = kindsText(table, view); // last: how the metrics' kinds were decided
+  if (kinds.text) parts.push(kinds.text);
+  const dag =
+    table.extraEdges > 0
+      ? "Nodes with several callers are drawn once, under the first caller reached depth-first" +
+        (view.callerEdges ? "; their other callers' edges are the dashed ones." : ".")
+      : "";
+  return { text: parts.join(" · "), title: [dag, kinds.title].filter(Boolean).join("\n") };
+}
+
+/** How the status line names the rules that decide a metric's kind (semantics.py's RULES). */
+const RULE_LABELS = /** @type {Record<string, string>} */ ({
+  declared: "metric_kinds=",
+  identifier: "identifiers",
+  caliper: "Caliper names",
+  spot: "Caliper spot.metrics",
+  timeseries: "timeseries",
+  pair: "name pairs",
+  tree: "tree check",
+  reader: "reader's lists",
+  derived: "derived sums",
+  reducer: "the reducer",
+  compare: "compare",
+});
+
+/**
+ * "kinds: Caliper spot.metrics": which rules decided the kinds of the colour and size metrics,
+ * with each one's reason in the title.
+ * @param {Table} table @param {ViewState} view
+ */
+export function kindsText(table, view) {
+  const shown = [view.colorBy, view.sizeBy].filter((name, i, all) => name && all.indexOf(name) === i);
+  const metrics = shown.map((name) => metricByName(table, name)).filter((m) => m !== null);
+  if (!metrics.length) return { text: "", title: "" };
+  const labels = [...new Set(metrics.map((m) => RULE_LABELS[m.rule] ?? m.rule))];
+  return {
+    text: `kinds: ${labels.join(" + ")}`,
+    title: metrics.map((m) => `${m.name}: ${m.kind}${m.why ? ` (${m.why})` : ""}`).join("\n"),
+  };
+}

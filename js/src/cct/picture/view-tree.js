@@ -1,0 +1,325 @@
+// What is drawn, given the view state: collapsed subtrees, a prune range, a focus node and the
+// visible roots. Hidden nodes are never dropped silently: a collapsed node stands for its
+// subtree, and the children a prune hides are folded into one aggregate item per parent, whose
+// tooltip gives the number of hidden nodes and the sums of their exclusive metrics.
+//
+// The specification is tests/conformance/view-cases.json, run against this module
+// (js/test/conformance.test.js, through the real decoder) and against its Python twin
+// cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
+// (full-tree ids); `buildViewTree` works on rows of the decoded table.
+import { childLists } from "./layout.js";
+
+/**
+ * @typedef {"node" | "collapsed" | "aggregate"} ItemKind
+ * @typedef {object} ViewItem
+ * @property {number} key    node id for "node"/"collapsed"; table size + n for aggregates
+ * @property {number} id     the node id ("aggregate": its parent's id, or -1 at the top)
+ * @property {ItemKind} kind
+ * @property {number} parentKey  key of the item drawn as its parent (-1 for a top-level item)
+ * @property {number[]} hidden   ids of the roots of the hidden subtrees it stands for
+ * @property {boolean} [fold]  an aggregate that is a fold row of level of detail: its row (the
+ *   key, and `hidden[0]`) holds the count and sums of nodes Python has not sent
+ */
+
+/** Metric kinds whose glyphs show the largest value they hide, not a sum. */
+export const MAX_KINDS = new Set(["ratio", "max"]);
+
+/**
+ * Per-node subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum;
+ * a sum over values that are all NaN is NaN) and subtree maxima of every ratio or maximum.
+ * Computed once per table.
+ * @param {import("../data/decode.js").Table} table
+ */
+export function subtreeStats(table) {
+  const n = table.size;
+  const size = new Int32Array(n).fill(1);
+  // a fold row (level of detail) stands for that many nodes, and its values are their sums
+  if (table.folded) for (let i = 0; i < n; i++) if (table.folded[i] > 0) size[i] = table.folded[i];
+  const rootOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) rootOf[i] = table.parent[i] < 0 ? i : rootOf[table.parent[i]];
+  const exclusive = table.metrics.filter((m) => m.kind === "exclusive");
+  const sums = new Map(exclusive.map((m) => [m.name, Float64Array.from(m.values)]));
+  const maxes = new Map(
+    table.metrics.filter((m) => MAX_KINDS.has(m.kind)).map((m) => [m.name, Float64Array.from(m.values)]),
+  );
+  // pre-order: every child comes after its parent, so one backward pass accumulates subtrees
+  for (let i = n - 1; i >= 0; i--) {
+    const p = table.parent[i];
+    if (p < 0) continue;
+    size[p] += size[i];
+    for (const s of sums.values()) {
+      const v = s[i];
+      if (Number.isNaN(v)) continue;
+      s[p] = Number.isNaN(s[p]) ? v : s[p] + v;
+    }
+    for (const s of maxes.values()) {
+      const v = s[i];
+      if (!Number.isNaN(v) && !(s[p] >= v)) s[p] = v;
+    }
+  }
+  return { size, sums, maxes, rootOf, ...childLists(table.parent) };
+}
+
+/**
+ * Nodes kept by a prune range on `values`, plus their ancestors (kept for context).
+ * A fold row of level of detail is never in range by itself: its value is a sum over nodes not
+ * sent, which says nothing about whether any of them is in range (it is drawn under its parent
+ * when the parent is kept, and hidden with it otherwise).
+ * @param {Float64Array} values
+ * @param {Int32Array} parent
+ * @param {[number, number]} range inclusive; NaN values are outside every range
+ * @param {Int32Array | null} [folded] the table's `folded` column (fold rows: > 0)
+ * @returns {Uint8Array} 1 = drawn
+ */
+export function pruneMask(values, parent, [lo, hi], folded = null) {
+  const keep = new Uint8Array(values.length);
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (keep[i] || (v >= lo && v <= hi && !(folded && folded[i] > 0))) {
+      keep[i] = 1;
+      if (parent[i] >= 0) keep[parent[i]] = 1;
+    }
+  }
+  return keep;
+}
+
+/** The `hidden` of every "node" item: one shared empty list, never changed (at 10^5 items a
+ * list each, and one more for each open node, made a first picture's view tree twice as slow). */
+const NO_HIDDEN = /** @type {number[]} */ (/** @type {unknown} */ (Object.freeze([])));
+
+/**
+ * @param {import("../data/decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats
+ * @param {{ collapsed?: Set<number>, keep?: Uint8Array | null, focus?: number | null, roots?: number[] | null }} state
+ * @returns {{ items: ViewItem[], byKey: Map<number, ViewItem>, hiddenCount: number }}
+ */
+export function buildViewTree(table, stats, { collapsed = new Set(), keep = null, focus = null, roots = null } = {}) {
+  /** @type {ViewItem[]} */
+  const items = [];
+  let nextAggregate = table.size;
+  const starts = focus !== null && focus !== undefined ? [focus] : (roots ?? stats.roots);
+
+  /** @param {number} parentKey @param {number} id @param {number[]} hidden */
+  const addAggregate = (parentKey, id, hidden) => {
+    items.push({ key: nextAggregate++, id, kind: "aggregate", parentKey, hidden });
+  };
+  const folded = table.folded;
+  /** @param {number} row @param {number} parentKey */
+  const addFold = (row, parentKey) => {
+    items.push({ key: row, id: parentKey, kind: "aggregate", parentKey, hidden: [row], fold: true });
+  };
+
+  /** @type {{ id: number, children: number[], next: number, hidden: number[] | null }[]} */
+  const open = [];
+  /** @param {number} id @param {number} parentKey */
+  const enter = (id, parentKey) => {
+    const children = stats.children[id] ?? [];
+    if (collapsed.has(id) && children.length) {
+      items.push({ key: id, id, kind: "collapsed", parentKey, hidden: children });
+      return;
+    }
+    items.push({ key: id, id, kind: "node", parentKey, hidden: NO_HIDDEN });
+    open.push({ id, children, next: 0, hidden: null });
+  };
+  /** Pre-order from `id`, with an explicit stack: a call path can be thousands of levels deep.
+   * @param {number} id @param {number} parentKey */
+  const visit = (id, parentKey) => {
+    enter(id, parentKey);
+    while (open.length) {
+      const top = open[open.length - 1];
+      if (top.next < top.children.length) {
+        const c = top.children[top.next++];
+        if (folded && folded[c] > 0) addFold(c, top.id);
+        else if (keep && !keep[c]) {
+          if (top.hidden) top.hidden.push(c);
+          else top.hidden = [c];
+        } else enter(c, top.id);
+      } else {
+        open.pop();
+        if (top.hidden) addAggregate(top.id, top.id, top.hidden);
+      }
+    }
+  };
+
+  /** @type {number[]} */
+  const hiddenStarts = [];
+  for (const r of starts) {
+    if (folded && folded[r] > 0) addFold(r, -1);
+    else if (keep && !keep[r]) hiddenStarts.push(r);
+    else visit(r, -1);
+  }
+  if (hiddenStarts.length) addAggregate(-1, -1, hiddenStarts);
+
+  let hiddenCount = 0;
+  for (const item of items) {
+    if (item.kind !== "node") hiddenCount += hiddenNodes(stats, item);
+  }
+  /** @type {Map<number, ViewItem>} */
+  const byKey = new Map();
+  for (const it of items) byKey.set(it.key, it);
+  return { items, byKey, hiddenCount };
+}
+
+/**
+ * The view state as the traits hold it: node ids of the full tree.
+ * @typedef {object} ViewState
+ * @property {Iterable<number>} [collapsed] ids of collapsed nodes (ids the table lacks are ignored)
+ * @property {[number, number] | null} [prune] inclusive range of `values` kept; null: all
+ * @property {number | null} [focus] id of the node the view is rooted at (ignored if the table
+ *   lacks it); it wins over `roots`
+ * @property {number[] | null} [roots] ids of the roots shown, drawn in tree order (ids the table
+ *   lacks and non-roots are ignored); null: every root (and the fold of hidden roots); []: no tree
+ * @property {ArrayLike<number> | null} [values] the colour metric, by row of the table: what
+ *   `prune` compares
+ */
+
+/**
+ * The view tree of a state given in full-tree ids: the one place where that state becomes rows.
+ * @param {import("../data/decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats
+ * @param {ViewState} state
+ */
+export function viewTreeOf(
+  table,
+  stats,
+  { collapsed = [], prune = null, focus = null, roots = null, values = null } = {},
+) {
+  const rows = new Set();
+  for (const id of collapsed) {
+    const r = table.rowOf(id);
+    if (r >= 0) rows.add(r);
+  }
+  const keep =
+    prune && values
+      ? pruneMask(
+          values instanceof Float64Array ? values : Float64Array.from(values),
+          table.parent,
+          prune,
+          table.folded,
+        )
+      : null;
+  const focusRow = focus === null || focus === undefined ? -1 : table.rowOf(focus);
+  const rootRows =
+    roots === null || roots === undefined
+      ? null
+      : [...new Set(roots.map((id) => table.rowOf(id)))]
+          .filter((r) => r >= 0 && table.parent[r] < 0)
+          .sort((a, b) => a - b);
+  return buildViewTree(table, stats, {
+    collapsed: rows,
+    keep,
+    focus: focusRow >= 0 ? focusRow : null,
+    roots: rootRows,
+  });
+}
+
+/**
+ * One drawn item in full-tree ids.
+ * @typedef {object} IdItem
+ * @property {"node" | "collapsed" | "aggregate" | "fold"} kind "aggregate": the children (or
+ *   roots) a prune hides; "fold": a fold row of level of detail (nodes Python has not sent)
+ * @property {number | null} id the node's id; null for an aggregate or a fold
+ * @property {number} parent id of the node it is drawn under; -1 at the top level
+ * @property {number} hidden how many nodes it stands for (0 for a node)
+ */
+
+/**
+ * The items of a view tree in full-tree ids, in pre-order.
+ * @param {import("../data/decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats
+ * @param {ReturnType<typeof buildViewTree>} tree
+ * @returns {IdItem[]}
+ */
+export function itemsInIds(table, stats, tree) {
+  return tree.items.map((item) => {
+    const kind = item.fold ? "fold" : item.kind;
+    const drawnNode = kind === "node" || kind === "collapsed";
+    return {
+      kind,
+      id: drawnNode ? table.idOf(item.key) : null,
+      parent: item.parentKey < 0 ? -1 : table.idOf(item.parentKey),
+      hidden: item.kind === "node" ? 0 : hiddenNodes(stats, item),
+    };
+  });
+}
+
+/**
+ * What is drawn for a table and a state in full-tree ids: the items (see `IdItem`) and how many
+ * nodes they hide in all. The executable form of tests/conformance/view-cases.json.
+ * @param {import("../data/decode.js").Table} table
+ * @param {ViewState} state
+ * @returns {{ items: IdItem[], hiddenCount: number }}
+ */
+export function viewItems(table, state = {}) {
+  const stats = subtreeStats(table);
+  const tree = viewTreeOf(table, stats, state);
+  return { items: itemsInIds(table, stats, tree), hiddenCount: tree.hiddenCount };
+}
+
+/**
+ * How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees).
+ * @param {{ size: Int32Array }} stats @param {{ hidden: number[] }} item
+ */
+export function hiddenNodes(stats, item) {
+  let count = 0;
+  for (const h of item.hidden) count += stats.size[h];
+  return count;
+}
+
+/**
+ * Sum of an exclusive metric over what an item hides (a collapsed node: its whole subtree).
+ * @param {{ sums: Map<string, Float64Array> }} stats @param {{ kind: string, id: number, hidden: number[] }} item
+ * @param {string} metric
+ */
+export function hiddenSum(stats, item, metric) {
+  const sums = stats.sums.get(metric);
+  if (!sums) return Number.NaN;
+  const parts = item.kind === "collapsed" ? [item.id] : item.hidden;
+  let total = Number.NaN;
+  for (const h of parts) {
+    const v = sums[h];
+    if (!Number.isNaN(v)) total = Number.isNaN(total) ? v : total + v;
+  }
+  return total;
+}
+
+/**
+ * The largest value of a ratio or maximum `metric` that an item hides (a collapsed node: in
+ * its whole subtree, itself included); NaN if none.
+ * @param {ReturnType<typeof subtreeStats>} stats @param {ViewItem} item @param {string} metric
+ */
+export function hiddenMax(stats, item, metric) {
+  const maxes = stats.maxes.get(metric);
+  if (!maxes) return Number.NaN;
+  let best = Number.NaN;
+  for (const h of item.kind === "collapsed" ? [item.id] : item.hidden) {
+    const v = maxes[h];
+    if (!Number.isNaN(v) && !(best >= v)) best = v;
+  }
+  return best;
+}
+
+/** Ancestors of `id`, root first, `id` last. @param {Int32Array} parent @param {number} id */
+export function pathTo(parent, id) {
+  const path = [];
+  for (let i = id; i >= 0; i = parent[i]) path.push(i);
+  return path.reverse();
+}
+
+/**
+ * The hot path from `start`: repeatedly the child with the largest value (NaN never wins).
+ * @param {{ children: number[][] }} stats @param {Float64Array} values @param {number} start
+ * @returns {number[]} rows from `start` down
+ */
+export function hotPath(stats, values, start) {
+  const path = [start];
+  for (let id = start; ; ) {
+    let best = -1;
+    for (const c of stats.children[id] ?? []) {
+      if (!Number.isNaN(values[c]) && (best < 0 || values[c] > values[best])) best = c;
+    }
+    if (best < 0) return path;
+    path.push(best);
+    id = best;
+  }
+}

@@ -1,0 +1,54 @@
+// Mounting what the front-end tests drive: a renderer in a new container of the page, with what
+// it reports collected, and a table pane with handlers that record their calls.
+import { vi } from "vitest";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { createTablePane } from "../src/cct/pane/table-pane.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
+
+/** The view state most tests draw with: colour and size by the fixtures' time metrics. */
+export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
+
+/**
+ * A renderer of `width` × `height` (900 × 500 unless given) in a new container of the page. With
+ * `data` (a payload spec of fixtures.js, decoded here, or a decoded table) it is given `state`
+ * (TIME unless given), then the table. Selections, changes and level-of-detail expansions it
+ * reports are collected; `options` may replace those callbacks.
+ * @param {object | import("../src/cct/data/decode.js").Table | null} data null: no table yet
+ * @param {{ state?: object } & Parameters<typeof createRenderer>[1]} [options]
+ */
+export function mountRenderer(data, { state = TIME, ...options } = {}) {
+  const container = document.body.appendChild(document.createElement("div"));
+  /** @type {number[][]} */ const selections = [];
+  /** @type {object[]} */ const changes = [];
+  /** @type {number[]} */ const expanded = [];
+  const renderer = createRenderer(container, {
+    width: 900,
+    height: 500,
+    onSelect: (ids) => selections.push(ids),
+    onChange: (change) => changes.push(change),
+    onExpand: (node) => expanded.push(node),
+    ...options,
+  });
+  const table = data === null ? null : "rowOf" in data ? data : decodeTable(data);
+  if (table) {
+    renderer.setState(state);
+    renderer.setData(table);
+  }
+  return { container, renderer, table, selections, changes, expanded };
+}
+
+/**
+ * A table pane in the page whose handlers are mocks; `fetchRows` answers for Python.
+ * @param {(request: any) => Promise<object>} fetchRows
+ */
+export function mountPane(fetchRows) {
+  const handlers = {
+    fetchRows: vi.fn(fetchRows),
+    pick: vi.fn(),
+    focus: vi.fn(),
+    sandwich: vi.fn(),
+    setMode: vi.fn(),
+    search: vi.fn(),
+  };
+  return { p: createTablePane(document.body, handlers), handlers };
+}

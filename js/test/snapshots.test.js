@@ -1,0 +1,114 @@
+// Whole figures against committed SVG files (js/test/snapshots/*.svg), in the manner of
+// Observable Plot's snapshot tests: each case draws a figure of a fixture, normalises what may
+// vary without the picture changing (numbers past two decimals, generated ids, the generator's
+// metadata), puts one element on a line and compares the text with its file. A missing file is written (and the
+// case passes); to accept a change on purpose, write them all again and review the diff:
+//
+//     UPDATE_SNAPSHOTS=1 npx vitest run --root js test/snapshots.test.js
+//     git diff js/test/snapshots/
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { figureSVG } from "../src/cct/figure/figure.js";
+import { payload, randomTree, smallTree } from "./fixtures.js";
+
+const DIR = join(dirname(fileURLToPath(import.meta.url)), "snapshots");
+const UPDATE = !!process.env.UPDATE_SNAPSHOTS;
+const TIME = { colorBy: "time", sizeBy: "time (inc)" };
+
+/**
+ * The figure's text as compared: ids as they come (id-1, id-2…: generated ids differ per page),
+ * numbers rounded to two decimals (layout arithmetic may differ in its last bits), the
+ * provenance left out, one element per line.
+ * @param {string} svg
+ */
+function normalise(svg) {
+  const ids = new Map();
+  const idOf = (/** @type {string} */ id) => {
+    if (!ids.has(id)) ids.set(id, `id-${ids.size + 1}`);
+    return ids.get(id);
+  };
+  svg = svg
+    .replace(/(?<![-\w])id="([^"]+)"/g, (_, id) => `id="${idOf(id)}"`)
+    .replace(/url\(#([^)]+)\)/g, (_, id) => `url(#${idOf(id)})`);
+  return `${svg
+    .replace(/<metadata>[\s\S]*?<\/metadata>/g, "<metadata/>")
+    .replace(/-?\d+\.\d{3,}(e-?\d+)?/g, (n) => {
+      const rounded = Number(Number(n).toFixed(2));
+      return String(Object.is(rounded, -0) ? 0 : rounded);
+    })
+    .replace(/>\s*</g, ">\n<")}\n`;
+}
+
+/** A fixture with fold rows: what Python sends of a 1,000-node tree under level of detail. */
+const levelOfDetail = () =>
+  payload({
+    parent: [-1, 0, 1, 1, 0],
+    names: ["main", "solve", "kernel", "5 more", "990 more"],
+    metrics: { time: [1, 2, 50, 7, 300], "time (inc)": [360, 59, 50, 7, 300] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    nodeId: [0, 4, 9, -1, -1],
+    folded: [0, 0, 0, 5, 990],
+    total: 1000,
+  });
+
+/** Three roots and a metric that changes sign (a diverging palette), as a comparison has. */
+const threeRootsSigned = () =>
+  payload({
+    parent: [-1, 0, 0, 1, -1, 4, -1],
+    names: ["main", "solve", "io", "kernel", "init", "setup", "finalize"],
+    metrics: { diff: [5, -3, 2, -1, 4, -2, 0.5], "time (inc)": [60, 40, 10, 25, 20, 12, 3] },
+    kinds: { diff: "other", "time (inc)": "inclusive" },
+  });
+
+const CASES = [
+  { name: "small-screen", data: smallTree, state: TIME, options: { width: 600, height: 400 } },
+  {
+    name: "small-paper-collapsed-selected",
+    data: smallTree,
+    state: { ...TIME, collapsed: [1], search: "init" },
+    options: { width: 800, height: 500, style: "paper", selection: [4], title: "solve collapsed" },
+  },
+  {
+    name: "random-120-folded-narrow",
+    data: () => randomTree(120),
+    state: TIME,
+    options: { width: 420, height: 320, style: "paper" },
+  },
+  { name: "level-of-detail-folds", data: levelOfDetail, state: TIME, options: { width: 600, height: 400 } },
+  {
+    name: "three-roots-diverging",
+    data: threeRootsSigned,
+    state: { colorBy: "diff", sizeBy: "time (inc)" },
+    options: { width: 700, height: 450, units: { "time (inc)": "s" } },
+  },
+];
+
+describe("figure snapshots", () => {
+  test("normalising rounds numbers, drops the provenance and puts an element on a line", () => {
+    const svg =
+      '<svg><metadata><x>2026</x></metadata><pattern id="cct-x7-missing-1"/>' +
+      '<g transform="translate(1.23456, -0.0001)"><circle r="4" fill="url(#cct-x7-missing-1)"/></g></svg>';
+    expect(normalise(svg)).toBe(
+      '<svg>\n<metadata/>\n<pattern id="id-1"/>\n<g transform="translate(1.23, 0)">\n<circle r="4" fill="url(#id-1)"/>\n</g>\n</svg>\n',
+    );
+  });
+
+  for (const { name, data, state, options } of CASES) {
+    test(name, () => {
+      const { svg } = figureSVG(decodeTable(data()), state, options);
+      const actual = normalise(svg);
+      const file = join(DIR, `${name}.svg`);
+      if (UPDATE || !existsSync(file)) {
+        mkdirSync(DIR, { recursive: true });
+        writeFileSync(file, actual);
+        return;
+      }
+      // compared as text: a failure shows the lines that differ
+      expect(actual).toBe(readFileSync(file, "utf8"));
+    });
+  }
+});

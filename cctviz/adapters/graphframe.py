@@ -119,18 +119,18 @@ def from_graphframe(
         values = per_node(*rows.summed_within(block, keys, df), n, reducer)
     else:
         values = per_node(block, keys, n, reducer)
-    table_metrics = {
-        str(m): Metric(
+    table_metrics = {}
+    for j, m in enumerate(metric_names):
+        rule, detail = _rule(decisions[m], kind[m], reducer)
+        table_metrics[str(m)] = Metric(
             name=str(m),
             values=np.ascontiguousarray(values[:, j]),
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
             kind=_reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
-            rule=_rule(decisions[m], kind[m], reducer)[0],
-            detail=_rule(decisions[m], kind[m], reducer)[1],
+            rule=rule,
+            detail=detail,
         )
-        for j, m in enumerate(metric_names)
-    }
     if size_reducer is not None and size_reducer != reducer:
         table_metrics.update(
             rows.companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)

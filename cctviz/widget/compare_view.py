@@ -60,15 +60,11 @@ class Compare(CCT):
         presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
         # a difference or the largest run (and their derived partners) add up, with no share
         no_share = self.columns.no_share
-        metrics = {
-            name: dataclasses.replace(
-                m,
-                share=name.removesuffix(SUFFIX) not in no_share and m.share,
-                rule=_compared(m, self)[0],
-                detail=_compared(m, self)[1],
-            )
-            for name, m in table.metrics.items()
-        }
+        metrics = {}
+        for name, m in table.metrics.items():
+            rule, detail = _compared(m, self)
+            share = name.removesuffix(SUFFIX) not in no_share and m.share
+            metrics[name] = dataclasses.replace(m, share=share, rule=rule, detail=detail)
         return dataclasses.replace(
             table,
             metrics=metrics,

@@ -55,8 +55,8 @@ class Compare(CCT):
         super().__init__(gf, metric_kinds={**kinds, **self._user_kinds}, **kwargs)
         self._diverging(None)
 
-    def _make_table(self, data: Any, reducer: str) -> NodeTable:
-        table = super()._make_table(data, reducer)
+    def _make_table(self, data: Any) -> NodeTable:
+        table = super()._make_table(data)
         presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
         # a difference or the largest run (and their derived partners) add up, with no share
         no_share = self.columns.no_share

@@ -116,7 +116,7 @@ def test_payload_names_its_tree_for_the_front_ends_history(gf) -> None:
     tree = w._payload["tree"]
     w.reducer = "max"
     assert w._payload["tree"] == tree
-    w.expand_fold(0)
+    w.load_more(0)
     assert w._payload["tree"] == tree
     w.data = cctviz.examples.load("caliper-sw4-cuda")
     assert w._payload["tree"] != tree
@@ -334,7 +334,7 @@ def test_the_screen_is_reported_in_messages_not_traits(gf) -> None:
     # what is not a size or a zoom is ignored, as are other messages
     for bad in ({"size": [0, 5]}, {"size": [1.5, 2]}, {"size": "big"}, {"transform": [1, 2]}):
         w._on_message(w, {"type": "screen", **bad}, [])
-    w._on_message(w, {"type": "expand", "size": [1, 1]}, [])
+    w._on_message(w, {"type": "load_more", "size": [1, 1]}, [])
     assert (w._stage_size, w._view_transform) == ((640, 420), None)
     assert changes == []
 

@@ -1,14 +1,15 @@
 """Level of detail between Python and the browser: which nodes are sent (``cctviz.lod`` decides),
-the payload that carries them, and the front end's requests for more (``expand`` commands,
+the payload that carries them, and the front end's requests to load more (``load_more`` messages,
 answered by a ``reply`` with the request's id; message kinds from ``cctviz.contract``)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import traitlets as t
 
-from ..lod import EXPAND_STEP, LevelOfDetail
+from ..lod import LOAD_MORE_STEP, LevelOfDetail
 from ..payload import encode
 from ..table import NodeTable
 from .part import Message, WidgetPart, handles, node_of
@@ -32,15 +33,24 @@ class LevelOfDetailBridge(WidgetPart):
         returns how many were not there yet. Selecting, focusing or highlighting does it too."""
         return self._reveal(self._resolver().ids(what))
 
-    def expand_fold(self, node: int, step: int = EXPAND_STEP) -> int:
+    def load_more(self, node: int, step: int = LOAD_MORE_STEP) -> int:
         """Load the next ``step`` hidden children of ``node`` (``-1``: hidden roots), the largest
         first: what clicking a "N more" row does. Returns how many were loaded."""
         if self._lod is None:
             return 0
-        added = self._lod.expand(int(node), step)
+        added = self._lod.load_more(int(node), step)
         if added:
             self._payload = self._encode()
         return added
+
+    def expand_fold(self, node: int, step: int = LOAD_MORE_STEP) -> int:
+        """Deprecated: ``load_more``."""
+        warnings.warn(
+            "w.expand_fold is now w.load_more (expand_fold will be removed)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.load_more(node, step)
 
     def _level_of_detail(self, table: NodeTable) -> LevelOfDetail | None:
         if self._budget is None or table.size <= self._budget:
@@ -77,7 +87,7 @@ class LevelOfDetailBridge(WidgetPart):
         if new is not None:
             self._reveal([new] if isinstance(new, int) else new)
 
-    @handles("expand")
-    def _expand_request(self, content: Message) -> dict[str, Any]:
+    @handles("load_more")
+    def _load_more_request(self, content: Message) -> dict[str, Any]:
         """A click on a fold: its next hidden children (Python sends the table, then the reply)."""
-        return {"loaded": self.expand_fold(node_of(content))}
+        return {"loaded": self.load_more(node_of(content))}

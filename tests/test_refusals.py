@@ -137,9 +137,7 @@ def test_a_value_set_past_the_checks_in_python_is_reset(
     w._trait_values["color_by"] = "nope"
     w._trait_values["visible_roots"] = (10**9,)
     messages = sent(w, monkeypatch)
-    w._on_message(
-        w, {"type": "error", "message": "palette was not applied", "where": "trait"}, []
-    )
+    w._on_message(w, {"type": "error", "message": "palette was not applied", "where": "trait"}, [])
     assert (w.palette, w.color_by, w.visible_roots) == ("auto", "time", None)
     assert len(w.front_end_errors) == 4
     assert "w.palette held 'rainbow'" in w.front_end_errors[2]

@@ -13,6 +13,7 @@ from .widget.compare_view import Compare, compare
 __all__ = [
     "CCT",
     "Compare",
+    "Ensemble",
     "Link",
     "Metric",
     "NodeTable",
@@ -26,3 +27,18 @@ __all__ = [
     "link",
     "show",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``cctviz.Ensemble`` is imported on first use: it needs the ``ensemble`` extra (DuckDB,
+    pyarrow), which a single-profile user may not have installed."""
+    if name == "Ensemble":
+        try:
+            from .ensemble import Ensemble
+        except ImportError as error:
+            raise ImportError(
+                f"cctviz.Ensemble needs {error.name or 'DuckDB and pyarrow'}: "
+                "pip install 'cctviz[ensemble]' (or 'cctviz[dask]' for Dask clusters)"
+            ) from error
+        return Ensemble
+    raise AttributeError(f"module 'cctviz' has no attribute {name!r}")

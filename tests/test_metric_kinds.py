@@ -242,6 +242,15 @@ def test_kinds_frame_round_trips_through_pandas() -> None:
     assert isinstance(kinds, pd.DataFrame) and kinds.index.name == "metric"
     assert list(kinds.columns) == ["kind", "partner", "rule", "why"]
     assert np.all(kinds["why"].str.len() > 0)
+    # the kinds, passed back as `metric_kinds=`, give the same kinds and partners, now declared
+    again = cctviz.CCT(gf, metric_kinds=dict(kinds["kind"])).metric_kinds
+    pd.testing.assert_frame_equal(again[["kind", "partner"]], kinds[["kind", "partner"]])
+    assert set(again["rule"]) == {"declared"}, again
+    # one changed kind is the one that changes
+    flipped = {"time (inc)": "exclusive"}
+    changed = cctviz.CCT(gf, metric_kinds=flipped).metric_kinds
+    assert changed.loc["time (inc)", ["kind", "rule"]].tolist() == ["exclusive", "declared"]
+    assert changed.loc["time", "rule"] == kinds.loc["time", "rule"]
 
 
 def test_a_compare_views_columns_say_the_compare_view_decided() -> None:

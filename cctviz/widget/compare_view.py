@@ -12,6 +12,7 @@ import traitlets as t
 from .. import selection as sel
 from ..adapters.derived import SUFFIX
 from ..compare import Columns, union_of
+from ..judge import too_small
 from ..table import NodeTable
 from .cct import CCT
 from .size_reducer import effective
@@ -88,20 +89,10 @@ class Compare(CCT):
             self.color_domain = "tree"
 
     def _judged(self) -> np.ndarray:
-        """The nodes the colour scale spans: under a ratio, those not too small to judge (as
-        js/src/cct/judge.js draws them grey: the size metric's inclusive value under
-        ``judge_below`` of its total over the roots); every node otherwise."""
-        table = self.table
-        colour, size = table.metrics[self.color_by], table.metrics[self.size_by]
-        keep = np.ones(table.size, dtype=bool)
-        basis = size if size.kind == "inclusive" else table.metrics.get(size.partner or "")
-        if colour.kind not in ("ratio", "max") or basis is None or basis.kind != "inclusive":
-            return keep
-        roots = basis.values[table.roots]
-        total = float(roots[roots > 0].sum())
-        if self.judge_below > 0 and total > 0:
-            keep &= ~(basis.values < self.judge_below * total)
-        return keep
+        """The nodes the colour scale spans: under a ratio, those not too small to judge (as the
+        view draws them grey, see cctviz.judge); every node otherwise."""
+        small = too_small(self.table, self.color_by, self.size_by, self.judge_below)
+        return np.ones(self.table.size, dtype=bool) if small is None else ~small
 
     @property
     def frame(self) -> Any:

@@ -33,7 +33,8 @@ for _kind in (ERROR, REFUSED):
 
 WHERE = ("data", "trait", "download")  # what the view reports
 KEPT = 50  # the latest messages; a view failing in a loop must not grow memory without end
-RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection")  # what a refusal sends back
+# what a refusal sends back
+RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection", "height", "units")
 log = logging.getLogger("cctviz")
 
 

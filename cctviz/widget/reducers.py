@@ -45,12 +45,17 @@ class Reducers(LevelOfDetailBridge):
 
     def _make_table(self, data: Any) -> NodeTable:
         """The node table of ``data`` under the reducers (a subclass adds to it: the compare
-        view's presence)."""
+        view's presence). An ensemble is reduced over its profiles with ``reducer`` by its
+        engine first."""
         reducer, size_reducer = self._reduced_with
+        kinds = self._metric_kinds
+        if type(data).__module__ == "cctviz.ensemble.ensemble":
+            from ..ensemble.graphframe import PROFILES, to_graphframe
+
+            data, reducer = to_graphframe(data, reducer), "mean"  # one row per node now
+            kinds = {PROFILES: "max", **(kinds or {})}
         size = effective(size_reducer, reducer)
-        return from_graphframe(
-            data, reducer=reducer, metric_kinds=self._metric_kinds, size_reducer=size
-        )
+        return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
 
     @property
     def metric_kinds(self) -> pd.DataFrame:

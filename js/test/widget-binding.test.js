@@ -2,16 +2,9 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import contractJson from "../../cctviz/contract.json";
 import { VIEW_DEFAULTS, VIEW_SPECS } from "../src/contract.js";
-import {
-  afterFrame,
-  bindTraits,
-  createSaves,
-  sameValue,
-  traitWriter,
-  VIEW_TRAITS,
-  viewState,
-} from "../src/widget/binding.js";
+import { bindTraits, traitWriter, VIEW_TRAITS, viewState } from "../src/widget/binding.js";
 import { TRAIT_KINDS } from "../src/widget/model.js";
+import { afterFrame, createSaves, sameValue } from "../src/widget/saves.js";
 import { fakeRenderer, mockModel, mountWidget, screenReports } from "./widget-fakes.js";
 
 afterEach(() => {
@@ -106,6 +99,26 @@ describe("Python → renderer", () => {
       /^color_scale was not applied: unknown color scale "cubic"/,
     );
     expect(renderer.state.colorScale).toBe("linear");
+  });
+
+  test.each([
+    ["height", 10, /^height was not applied: 10 is not a whole number of pixels ≥ 240/],
+    ["height", 300.5, /^height was not applied: 300.5 is not/],
+    ["height", "600", /^height was not applied: "600" is not/],
+    ["units", ["s"], /^units was not applied: \["s"\] is not a map of metric names to unit texts/],
+    ["units", { time: 5 }, /^units was not applied: the unit of "time" is 5, not a text/],
+  ])("%s = %j set past Python's checks is refused and reported; the view keeps what it had", (trait, bad, message) => {
+    const model = mockModel({ height: 400, units: { time: "s" } });
+    const renderer = fakeRenderer(document.createElement("div"), {});
+    const failed = vi.fn();
+    const changed = vi.fn();
+    bindTraits(model, renderer, changed, failed);
+    expect(() => model.python(trait, bad)).not.toThrow();
+    expect(failed).toHaveBeenCalledTimes(1);
+    expect(String(failed.mock.calls[0][0].message)).toMatch(message);
+    expect(renderer.element.style.height).toBe("400px");
+    expect(renderer.callsOf("setUnits")).toEqual([]);
+    expect(changed).not.toHaveBeenCalled();
   });
 
   test("a trait that comes with a new table waits for it: drawing the table applies it", () => {

@@ -40,6 +40,8 @@ FROM_KERNEL = [
     ("palette", "rainbow"),
     ("judge_below", 5),
     ("prune_range", ["inf", 3]),
+    ("height", 10),
+    ("units", {"time": 5}),
 ]
 
 

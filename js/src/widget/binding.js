@@ -3,11 +3,13 @@
 //
 // Python → renderer: one `change:<trait>` listener per view trait (anywidget has no catch-all
 // change event), plus the selection, the units and the height. Renderer → Python: what the user
-// changed is set on the model and sent with one `save_changes`, after the frame that shows it
-// (`createSaves`). No echo either way: the renderer
-// does not report what it is told (`setState`, `setSelection`), and a trait change that the
-// renderer already shows (our own `model.set` coming back) is not passed on.
-import { VIEW_DEFAULTS, VIEW_SPECS } from "../contract.js";
+// changed is set on the model at once and sent with one `save_changes` after the frame that shows
+// it (`createSaves`, saves.js); until it is sent the view holds it, so nothing coming from the kernel
+// meanwhile (ipywidgets' echo of an older send, Python's own change) overwrites it. No echo
+// either way: the renderer does not report what it is told (`setState`, `setSelection`), and a
+// trait change that the renderer already shows (our own `model.set` coming back) is not passed on.
+import { TRAITS, VIEW_DEFAULTS, VIEW_SPECS } from "../contract.js";
+import { sameValue, setLocally, shown } from "./saves.js";
 
 /**
  * @typedef {import("../contract.js").ViewState} ViewState
@@ -24,10 +26,13 @@ export const VIEW_TRAITS = VIEW_SPECS.map((s) => ({
   trait: /** @type {TraitName} */ (s.trait),
   key: /** @type {ViewKey} */ (s.key),
 }));
+/** The contract's least height of the widget (pixels). */
+const MIN_HEIGHT = Number(TRAITS.find((s) => s.trait === "height")?.min ?? 0);
 const TRAIT_OF_KEY = new Map(VIEW_TRAITS.map(({ trait, key }) => [key, trait]));
 
 /**
- * The view state that the traits hold (a missing value: the contract's default).
+ * The view state that the traits hold (a missing value: the contract's default); a trait the user
+ * changed and that is not sent yet has the user's value (see `createSaves`).
  * @param {CCTModel} model
  * @param {ReadonlyArray<{ trait: TraitName, key: ViewKey }>} [traits] only these
  * @returns {Partial<ViewState>}
@@ -35,129 +40,38 @@ const TRAIT_OF_KEY = new Map(VIEW_TRAITS.map(({ trait, key }) => [key, trait]));
 export function viewState(model, traits = VIEW_TRAITS) {
   /** @type {Record<string, unknown>} */
   const state = {};
-  for (const { trait, key } of traits) state[key] = model.get(trait) ?? VIEW_DEFAULTS[key];
+  for (const { trait, key } of traits) state[key] = shown(model, trait) ?? VIEW_DEFAULTS[key];
   return /** @type {Partial<ViewState>} */ (state);
-}
-
-/**
- * Equality of trait values (JSON data: numbers, strings, booleans, null, arrays).
- * @param {unknown} a @param {unknown} b
- * @returns {boolean}
- */
-export function sameValue(a, b) {
-  if (a === b) return true;
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-  return a.every((v, i) => sameValue(v, b[i]));
-}
-
-/**
- * Sets one trait from a view state key's value (the renderer checked it against the contract).
- * @param {CCTModel} model @param {TraitName} trait @param {unknown} value
- */
-function setTrait(model, trait, value) {
-  model.set(trait, /** @type {Traits[TraitName]} */ (value));
 }
 
 /**
  * The renderer's `onSelect` and `onChange`: what the user did, onto the traits.
  * @param {CCTModel} model
  * @param {() => void} [changed] called after each change (the static image is redrawn later)
- * @param {() => void} [save] sends what was set to Python (see `createSaves`; default: at once)
+ * @param {(traits: TraitName[]) => void} [save] sends the traits just set to Python (see
+ *   `createSaves`; default: at once)
  * @returns {{ onSelect: (ids: number[]) => void, onChange: (partial: Partial<ViewState>) => void }}
  */
 export function traitWriter(model, changed = () => {}, save = () => model.save_changes()) {
   return {
     onSelect(ids) {
-      model.set("selection", [...ids]);
-      save();
+      setLocally(model, "selection", [...ids]);
+      save(["selection"]);
       changed();
     },
     onChange(partial) {
-      let any = false;
+      /** @type {TraitName[]} */
+      const traits = [];
       for (const [key, value] of Object.entries(partial)) {
         const trait = TRAIT_OF_KEY.get(/** @type {ViewKey} */ (key));
         if (!trait) continue; // not view state: nothing in Python mirrors it
-        setTrait(model, trait, value);
-        any = true;
+        setLocally(model, trait, value);
+        traits.push(trait);
       }
-      if (!any) return;
-      save();
+      if (!traits.length) return;
+      save(traits);
       changed();
     },
-  };
-}
-
-/**
- * What the user changed goes to Python after the frame that shows it. Sending it from the
- * gesture's own task put the message's serialising, and the kernel's busy and idle replies that
- * the front end then shows, between the gesture and its frame: an expand of 9,000 nodes came to
- * the screen 6 ms later (benchmarks/gestures.py). Changes made before the send go in one message.
- * Nothing overtakes it: a message sent through `messenger` (a request, a report) and a save made
- * at once send what is waiting first, so Python sees them in the order the user made them.
- * @param {CCTModel} model
- * @param {(send: () => void) => void} later runs `send` after the next frame (see `afterFrame`)
- * @returns {{ save: () => void, flush: () => void, cancel: () => void, messenger: CCTModel }}
- *   `save()`: send what was set, later; `flush()`: send what waits, now; `cancel()`: send
- *   nothing more (the model is closed); `messenger`: the model, whose `send` and `save_changes`
- *   first send what waits
- */
-export function createSaves(model, later) {
-  let waiting = false;
-  const flush = () => {
-    if (!waiting) return;
-    waiting = false;
-    model.save_changes();
-  };
-  const messenger = /** @type {CCTModel} */ (
-    new Proxy(model, {
-      get(target, key) {
-        if (key === "send") {
-          return (/** @type {Parameters<CCTModel["send"]>} */ ...args) => {
-            flush();
-            return target.send(...args);
-          };
-        }
-        if (key === "save_changes") {
-          return () => {
-            waiting = false; // this save sends what was waiting too
-            target.save_changes();
-          };
-        }
-        const value = Reflect.get(target, key, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    })
-  );
-  return {
-    save() {
-      if (waiting) return;
-      waiting = true;
-      later(flush);
-    },
-    flush,
-    cancel() {
-      waiting = false;
-    },
-    messenger,
-  };
-}
-
-/**
- * Runs a function after the next frame of `win` has been drawn (in the task after its animation
- * frame callbacks), or within 100 ms if the page draws no frame (a hidden tab has none).
- * @param {Window} win
- * @returns {(run: () => void) => void}
- */
-export function afterFrame(win) {
-  return (run) => {
-    let done = false;
-    const once = () => {
-      if (done) return;
-      done = true;
-      run();
-    };
-    win.requestAnimationFrame(() => win.setTimeout(once, 0));
-    win.setTimeout(once, 100);
   };
 }
 
@@ -184,7 +98,8 @@ export function bindTraits(model, renderer, changed = () => {}, failed = () => {
     () => {
       if (dataPending()) return; // the new table comes with the whole state: see above
       const value = viewState(model, [{ trait, key }])[key];
-      if (sameValue(value, renderer.state[key])) return; // shown already (our own change back)
+      // shown already: our own change back, or the kernel's while the user's waits to be sent
+      if (sameValue(value, renderer.state[key])) return;
       try {
         renderer.setState({ [key]: value });
       } catch (error) {
@@ -198,7 +113,7 @@ export function bindTraits(model, renderer, changed = () => {}, failed = () => {
     [
       "change:selection",
       () => {
-        const ids = model.get("selection") ?? [];
+        const ids = shown(model, "selection") ?? [];
         if (sameValue(ids, renderer.selection)) return;
         try {
           if (!dataPending()) renderer.setSelection(ids); // else the new table is drawn with it (index.js)
@@ -212,14 +127,20 @@ export function bindTraits(model, renderer, changed = () => {}, failed = () => {
     [
       "change:units",
       () => {
-        renderer.setUnits(model.get("units") ?? {});
+        const units = model.get("units") ?? {};
+        const bad = badUnits(units);
+        if (bad) {
+          failed(new Error(`units was not applied: ${bad}`));
+          return;
+        }
+        renderer.setUnits(units);
         changed();
       },
     ],
-    ["change:height", () => setHeight(model, renderer)],
+    ["change:height", () => setHeight(model, renderer, failed)],
   );
   for (const [event, listener] of listeners) model.on(event, listener);
-  setHeight(model, renderer);
+  setHeight(model, renderer, failed);
   return () => {
     for (const [event, listener] of listeners) model.off(event, listener);
   };
@@ -227,10 +148,32 @@ export function bindTraits(model, renderer, changed = () => {}, failed = () => {
 
 /**
  * The height goes on the renderer's element: ipywidgets' layout view may reset the style of the
- * element anywidget gives us.
+ * element anywidget gives us. A height Python's checks did not see (below the contract's minimum,
+ * not a whole number) is refused: the view keeps its height and says so.
  * @template {TableLike} T
  * @param {CCTModel} model @param {import("./renderer-api.js").Renderer<T>} renderer
  */
-function setHeight(model, renderer) {
-  renderer.element.style.height = `${model.get("height")}px`;
+function setHeight(model, renderer, failed = (/** @type {unknown} */ _) => {}) {
+  const height = model.get("height");
+  if (!Number.isInteger(height) || height < MIN_HEIGHT) {
+    failed(
+      new Error(`height was not applied: ${JSON.stringify(height)} is not a whole number of pixels ≥ ${MIN_HEIGHT}`),
+    );
+    return;
+  }
+  renderer.element.style.height = `${height}px`;
+}
+
+/**
+ * Why `units` is not a map of metric names to unit texts (Python checks it first; only a value
+ * set past its checks gets here), or "" when it is one.
+ * @param {unknown} units
+ * @returns {string}
+ */
+function badUnits(units) {
+  if (typeof units !== "object" || units === null || Array.isArray(units)) {
+    return `${JSON.stringify(units)} is not a map of metric names to unit texts`;
+  }
+  const wrong = Object.entries(units).find(([, text]) => typeof text !== "string");
+  return wrong ? `the unit of ${JSON.stringify(wrong[0])} is ${JSON.stringify(wrong[1])}, not a text` : "";
 }

@@ -5,7 +5,7 @@
 // snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
 // replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
 // kernel is gone says so and sends nothing).
-import { afterFrame, bindTraits, createSaves, traitWriter, viewState } from "./binding.js";
+import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
@@ -13,6 +13,7 @@ import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
 import { watchRefusals } from "./refusals.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
+import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
 import { watchTheme } from "./theme.js";
@@ -97,7 +98,7 @@ function renderView(deps, model, el) {
     if (!live) lod.cutOff();
     else paneBinding?.reload(); // the kernel is back: rows refused meanwhile load
   });
-  const saves = createSaves(connection.model, afterFrame(win));
+  const saves = createSaves(model, afterFrame(win), connection.model);
   const messenger = saves.messenger;
   const errors = createErrorReport(messenger, el);
   const stopRefusals = watchRefusals(model, (error) => errors.report(error, "trait"));

@@ -1,0 +1,124 @@
+"""Queries of the store on DuckDB, in process (no server): every read goes through views over
+the Parquet parts, so a store another process appended to is read as it is now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import reducers as red
+from .store import glob_of, parts
+
+EMPTY_NODES = pd.DataFrame(
+    {"key": np.empty(0, np.int64), "parent": np.empty(0, np.int64), "name": []}
+)
+
+
+class WhereError(ValueError):
+    """A profile filter DuckDB could not run: what it said, and the columns there are."""
+
+
+class DuckEngine:
+    """The embedded engine of one store."""
+
+    def __init__(self, root: Path) -> None:
+        import duckdb
+
+        self.root = root
+        self.con = duckdb.connect(database=":memory:")
+        self._duck_error = duckdb.Error
+
+    def _source(self, table: str) -> str:
+        return f"read_parquet('{glob_of(self.root, table)}', union_by_name = true)"
+
+    def has(self, table: str) -> bool:
+        return bool(parts(self.root, table))
+
+    def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        return self.con.execute(sql, params or []).df()
+
+    def selected(self, where: tuple[str, ...]) -> str:
+        """SQL selecting the profile ids that pass every filter of ``where``."""
+        clause = " AND ".join(f"({w})" for w in where) or "TRUE"
+        return f"SELECT profile FROM {self._source('profiles')} WHERE {clause}"
+
+    def profiles(self, where: tuple[str, ...]) -> pd.DataFrame:
+        if not self.has("profiles"):
+            return pd.DataFrame({"profile": [], "hash": [], "source": [], "nodes": []})
+        clause = " AND ".join(f"({w})" for w in where) or "TRUE"
+        try:
+            df = self.query(f"SELECT * FROM {self._source('profiles')} WHERE {clause}")
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
+        return df.drop_duplicates("profile").set_index("profile")
+
+    def _where_error(self, where: tuple[str, ...], error: Exception) -> WhereError:
+        columns = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles')}")["column_name"]
+        text = str(error).splitlines()[0]
+        return WhereError(
+            f"the profile filter {' and '.join(where)!r} does not run: {text}. It is a SQL "
+            f"condition on the profiles' metadata; columns: {', '.join(map(str, columns))}"
+        )
+
+    def hashes(self) -> set[str]:
+        if not self.has("profiles"):
+            return set()
+        return set(self.query(f"SELECT hash FROM {self._source('profiles')}")["hash"])
+
+    def node_keys(self) -> set[int]:
+        if not self.has("nodes"):
+            return set()
+        return set(self.query(f"SELECT key FROM {self._source('nodes')}")["key"].tolist())
+
+    def nodes(self) -> pd.DataFrame:
+        """Every calling context once, in the order the store met them (parents first)."""
+        if not self.has("nodes"):
+            return EMPTY_NODES.copy()
+        df = self.query(f"SELECT * FROM {self._source('nodes')}")
+        return df.drop_duplicates("key").reset_index(drop=True)
+
+    def metrics(self) -> pd.DataFrame:
+        if not self.has("metrics"):
+            return pd.DataFrame({"kind": [], "partner": []}, index=pd.Index([], name="metric"))
+        df = self.query(f"SELECT * FROM {self._source('metrics')}")
+        return df.drop_duplicates("metric").set_index("metric")
+
+    def reduce(
+        self, metric: str, reducers: tuple[str, ...], where: tuple[str, ...]
+    ) -> pd.DataFrame:
+        """One row per node key where a selected profile has a value of ``metric``: ``count``
+        (such profiles) and one column per reducer."""
+        column = red.quote(metric)
+        aggregates = ", ".join(f"{red.sql(r, 'v.' + column)} AS {red.quote(r)}" for r in reducers)
+        filter_ = f"AND v.profile IN ({self.selected(where)})" if where else ""
+        sql = (
+            f"SELECT v.key, count(v.{column}) AS count, {aggregates} "
+            f"FROM {self._source('values')} v WHERE v.{column} IS NOT NULL {filter_} GROUP BY v.key"
+        )
+        try:
+            return self.query(sql)
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
+
+    def distribution(self, key: int, metric: str, where: tuple[str, ...]) -> pd.DataFrame:
+        column = red.quote(metric)
+        filter_ = f"AND v.profile IN ({self.selected(where)})" if where else ""
+        sql = (
+            f"SELECT p.*, v.{column} AS value FROM {self._source('values')} v "
+            f"JOIN {self._source('profiles')} p ON p.profile = v.profile "
+            f"WHERE v.key = ? AND v.{column} IS NOT NULL {filter_} ORDER BY v.profile"
+        )
+        try:
+            df = self.query(sql, [key])
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
+        return df.drop_duplicates("profile").set_index("profile")
+
+    def value_columns(self) -> list[str]:
+        if not self.has("values"):
+            return []
+        described = self.query(f"DESCRIBE SELECT * FROM {self._source('values')}")
+        return [c for c in described["column_name"] if c not in ("profile", "key")]

@@ -1,0 +1,228 @@
+"""``cctviz.Ensemble``: many profiles of one code (nightly runs, scaling studies, sweeps) in a
+columnar store on disk, reduced per calling context by an engine: DuckDB in process by default,
+Dask on a cluster when given a client. Nothing holds the whole ensemble in memory."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..adapters.reduce import check_reducer
+from . import reducers as red
+from .engine import DuckEngine
+from .ingest import read_all
+from .profile import ProfileRows
+from .sources import Skipped, items
+from .store import new_batch, open_folder, write_part
+from .tree import find_key, preorder
+
+
+@dataclass
+class _Shared:
+    """What the sub-ensembles of one store share: the store, the engines, the skipped files."""
+
+    root: Path
+    duck: DuckEngine
+    dask: Any = None
+    skipped: list[Skipped] = field(default_factory=list)
+    tree: pd.DataFrame | None = None  # the union tree, until the next add
+
+
+class Ensemble:
+    """An ensemble store in the folder ``path`` (created if missing), queried with DuckDB, or
+    with Dask when ``engine`` is a ``distributed.Client``.
+
+    >>> ens = cctviz.Ensemble("runs.cctviz")
+    >>> ens.add("nightly/**/*.cali")                       # paths, globs, GraphFrames, a Thicket
+    >>> ens.where("problem_size == 30").reduce("Avg time/rank")
+    """
+
+    def __init__(self, path: str | os.PathLike[str], engine: Any = None, *, create: bool = True):
+        root = open_folder(path, create)
+        self._shared = _Shared(root, DuckEngine(root), _dask_engine(engine, root))
+        self._where: tuple[str, ...] = ()
+
+    # -- what it holds ---------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self._shared.root
+
+    @property
+    def filters(self) -> tuple[str, ...]:
+        """The profile filters of this (sub-)ensemble, all of which a profile passes."""
+        return self._where
+
+    @property
+    def profiles(self) -> pd.DataFrame:
+        """One row per profile (index: the profile id), with its metadata, ``hash``, ``source``
+        and ``nodes`` (calling contexts with a value)."""
+        return self._shared.duck.profiles(self._where)
+
+    def __len__(self) -> int:
+        return len(self.profiles)
+
+    @property
+    def skipped(self) -> pd.DataFrame:
+        """Sources that ``add`` could not read, and why (this session's adds)."""
+        rows = [(s.source, s.reason) for s in self._shared.skipped]
+        return pd.DataFrame(rows, columns=["source", "reason"])
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """The numeric metrics in the store, with their ``kind`` and ``partner`` (as the reader
+        and cctviz's rules decided them at ingest)."""
+        return self._shared.duck.metrics()
+
+    @property
+    def nodes(self) -> pd.DataFrame:
+        """Every calling context of the store (the union of the trees), in pre-order, indexed by
+        key: ``parent`` (key), ``name``, ``path``, ``depth``, ``file``, ``line``, ``module``,
+        ``type`` and ``frame`` (the frame's attributes as JSON)."""
+        shared = self._shared
+        if shared.tree is None:
+            shared.tree = preorder(shared.duck.nodes())
+        return shared.tree
+
+    def __repr__(self) -> str:
+        where = f", where {' and '.join(self._where)}" if self._where else ""
+        return f"<cctviz.Ensemble {self.path}: {len(self)} profiles{where}>"
+
+    # -- adding ----------------------------------------------------------------------------
+    def add(
+        self,
+        source: Any,
+        metadata: Any = None,
+        *,
+        reducer: str = "mean",
+        workers: int | None = None,
+        progress: bool = True,
+    ) -> int:
+        """Adds profiles; returns how many were new. ``source``: a path or glob (Caliper
+        .cali/.json, cProfile, HPCToolkit databases, folders of them), a list of paths, a
+        GraphFrame, a list of GraphFrames, or a Thicket. ``metadata``: a dict for every profile,
+        or one per profile (a list of dicts, a DataFrame); it adds to and overrides what the
+        profile's own metadata says. A profile already in the store (same content hash) is not
+        added again; one that cannot be read is named in ``skipped``. Ranks and threads of a node
+        are combined with ``reducer`` at ingest (mean, sum, min, max, std, imbalance)."""
+        check_reducer(reducer)
+        found, unreadable = items(source, metadata)
+        shared = self._shared
+        shared.skipped += unreadable
+        known = shared.duck.hashes()
+        todo = []
+        for item in found:
+            if item.content_hash not in known:
+                known.add(item.content_hash)
+                todo.append(item)
+        rows: list[ProfileRows] = []
+        for result in read_all(todo, reducer, workers, progress):
+            if isinstance(result, Skipped):
+                shared.skipped.append(result)
+            else:
+                rows.append(result)
+        if rows:
+            self._write(rows)
+        return len(rows)
+
+    def _write(self, rows: list[ProfileRows]) -> None:
+        shared = self._shared
+        batch = new_batch()
+        known = shared.duck.node_keys()
+        nodes = pd.concat([r.nodes for r in rows], ignore_index=True).drop_duplicates("key")
+        nodes = nodes[~nodes["key"].isin(known)]
+        kinds = pd.concat([r.kinds for r in rows], ignore_index=True).drop_duplicates("metric")
+        values = pd.concat([r.values for r in rows], ignore_index=True)
+        profiles = pd.DataFrame([r.meta for r in rows])
+        # values and metadata first, profiles last: a profile row says its values are there
+        write_part(shared.root, "nodes", nodes, batch)
+        write_part(shared.root, "metrics", kinds, batch)
+        write_part(shared.root, "values", values, batch)
+        write_part(shared.root, "profiles", profiles, batch)
+        shared.tree = None
+
+    @classmethod
+    def from_thicket(cls, tk: Any, path: str | os.PathLike[str], **kwargs: Any) -> Ensemble:
+        """A store at ``path`` holding the profiles of Thicket ``tk`` (with its metadata)."""
+        ens = cls(path)
+        ens.add(tk, **kwargs)
+        return ens
+
+    # -- queries -----------------------------------------------------------------------------
+    def where(self, condition: str) -> Ensemble:
+        """The sub-ensemble of the profiles whose metadata pass ``condition``, a SQL condition
+        (DuckDB) such as ``"problem_size == 30 and launchdate >= '2023-09-06'"``. Lazy: nothing
+        is read until a query; conditions add up (``ens.where(a).where(b)``)."""
+        if not isinstance(condition, str) or not condition.strip():
+            raise ValueError("where() takes a SQL condition on the profiles' metadata, as text")
+        sub = object.__new__(Ensemble)
+        sub._shared = self._shared
+        sub._where = (*self._where, condition)
+        sub.profiles  # noqa: B018 - runs the filter once: a bad condition fails here, clearly
+        return sub
+
+    def _metric(self, metric: str) -> str:
+        columns = self._shared.duck.value_columns()
+        if metric not in columns:
+            raise KeyError(f"no metric {metric!r} in the ensemble; metrics: {', '.join(columns)}")
+        return metric
+
+    def reduce(self, metric: str, reducers: Any = red.DEFAULT) -> pd.DataFrame:
+        """One row per calling context held by a selected profile (index: key), in pre-order:
+        ``path``, ``name``, ``parent`` (key), ``count`` (profiles with a value) and one column
+        per reducer (see cctviz.ensemble.reducers)."""
+        wanted = red.check(reducers)
+        metric = self._metric(metric)
+        engine = self._shared.dask or self._shared.duck
+        reduced = engine.reduce(metric, wanted, self._where_for(engine))
+        tree = self.nodes
+        out = tree.loc[tree.index.isin(reduced["key"]), ["path", "name", "parent"]]
+        reduced = reduced.set_index("key").reindex(out.index)
+        out = out.join(reduced)
+        out["count"] = out["count"].astype(np.int64)
+        return out
+
+    def _where_for(self, engine: Any) -> Any:
+        if engine is self._shared.duck or not self._where:
+            return self._where
+        return list(self.profiles.index)  # Dask reads values of these profiles only
+
+    def distribution(self, node: Any, metric: str) -> pd.DataFrame:
+        """The values of ``metric`` at ``node`` (a key, a path or a unique name), one row per
+        selected profile holding it, with the profile's metadata; column ``value``."""
+        metric = self._metric(metric)
+        return self._shared.duck.distribution(find_key(self.nodes, node), metric, self._where)
+
+    def histogram(self, node: Any, metric: str, bins: int = 16) -> pd.DataFrame:
+        """``bins`` equal bins of ``metric`` at ``node`` over the selected profiles: columns
+        ``low``, ``high`` and ``count``."""
+        if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
+            raise ValueError(f"bins is a whole number ≥ 1; got {bins!r}")
+        values = self.distribution(node, metric)["value"].to_numpy(np.float64)
+        values = values[np.isfinite(values)]
+        counts, edges = (
+            np.histogram(values, bins=bins)
+            if values.size
+            else (np.zeros(bins, int), np.zeros(bins + 1))
+        )
+        return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
+
+    def to_graphframe(self, reducer: str = "mean") -> Any:
+        """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
+        selected profiles with ``reducer``, and ``profiles`` (how many hold each node). What
+        ``cctviz.CCT(ens)`` draws."""
+        from .graphframe import to_graphframe
+
+        return to_graphframe(self, reducer)
+
+
+def _dask_engine(engine: Any, root: Path) -> Any:
+    if engine is None or engine == "duckdb":
+        return None
+    from .dask_engine import DaskEngine
+
+    return DaskEngine(engine, root)

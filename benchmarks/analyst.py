@@ -60,10 +60,10 @@ def main() -> None:
 
 def _ask(w: Any, **request: Any) -> dict[str, Any]:
     """One ``rows`` request of the table pane, answered as the widget answers it."""
-    w.__dict__.pop("_merged_trees", None)
+    w._derived.merged.clear()
     replies: list[dict[str, Any]] = []
     w.send = lambda content, buffers=None: replies.append(content)
-    w._on_pane_command(w, {"type": "rows", "id": 1, **request}, [])
+    w._on_message(w, {"type": "rows", "id": 1, **request}, [])
     if not replies or not replies[-1].get("ok"):
         raise RuntimeError(f"the rows request failed: {replies}")
     return replies[-1]

@@ -1,5 +1,6 @@
-"""Scrolling the table pane in headless Chromium: the pane (js/src/cct/pane/table-pane.js, bundled by
-esbuild) holds N function rows from a stand-in for Python and is scrolled in steps of a few rows
+"""Scrolling the table pane in headless Chromium: the pane (js/src/cct/pane/table-pane.js,
+bundled by esbuild) holds N function rows from a stand-in for Python and is scrolled in steps
+of a few rows
 and in jumps; each step's time is from setting ``scrollTop`` to the next painted frame. Target
 (issue 13): 100,000 rows scroll smoothly, every step within a frame (≤ 16.7 ms) at the median.
 

@@ -10,6 +10,8 @@ where a tree repeats a call path, as saved view state names nodes.
 
 from __future__ import annotations
 
+import array
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +21,7 @@ import pandas as pd
 from . import scaling as sc
 from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
+from .adapters.from_rows import Tree, from_rows
 from .adapters.metrics import table_defaults
 from .align import Union, align
 from .table import NodeTable
@@ -170,19 +173,62 @@ def presence_texts(labels: tuple[str, ...]) -> tuple[str, str]:
     return f"in {labels[0]}, not in every later run", f"not in {labels[0]}"
 
 
-def union_graphframe(
+@dataclass(frozen=True)
+class RunsUnion:
+    """Runs compared as one tree: the union of their calling contexts (``union``, in pre-order),
+    one row per context with every run's value of the metric and the compared ``columns``
+    (``frame``), and that tree as a Hatchet GraphFrame (``graphframe``: its nodes are the
+    table's, the way to Hatchet for the selection, queries and ``selected_frame``)."""
+
+    graphframe: Any
+    union: Union
+    columns: Columns
+    labels: tuple[str, ...]
+    kinds: dict[str, str]
+    """The compared columns' kinds: ratios, and what adds up as the metric compared does."""
+    listed: tuple[list[str], list[str]]
+    """The columns listed exclusive and inclusive (as a reader lists its metrics)."""
+    tree: Tree
+
+    def table(
+        self, reducer: str, metric_kinds: dict[str, str], size_reducer: str | None
+    ) -> NodeTable:
+        """The node table of the union, from its rows (one a node), with where each context is
+        (``presence``: by position, the union's order is the table's) and the runs' series;
+        ``metric_kinds`` as ``from_graphframe`` takes it (``kinds`` and the user's)."""
+        frame = self.graphframe.dataframe
+        keys = np.arange(self.union.size, dtype=np.int64)
+        table = from_rows(
+            self.tree,
+            frame,
+            keys,
+            self.listed,
+            self.graphframe,
+            reducer,
+            metric_kinds,
+            size_reducer,
+            type(self.graphframe).__name__,
+        )
+        return dataclasses.replace(
+            table,
+            presence=self.union.presence.astype(np.int32),
+            presence_labels=presence_texts(self.labels),
+            series=tuple(zip(self.labels, self.columns.runs, strict=True)),
+        )
+
+
+def union_of(
     runs: list[Any],
     metric: str | None,
     reducer: str,
     labels: tuple[str, ...],
     scaling: str | None = "auto",
-) -> tuple[Any, Union, Columns, dict[str, str]]:
-    """A Hatchet GraphFrame of the union of the runs: one node per calling context (its frame
-    from the first run that has it), one row per node with every run's value of the metric, the
-    last run against the first (difference, ratio, log₂ ratio, relative change; parallel
-    efficiency of a scaling study, strong or weak: ``cctviz.scaling.decide``), and the largest
-    value (what the view sizes nodes by). Returns it with the union, the column names and their
-    kinds."""
+) -> RunsUnion:
+    """The union of the runs: one node per calling context (its frame from the first run that
+    has it), one row per node with every run's value of the metric, the last run against the
+    first (difference, ratio, log₂ ratio, relative change; parallel efficiency of a scaling
+    study, strong or weak: ``cctviz.scaling.decide``), and the largest value (what the view
+    sizes nodes by)."""
     import hatchet
     from hatchet.graph import Graph
     from hatchet.node import Node
@@ -192,7 +238,7 @@ def union_graphframe(
     columns = Columns.of(name, labels, how, why)
     kind = tables[0].metrics[name].kind
     nodes: list[Any] = []
-    depth: list[int] = []
+    depth = array.array("i")
     for i, frame in enumerate(union.frames):
         up = int(union.parent[i])
         parent = nodes[up] if up >= 0 else None
@@ -229,13 +275,14 @@ def union_graphframe(
     graph.enumerate_traverse()
     # listed where the compared metric is (readers list every metric as one or the other);
     # the ratios are declared ratios below
+    listed = (additive + ratios, []) if kind != "inclusive" else ([], additive + ratios)
     gf = hatchet.GraphFrame(
-        graph,
-        frame,
-        exc_metrics=additive + ratios if kind != "inclusive" else [],
-        inc_metrics=additive + ratios if kind == "inclusive" else [],
-        default_metric=columns.diff,
+        graph, frame, exc_metrics=listed[0], inc_metrics=listed[1], default_metric=columns.diff
     )
+    listed = (list(gf.exc_metrics or []), list(gf.inc_metrics or []))
     kinds = dict.fromkeys(ratios, "ratio")
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
-    return gf, union, columns, kinds
+    parent = array.array("i", union.parent.tolist())
+    nid = np.fromiter((n._hatchet_nid for n in nodes), np.int64, len(nodes))
+    tree = Tree(nodes, parent, depth, [], nid)
+    return RunsUnion(gf, union, columns, labels, kinds, listed, tree)

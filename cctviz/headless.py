@@ -26,6 +26,6 @@ def export(
     figure = {k: options.pop(k) for k in list(options) if k in FIGURE_OPTIONS}
     widget = CCT(data, state=state, **options)
     try:
-        return figure_of(widget._snapshot(), **figure).write(path)
+        return figure_of(widget.snapshot(), **figure).write(path)
     finally:
         widget.close()

@@ -1,8 +1,8 @@
 """Which nodes are too small to judge: under a colour that does not add up (a ratio, a maximum),
 nodes whose size metric's inclusive share of the total is under ``judge_below`` would take the
-ends of the colour scale; the view draws them grey (js/src/cct/picture/judge.js) and a compare view's
-colour domain leaves them out. tests/conformance/judge-cases.json is the one specification of
-both."""
+ends of the colour scale; the view draws them grey (js/src/cct/picture/judge.js) and a compare
+view's colour domain leaves them out. tests/conformance/judge-cases.json is the one
+specification of both."""
 
 from __future__ import annotations
 

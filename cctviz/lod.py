@@ -29,8 +29,8 @@ DEFAULT_BUDGET = 3000
 """Nodes sent to the browser at first (fold rows come on top, at most one per node, and a
 node that would be alone in its fold is sent instead of the fold): a view
 that still draws as SVG (below the canvas threshold of 4,000) and lays out in a few ms."""
-EXPAND_STEP = 200
-"""Children revealed by one expansion of a fold (the largest first)."""
+LOAD_MORE_STEP = 200
+"""Children revealed by one load-more of a fold (the largest first)."""
 FOLD_TYPE = "folded"
 
 
@@ -128,8 +128,8 @@ class LevelOfDetail:
         kids = self._children[self._start[p] : self._start[p + 1]]
         return kids[~self.revealed[kids]]
 
-    def expand(self, parent: int, step: int = EXPAND_STEP) -> int:
-        """Reveal the next ``step`` hidden children of ``parent`` (-1: hidden roots), the
+    def load_more(self, parent: int, step: int = LOAD_MORE_STEP) -> int:
+        """Load more: reveal the next ``step`` hidden children of ``parent`` (-1: hidden roots), the
         largest first. Returns how many were revealed."""
         if not -1 <= parent < self.table.size:
             last = self.table.size - 1

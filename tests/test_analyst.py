@@ -220,7 +220,7 @@ def test_distribution_message_replies_with_the_spread_or_a_clear_error() -> None
     sent: list[dict[str, Any]] = []
     w.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
     node = next(i for i in range(w.table.size) if w.table.name(i) == "main")
-    w._on_command(w, {"type": "distribution", "id": 7, "node": node, "metric": "time (inc)"}, [])
+    w._on_message(w, {"type": "distribution", "id": 7, "node": node, "metric": "time (inc)"}, [])
     reply = sent[-1]
     assert reply["id"] == 7 and reply["ok"] is True
     rows = w.distribution(node, "time (inc)")
@@ -237,7 +237,7 @@ def test_distribution_message_replies_with_the_spread_or_a_clear_error() -> None
         ({"node": 10**7, "metric": "time"}, "no node 10000000"),
         ({"node": "main", "metric": "time"}, "needs a node id"),
     ):
-        w._on_command(w, {"type": "distribution", "id": 8, **bad}, [])
+        w._on_message(w, {"type": "distribution", "id": 8, **bad}, [])
         assert sent[-1]["ok"] is False and says in sent[-1]["error"], sent[-1]
 
 

@@ -261,7 +261,7 @@ def test_a_thickets_spread_over_its_profiles_reaches_the_tooltip() -> None:
     assert list(rows.index.names) == ["node", "profile"] and len(rows) == len(tk.profile)
     sent: list[dict[str, Any]] = []
     w.send = lambda content, buffers=None: sent.append(content)
-    w._on_command(w, {"type": "distribution", "id": 1, "node": root, "metric": w.color_by}, [])
+    w._on_message(w, {"type": "distribution", "id": 1, "node": root, "metric": w.color_by}, [])
     spread = sent[-1]["spread"]
     values = tk.dataframe.xs(w.table.nodes[root], level="node")[w.color_by]
     assert spread["over"] == "profile" and spread["count"] == values.notna().sum()

@@ -71,12 +71,12 @@ def test_replies_use_the_contract_fields(cpi: Any, monkeypatch: pytest.MonkeyPat
     w = cctviz.CCT(cpi)
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
-    w._on_command(w, {"type": "expand", "id": 7, "node": 0}, [])
-    w._on_command(w, {"type": "expand", "id": 8, "node": "main"}, [])
+    w._on_message(w, {"type": "load_more", "id": 7, "node": 0}, [])
+    w._on_message(w, {"type": "load_more", "id": 8, "node": "main"}, [])
     fields = set(contract.MESSAGES["reply"]["fields"])
     assert [m["type"] for m in sent] == ["reply", "reply"]
     assert all(set(m) <= fields for m in sent)
-    assert set(contract.MESSAGES["expand"]["fields"]) == {"type", "id", "node"}
+    assert set(contract.MESSAGES["load_more"]["fields"]) == {"type", "id", "node"}
 
 
 def test_validation_changes_nothing_but_the_value() -> None:

@@ -136,7 +136,7 @@ def test_other_profiles_have_a_row_per_node_name_as_before() -> None:
 def _ask(w: Any, **request: Any) -> dict[str, Any]:
     sent: list[dict[str, Any]] = []
     w.send = lambda content, buffers=None: sent.append(content)
-    w._on_pane_command(w, {"id": 5, **request}, [])
+    w._on_message(w, {"id": 5, **request}, [])
     assert sent and sent[-1]["id"] == 5 and sent[-1]["ok"], sent[-1]
     return sent[-1]
 

@@ -227,21 +227,21 @@ def test_front_end_errors_reach_python(w: Any, caplog: pytest.LogCaptureFixture)
     w.observe(lambda change: seen.append(change["new"]), "front_end_errors")
     message = {"type": "error", "message": "prune_range was not applied: bad", "where": "trait"}
     with caplog.at_level("WARNING", logger="cctviz"):
-        w._on_front_end_error(w, message, [])
+        w._on_message(w, message, [])
     assert w.front_end_errors == ["trait: prune_range was not applied: bad"]
     assert seen == [w.front_end_errors]
     assert "the cctviz view reports trait: prune_range was not applied: bad" in caplog.text
-    # what is not an error report of ours is ignored
+    # what is not an error report of ours is ignored (a message of no kind at all is refused
+    # by the router: tests/test_messages.py)
     for bad in (
         {"type": "error", "message": 5, "where": "trait"},
         {"type": "error", "message": "x", "where": "elsewhere"},
-        {"type": "snapshot"},
-        7,
     ):
-        w._on_front_end_error(w, bad, [])
+        w._on_message(w, bad, [])
+    w._on_front_end_error({"type": "snapshot"})
     assert len(w.front_end_errors) == 1
     for i in range(60):  # the latest 50 are kept
-        w._on_front_end_error(w, {**message, "message": f"n{i}"}, [])
+        w._on_message(w, {**message, "message": f"n{i}"}, [])
     assert len(w.front_end_errors) == 50 and w.front_end_errors[-1] == "trait: n59"
 
 

@@ -153,7 +153,7 @@ def test_widget_sends_a_budget_and_expands_a_fold_by_command(
     fold = int(np.argmax(drawn.folded))
     owner = int(drawn.node_id[drawn.table.parent[fold]])
     hidden_before = int((~w._lod.revealed[np.flatnonzero(w.table.parent == owner)]).sum())
-    w._on_command(w, {"type": "expand", "id": 41, "node": owner}, [])
+    w._on_message(w, {"type": "load_more", "id": 41, "node": owner}, [])
     assert [(m["type"], m["id"], m["ok"]) for m in sent] == [("reply", 41, True)]
     assert sent[0]["loaded"] >= min(200, hidden_before)
     assert w.loaded.shape[0] == before + sent[0]["loaded"]
@@ -169,9 +169,9 @@ def test_bad_expand_commands_get_an_error_reply(big: Any, monkeypatch: pytest.Mo
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
     hidden = int(np.flatnonzero(~w._lod.revealed)[0])
-    w._on_command(w, {"type": "expand", "id": 1, "node": hidden}, [])
-    w._on_command(w, {"type": "expand", "id": 2, "node": "main"}, [])
-    w._on_command(w, {"type": "expand", "id": 3, "node": 10**9}, [])
+    w._on_message(w, {"type": "load_more", "id": 1, "node": hidden}, [])
+    w._on_message(w, {"type": "load_more", "id": 2, "node": "main"}, [])
+    w._on_message(w, {"type": "load_more", "id": 3, "node": 10**9}, [])
     assert [(m["id"], m["ok"]) for m in sent] == [(1, False), (2, False), (3, False)]
     assert "is not shown" in sent[0]["error"] and "needs a node id" in sent[1]["error"]
     assert "no node 1000000000: ids go from 0 to 19999" in sent[2]["error"]
@@ -287,3 +287,13 @@ def test_to_code_under_level_of_detail_and_prune_is_what_the_browser_draws(big: 
                 j = int(w.table.parent[j])
     assert listed == expected
     assert any(not lo <= values[i] <= hi for i in listed)  # ancestors kept for context
+
+
+def test_expand_fold_is_load_more_under_its_old_name(big: Any) -> None:
+    w, v = cctviz.CCT(big, budget=500), cctviz.CCT(big, budget=500)
+    drawn = w._lod.drawn()
+    owner = int(drawn.node_id[drawn.table.parent[int(np.argmax(drawn.folded))]])
+    with pytest.warns(DeprecationWarning, match=r"w\.expand_fold is now w\.load_more"):
+        loaded = w.expand_fold(owner)
+    assert loaded > 0 and loaded == v.load_more(owner)
+    np.testing.assert_array_equal(w.loaded, v.loaded)

@@ -62,7 +62,7 @@ def test_a_forged_picture_is_refused_before_it_is_decoded(
     pytest.importorskip("PIL")
     messages = sent(w, monkeypatch)
     before = w._static_png
-    w._on_snapshot(w, {"type": "snapshot", "png": png, "width": width, "height": 4000}, [])
+    w._on_message(w, {"type": "snapshot", "png": png, "width": width, "height": 4000}, [])
     assert w._static_png == before  # the last good picture stays
     assert len(w.front_end_errors) == 1
     assert w.front_end_errors[0].startswith("snapshot: Python refused the view's picture: ")
@@ -107,7 +107,7 @@ def test_a_refused_update_from_the_page_is_sent_back_and_said(
     assert len(said) == 1 and said[0].startswith("Python refused ")
     assert w.front_end_errors == [f"update: {said[0]}"]
     # the view shows the refusal and reports it back: that report is not news
-    w._on_front_end_error(w, {"type": "error", "message": said[0], "where": "trait"}, [])
+    w._on_message(w, {"type": "error", "message": said[0], "where": "trait"}, [])
     assert len(w.front_end_errors) == 1
 
 
@@ -123,7 +123,7 @@ def test_a_value_the_view_refused_is_sent_again(w: Any, monkeypatch: pytest.Monk
     messages = sent(w, monkeypatch)
     # a value sent past Python's checks (w.comm.send of an update): the view refuses it
     report = {"type": "error", "message": "collapsed was not applied: no node", "where": "trait"}
-    w._on_front_end_error(w, report, [])
+    w._on_message(w, report, [])
     assert w.front_end_errors == ["trait: collapsed was not applied: no node"]
     state = [m["state"] for m in messages if m["method"] == "update"][-1]
     assert list(state["collapsed"]) == [1] and state["color_by"] == w.color_by
@@ -137,9 +137,7 @@ def test_a_value_set_past_the_checks_in_python_is_reset(
     w._trait_values["color_by"] = "nope"
     w._trait_values["visible_roots"] = (10**9,)
     messages = sent(w, monkeypatch)
-    w._on_front_end_error(
-        w, {"type": "error", "message": "palette was not applied", "where": "trait"}, []
-    )
+    w._on_message(w, {"type": "error", "message": "palette was not applied", "where": "trait"}, [])
     assert (w.palette, w.color_by, w.visible_roots) == ("auto", "time", None)
     assert len(w.front_end_errors) == 4
     assert "w.palette held 'rainbow'" in w.front_end_errors[2]

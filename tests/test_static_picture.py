@@ -62,7 +62,7 @@ def snapshot(w: Any, png: Any, width: Any = 300, height: Any = 200) -> list[Any]
 
     message = {"type": "snapshot", "png": png, "width": width, "height": height}
     with capture_output() as captured:
-        w._on_snapshot(w, message, [])
+        w._on_message(w, message, [])
     return list(captured.outputs)
 
 

@@ -133,7 +133,7 @@ def test_rows_of_a_thicket_are_reduced_over_profiles() -> None:
 def _ask(w: Any, **request: Any) -> dict[str, Any]:
     sent: list[dict[str, Any]] = []
     w.send = lambda content, buffers=None: sent.append(content)
-    w._on_pane_command(w, {"id": 3, **request}, [])
+    w._on_message(w, {"id": 3, **request}, [])
     assert sent and sent[-1]["id"] == 3
     return sent[-1]
 

@@ -116,7 +116,7 @@ def test_payload_names_its_tree_for_the_front_ends_history(gf) -> None:
     tree = w._payload["tree"]
     w.reducer = "max"
     assert w._payload["tree"] == tree
-    w.expand_fold(0)
+    w.load_more(0)
     assert w._payload["tree"] == tree
     w.data = cctviz.examples.load("caliper-sw4-cuda")
     assert w._payload["tree"] != tree
@@ -279,7 +279,7 @@ def test_snapshot_is_what_figures_read(gf) -> None:
     w = cctviz.CCT(gf, units={"time": "s"})
     w.select([3])
     w._stage_size = (800, 500)
-    snap = w._snapshot()
+    snap = w.snapshot()
     assert isinstance(snap, ViewSnapshot)
     assert snap.payload is w._payload and snap.renderer_state == w.renderer_state()
     assert (snap.selection, snap.stage_size, snap.view_transform) == ((3,), (800, 500), None)
@@ -311,7 +311,7 @@ def test_a_structure_set_from_python_drops_the_zoom_of_the_old_picture(gf) -> No
     w._stage_size = (800, 470)
     w.collapse("main")
     assert w._view_transform is None
-    assert w._snapshot().view_transform is None
+    assert w.snapshot().view_transform is None
     # a collapse that came from the view keeps what the view reports
     w._view_transform = (10.0, 20.0, 3.0)
     w.set_state({"collapsed": []})
@@ -325,16 +325,16 @@ def test_the_screen_is_reported_in_messages_not_traits(gf) -> None:
     assert "_stage_size" not in w.traits() and "_view_transform" not in w.traits()
     changes: list[str] = []
     w.observe(lambda change: changes.append(change["name"]))
-    w._on_screen(w, {"type": "screen", "size": [640, 420]}, [])
-    w._on_screen(w, {"type": "screen", "transform": [1, 2.5, 3]}, [])
+    w._on_message(w, {"type": "screen", "size": [640, 420]}, [])
+    w._on_message(w, {"type": "screen", "transform": [1, 2.5, 3]}, [])
     assert (w._stage_size, w._view_transform) == ((640, 420), (1.0, 2.5, 3.0))
-    assert w._snapshot().view_transform == (1.0, 2.5, 3.0)
-    w._on_screen(w, {"type": "screen", "transform": None}, [])
+    assert w.snapshot().view_transform == (1.0, 2.5, 3.0)
+    w._on_message(w, {"type": "screen", "transform": None}, [])
     assert w._view_transform is None
     # what is not a size or a zoom is ignored, as are other messages
     for bad in ({"size": [0, 5]}, {"size": [1.5, 2]}, {"size": "big"}, {"transform": [1, 2]}):
-        w._on_screen(w, {"type": "screen", **bad}, [])
-    w._on_screen(w, {"type": "expand", "size": [1, 1]}, [])
+        w._on_message(w, {"type": "screen", **bad}, [])
+    w._on_message(w, {"type": "load_more", "size": [1, 1]}, [])
     assert (w._stage_size, w._view_transform) == ((640, 420), None)
     assert changes == []
 

@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ViewSnapshot:
-    """One view at one moment (``CCT._snapshot()`` makes it; ``figure_of`` draws it).
+    """One view at one moment (``CCT.snapshot()`` makes it; ``figure_of`` draws it).
 
     Node ids are ids of the full tree. ``payload`` is what the browser has
     (``cctviz.payload.encode``: under level of detail the loaded nodes and their folds)."""

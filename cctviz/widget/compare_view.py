@@ -11,10 +11,11 @@ import traitlets as t
 
 from .. import selection as sel
 from ..adapters.derived import SUFFIX
-from ..compare import Columns, presence_texts, union_graphframe
+from ..compare import Columns, union_of
 from ..judge import too_small
 from ..table import NodeTable
 from .cct import CCT
+from .size_reducer import effective
 
 
 class Compare(CCT):
@@ -40,43 +41,37 @@ class Compare(CCT):
         **kwargs: Any,
     ) -> None:
         names = _labels(labels, len(runs))
-        gf, union, columns, kinds = union_graphframe(runs, metric, reducer, names, scaling)
+        self._union = union_of(runs, metric, reducer, names, scaling)
+        columns, kinds = self._union.columns, self._union.kinds
         #: the runs, their names, and the columns compared
         self.runs = tuple(runs)
         self.labels = names
         self.columns = columns
         self._reduced_runs = reducer
         self._compared_metric = columns.larger.rsplit(" (", 1)[0]
-        presence = zip(gf.dataframe.index, union.presence.tolist(), strict=True)
-        self._presence_of = {id(node): int(p) for node, p in presence}
         kwargs.setdefault("color_by", columns.diff if len(runs) == 2 else columns.log_ratio)
         kwargs.setdefault("size_by", columns.larger)
         kwargs.setdefault("source", " vs ".join(names))
         self._user_kinds = dict(kwargs.pop("metric_kinds", None) or {})
-        super().__init__(gf, metric_kinds={**kinds, **self._user_kinds}, **kwargs)
+        super().__init__(
+            self._union.graphframe, metric_kinds={**kinds, **self._user_kinds}, **kwargs
+        )
         self._diverging(None)
 
-    def _make_table(self, data: Any, reducer: str) -> NodeTable:
-        table = super()._make_table(data, reducer)
-        presence = np.array([self._presence_of.get(id(n), 0) for n in table.nodes], np.int32)
+    def _make_table(self, data: Any) -> NodeTable:
+        """The union's table, built from the runs' node tables (``data``, the union as a
+        GraphFrame, is not read again)."""
+        reducer, size_reducer = self._reduced_with
+        size = effective(size_reducer, reducer)
+        table = self._union.table(reducer, self._metric_kinds, size)
         # a difference or the largest run (and their derived partners) add up, with no share
         no_share = self.columns.no_share
-        metrics = {
-            name: dataclasses.replace(
-                m,
-                share=name.removesuffix(SUFFIX) not in no_share and m.share,
-                rule=_compared(m, self)[0],
-                detail=_compared(m, self)[1],
-            )
-            for name, m in table.metrics.items()
-        }
-        return dataclasses.replace(
-            table,
-            metrics=metrics,
-            presence=presence,
-            presence_labels=presence_texts(self.labels),
-            series=tuple(zip(self.labels, self.columns.runs, strict=True)),
-        )
+        metrics = {}
+        for name, m in table.metrics.items():
+            rule, detail = _compared(m, self)
+            share = name.removesuffix(SUFFIX) not in no_share and m.share
+            metrics[name] = dataclasses.replace(m, share=share, rule=rule, detail=detail)
+        return dataclasses.replace(table, metrics=metrics)
 
     @t.observe("color_by", "size_by", "judge_below")
     def _diverging(self, _change: Any) -> None:

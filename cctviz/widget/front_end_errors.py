@@ -19,11 +19,12 @@ opens is unseen).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import traitlets as t
 
 from ..contract import MESSAGES, VIEW_TRAITS
+from .part import Message, WidgetPart, handles
 
 ERROR, REFUSED = "error", "refused"
 for _kind in (ERROR, REFUSED):
@@ -37,8 +38,8 @@ RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection", "height", "units")
 log = logging.getLogger("cctviz")
 
 
-class FrontEndErrors(t.HasTraits):
-    """The front-end-errors half of ``CCT`` (a mixin: ``CCT`` registers the handler)."""
+class FrontEndErrors(WidgetPart):
+    """The front-end-errors part of ``CCT``: the view's reports, and Python's refusals."""
 
     front_end_errors = t.List(
         t.Unicode(),
@@ -46,26 +47,23 @@ class FrontEndErrors(t.HasTraits):
         "last (at most 50): 'where: message'. Not synced; observe it (w.observe(f, "
         "'front_end_errors')) to react.",
     )
-    _refusals_shown: list[str]  # refusals sent to the view: its report of one is not news
 
-    if TYPE_CHECKING:
-        keys: list[str]
-
-        def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
-        def send_state(self, key: Any = None) -> None: ...
-        def _default_metrics(self) -> tuple[str, str]: ...
+    def __init__(self, **kwargs: Any) -> None:
+        #: refusals sent to the view: its report of one is not news
+        self._refusals_shown: list[str] = []
+        super().__init__(**kwargs)
 
     def _record(self, entry: str) -> None:
         self.front_end_errors = [*self.front_end_errors[-(KEPT - 1) :], entry[:600]]
         log.warning("the cctviz view reports %s", entry)
 
-    def _on_front_end_error(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != ERROR:
-            return
+    @handles(ERROR)
+    def _on_front_end_error(self, content: Message) -> None:
+        """The view's report of what it could not do (one that is not well formed is dropped)."""
         message, where = content.get("message"), content.get("where")
         if not isinstance(message, str) or where not in WHERE:
             return
-        shown = self.__dict__.setdefault("_refusals_shown", [])
+        shown = self._refusals_shown
         if message in shown:  # the view showing a refusal of ours: logged when it was made
             shown.remove(message)
             return
@@ -77,14 +75,14 @@ class FrontEndErrors(t.HasTraits):
         """Log and keep a refusal of what the page sent, and have the view show it."""
         message = message.replace("\n", " ")[:500]
         self._record(f"{where}: {message}")
-        shown = self.__dict__.setdefault("_refusals_shown", [])
+        shown = self._refusals_shown
         shown[:] = [*shown[-(KEPT - 1) :], message]
         self.send({"type": REFUSED, "message": message})
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """A change from the page; one Python refuses is sent back as Python holds it."""
         try:
-            super().set_state(sync_data)  # type: ignore[misc]
+            super().set_state(sync_data)
         except t.TraitError as error:
             names = [name for name in sync_data if name in self.keys]
             self.send_state(names)  # the page's model gets Python's values back

@@ -1,53 +1,25 @@
 """Level of detail between Python and the browser: which nodes are sent (``cctviz.lod`` decides),
-the payload that carries them, and the front end's requests for more (``expand`` commands,
+the payload that carries them, and the front end's requests to load more (``load_more`` messages,
 answered by a ``reply`` with the request's id; message kinds from ``cctviz.contract``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import Any
 
-import numpy as np
 import traitlets as t
 
-from .. import frames
-from ..contract import MESSAGES
-from ..lod import EXPAND_STEP, LevelOfDetail
+from ..lod import LOAD_MORE_STEP, LevelOfDetail
 from ..payload import encode
 from ..table import NodeTable
-
-if TYPE_CHECKING:
-    from .. import selection as sel
-
-
-def _message(kind: str) -> str:
-    """A message kind, checked against the contract."""
-    if kind not in MESSAGES:
-        raise KeyError(f"message kind {kind!r} is not in cctviz/contract.json")
-    return kind
-
-
-EXPAND = _message("expand")
-REPLY = _message("reply")
-DISTRIBUTION = _message("distribution")
+from .part import Message, WidgetPart, handles, node_of
 
 MAX_LOADED_MATCHES = 1000
 """Search matches loaded into the browser at most (the rest stay in their folds)."""
 
 
-class LevelOfDetailBridge(t.HasTraits):
-    """The level-of-detail half of ``CCT`` (a mixin: ``CCT`` holds the traits and the data)."""
-
-    _table: NodeTable
-    _tree: str
-    _budget: int | None
-    _lod: LevelOfDetail | None
-    _payload: dict[str, Any]
-
-    if TYPE_CHECKING:
-
-        def _resolver(self) -> sel.Resolver: ...
-        def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
-        def distribution(self, node: Any, metric: str | None = None) -> Any: ...
+class LevelOfDetailBridge(WidgetPart):
+    """The level-of-detail part of ``CCT``: what the browser has, and loading more of it."""
 
     @property
     def budget(self) -> int | None:
@@ -56,27 +28,29 @@ class LevelOfDetailBridge(t.HasTraits):
         rows that load on click. Set it with ``CCT(data, budget=...)``."""
         return self._budget
 
-    @property
-    def loaded(self) -> np.ndarray:
-        """Ids of the nodes the browser has (all of them below the budget)."""
-        if self._lod is None:
-            return np.arange(self._table.size)
-        return np.flatnonzero(self._lod.revealed)
-
     def load(self, what: Any) -> int:
         """Send these nodes (as ``select`` finds them) and their ancestors to the browser;
         returns how many were not there yet. Selecting, focusing or highlighting does it too."""
         return self._reveal(self._resolver().ids(what))
 
-    def expand_fold(self, node: int, step: int = EXPAND_STEP) -> int:
+    def load_more(self, node: int, step: int = LOAD_MORE_STEP) -> int:
         """Load the next ``step`` hidden children of ``node`` (``-1``: hidden roots), the largest
         first: what clicking a "N more" row does. Returns how many were loaded."""
         if self._lod is None:
             return 0
-        added = self._lod.expand(int(node), step)
+        added = self._lod.load_more(int(node), step)
         if added:
             self._payload = self._encode()
         return added
+
+    def expand_fold(self, node: int, step: int = LOAD_MORE_STEP) -> int:
+        """Deprecated: ``load_more``."""
+        warnings.warn(
+            "w.expand_fold is now w.load_more (expand_fold will be removed)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.load_more(node, step)
 
     def _level_of_detail(self, table: NodeTable) -> LevelOfDetail | None:
         if self._budget is None or table.size <= self._budget:
@@ -105,25 +79,15 @@ class LevelOfDetailBridge(t.HasTraits):
             self._payload = self._encode()
         return added
 
-    def _on_command(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """Commands from the front end; each gets a reply with its request id."""
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind not in (EXPAND, DISTRIBUTION):
-            return
-        reply: dict[str, Any] = {"type": REPLY, "id": content.get("id")}
-        try:
-            node = content.get("node")
-            if isinstance(node, bool) or not isinstance(node, int):
-                raise ValueError(f"{kind} needs a node id; got {node!r}")
-            if kind == EXPAND:
-                reply.update(ok=True, loaded=self.expand_fold(node))
-            else:
-                metric = content.get("metric")
-                if not isinstance(metric, str):
-                    raise ValueError(f"distribution needs a metric name; got {metric!r}")
-                if not 0 <= node < self._table.size:
-                    raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
-                reply.update(ok=True, spread=frames.spread(self.distribution(node, metric)))
-        except (ValueError, KeyError) as error:
-            reply.update(ok=False, error=str(error))
-        self.send(reply)
+    @t.observe("selection", "highlighted", "focused", "visible_roots")
+    def _load_nodes(self, change: t.Bunch) -> None:
+        # under level of detail, nodes named from Python (or by another view) that the browser
+        # does not have yet are sent, with their paths, in the next payload
+        new = change["new"]
+        if new is not None:
+            self._reveal([new] if isinstance(new, int) else new)
+
+    @handles("load_more")
+    def _load_more_request(self, content: Message) -> dict[str, Any]:
+        """A click on a fold: its next hidden children (Python sends the table, then the reply)."""
+        return {"loaded": self.load_more(node_of(content))}

@@ -10,32 +10,27 @@ from typing import Any
 
 import traitlets as t
 
-from ..contract import MESSAGES, VIEW_TRAITS
-
-SCREEN = "screen"
-if SCREEN not in MESSAGES:
-    raise KeyError("message kind 'screen' is not in cctviz/contract.json")
+from ..contract import VIEW_TRAITS
+from .part import Message, WidgetPart, handles
 
 STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")
 """View traits whose change draws another tree (the view fits it again)."""
 
 
-class ScreenState(t.HasTraits):
-    """The screen half of ``CCT`` (a mixin: ``CCT`` calls ``_start_screen`` and registers
-    ``_on_screen`` as a message handler)."""
+class ScreenState(WidgetPart):
+    """The screen part of ``CCT``: the drawing's size and the user's zoom, as the view says."""
 
-    _stage_size: tuple[int, int]
-    _view_transform: tuple[float, float, float] | None
+    def __init__(self, **kwargs: Any) -> None:
+        #: the drawing's size on screen in CSS pixels; (0, 0) if it was never drawn
+        self._stage_size: tuple[int, int] = (0, 0)
+        #: the zoom and pan (x, y, k) the user set; None: fitted
+        self._view_transform: tuple[float, float, float] | None = None
+        super().__init__(**kwargs)
 
-    def _start_screen(self) -> None:
-        self._stage_size = (0, 0)
-        self._view_transform = None
-
-    def _on_screen(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    @handles("screen")
+    def _on_screen(self, content: Message) -> None:
         """The view's report of what is on screen (its size, the zoom the user set); anything
         that is not a size or a zoom is ignored."""
-        if not isinstance(content, dict) or content.get("type") != SCREEN:
-            return
         size = content.get("size")
         if isinstance(size, list) and len(size) == 2 and all(_whole(v) and v > 0 for v in size):
             self._stage_size = (int(size[0]), int(size[1]))

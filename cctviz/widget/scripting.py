@@ -13,29 +13,22 @@ import traitlets as t
 from .. import flat, frames
 from .. import selection as sel
 from ..callpath import ContextKeys
-from ..table import NodeTable
+from .part import Message, WidgetPart, handles, node_of
 
 Handler = Callable[[t.Bunch], None]
 
 
-class Scripting(t.HasTraits):
-    """The scripting half of ``CCT`` (a mixin: ``CCT`` holds the traits and the data)."""
+class Scripting(WidgetPart):
+    """The scripting part of ``CCT``: the selection as Hatchet objects, and driving the view."""
 
-    _table: NodeTable
-    _data: Any
-    selection: tuple[int, ...]
-    highlighted: tuple[int, ...]
-    collapsed: tuple[int, ...]
-    focused: int | None
-    search: str
-    search_regex: bool
-    search_case: bool
-    color_by: str
+    def __init__(self, **kwargs: Any) -> None:
+        self._select_handlers: dict[Any, Handler] = {}  # on_select's callbacks, observing
+        super().__init__(**kwargs)
 
     # -- selection out -------------------------------------------------------------------------
     def on_select(self, callback: Callable[[tuple[int, ...]], Any], remove: bool = False) -> None:
         """Call ``callback(selection)`` whenever the selection changes (``remove=True`` stops)."""
-        handlers: dict[Any, Handler] = self.__dict__.setdefault("_select_handlers", {})
+        handlers = self._select_handlers
         if remove:
             handler = handlers.pop(callback, None)
             if handler is not None:
@@ -108,6 +101,16 @@ class Scripting(t.HasTraits):
         self._table.metric(name)  # an unknown name is a clear error listing the metrics
         return frames.distribution(self._table, self._data, ids[0], name)
 
+    @handles("distribution")
+    def _distribution_request(self, content: Message) -> dict[str, Any]:
+        """A tooltip's spread of one node's rows of one metric."""
+        node, metric = node_of(content), content.get("metric")
+        if not isinstance(metric, str):
+            raise ValueError(f"distribution needs a metric name; got {metric!r}")
+        if not 0 <= node < self._table.size:
+            raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
+        return {"spread": frames.spread(self.distribution(node, metric))}
+
     def flat_profile(self, by: str | list[str] = "name") -> Any:
         """One row per function (``by``: ``"name"``, or dataframe columns such as
         ``["name", "module"]``) over all its calling contexts: exclusive metrics summed,
@@ -159,13 +162,6 @@ class Scripting(t.HasTraits):
                 j = int(self._table.parent[j])
         self.collapsed = tuple(i for i in self.collapsed if i not in opened)
         return self.collapsed
-
-    def _resolver(self) -> sel.Resolver:
-        resolver: sel.Resolver | None = self.__dict__.get("_resolver_cache")
-        if resolver is None or resolver.table is not self._table:
-            resolver = sel.Resolver(self._table, self._data)
-            self.__dict__["_resolver_cache"] = resolver
-        return resolver
 
     def _kept_ancestor(self, i: int, ids: set[int]) -> int:
         """The nearest ancestor of node ``i`` in ``ids`` (-1: none), along the drawn tree."""

@@ -32,11 +32,9 @@ import warnings
 import weakref
 from typing import Any, TypeGuard
 
-from ..contract import MESSAGES
-
-SNAPSHOT = "snapshot"
-if SNAPSHOT not in MESSAGES:
-    raise KeyError("message kind 'snapshot' is not in cctviz/contract.json")
+from .figures import Figures
+from .front_end_errors import FrontEndErrors
+from .part import Message, handles
 
 ENV = "CCTVIZ_STATIC_PICTURE"
 MODES = ("auto", "kernel", "view", "off")
@@ -78,9 +76,10 @@ def _shell() -> Any:
     return get_ipython()
 
 
-class StaticPicture:
-    """The static-picture half of ``CCT`` (a mixin: ``CCT`` registers ``_on_snapshot`` as a
-    message handler; IPython calls ``_ipython_display_``)."""
+class StaticPicture(Figures, FrontEndErrors):
+    """The static-picture part of ``CCT`` (IPython calls ``_ipython_display_``): the view's
+    picture of itself, or one the kernel draws (``Figures``); one it refuses is said
+    (``FrontEndErrors``)."""
 
     _static_id: str | None = None
     _static_png: tuple[str, int, int] | None = None  # base64 PNG, width, height (CSS pixels)
@@ -90,7 +89,7 @@ class StaticPicture:
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        bundle = self._repr_mimebundle_()  # type: ignore[attr-defined]
+        bundle = self._repr_mimebundle_()
         if bundle is None:  # a closed widget
             display(repr(self))  # type: ignore[no-untyped-call]
             return
@@ -137,18 +136,17 @@ class StaticPicture:
         data, metadata = self._static_bundle()
         update_display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
 
-    def _on_snapshot(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    @handles("snapshot")
+    def _on_snapshot(self, content: Message) -> None:
         """The view's picture of itself. Anything that is not a PNG of a sane size is refused
         before it is decoded (a forged header can declare 10^10 pixels), said in the view and
         in ``w.front_end_errors``; the picture shown stays the last good one."""
-        if not isinstance(content, dict) or content.get("type") != SNAPSHOT:
-            return
         png, width, height = content.get("png"), content.get("width"), content.get("height")
         why = _unfit(png, width, height)
         picture = None if why else _compact(_png_bytes(png))
         if picture is None or not (_size(width) and _size(height)):
             why = why or "its data is not an image"
-            self._refuse("snapshot", f"Python refused the view's picture: {why}")  # type: ignore[attr-defined]
+            self._refuse("snapshot", f"Python refused the view's picture: {why}")
             return
         self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
         self._show_static()
@@ -163,7 +161,7 @@ class StaticPicture:
             return
         self._static_drawn_for = key
         try:
-            figure = figure_of(self._snapshot(), dpi=KERNEL_DPI)  # type: ignore[attr-defined]
+            figure = figure_of(self.snapshot(), dpi=KERNEL_DPI)
             raw = figure.png()
             picture = _compact(raw) or raw
         except (ImportError, BrowserUnavailableError) as error:
@@ -177,13 +175,13 @@ class StaticPicture:
         """What the kernel's picture depends on: the data and what the renderer draws (node ids,
         cheap to compare; ``view_state`` would key every node by call path)."""
         state = {
-            "tree": getattr(self, "_tree", None),
-            "reducer": self._table.reducer,  # type: ignore[attr-defined]
-            "loaded": len(self.loaded),  # type: ignore[attr-defined]
-            "view": self.renderer_state(),  # type: ignore[attr-defined]
-            "selection": self.selection,  # type: ignore[attr-defined]
-            "height": self.height,  # type: ignore[attr-defined]
-            "units": dict(self.units),  # type: ignore[attr-defined]
+            "tree": self._tree,
+            "reducer": self._table.reducer,
+            "loaded": len(self.loaded),
+            "view": self.renderer_state(),
+            "selection": self.selection,
+            "height": self.height,
+            "units": dict(self.units),
         }
         return json.dumps(state, sort_keys=True, default=str)
 

@@ -11,39 +11,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import traitlets as t
 
-from ..contract import MESSAGES
 from ..lexical import function_names, lexical
 from ..merged import MergedTrees, merged_frame
-from ..table import NodeTable
 from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
+from .part import Message, WidgetPart, handles
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .. import selection as sel
 
-ROWS, PICK, LOCATE = "rows", "pick", "locate"
-for _kind in (ROWS, PICK, LOCATE):
-    if _kind not in MESSAGES:
-        raise KeyError(f"message kind {_kind!r} is not in cctviz/contract.json")
-
-
-class TablePane(t.HasTraits):
-    """The table pane's half of ``CCT`` (a mixin: ``CCT`` holds the traits and the data)."""
-
-    _table: NodeTable
-    _data: Any
-    focused: int | None
-    visible_roots: tuple[int, ...] | None
-    selection: tuple[int, ...]
-    color_by: str
-    table_mode: str
-    sandwich: str
-
-    if TYPE_CHECKING:
-
-        def _resolver(self) -> sel.Resolver: ...
-        def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
+class TablePane(WidgetPart):
+    """The table pane's part of ``CCT``: its rows, and ``callers``/``callees`` in pandas."""
 
     # -- Python --------------------------------------------------------------------------------
     def callers(self, function: str, depth: int | None = None) -> pd.DataFrame:
@@ -104,14 +82,15 @@ class TablePane(t.HasTraits):
         return scope
 
     def _merged_cache(self, key: Any) -> MergedTrees:
-        cache: dict[Any, MergedTrees] = self.__dict__.setdefault("_merged_trees", {})
-        table_key = (id(self._table), key)
-        if table_key not in cache:
+        """The merged trees of the current table within scope ``key`` (None: the whole tree);
+        kept until the table changes (``WidgetPart._use``)."""
+        cache = self._derived.merged
+        if key not in cache:
             if len(cache) > 4:
                 cache.clear()
             scope = None if key is None else self._scope()
-            cache[table_key] = MergedTrees(self._table, scope)
-        return cache[table_key]
+            cache[key] = MergedTrees(self._table, scope)
+        return cache[key]
 
     def _merged(self) -> MergedTrees:
         key = (
@@ -127,12 +106,10 @@ class TablePane(t.HasTraits):
     def _where(self, ids: np.ndarray) -> list[str | None]:
         """Where each node's code is: its module (or file) without the directories, from the
         node's first dataframe row; None where the profile does not say."""
-        key = ("_where", id(self._table))
-        cached = self.__dict__.get("_where_cache")
-        if cached is None or cached[0] != key:
-            cached = (key, where_of(self._table, self._data))
-            self.__dict__["_where_cache"] = cached
-        where: list[str | None] | None = cached[1]
+        derived = self._derived
+        if not derived.where_read:
+            derived.where, derived.where_read = where_of(self._table, self._data), True
+        where = derived.where
         if where is None:
             return [None] * len(ids)
         return [where[int(i)] for i in ids]
@@ -147,7 +124,23 @@ class TablePane(t.HasTraits):
         return [metric.name]
 
     # -- requests ------------------------------------------------------------------------------
-    def _rows(self, content: dict[str, Any]) -> dict[str, Any]:
+    @handles("rows")
+    def _rows_request(self, content: Message) -> dict[str, Any]:
+        return {"rows": self._rows(content)}
+
+    @handles("locate")
+    def _locate_request(self, content: Message) -> dict[str, Any]:
+        return {"located": self._locate(content)}
+
+    @handles("pick")
+    def _pick_request(self, content: Message) -> dict[str, Any]:
+        """Select the node ids a row stands for."""
+        ids = self._pick_ids(content)
+        kept = list(self.selection) if content.get("add") else []
+        self.selection = tuple(dict.fromkeys([*kept, *ids]))
+        return {"picked": len(ids)}
+
+    def _rows(self, content: Message) -> dict[str, Any]:
         req = request(content)
         columns = self._columns()
         table, trees = self._table, self._merged()
@@ -212,22 +205,3 @@ class TablePane(t.HasTraits):
         # the function each is a context of, as the functions' rows name it
         names = function_names(table)
         return {"names": [names[table.name_code[i]] for i in ids[:100]], "paths": paths}
-
-    def _on_pane_command(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind not in (ROWS, PICK, LOCATE):
-            return
-        reply: dict[str, Any] = {"type": "reply", "id": content.get("id")}
-        try:
-            if kind == ROWS:
-                reply.update(ok=True, rows=self._rows(content))
-            elif kind == LOCATE:
-                reply.update(ok=True, located=self._locate(content))
-            else:
-                ids = self._pick_ids(content)
-                kept = list(self.selection) if content.get("add") else []
-                self.selection = tuple(dict.fromkeys([*kept, *ids]))
-                reply.update(ok=True, picked=len(ids))
-        except (ValueError, KeyError) as error:
-            reply.update(ok=False, error=str(error))
-        self.send(reply)

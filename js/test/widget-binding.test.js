@@ -257,8 +257,8 @@ describe("what the user changed reaches Python after the frame that shows it", (
     const saves = createSaves(model, later);
     const { onChange } = traitWriter(model, () => {}, saves.save);
     onChange({ collapsed: [4] });
-    saves.messenger.send({ type: "expand", id: 1, node: 4 });
-    expect(model.log).toEqual([{ save: { collapsed: [4] } }, { send: { type: "expand", id: 1, node: 4 } }]);
+    saves.messenger.send({ type: "load_more", id: 1, node: 4 });
+    expect(model.log).toEqual([{ save: { collapsed: [4] } }, { send: { type: "load_more", id: 1, node: 4 } }]);
     onChange({ collapsed: [] });
     saves.messenger.set("reducer", "max");
     saves.messenger.save_changes(); // sends the waiting change with it

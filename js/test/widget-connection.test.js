@@ -89,14 +89,14 @@ describe("the connection", () => {
     let live = true;
     const refused = vi.fn();
     const client = createLodClient(model, { live: () => live, refused });
-    const waiting = client.expand(3);
+    const waiting = client.loadMore(3);
     client.cutOff();
     await expect(waiting).rejects.toSatisfy(isDisconnected);
     expect(client.pending).toBe(0);
     live = false;
     await expect(client.request("rows", { mode: "functions", path: [] })).rejects.toBeInstanceOf(DisconnectedError);
     await expect(client.distribution(3, "time")).rejects.toBeInstanceOf(DisconnectedError);
-    expect(model.sent).toEqual([{ type: "expand", id: 1, node: 3 }]);
+    expect(model.sent).toEqual([{ type: "load_more", id: 1, node: 3 }]);
     expect(refused).toHaveBeenCalledTimes(2);
   });
 });

@@ -80,10 +80,10 @@ describe("the widget with the real renderer (integration)", () => {
     // where it was
     const logged = model.log.length;
     click(el.querySelector('.cct-node[data-fold="0"]'));
-    expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "expand", id: 1, node: 0 }]);
+    expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "load_more", id: 1, node: 0 }]);
     expect(model.log.slice(logged).filter((m) => m.send?.type !== "screen")).toEqual([
       { save: { selection: [0] } },
-      { send: { type: "expand", id: 1, node: 0 } },
+      { send: { type: "load_more", id: 1, node: 0 } },
     ]);
     const before = renderer.screenPosition(0);
     model.python("_payload", expandedTree());

@@ -17,22 +17,22 @@ function client() {
 }
 
 describe("requests and replies", () => {
-  test("expand sends the contract's expand message with a new request id each time", () => {
+  test("loadMore sends the contract's load_more message with a new request id each time", () => {
     const { model, lod } = client();
-    lod.expand(4);
-    lod.expand(-1);
+    lod.loadMore(4);
+    lod.loadMore(-1);
     expect(model.sent).toEqual([
-      { type: "expand", id: 1, node: 4 },
-      { type: "expand", id: 2, node: -1 },
+      { type: "load_more", id: 1, node: 4 },
+      { type: "load_more", id: 2, node: -1 },
     ]);
-    expect(Object.keys(model.sent[0])).toEqual(Object.keys(MESSAGES.expand.fields));
+    expect(Object.keys(model.sent[0])).toEqual(Object.keys(MESSAGES.load_more.fields));
     expect(lod.pending).toBe(2);
   });
 
   test("each reply settles the request with its id, in any order", async () => {
     const { model, lod } = client();
-    const first = lod.expand(4);
-    const second = lod.expand(9);
+    const first = lod.loadMore(4);
+    const second = lod.loadMore(9);
     model.deliver({ type: "reply", id: 2, ok: true, loaded: 3 });
     model.deliver({ type: "reply", id: 1, ok: true, loaded: 200 });
     await expect(first).resolves.toEqual({ type: "reply", id: 1, ok: true, loaded: 200, spread: null });
@@ -42,11 +42,11 @@ describe("requests and replies", () => {
 
   test("a distribution request shares the id sequence, resolves with the checked spread, is no anchor", async () => {
     const { model, lod } = client();
-    const expand = lod.expand(4);
+    const loadMore = lod.loadMore(4);
     const spread = lod.distribution(7, "time");
     expect(model.sent[1]).toEqual({ type: "distribution", id: 2, node: 7, metric: "time" });
     expect(Object.keys(model.sent[1])).toEqual(Object.keys(MESSAGES.distribution.fields));
-    expect(lod.anchor).toBe(4); // the expand's node, not the hovered one
+    expect(lod.anchor).toBe(4); // the load-more's node, not the hovered one
     expect(lod.pending).toBe(1);
     model.deliver({
       type: "reply",
@@ -74,7 +74,7 @@ describe("requests and replies", () => {
       quantiles: [1, 2, 3, 4],
     });
     model.deliver({ type: "reply", id: 1, ok: true, loaded: 5 });
-    await expect(expand).resolves.toMatchObject({ loaded: 5 });
+    await expect(loadMore).resolves.toMatchObject({ loaded: 5 });
     const bad = lod.distribution(7, "nope");
     model.deliver({ type: "reply", id: 3, ok: false, error: "no metric 'nope'" });
     await expect(bad).rejects.toThrow("no metric 'nope'");
@@ -82,7 +82,7 @@ describe("requests and replies", () => {
 
   test("an error reply is reported and rejects the request", async () => {
     const { model, lod, warn } = client();
-    const request = lod.expand(12345);
+    const request = lod.loadMore(12345);
     model.deliver({ type: "reply", id: 1, ok: false, error: "no node 12345 in this tree" });
     await expect(request).rejects.toThrow("no node 12345 in this tree");
     expect(warn).toHaveBeenCalledWith("cctviz: no node 12345 in this tree");
@@ -91,7 +91,7 @@ describe("requests and replies", () => {
 
   test("replies to unknown ids, second replies and other messages are ignored", async () => {
     const { model, lod, warn } = client();
-    const request = lod.expand(4);
+    const request = lod.loadMore(4);
     const settled = vi.fn();
     request.then(settled, settled);
     model.deliver({ type: "reply", id: 99, ok: true, loaded: 1 });
@@ -112,25 +112,25 @@ describe("requests and replies", () => {
 
   test("dispose rejects the waiting requests and stops listening", async () => {
     const { model, lod } = client();
-    const request = lod.expand(4);
+    const request = lod.loadMore(4);
     expect(model.listenersOf("msg:custom")).toBe(1);
     lod.dispose();
     await expect(request).rejects.toThrow(/closed/);
     expect(model.listenersOf("msg:custom")).toBe(0);
     expect(lod.pending).toBe(0);
-    await expect(lod.expand(5)).rejects.toThrow(/closed/);
+    await expect(lod.loadMore(5)).rejects.toThrow(/closed/);
     expect(model.sent).toHaveLength(1);
   });
 
   test("the anchor is the node of the latest request waiting for its reply", () => {
     const { model, lod } = client();
     expect(lod.anchor).toBeNull();
-    lod.expand(4).catch(() => {});
-    lod.expand(9).catch(() => {});
+    lod.loadMore(4).catch(() => {});
+    lod.loadMore(9).catch(() => {});
     expect(lod.anchor).toBe(9);
     model.deliver({ type: "reply", id: 2, ok: true, loaded: 1 });
     expect(lod.anchor).toBe(4);
-    lod.expand(-1).catch(() => {}); // the hidden roots have no place on screen
+    lod.loadMore(-1).catch(() => {}); // the hidden roots have no place on screen
     expect(lod.anchor).toBeNull();
     lod.dispose();
   });
@@ -141,7 +141,7 @@ describe("in the widget", () => {
     const model = mockModel({ _payload: { rows: 5 } });
     const { renderer } = mountWidget(model);
     renderer.user.expand(4);
-    expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "expand", id: 1, node: 4 }]);
+    expect(model.sent.filter((m) => m.type !== "screen")).toEqual([{ type: "load_more", id: 1, node: 4 }]);
     // Python: the new table first, then the reply
     model.python("_payload", { rows: 205 });
     const [table, state, how] = renderer.callsOf("setData").at(-1);

@@ -85,7 +85,7 @@ def test_a_restart_disconnects_the_view_and_a_new_run_brings_it_back(open_notebo
 
     # a load-more still waiting for its reply when the kernel restarts (Python leaves it
     # unanswered): settled, not an unhandled rejection
-    notebook.execute("w.on_msg(w._on_command, remove=True)")
+    notebook.execute("w.on_msg(w._on_message, remove=True)")
     at = page_position(page, {"fold": owner})
     page.mouse.click(at["x"], at["y"])
     page.wait_for_timeout(300)

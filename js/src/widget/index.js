@@ -163,8 +163,9 @@ function renderView(deps, model, el) {
       messenger.save_changes();
     },
     onExpand(node) {
-      // errors are reported by the client; a request cut short by closing the view is no news
-      lod.expand(node).catch(() => {});
+      // the user opened a fold: load more of it. Errors are reported by the client; a request
+      // cut short by closing the view is no news
+      lod.loadMore(node).catch(() => {});
     },
   });
   // a handle for tests and the browser console: el.cctRenderer.screenPosition(id)

@@ -1,7 +1,7 @@
-// Level-of-detail requests to Python. A click on an "N more" fold asks Python for the next
-// hidden children of a node: an `expand` message with a request id, answered by a `reply` with
-// the same id. Python sends the new table (`_payload`) before the reply, so while a request
-// waits, the node it expands is the anchor that the new table keeps in place on screen. Without
+// Level-of-detail requests to Python. A click on an "N more" fold asks Python to load more: the
+// next hidden children of a node, a `load_more` message with a request id, answered by a `reply`
+// with the same id. Python sends the new table (`_payload`) before the reply, so while a request
+// waits, the node it loads more of is the anchor that the new table keeps in place on screen. Without
 // a kernel (connection.js) a request is refused at once, and those waiting are rejected, with a
 // `DisconnectedError`: nothing is sent that cannot arrive, and nothing waits for ever.
 import { MESSAGES } from "../contract.js";
@@ -10,7 +10,7 @@ import { asReply } from "./model.js";
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
- * @typedef {import("./model.js").ExpandMessage} ExpandMessage
+ * @typedef {import("./model.js").LoadMoreMessage} LoadMoreMessage
  * @typedef {Extract<import("./model.js").ReplyMessage, { ok: true }>} LoadedReply
  */
 
@@ -24,14 +24,14 @@ function messageKind(kind) {
   if (!(kind in MESSAGES)) throw new Error(`the contract has no ${JSON.stringify(kind)} message`);
   return kind;
 }
-const EXPAND = messageKind("expand");
+const LOAD_MORE = messageKind("load_more");
 const DISTRIBUTION = messageKind("distribution");
 const PANE_KINDS = new Set([messageKind("rows"), messageKind("pick"), messageKind("locate")]);
 messageKind("reply"); // what asReply reads
 
 /**
  * @typedef {object} LodClient
- * @property {(node: number) => Promise<LoadedReply>} expand asks for the next hidden children of
+ * @property {(node: number) => Promise<LoadedReply>} loadMore asks for the next hidden children of
  *   `node` (-1: hidden roots); resolves with Python's reply, rejects with its error (which is
  *   also reported on the console) or when the view is closed first
  * @property {(node: number, metric: string) => Promise<import("./model.js").Spread>} distribution
@@ -60,7 +60,7 @@ export function createLodClient(
 ) {
   let requests = 0;
   let disposed = false;
-  /** @type {Map<number, { node: number, expand: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
+  /** @type {Map<number, { node: number, loadMore: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
   const waiting = new Map();
 
   /** @param {unknown} message */
@@ -82,10 +82,10 @@ export function createLodClient(
    * Sends a request and waits for its reply; refused without a kernel (a send that fails on the
    * way cuts it off too, see index.js).
    * @param {(id: number) => Parameters<CCTModel["send"]>[0]} message @param {number} node
-   * @param {boolean} expand
+   * @param {boolean} loadMore
    * @returns {Promise<LoadedReply>}
    */
-  const ask = (message, node, expand) => {
+  const ask = (message, node, loadMore) => {
     if (disposed) return Promise.reject(new Error("cctviz: this view is closed"));
     if (!live()) {
       refused();
@@ -93,14 +93,14 @@ export function createLodClient(
     }
     const id = ++requests;
     /** @type {Promise<LoadedReply>} */
-    const reply = new Promise((resolve, reject) => waiting.set(id, { node, expand, resolve, reject }));
+    const reply = new Promise((resolve, reject) => waiting.set(id, { node, loadMore, resolve, reject }));
     model.send(message(id));
     return reply;
   };
 
   return {
-    expand(node) {
-      return ask((id) => /** @type {ExpandMessage} */ ({ type: EXPAND, id, node }), node, true);
+    loadMore(node) {
+      return ask((id) => /** @type {LoadMoreMessage} */ ({ type: LOAD_MORE, id, node }), node, true);
     },
     distribution(node, metric) {
       /** @type {(id: number) => import("./model.js").DistributionMessage} */
@@ -115,11 +115,11 @@ export function createLodClient(
       return ask((id) => ({ ...fields, type, id }), -1, false);
     },
     get anchor() {
-      const last = [...waiting.values()].filter((w) => w.expand).at(-1);
+      const last = [...waiting.values()].filter((w) => w.loadMore).at(-1);
       return last && last.node >= 0 ? last.node : null;
     },
     get pending() {
-      return [...waiting.values()].filter((w) => w.expand).length;
+      return [...waiting.values()].filter((w) => w.loadMore).length;
     },
     cutOff() {
       const left = [...waiting.values()];

@@ -47,8 +47,8 @@
 /** @typedef {`change:${TraitName}`} ChangeEvent */
 
 /**
- * Sent to Python: load the next hidden children of `node` (-1: hidden roots).
- * @typedef {{ type: "expand", id: number, node: number }} ExpandMessage
+ * Sent to Python: load more, the next hidden children of `node` (-1: hidden roots).
+ * @typedef {{ type: "load_more", id: number, node: number }} LoadMoreMessage
  */
 /**
  * Sent to Python: the spread of node `node`'s rows of `metric` (for its tooltip).
@@ -65,7 +65,7 @@
  */
 /** @typedef {import("../cct/draw/tooltip-content.js").Spread} Spread */
 /**
- * Python's answer to one request, matched by `id`; for an expand, Python sends the new table
+ * Python's answer to one request, matched by `id`; for a load-more, Python sends the new table
  * before it.
  * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
  *   rows?: unknown, picked?: number, located?: Located | null }
@@ -96,7 +96,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: ExpandMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage | ErrorMessage) => void} send
+ * @property {(message: LoadMoreMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage | ErrorMessage) => void} send
  */
 
 /** @type {Readonly<Record<TraitName, Kind>>} the kind of every trait, as in contract.json */

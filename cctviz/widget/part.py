@@ -1,0 +1,171 @@
+"""``WidgetPart``: what every part of ``CCT`` shares, declared once.
+
+``CCT`` is made of parts, one concept each (scripting, the table pane, level of detail, the
+screen, figures, the static picture, front-end errors, the message router, reducers). They all
+derive from ``WidgetPart``, which holds what they read in common: the synced traits (built from
+``cctviz/contract.json``), the data and its node table, the level of detail, the view tree's
+name, and what the parts work out from the table and keep (``Derived``). The table changes in one
+place, ``_use``, which drops all of that at once.
+
+A part answers a message kind of the contract by marking a method with ``handles(kind)``; the
+message router (``messages.py``) sends each message to the one method that handles its kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .. import selection as sel
+from .. import view
+from ..adapters.metrics import table_defaults
+from ..contract import MESSAGES
+from ..lod import LevelOfDetail
+from ..merged import MergedTrees
+from ..table import NodeTable
+from . import bundle, traits
+from .size_reducer import defaults_with
+
+Message = dict[str, Any]
+"""A message from the front end, as the router passes it on: a dict whose ``type`` is a kind
+of the contract."""
+
+HANDLES = "_cctviz_handles"
+"""The attribute ``handles`` sets on a method: the message kind it answers."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handles(kind: str) -> Callable[[F], F]:
+    """Mark a part's method as the handler of the front end's messages of ``kind`` (a kind of
+    ``contract.json`` that the front end sends). A request (a kind whose fields include ``id``)
+    is answered with the fields the method returns; a report's method returns None."""
+    if MESSAGES.get(kind, {}).get("from") != "front end":
+        raise KeyError(f"{kind!r} is not a message kind the front end sends (cctviz/contract.json)")
+
+    def mark(method: F) -> F:
+        setattr(method, HANDLES, kind)
+        return method
+
+    return mark
+
+
+def node_of(content: Message) -> int:
+    """The node id a request names (what it asks for checks it against the table)."""
+    node = content.get("node")
+    if isinstance(node, bool) or not isinstance(node, int):
+        raise ValueError(f"{content.get('type')} needs a node id; got {node!r}")
+    return node
+
+
+@dataclass
+class Derived:
+    """What the parts work out from the node table and keep until the table changes."""
+
+    resolver: sel.Resolver | None = None
+    """Ids of what ``select`` accepts (scripting.py)."""
+    merged: dict[Any, MergedTrees] = field(default_factory=dict)
+    """The table pane's merged trees, by scope: (focused, visible_roots), None for all."""
+    where: list[str | None] | None = None
+    """The module (or file) of each node (None: the profile does not say), once ``where_read``."""
+    where_read: bool = False
+
+
+class WidgetPart(bundle.PackedWidget):
+    """The base of every part of ``CCT``: its synced traits and data (see the module's doc)."""
+
+    # the synced traits: kind, default, allowed values and help come from cctviz/contract.json
+    color_by: str = traits.trait("color_by")
+    size_by: str = traits.trait("size_by")
+    color_scale: str = traits.trait("color_scale")
+    palette: str = traits.trait("palette")
+    legend: str = traits.trait("legend")
+    color_domain: str | tuple[float, float] = traits.trait("color_domain")
+    backend: str = traits.trait("backend")
+    collapsed: tuple[int, ...] = traits.trait("collapsed")
+    prune_range: tuple[float, float] | None = traits.trait("prune_range")
+    focused: int | None = traits.trait("focused")
+    visible_roots: tuple[int, ...] | None = traits.trait("visible_roots")
+    search: str = traits.trait("search")
+    search_regex: bool = traits.trait("search_regex")
+    search_case: bool = traits.trait("search_case")
+    highlighted: tuple[int, ...] = traits.trait("highlighted")
+    legend_share: str = traits.trait("legend_share")
+    judge_below: float = traits.trait("judge_below")
+    fold_to_fit: bool = traits.trait("fold_to_fit")
+    caller_edges: bool = traits.trait("caller_edges")
+    table_mode: str = traits.trait("table_mode")
+    sandwich: str = traits.trait("sandwich")
+    selection: tuple[int, ...] = traits.trait("selection")
+    reducer: str = traits.trait("reducer")
+    size_reducer: str = traits.trait("size_reducer")
+    height: int = traits.trait("height")
+    units: dict[str, str] = traits.trait("units")
+    _payload: dict[str, Any] = traits.trait("_payload")
+
+    # the data (``CCT.__init__`` sets them; ``_use`` swaps the data and its table)
+    _data: Any
+    """The GraphFrame or Thicket shown."""
+    _table: NodeTable
+    """Its node table, under the current reducers."""
+    _derived: Derived
+    """What the parts worked out from ``_table``."""
+    _lod: LevelOfDetail | None
+    """Which nodes the browser has; None: all of them (the tree is within the budget)."""
+    _budget: int | None
+    """Nodes sent to the browser at first (None: all)."""
+    _tree: str
+    """Names the full tree in the payload: other data starts a new undo history in the view."""
+    source: str | None
+    """Where the data came from (a file, a run), recorded in exported figures."""
+
+    def _use(self, data: Any, table: NodeTable) -> None:
+        """Show ``data`` through ``table``: the one place the table changes. What the parts
+        worked out from the table before is dropped here, so no part reads a stale one."""
+        self._data, self._table = data, table
+        self._derived = Derived()
+
+    def _resolver(self) -> sel.Resolver:
+        """Node ids of what ``select`` accepts, for the current table."""
+        if self._derived.resolver is None:
+            self._derived.resolver = sel.Resolver(self._table, self._data)
+        return self._derived.resolver
+
+    def _default_metrics(self) -> tuple[str, str]:
+        """The (colour, size) metrics a view of this data starts with."""
+        reader = getattr(self._data, "default_metric", None)
+        return defaults_with(self._table, lambda t: table_defaults(t, reader))
+
+    @property
+    def table(self) -> NodeTable:
+        """The node table drawn by this widget (read-only)."""
+        return self._table
+
+    @property
+    def metrics(self) -> list[str]:
+        """Names of the metrics that ``color_by`` and ``size_by`` accept."""
+        return list(self._table.metrics)
+
+    @property
+    def loaded(self) -> np.ndarray:
+        """Ids of the nodes the browser has (all of them below the budget)."""
+        if self._lod is None:
+            return np.arange(self._table.size)
+        return np.flatnonzero(self._lod.revealed)
+
+    @property
+    def view_state(self) -> dict[str, Any]:
+        """The whole view state as a JSON-serialisable dict (nodes given by call path);
+        ``cctviz.CCT(gf, state=w.view_state)`` restores it, also on another run's GraphFrame."""
+        return view.to_json(self)
+
+    def _apply_state(self, state: dict[str, Any]) -> None:
+        values = view.from_json(state, self._table, self.metrics)
+        if "reducer" in values:
+            self.reducer = values.pop("reducer")
+        with self.hold_sync():
+            for name, value in values.items():
+                setattr(self, name, value)

@@ -1,0 +1,86 @@
+"""How the rows of one node make its value in the view: ``reducer`` (colour), ``size_reducer``
+(size, when it differs: ``size_reducer.py``) and what the user says metrics are
+(``metric_kinds``). Changing a reducer builds the table again, keeps the nodes the browser has
+and sends it in one message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import traitlets as t
+
+from ..adapters import from_graphframe, semantics
+from ..contract import REDUCERS
+from ..table import NodeTable
+from .lod_bridge import LevelOfDetailBridge
+from .size_reducer import SIZE_REDUCERS, effective, sized_by, unreduced
+
+
+class Reducers(LevelOfDetailBridge):
+    """The reducers' part of ``CCT``: the table of the data under the current reducers (and
+    level of detail: a new table keeps what the browser had)."""
+
+    _reduced_with: tuple[str, str]
+    """The (reducer, size_reducer) the table was built with."""
+    _metric_kinds: dict[str, str]
+    """What the user says metrics are (see ``from_graphframe``), kept for every new table."""
+
+    def _first_table(
+        self, data: Any, reducer: str, size_reducer: str, metric_kinds: dict[str, str] | None
+    ) -> None:
+        """Build the table of ``data`` before the traits exist (their checks read it)."""
+        if reducer not in REDUCERS:
+            raise ValueError(
+                f"unknown reducer {reducer!r}; accepted: {', '.join(map(repr, REDUCERS))}"
+            )
+        if size_reducer not in SIZE_REDUCERS:
+            raise ValueError(
+                f"unknown size_reducer {size_reducer!r}; accepted: "
+                + ", ".join(map(repr, SIZE_REDUCERS))
+            )
+        self._reduced_with = (reducer, size_reducer)
+        self._metric_kinds = dict(metric_kinds or {})
+        self._use(data, self._make_table(data))
+
+    def _make_table(self, data: Any) -> NodeTable:
+        """The node table of ``data`` under the reducers (a subclass adds to it: the compare
+        view's presence). An ensemble is reduced over its profiles with ``reducer`` by its
+        engine first."""
+        reducer, size_reducer = self._reduced_with
+        kinds = self._metric_kinds
+        if type(data).__module__ == "cctviz.ensemble.ensemble":
+            from ..ensemble.graphframe import PROFILES, to_graphframe
+
+            data, reducer = to_graphframe(data, reducer), "mean"  # one row per node now
+            kinds = {PROFILES: "max", **(kinds or {})}
+        size = effective(size_reducer, reducer)
+        return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
+
+    @property
+    def metric_kinds(self) -> pd.DataFrame:
+        """Each metric's kind (exclusive, inclusive, ratio, max, other), partner, and the rule
+        that decided it (Caliper name, spot.metrics alias, name pair, tree check, reader…);
+        ``CCT(gf, metric_kinds={...})`` overrides it."""
+        return semantics.kinds_frame(self._table.metrics)
+
+    @t.observe("reducer", "size_reducer")
+    def _reduce_again(self, _change: t.Bunch) -> None:
+        if (self.reducer, self.size_reducer) == self._reduced_with:
+            return  # the first assignment, in __init__: the table is built with it already
+        defaults = (self.color_by, self.size_by) == self._default_metrics()
+        self._reduced_with = (self.reducer, self.size_reducer)
+        self._use(self._data, self._make_table(self._data))
+        revealed = None if self._lod is None else self._lod.revealed
+        self._lod = self._level_of_detail(self._table)
+        if self._lod is not None and revealed is not None:
+            self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
+        # one message: the front end draws the new table with the metrics that name its columns
+        with self.hold_sync(), self.hold_trait_notifications():
+            colour, size = self._default_metrics()
+            if defaults:  # the defaults stay the defaults: under imbalance, its own pair
+                self.color_by, self.size_by = colour, size
+            else:  # what the user chose: size follows to the companion of its metric
+                self.size_by = sized_by(self._table, self.size_by) or size
+                self.color_by = unreduced(self._table, self.color_by) or colour
+            self._payload = self._encode()

@@ -6,7 +6,6 @@ js/test/conformance.test.js runs the same cases against the browser's view-tree.
 from __future__ import annotations
 
 import json
-import math
 import warnings
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,8 @@ import pytest
 
 from cctviz import view
 from cctviz.table import Metric, NodeTable
+
+from .tables import node_table, values
 
 SPEC = json.loads((Path(__file__).parent / "conformance" / "view-cases.json").read_text())
 CASES: list[dict[str, Any]] = SPEC["cases"]
@@ -28,23 +29,8 @@ def _tree(case: dict[str, Any]) -> dict[str, Any]:
 
 def _table(tree: dict[str, Any]) -> NodeTable:
     """The table as Python would send it (what view_tree reads: parent, and the values)."""
-    parent = np.asarray(tree["parent"], dtype=np.int32)
-    depth = np.zeros(parent.shape[0], dtype=np.int32)
-    for i, p in enumerate(parent.tolist()):
-        depth[i] = 0 if p < 0 else depth[p] + 1
-    names = list(dict.fromkeys(tree["names"]))
-    values = np.array([math.nan if v is None else v for v in tree["values"]], dtype=np.float64)
-    return NodeTable(
-        parent=parent,
-        depth=depth,
-        name_code=np.asarray([names.index(n) for n in tree["names"]], dtype=np.int32),
-        names=names,
-        type_code=np.zeros(parent.shape[0], dtype=np.int32),
-        types=["function"],
-        nodes=[],
-        hatchet_nid=np.arange(parent.shape[0], dtype=np.int64),
-        metrics={"value": Metric("value", values, "exclusive")},
-    )
+    value = Metric("value", values(tree["values"]), "exclusive")
+    return node_table(tree["parent"], tree["names"], {"value": value})
 
 
 def _run(case: dict[str, Any]) -> view.ViewTree:

@@ -4,7 +4,6 @@ cctviz.judge; js/test/judge-conformance.test.js runs the same cases against js/s
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -14,36 +13,18 @@ import pytest
 from cctviz.judge import too_small
 from cctviz.table import Metric, NodeTable
 
+from .tables import node_table, values
+
 SPEC = json.loads((Path(__file__).parent / "conformance" / "judge-cases.json").read_text())
 CASES: list[dict[str, Any]] = SPEC["cases"]
 
 
 def _table(tree: dict[str, Any]) -> NodeTable:
-    parent = np.asarray(tree["parent"], dtype=np.int32)
-    depth = np.zeros(parent.shape[0], dtype=np.int32)
-    for i, p in enumerate(parent.tolist()):
-        depth[i] = 0 if p < 0 else depth[p] + 1
-    names = list(dict.fromkeys(tree["names"]))
     metrics = {
-        name: Metric(
-            name,
-            np.array([math.nan if v is None else v for v in m["values"]], dtype=np.float64),
-            m["kind"],
-            m["partner"],
-        )
+        name: Metric(name, values(m["values"]), m["kind"], m["partner"])
         for name, m in tree["metrics"].items()
     }
-    return NodeTable(
-        parent=parent,
-        depth=depth,
-        name_code=np.asarray([names.index(n) for n in tree["names"]], dtype=np.int32),
-        names=names,
-        type_code=np.zeros(parent.shape[0], dtype=np.int32),
-        types=["function"],
-        nodes=[],
-        hatchet_nid=np.arange(parent.shape[0], dtype=np.int64),
-        metrics=metrics,
-    )
+    return node_table(tree["parent"], tree["names"], metrics)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["why"][:60] for c in CASES])

@@ -1,0 +1,38 @@
+"""Node tables written out in tests (the conformance cases' trees): parents by row in pre-order,
+names, and metrics; NaN where a case writes null."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from cctviz.table import Metric, NodeTable
+
+
+def values(column: Sequence[float | None]) -> np.ndarray:
+    """A metric column, null as NaN."""
+    return np.array([math.nan if v is None else v for v in column], dtype=np.float64)
+
+
+def node_table(
+    parent: Sequence[int], names: Sequence[str], metrics: Mapping[str, Metric]
+) -> NodeTable:
+    """The table as Python would send it: depth from the parents, names interned."""
+    parents = np.asarray(parent, dtype=np.int32)
+    depth = np.zeros(parents.shape[0], dtype=np.int32)
+    for i, p in enumerate(parents.tolist()):
+        depth[i] = 0 if p < 0 else depth[p] + 1
+    unique = list(dict.fromkeys(names))
+    return NodeTable(
+        parent=parents,
+        depth=depth,
+        name_code=np.asarray([unique.index(n) for n in names], dtype=np.int32),
+        names=unique,
+        type_code=np.zeros(parents.shape[0], dtype=np.int32),
+        types=["function"],
+        nodes=[],
+        hatchet_nid=np.arange(parents.shape[0], dtype=np.int64),
+        metrics=dict(metrics),
+    )

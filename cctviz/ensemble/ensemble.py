@@ -211,6 +211,58 @@ class Ensemble:
         )
         return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
 
+    def trend(
+        self,
+        node: Any,
+        metric: str,
+        by: str | None = None,
+        reducer: str = "mean",
+        *,
+        children: bool = False,
+    ) -> pd.DataFrame:
+        """``metric`` at ``node`` (a key, a path or a unique name) against the metadata column
+        ``by`` (default: the launch date, else the run): one row per value of ``by``, the
+        profiles sharing it combined with ``reducer``; with ``children=True`` the node's children
+        follow, each a series of its own (column ``key``, ``path``, ``name``)."""
+        from .trend import trend
+
+        return trend(self, node, metric, by, reducer, children)
+
+    def regressions(
+        self,
+        metric: str,
+        by: str | None = None,
+        min_change: float = 0.05,
+        *,
+        min_score: float = 6.0,
+    ) -> pd.DataFrame:
+        """The changes of level of ``metric`` along ``by`` (default: the launch date), one row
+        per (node, change), largest effect first: ``key``, ``path``, ``at`` (the value of ``by``
+        where the new level starts), ``profile`` (the first profile there), ``before``,
+        ``after``, ``change`` (after ÷ before − 1), ``score`` (standard errors) and ``cause``
+        ("exclusive": the node's own value changed; "inclusive only": its descendants'). The
+        method is in cctviz.ensemble.changes."""
+        from .changes import regressions
+
+        return regressions(self, metric, by, min_change, min_score)
+
+    def report(
+        self, metric: str, by: str | None = None, min_change: float = 0.05, top: int = 10
+    ) -> str:
+        """The changes ``regressions`` finds, as Markdown: largest first, each with its call path,
+        the run where it happened (with its metadata), before and after, and the share of the
+        total it explains."""
+        from .report import report
+
+        return report(self, metric, by, min_change, top)
+
+    def at(self, profile: str) -> Any:
+        """One profile of the store (its id, see ``profiles``) as a Hatchet GraphFrame."""
+        if profile not in self.profiles.index:
+            raise KeyError(f"no profile {profile!r} in {self!r}")
+        quoted = profile.replace("'", "''")
+        return self.where(f"profile = '{quoted}'").to_graphframe("mean")
+
     def to_thicket(self, where: str | None = None) -> Any:
         """The selected profiles (and ``where``, a further filter) as a Thicket, so that
         Thicket's stats, query language and plots work on them: meant for a small subset."""

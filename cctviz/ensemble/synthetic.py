@@ -65,12 +65,17 @@ def ensemble(
     seed: int = 0,
     changes: Sequence[Change] = (),
     noise: float = 0.05,
+    outliers: float = 0.0,
+    job_sizes: Sequence[int] = JOB_SIZES,
+    problem_sizes: Sequence[int] = (20, 30, 40),
     start: str = "2025-01-01",
 ) -> Any:
     """Writes a synthetic ensemble into a new store at ``path`` and returns it (an Ensemble).
     Each run is one profile launched a day after the previous one; its exclusive ``time`` per
     node is a base cost × (job size / 64)^-0.8 (strong scaling) × lognormal noise of ``noise``,
-    with ``changes`` applied; ``time (inc)`` is the subtree sum."""
+    with ``changes`` applied and a fraction ``outliers`` of (run, node) values tripled (single-run
+    outliers); ``time (inc)`` is the subtree sum. One job size and problem size
+    (``job_sizes=(64,), problem_sizes=(30,)``) make a nightly series of one configuration."""
     from .ensemble import Ensemble
 
     if n_profiles < 1 or n_nodes < 1:
@@ -107,9 +112,9 @@ def ensemble(
     write_part(root, "metrics", kinds, batch)
     base = rng.lognormal(mean=0.0, sigma=1.5, size=n_nodes)
     dates = pd.Timestamp(start) + pd.to_timedelta(np.arange(n_profiles), unit="D")
-    jobs = rng.choice(JOB_SIZES, size=n_profiles)
+    jobs = rng.choice(np.asarray(job_sizes), size=n_profiles)
     compilers = rng.choice(COMPILERS, size=n_profiles)
-    sizes = rng.choice((20, 30, 40), size=n_profiles)
+    sizes = rng.choice(np.asarray(problem_sizes), size=n_profiles)
     ids = [f"synthetic-{seed}-{i:06d}" for i in range(n_profiles)]
     order = np.argsort(-np.arange(n_nodes))  # children before parents, for subtree sums
     for lo in range(0, n_profiles, BATCH):
@@ -120,6 +125,8 @@ def ensemble(
         for c in changes:
             runs = np.arange(lo, hi) >= c.at
             exc[runs, c.node] *= c.factor
+        if outliers > 0:
+            exc[rng.random(exc.shape) < outliers] *= 3.0
         inc = exc.copy()
         for i in order:
             if parent[i] >= 0:

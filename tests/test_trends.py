@@ -1,0 +1,158 @@
+"""Trends and regressions on an ensemble (issue 32): a node's trend against metadata equals pandas
+over the profiles read one by one; the change-point detector, on synthetic nightly series with
+injected changes, noise and single-run outliers, finds the changes at the right run, flags
+almost no unchanged node, and attributes each change to the node where it was injected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cctviz
+from cctviz.ensemble.synthetic import Change
+
+from .profiles import data_root, require
+
+MPI = "thicket/mpi_scaling_cali"
+
+
+def test_a_trend_equals_pandas_over_the_profiles(tmp_path: Path) -> None:
+    import hatchet as ht
+
+    require(MPI)
+    files = sorted(data_root(MPI).rglob("*.cali"))
+    ens = cctviz.Ensemble(tmp_path / "store")
+    ens.add(files, progress=False)
+    metric = next(m for m in ens.metrics.index if ens.metrics.loc[m, "kind"] == "inclusive")
+    rows = []
+    for f in files:
+        gf = ht.GraphFrame.from_caliperreader(str(f))
+        table = cctviz.from_graphframe(gf)
+        root = next(int(r) for r in table.roots if table.name(int(r)) == "main")
+        size = float(gf.metadata["mpi.world.size"])
+        rows.append((size, table.name(root), table.metrics[metric].values[root]))
+    ref = pd.DataFrame(rows, columns=["size", "name", "value"]).groupby("size")["value"].mean()
+    got = ens.trend("main", metric, by="mpi.world.size")
+    np.testing.assert_allclose(got["mpi.world.size"].to_numpy(np.float64), ref.index.to_numpy())
+    np.testing.assert_allclose(got["value"], ref.to_numpy(), rtol=1e-12)
+    assert (got["count"] == 1).all()
+    # the node and its children, the node first
+    both = ens.trend("main", metric, by="mpi.world.size", children=True)
+    assert both["path"].iloc[0] == ("main",) and both["key"].nunique() > 1
+    assert all(len(p) == 2 for p in both["path"].iloc[len(got) :])
+    with pytest.raises(KeyError, match="no metadata column 'nope'"):
+        ens.trend("main", metric, by="nope")
+
+
+def _nightly(tmp_path: Path, n_runs: int, n_nodes: int, n_changes: int, seed: int):  # type: ignore[no-untyped-def]
+    """A nightly series (one configuration) with changes of 5–50 % at leaves and known runs."""
+    rng = np.random.default_rng(seed)
+    shape = cctviz.examples.ensemble(tmp_path / "shape", 1, n_nodes, seed=seed)
+    tree = shape.nodes
+    parents = set(tree["parent"])
+    leaves = [i for i, k in enumerate(tree.index) if k not in parents]
+    chosen = rng.choice(leaves, n_changes, replace=False)
+    changes = [
+        Change(
+            int(c),
+            int(rng.integers(20, n_runs - 20)),
+            float(1 + rng.uniform(0.05, 0.5) * rng.choice([-1, 1])),
+        )
+        for c in chosen
+    ]
+    ens = cctviz.examples.ensemble(
+        tmp_path / "nightly",
+        n_runs,
+        n_nodes,
+        seed=seed,
+        changes=changes,
+        noise=0.05,
+        outliers=0.005,
+        job_sizes=(64,),
+        problem_sizes=(30,),
+    )
+    return ens, changes
+
+
+def test_regressions_find_attribute_and_do_not_cry_wolf(tmp_path: Path) -> None:
+    ens, changes = _nightly(tmp_path, n_runs=300, n_nodes=400, n_changes=30, seed=11)
+    found = ens.regressions("time (inc)", min_change=0.05)
+    keys = list(ens.nodes.index)
+    run_of = ens.profiles["run"]
+    found["run"] = [int(run_of[p]) for p in found["profile"]]
+    injected = {keys[c.node]: c for c in changes}
+    # ancestors of an injected node change too (inclusive only)
+    parent = dict(zip(ens.nodes.index, ens.nodes["parent"], strict=True))
+    touched = set(injected)
+    for k in injected:
+        while parent.get(k, 0) != 0:
+            k = parent[k]
+            touched.add(k)
+    big = [c for c in changes if abs(c.factor - 1) >= 0.10]
+    hits = [
+        c
+        for c in big
+        if ((found["key"] == keys[c.node]) & ((found["run"] - c.at).abs() <= 1)).any()
+    ]
+    recall = len(hits) / len(big)
+    unchanged = set(keys) - touched
+    flagged = set(found["key"]) & unchanged
+    false_rate = len(flagged) / len(unchanged)
+    # each change is attributed to the node where it was injected: exclusive there, inclusive
+    # only at its ancestors
+    own = found[found["key"].isin(list(injected))]
+    ancestors = found[found["key"].isin(list(touched - set(injected)))]
+    print(
+        f"recall {recall:.1%} of {len(big)} changes ≥ 10 %, "
+        f"unchanged nodes flagged {false_rate:.2%}"
+    )
+    assert recall >= 0.95, found
+    assert false_rate <= 0.01, found[found["key"].isin(list(flagged))]
+    assert (own["cause"] == "exclusive").all(), own
+    assert (ancestors["cause"] == "inclusive only").all(), ancestors
+    # the columns a user reads
+    row = found.iloc[0]
+    assert row["change"] == pytest.approx(row["after"] / row["before"] - 1)
+    assert isinstance(row["path"], tuple) and row["path"][0] == "main"
+    assert list(found.columns[:9]) == [
+        "key",
+        "path",
+        "at",
+        "profile",
+        "before",
+        "after",
+        "change",
+        "score",
+        "cause",
+    ]
+    effect = (found["after"] - found["before"]).abs()
+    assert effect.is_monotonic_decreasing
+
+
+def test_the_report_names_each_change_where_it_happened(tmp_path: Path) -> None:
+    ens, _ = _nightly(tmp_path, n_runs=120, n_nodes=60, n_changes=3, seed=4)
+    text = ens.report("time (inc)")
+    assert text.startswith("## Changes of `time (inc)` in 120 profiles")
+    found = ens.regressions("time (inc)")
+    own = found[found["cause"] == "exclusive"]
+    assert f"{len(own)} change(s) of 5% or more" in text
+    first = own.iloc[0]
+    assert " → ".join(first["path"]) in text.split("\n")[4]  # the largest change comes first
+    assert f"from launchdate {pd.Timestamp(first['at']).date().isoformat()}" in text
+    quiet = cctviz.examples.ensemble(
+        tmp_path / "quiet", 30, 20, seed=1, noise=0.0, job_sizes=(64,), problem_sizes=(30,)
+    )
+    assert "No change of 5% or more was found." in quiet.report("time (inc)")
+
+
+def test_one_run_as_a_graphframe(tmp_path: Path) -> None:
+    ens = cctviz.examples.ensemble(tmp_path / "s", 5, 30, seed=2)
+    profile = ens.profiles.index[2]
+    gf = ens.at(profile)
+    root_value = ens.distribution(ens.nodes.index[0], "time (inc)").loc[profile, "value"]
+    assert gf.dataframe["time (inc)"].iloc[0] == pytest.approx(root_value)
+    with pytest.raises(KeyError, match="no profile 'x'"):
+        ens.at("x")

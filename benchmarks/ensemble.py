@@ -5,9 +5,10 @@ would use instead, on the same files in one run; then a synthetic ensemble of ma
    Thicket ensembles): ``Ensemble.add`` (2 worker processes) against
    ``Thicket.from_caliperreader`` on the same files (needs llnl-thicket: run in ``.venv-llnl``;
    under UMD hatchet the Thicket column says so).
-2. A synthetic ensemble (``cctviz.examples.ensemble``): writing it, the per-node reduction of the
-   whole ensemble (mean, std, min, max, p95), a brushed subset (a fifth of the runs) reduced again,
-   one node's distribution over every profile, and the peak memory of this process.
+2. A synthetic nightly ensemble (``cctviz.examples.ensemble``, 20 injected changes): writing it,
+   the per-node reduction of the whole ensemble (mean, std, min, max, p95), a brushed subset (a
+   fifth of the runs) reduced again, one node's distribution over every profile, the trend of a
+   node and its children, regressions over every node, and the peak memory of this process.
 
     .venv-llnl/bin/python benchmarks/ensemble.py                     # real files + 10,000 × 5,000
     .venv/bin/python benchmarks/ensemble.py --smoke                  # small, no Thicket (CI)
@@ -75,7 +76,25 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
     )
     print("| step | seconds | target |")
     print("|---|---:|---|")
-    write, ens = timed(lambda: cctviz.examples.ensemble(work / "syn", n_profiles, n_nodes, seed=1))
+    from cctviz.ensemble.synthetic import Change
+
+    # a nightly series of one configuration, with 20 changes of 10-40 % at known runs and nodes
+    changes = [
+        Change(n_nodes - 1 - 7 * i, n_profiles // 4 + i * n_profiles // 40, 1.1 + 0.015 * i)
+        for i in range(20)
+    ]
+    write, ens = timed(
+        lambda: cctviz.examples.ensemble(
+            work / "syn",
+            n_profiles,
+            n_nodes,
+            seed=1,
+            changes=changes,
+            outliers=0.001,
+            job_sizes=(64,),
+            problem_sizes=(30,),
+        )
+    )
     print(f"| write the store | {write:.1f} | |")
     stats = ("mean", "std", "min", "max", "p95")
     whole, reduced = timed(lambda: ens.reduce("time (inc)", stats))
@@ -88,6 +107,25 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
     one, dist = timed(lambda: ens.distribution(node, "time"))
     assert len(dist) == n_profiles
     print(f"| one node's distribution over {n_profiles:,} profiles | {one:.3f} | ≤ 0.2 s |")
+    root = ens.nodes.index[0]
+    trend, _ = timed(lambda: ens.trend(root, "time (inc)", children=True))
+    print(
+        f"| the trend of a node and its children over {n_profiles:,} runs | {trend:.3f} | ≤ 0.2 s |"
+    )
+    regress, found = timed(lambda: ens.regressions("time (inc)"))
+    keys = list(ens.nodes.index)
+    run = ens.profiles["run"]
+    hits = sum(
+        any(
+            k == keys[c.node] and abs(int(run[p]) - c.at) <= 1
+            for k, p in zip(found["key"], found["profile"], strict=True)
+        )
+        for c in changes
+    )
+    print(
+        f"| regressions over every node ({hits} of {len(changes)} changes found) "
+        f"| {regress:.1f} | ≤ 30 s |"
+    )
     print(f"| peak memory of this process | {peak_gb():.2f} GB | ≤ 4 GB |")
 
 

@@ -148,6 +148,28 @@ def test_the_report_names_each_change_where_it_happened(tmp_path: Path) -> None:
     assert "No change of 5% or more was found." in quiet.report("time (inc)")
 
 
+def test_a_change_opens_the_difference_of_the_runs_around_it(tmp_path: Path) -> None:
+    ens, _ = _nightly(tmp_path, n_runs=80, n_nodes=40, n_changes=2, seed=8)
+    change = ens.regressions("time (inc)").iloc[0]
+    w = ens.explain(change)
+    node = w.focused
+    assert node is not None and w.selection == (node,)
+    path = []
+    i = node
+    while i >= 0:
+        path.append(w.table.name(i))
+        i = int(w.table.parent[i])
+    assert tuple(reversed(path)) == change["path"]
+    after = ens.distribution(change["key"], "time (inc)")
+    before_run = after.sort_values("launchdate")
+    before_run = before_run[before_run["launchdate"] < change["at"]].iloc[-1]
+    delta = after.loc[change["profile"], "value"] - before_run["value"]
+    assert w.table.metrics[w.color_by].values[node] == pytest.approx(delta)
+    assert str(pd.Timestamp(change["at"]).date()) in w.color_by  # the runs are named by date
+    with pytest.raises(ValueError, match=r"row of Ensemble\.regressions"):
+        ens.explain({"path": ("main",)})
+
+
 def test_one_run_as_a_graphframe(tmp_path: Path) -> None:
     ens = cctviz.examples.ensemble(tmp_path / "s", 5, 30, seed=2)
     profile = ens.profiles.index[2]

@@ -256,6 +256,14 @@ class Ensemble:
 
         return report(self, metric, by, min_change, top)
 
+    def explain(self, change: Any, by: str | None = None) -> Any:
+        """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of
+        ``regressions``) and the run where it starts, aligned by call path, with the changed node
+        selected and focused."""
+        from .explain import explain
+
+        return explain(self, change, by)
+
     def at(self, profile: str) -> Any:
         """One profile of the store (its id, see ``profiles``) as a Hatchet GraphFrame."""
         if profile not in self.profiles.index:

@@ -15,18 +15,10 @@ def _value(v: float) -> str:
     return f"{v:.4g}"
 
 
-def _when(at: Any) -> str:
-    """A point of the axis: a date without its midnight time."""
-    stamp = pd.Timestamp(at) if isinstance(at, (pd.Timestamp, np.datetime64)) else None
-    if stamp is not None and stamp == stamp.normalize():
-        return stamp.date().isoformat()
-    return str(at)
-
-
 def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -> str:
     """Markdown: the changes found, largest first, with path, run, before → after and the share
     of the total the change explains."""
-    from .trend import check_axis
+    from .trend import axis_text, check_axis
 
     by = check_axis(ens.profiles, by)
     found = ens.regressions(metric, by, min_change)
@@ -53,7 +45,7 @@ def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -
         share = abs(row.after - row.before) / total if total else np.nan
         lines.append(
             f"{i}. **{' → '.join(row.path)}**: {_value(row.before)} → {_value(row.after)} "
-            f"({row.change:+.1%}) from {by} {_when(row.at)} (profile `{row.profile}`"
+            f"({row.change:+.1%}) from {by} {axis_text(row.at)} (profile `{row.profile}`"
             f"{', ' + named if named else ''}); {share:.1%} of the total; score {row.score:.0f}."
         )
     if len(own) > top:

@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import reducers as red
 from .tree import find_key
 
 TIME_AXES = ("launchdate", "launchday", "date", "run")
+
+
+def axis_text(at: Any) -> str:
+    """A point of an axis as text: a date without its midnight time."""
+    if isinstance(at, (pd.Timestamp, np.datetime64)):
+        stamp = pd.Timestamp(at)
+        return stamp.date().isoformat() if stamp == stamp.normalize() else str(stamp)
+    return str(at)
 
 
 def default_axis(profiles: pd.DataFrame) -> str:

@@ -35,28 +35,46 @@ MIN_SEGMENT = 5  # runs: a shorter bump (outliers in neighbouring runs) is no ne
 def _series(
     ens: Any, metric: str, by: str, keys: list[int] | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Node keys, axis values, first profile at each axis value, and the matrix keys × axis."""
+    """Node keys, axis values, first profile at each axis value, and the matrix keys × axis.
+
+    The values come out of DuckDB as three numeric columns (node row, axis position, value):
+    the profile ids and axis values are mapped to positions in small tables first, so no text
+    column of the ensemble's size is ever made."""
     duck = ens._shared.duck
-    column, axis = red.quote(metric), red.quote(by)
-    where = [f"v.{column} IS NOT NULL"]
-    if ens.filters:
-        where.append(f"v.profile IN ({duck.selected(ens.filters)})")
-    params: list[Any] = []
-    if keys is not None:
-        where.append(f"v.key IN ({', '.join('?' for _ in keys)})")
-        params = [int(k) for k in keys]
-    sql = (
-        f"SELECT v.key, p.{axis} AS axis, median(v.{column}) AS value, min(v.profile) AS profile "
-        f"FROM {duck._source('values')} v JOIN {duck._source('profiles')} p "
-        f"ON p.profile = v.profile WHERE {' AND '.join(where)} GROUP BY v.key, p.{axis}"
+    profiles = ens.profiles[[by]].dropna().sort_values(by, kind="stable")
+    axis_values, position = np.unique(profiles[by].to_numpy(), return_inverse=True)
+    # sorted by the axis: the first profile of each axis value is where its position first occurs
+    first_profile = profiles.index.to_numpy()[np.unique(position, return_index=True)[1]]
+    tree = ens.nodes
+    node_keys = (
+        tree.index.to_numpy(np.int64) if keys is None else np.asarray(sorted(keys), np.int64)
     )
-    rows = duck.query(sql, params)
-    axis_values, t = np.unique(rows["axis"].to_numpy(), return_inverse=True)
-    node_keys, n = np.unique(rows["key"].to_numpy(np.int64), return_inverse=True)
+    duck.con.register("cctviz_axis", pd.DataFrame({"profile": profiles.index, "idx": position}))
+    duck.con.register(
+        "cctviz_nodes", pd.DataFrame({"key": node_keys, "row": np.arange(len(node_keys))})
+    )
+    column = red.quote(metric)
+    sql = (
+        f"SELECT n.row, a.idx, v.{column} AS value FROM {duck._source('values')} v "
+        "JOIN cctviz_axis a ON a.profile = v.profile JOIN cctviz_nodes n ON n.key = v.key "
+        f"WHERE v.{column} IS NOT NULL"
+    )
+    try:
+        got = duck.con.execute(sql).fetchnumpy()
+    finally:
+        duck.con.unregister("cctviz_axis")
+        duck.con.unregister("cctviz_nodes")
+    rows, cols = np.asarray(got["row"], np.int64), np.asarray(got["idx"], np.int64)
+    values = np.asarray(got["value"], np.float64)
     matrix = np.full((len(node_keys), len(axis_values)), np.nan)
-    matrix[n, t] = rows["value"].to_numpy(np.float64)
-    first = pd.Series(rows["profile"].to_numpy()).groupby(t).min().reindex(range(len(axis_values)))
-    return node_keys, axis_values, first.to_numpy(), matrix
+    if len(profiles) == len(axis_values):  # one profile per axis value: no duplicates
+        matrix[rows, cols] = values
+    else:  # profiles sharing an axis value: their median
+        flat = rows * len(axis_values) + cols
+        med = pd.Series(values).groupby(flat).median()
+        idx = med.index.to_numpy(np.int64)
+        matrix[idx // len(axis_values), idx % len(axis_values)] = med.to_numpy()
+    return node_keys, axis_values, first_profile, matrix
 
 
 def _filled(x: np.ndarray) -> np.ndarray:

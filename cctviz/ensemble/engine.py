@@ -29,6 +29,7 @@ class DuckEngine:
 
         self.root = root
         self.con = duckdb.connect(database=":memory:")
+        self.con.execute("SET enable_progress_bar = false")  # no bar printed into notebooks
         self._duck_error = duckdb.Error
 
     def _source(self, table: str) -> str:

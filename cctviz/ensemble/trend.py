@@ -58,7 +58,8 @@ def trend(
     duck = ens._shared.duck
     column, axis = red.quote(metric), red.quote(by)
     filter_ = f"AND v.profile IN ({duck.selected(ens.filters)})" if ens.filters else ""
-    marks = ", ".join("?" for _ in keys)
+    # the keys inline (whole numbers): a parameter list keeps DuckDB from skipping row groups
+    marks = ", ".join(str(int(k)) for k in keys)
     sql = (
         f"SELECT v.key, p.{axis} AS axis, {red.sql(reducer, 'v.' + column)} AS value, "
         f"count(v.{column}) AS count FROM {duck._source('values')} v "
@@ -66,10 +67,10 @@ def trend(
         f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL {filter_} "
         f"GROUP BY v.key, p.{axis} ORDER BY axis"
     )
-    rows = duck.query(sql, [int(k) for k in keys]).rename(columns={"axis": by})
+    rows = duck.query(sql).rename(columns={"axis": by})
     order = {int(k): i for i, k in enumerate(keys)}
     rows["_order"] = rows["key"].map(order)
     rows = rows.sort_values(["_order", by], kind="stable").drop(columns="_order")
-    rows.insert(1, "path", [tree.loc[k, "path"] for k in rows["key"]])
-    rows.insert(2, "name", [tree.loc[k, "name"] for k in rows["key"]])
+    rows.insert(1, "path", tree["path"].reindex(rows["key"]).to_numpy())
+    rows.insert(2, "name", tree["name"].reindex(rows["key"]).to_numpy())
     return rows.reset_index(drop=True)

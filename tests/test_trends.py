@@ -13,6 +13,7 @@ import pytest
 
 import cctviz
 from cctviz.ensemble.synthetic import Change
+from cctviz.markdown import text as markdown_text
 
 from .profiles import data_root, require
 
@@ -135,13 +136,14 @@ def test_regressions_find_attribute_and_do_not_cry_wolf(tmp_path: Path) -> None:
 def test_the_report_names_each_change_where_it_happened(tmp_path: Path) -> None:
     ens, _ = _nightly(tmp_path, n_runs=120, n_nodes=60, n_changes=3, seed=4)
     text = ens.report("time (inc)")
-    assert text.startswith("## Changes of `time (inc)` in 120 profiles")
+    assert text.startswith("## Changes of time \\(inc\\) in 120 profiles")
     found = ens.regressions("time (inc)")
     own = found[found["cause"] == "exclusive"]
     assert f"{len(own)} change(s) of 5% or more" in text
     first = own.iloc[0]
-    assert " → ".join(first["path"]) in text.split("\n")[4]  # the largest change comes first
-    assert f"from launchdate {pd.Timestamp(first['at']).date().isoformat()}" in text
+    escaped = " → ".join(markdown_text(n) for n in first["path"])
+    assert escaped in text.split("\n")[4]  # the largest change comes first
+    assert f"from launchdate {markdown_text(pd.Timestamp(first['at']).date().isoformat())}" in text
     quiet = cctviz.examples.ensemble(
         tmp_path / "quiet", 30, 20, seed=1, noise=0.0, job_sizes=(64,), problem_sizes=(30,)
     )

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..markdown import text
+
 KEEP = ("commit", "version", "compiler", "jobsize", "cluster", "user")  # metadata worth naming
 
 
@@ -22,8 +24,8 @@ def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -
 
     by = check_axis(ens.profiles, by)
     found = ens.regressions(metric, by, min_change)
-    title = f"## Changes of `{metric}` in {len(ens)} profiles"
-    where = f" (where {' and '.join(ens.filters)})" if ens.filters else ""
+    title = f"## Changes of {text(metric)} in {len(ens)} profiles"
+    where = f" (where {text(' and '.join(ens.filters))})" if ens.filters else ""
     if found.empty:
         return f"{title}{where}\n\nNo change of {min_change:.0%} or more was found."
     roots = ens.reduce(metric, ("median",))
@@ -41,11 +43,12 @@ def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -
         meta = (
             profiles.loc[row.profile] if row.profile in profiles.index else pd.Series(dtype=object)
         )
-        named = ", ".join(f"{k} {meta[k]}" for k in KEEP if k in meta and pd.notna(meta[k]))
+        named = ", ".join(f"{k} {text(meta[k])}" for k in KEEP if k in meta and pd.notna(meta[k]))
         share = abs(row.after - row.before) / total if total else np.nan
         lines.append(
-            f"{i}. **{' → '.join(row.path)}**: {_value(row.before)} → {_value(row.after)} "
-            f"({row.change:+.1%}) from {by} {axis_text(row.at)} (profile `{row.profile}`"
+            f"{i}. **{' → '.join(text(n) for n in row.path)}**: {_value(row.before)} → "
+            f"{_value(row.after)} ({row.change:+.1%}) from {text(by)} {text(axis_text(row.at))} "
+            f"(profile {text(row.profile)}"
             f"{', ' + named if named else ''}); {share:.1%} of the total; score {row.score:.0f}."
         )
     if len(own) > top:

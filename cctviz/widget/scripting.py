@@ -111,6 +111,15 @@ class Scripting(WidgetPart):
             raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
         return {"spread": frames.spread(self.distribution(node, metric))}
 
+    def describe(self) -> str:
+        """What the view shows, in words (Markdown): what colour and size are, the hot path, the
+        top nodes by colour with their shares, what is selected."""
+        from ..describe import describe
+
+        return describe(
+            self._table, self.color_by, self.size_by, tuple(self.selection), self._table.reducer
+        )
+
     def flat_profile(self, by: str | list[str] = "name") -> Any:
         """One row per function (``by``: ``"name"``, or dataframe columns such as
         ``["name", "module"]``) over all its calling contexts: exclusive metrics summed,

@@ -187,14 +187,23 @@ def _string_column(
     users see in ``gf.dataframe``), else from the node's frame, whose keys differ by reader."""
     n = len(nodes)
     values = np.full(n, None, dtype=object)
-    have = first_row >= 0
     if column in df.columns:
+        have = first_row >= 0
         values[have] = df[column].to_numpy(dtype=object)[first_row[have]]
-    missing = np.flatnonzero(pd.isna(values))
-    if missing.size:  # the frames say (every node's, when there is no such column: types, often)
-        frames = map(_FRAME, nodes if missing.size == n else (nodes[i] for i in missing))
+        missing = np.flatnonzero(pd.isna(values))
+    else:  # every node's from its frame (types, often): no test for missing values needed
+        missing = np.arange(n)
+    if missing.size:  # the frames say; their attribute dicts read in one pass (C-level getters)
+        chosen = nodes if missing.size == n else [nodes[i] for i in missing]
+        try:
+            attrs = list(map(_ATTRS, chosen))
+        except AttributeError:  # a frame of another kind: node by node
+            attrs = [getattr(getattr(nd, "frame", None), "attrs", None) for nd in chosen]
+        got = [a.get(column) if type(a) is dict else None for a in attrs]
+        if column == "name":  # a frame without a name shows as the frame
+            got = [str(f.frame) if v is None else v for v, f in zip(got, chosen, strict=True)]
         fallback = np.empty(missing.size, dtype=object)
-        fallback[:] = [_frame_text(frame, column) for frame in frames]
+        fallback[:] = got
         values[missing] = fallback
     codes, uniques = pd.factorize(values, use_na_sentinel=False)
     if n and not np.array_equal(np.asarray(uniques, dtype=object)[codes], values):
@@ -206,10 +215,4 @@ def _string_column(
     return codes.astype(np.int32), ["" if u is None else str(u) for u in uniques]
 
 
-_FRAME = operator.attrgetter("frame")
-
-
-def _frame_text(frame: Any, key: str) -> Any:
-    attrs = getattr(frame, "attrs", None)  # both distributions' Frame keeps a dict here
-    value = attrs.get(key) if type(attrs) is dict else None
-    return str(frame) if value is None and key == "name" else value
+_ATTRS = operator.attrgetter("frame.attrs")  # both distributions' Frame keeps a dict here

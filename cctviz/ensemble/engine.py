@@ -117,6 +117,21 @@ class DuckEngine:
             raise self._where_error(where, error) from None
         return df.drop_duplicates("profile").set_index("profile")
 
+    def totals(self, metric: str, keys: list[int], where: tuple[str, ...]) -> pd.DataFrame:
+        """Per selected profile holding any of the nodes ``keys``: ``value``, the sum of
+        ``metric`` over them (over the roots: a run's total of an inclusive metric)."""
+        column = red.quote(metric)
+        filter_ = f"AND v.profile IN ({self.selected(where)})" if where else ""
+        marks = ", ".join("?" for _ in keys) or "NULL"
+        sql = (
+            f"SELECT v.profile, sum(v.{column}) AS value FROM {self._source('values')} v "
+            f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL {filter_} GROUP BY v.profile"
+        )
+        try:
+            return self.query(sql, [int(k) for k in keys])
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
+
     def values(self, where: tuple[str, ...]) -> pd.DataFrame:
         """Every value row of the selected profiles (for a small subset: a Thicket)."""
         filter_ = f"WHERE profile IN ({self.selected(where)})" if where else ""

@@ -106,3 +106,17 @@ def test_brushing_the_profile_strip_reduces_the_tree_again(open_notebook, page) 
     page.wait_for_function(
         "n => document.querySelectorAll('.cctviz .cct-profiles-pass').length === n", arg=count
     )
+
+
+def test_the_strip_sits_above_the_tree_in_narrow_cells(open_notebook, page) -> None:
+    page.set_viewport_size({"width": 760, "height": 1000})
+    open_notebook(STORE)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.cctviz .cct-profiles circle').length === 60"
+    )
+    box = view.locator(".cct-profiles").bounding_box()
+    stage = view.locator(".cct-stage").bounding_box()
+    assert box["y"] + box["height"] <= stage["y"] + 1 and stage["height"] > 200
+    _shot(page, "ensemble-strip-narrow")

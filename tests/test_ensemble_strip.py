@@ -21,8 +21,8 @@ from cctviz import frames
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from cctviz.ensemble import WhereError  # noqa: E402
-from cctviz.ensemble import strip as st  # noqa: E402
+from cctviz.ensemble import WhereError
+from cctviz.ensemble import strip as st
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,9 @@ def _assert_reduced_over(w: Any, sub: Any) -> None:
     reduced = sub.reduce("time", ("mean", "count")).set_index("path")
     rows = _paths(w)
     assert set(rows) == set(reduced.index)
-    np.testing.assert_allclose(w.table.metrics["time"].values, reduced.loc[rows, "mean"], rtol=1e-12)
+    np.testing.assert_allclose(
+        w.table.metrics["time"].values, reduced.loc[rows, "mean"], rtol=1e-12
+    )
     np.testing.assert_array_equal(w.table.metrics["profiles"].values, reduced.loc[rows, "count"])
 
 
@@ -114,7 +116,7 @@ def test_a_bad_where_is_a_clear_error_and_changes_nothing(ens: Any) -> None:
     w = cctviz.CCT(ens)
     w.where = "problem_size > 0"
     payload, strip, table = w._payload, w._strip, w.table
-    with pytest.raises(WhereError, match="does not run.*columns: .*jobsize"):
+    with pytest.raises(WhereError, match=r"does not run.*columns: .*jobsize"):
         w.where = "no_such_column > 3"
     with pytest.raises(WhereError, match="no profile passes"):
         w.where = "jobsize > 1e9"

@@ -24,6 +24,8 @@ class ProfileStrip(Reducers):
     """The strip's brushed ranges that made ``where`` (None: ``where`` came from Python)."""
     _brushing: dict[str, Any] | None = None
     """The brush whose ``where`` is being set now."""
+    _drawing = True
+    """False while both axes are set: the strip is drawn once, after."""
     _axes: list[Axis] | None = None
     """The axes the strip offers, for the ensemble shown."""
 
@@ -48,8 +50,11 @@ class ProfileStrip(Reducers):
         from ..ensemble import strip as st
 
         x, y = st.default_axes(self._ensemble, self._axes, self.color_by)
-        with self.hold_trait_notifications():
+        self._drawing = False  # both axes first, then one strip
+        try:
             self.strip_x, self.strip_y = x, y
+        finally:
+            self._drawing = True
         self._draw_strip()
 
     # -- what the user reads -----------------------------------------------------------------
@@ -115,7 +120,7 @@ class ProfileStrip(Reducers):
 
     def _draw_strip(self) -> None:
         ens, options = self._ensemble, self._axes
-        if ens is None or options is None or not self.strip_x or not self.strip_y:
+        if ens is None or options is None or not (self._drawing and self.strip_x and self.strip_y):
             return
         from ..ensemble import strip as st
 

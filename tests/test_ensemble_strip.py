@@ -255,3 +255,16 @@ def test_swapping_the_data_resets_the_filter(ens: Any) -> None:
     assert w.where == "" and w._strip == {} and w.strip_x == ""
     w.data = ens.where("jobsize >= 512")
     assert w._strip["profiles"] == len(ens.where("jobsize >= 512"))
+
+
+def test_queries_from_several_threads_wait_their_turn(ens: Any) -> None:
+    """A widget's messages and the notebook's code can reach the kernel on different threads:
+    the store's one DuckDB connection takes their queries one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    w = cctviz.CCT(ens)
+    expected = len(ens.where("jobsize >= 256"))
+    with ThreadPoolExecutor(4) as pool:
+        counts = list(pool.map(lambda _: len(ens.where("jobsize >= 256")), range(16)))
+        spreads = list(pool.map(lambda i: len(w.distribution(i % 5, "time")), range(16)))
+    assert counts == [expected] * 16 and all(s > 0 for s in spreads)

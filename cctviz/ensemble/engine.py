@@ -3,6 +3,7 @@ the Parquet parts, so a store another process appended to is read as it is now."
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ class DuckEngine:
 
         self.root = root
         self.con = duckdb.connect(database=":memory:")
+        self._lock = threading.Lock()
         self._duck_error = duckdb.Error
 
     def _source(self, table: str) -> str:
@@ -38,7 +40,10 @@ class DuckEngine:
         return bool(parts(self.root, table))
 
     def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-        return self.con.execute(sql, params or []).df()
+        # one query at a time: a widget's messages and the notebook's code can come in on
+        # different threads of the kernel, and a DuckDB connection refuses a second caller
+        with self._lock:
+            return self.con.execute(sql, params or []).df()
 
     def selected(self, where: tuple[str, ...]) -> str:
         """SQL selecting the profile ids that pass every filter of ``where``."""

@@ -49,21 +49,19 @@ def _series(
     node_keys = (
         tree.index.to_numpy(np.int64) if keys is None else np.asarray(sorted(keys), np.int64)
     )
-    duck.con.register("cctviz_axis", pd.DataFrame({"profile": profiles.index, "idx": position}))
-    duck.con.register(
-        "cctviz_nodes", pd.DataFrame({"key": node_keys, "row": np.arange(len(node_keys))})
-    )
     column = red.quote(metric)
     sql = (
         f"SELECT n.row, a.idx, v.{column} AS value FROM {duck._source('values')} v "
         "JOIN cctviz_axis a ON a.profile = v.profile JOIN cctviz_nodes n ON n.key = v.key "
         f"WHERE v.{column} IS NOT NULL"
     )
-    try:
-        got = duck.con.execute(sql).fetchnumpy()
-    finally:
-        duck.con.unregister("cctviz_axis")
-        duck.con.unregister("cctviz_nodes")
+    got = duck.columns(
+        sql,
+        {
+            "cctviz_axis": pd.DataFrame({"profile": profiles.index, "idx": position}),
+            "cctviz_nodes": pd.DataFrame({"key": node_keys, "row": np.arange(len(node_keys))}),
+        },
+    )
     rows, cols = np.asarray(got["row"], np.int64), np.asarray(got["idx"], np.int64)
     values = np.asarray(got["value"], np.float64)
     matrix = np.full((len(node_keys), len(axis_values)), np.nan)

@@ -3,6 +3,7 @@ the Parquet parts, so a store another process appended to is read as it is now."
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ class DuckEngine:
         self.root = root
         self.con = duckdb.connect(database=":memory:")
         self.con.execute("SET enable_progress_bar = false")  # no bar printed into notebooks
+        self._lock = threading.Lock()
         self._duck_error = duckdb.Error
 
     def _source(self, table: str) -> str:
@@ -39,7 +41,22 @@ class DuckEngine:
         return bool(parts(self.root, table))
 
     def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-        return self.con.execute(sql, params or []).df()
+        # one query at a time: a widget's messages and the notebook's code can come in on
+        # different threads of the kernel, and a DuckDB connection refuses a second caller
+        with self._lock:
+            return self.con.execute(sql, params or []).df()
+
+    def columns(self, sql: str, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+        """The result of ``sql`` as numpy columns, with ``tables`` (small DataFrames) registered
+        under their names for the query only."""
+        with self._lock:
+            for name, frame in tables.items():
+                self.con.register(name, frame)
+            try:
+                return dict(self.con.execute(sql).fetchnumpy())
+            finally:
+                for name in tables:
+                    self.con.unregister(name)
 
     def selected(self, where: tuple[str, ...]) -> str:
         """SQL selecting the profile ids that pass every filter of ``where``."""
@@ -117,6 +134,21 @@ class DuckEngine:
         except self._duck_error as error:
             raise self._where_error(where, error) from None
         return df.drop_duplicates("profile").set_index("profile")
+
+    def totals(self, metric: str, keys: list[int], where: tuple[str, ...]) -> pd.DataFrame:
+        """Per selected profile holding any of the nodes ``keys``: ``value``, the sum of
+        ``metric`` over them (over the roots: a run's total of an inclusive metric)."""
+        column = red.quote(metric)
+        filter_ = f"AND v.profile IN ({self.selected(where)})" if where else ""
+        marks = ", ".join("?" for _ in keys) or "NULL"
+        sql = (
+            f"SELECT v.profile, sum(v.{column}) AS value FROM {self._source('values')} v "
+            f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL {filter_} GROUP BY v.profile"
+        )
+        try:
+            return self.query(sql, [int(k) for k in keys])
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
 
     def values(self, where: tuple[str, ...]) -> pd.DataFrame:
         """Every value row of the selected profiles (for a small subset: a Thicket)."""

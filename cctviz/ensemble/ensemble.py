@@ -197,6 +197,15 @@ class Ensemble:
         metric = self._metric(metric)
         return self._shared.duck.distribution(find_key(self.nodes, node), metric, self._where)
 
+    def totals(self, metric: str) -> pd.Series:
+        """Per selected profile (index: the profile id), ``metric`` summed over the roots of
+        the tree: a run's total of an inclusive metric (NaN: the profile has no value)."""
+        metric = self._metric(metric)
+        tree = self.nodes
+        roots = tree.index[tree["depth"] == 0].tolist()
+        got = self._shared.duck.totals(metric, roots, self._where).set_index("profile")["value"]
+        return got.reindex(self.profiles.index).astype(np.float64).rename(metric)
+
     def histogram(self, node: Any, metric: str, bins: int = 16) -> pd.DataFrame:
         """``bins`` equal bins of ``metric`` at ``node`` over the selected profiles: columns
         ``low``, ``high`` and ``count``."""

@@ -58,6 +58,7 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         units=checked.units,
         reducer=view.reducer,
         view_state=view.view_state,
+        ensemble=view.ensemble,
     )
     record["viewport"] = transform or "fit"
     state = dict(view.renderer_state)

@@ -28,9 +28,11 @@ def record(
     units: dict[str, str],
     reducer: str | None,
     view_state: dict[str, Any],
+    ensemble: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The provenance record (JSON-serialisable)."""
-    return {
+    """The provenance record (JSON-serialisable); of an ensemble view, also its store and
+    filter (``ensemble``)."""
+    prov = {
         "generator": f"cctviz {__version__}",
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "source": source,
@@ -40,11 +42,18 @@ def record(
         "reducer": reducer,
         "view_state": view_state,
     }
+    if ensemble is not None:
+        prov["ensemble"] = ensemble
+    return prov
 
 
 def _summary(prov: dict[str, Any]) -> str:
     metrics = prov["metrics"]
     of = f" of {prov['source']}" if prov.get("source") else ""
+    ens = prov.get("ensemble")
+    if ens:
+        where = f" where {ens['where']}" if ens.get("where") else ""
+        of += f" ({ens['profiles']} of {ens['of']} profiles{where})"
     return f"Calling context tree{of}: colour {metrics['color']}, size {metrics['size']}"
 
 

@@ -36,3 +36,6 @@ class ViewSnapshot:
     """How the rows of one node were combined."""
     view_state: dict[str, Any] = field(default_factory=dict)
     """The saved view state (``w.view_state``), recorded in the figure."""
+    ensemble: dict[str, Any] | None = None
+    """A view of an Ensemble: its ``store``, the filter (``where``) and how many ``profiles``
+    passed it ``of`` how many, recorded in the figure."""

@@ -22,7 +22,8 @@ from ..lod import DEFAULT_BUDGET
 from . import bundle, code
 from .lod_bridge import MAX_LOADED_MATCHES
 from .messages import MessageRouter
-from .reducers import Reducers
+from .profile_strip import ProfileStrip
+from .reducers import is_ensemble
 from .scripting import Scripting
 from .static_picture import StaticPicture
 from .table_pane import TablePane
@@ -31,7 +32,7 @@ from .traits import MetricTraitError
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, TablePane, Reducers, StaticPicture, MessageRouter):
+class CCT(Scripting, TablePane, ProfileStrip, StaticPicture, MessageRouter):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -64,6 +65,7 @@ class CCT(Scripting, TablePane, Reducers, StaticPicture, MessageRouter):
             )
         self._budget = budget
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
+        self._start_ensemble(data)  # profile_strip.py
         self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
         self._lod = self._level_of_detail(self._table)
         self.source = source if source is not None else data_source(data)
@@ -76,6 +78,7 @@ class CCT(Scripting, TablePane, Reducers, StaticPicture, MessageRouter):
             size_by=size_by if size_by is not None else default_size,
             **kwargs,
         )
+        self._first_strip()
         self._start_messages()  # every message from the page goes to its part: messages.py
         if state is not None:
             self._apply_state(state)
@@ -83,30 +86,18 @@ class CCT(Scripting, TablePane, Reducers, StaticPicture, MessageRouter):
     # -- data --------------------------------------------------------------------------------
     @property
     def data(self) -> Any:
-        """The GraphFrame (or Thicket) shown. Setting another one swaps the data and keeps the
-        view state that still applies (metrics it has, nodes with the same call paths)."""
+        """The GraphFrame, Thicket or Ensemble shown (of an Ensemble: the profiles passing
+        ``where``). Setting another one swaps the data and keeps the view state that still
+        applies (metrics it has, nodes with the same call paths); ``where`` starts empty."""
         return self._data
 
     @data.setter
     def data(self, data: Any) -> None:
-        saved = self.view_state
-        table = self._make_table(data)
-        with self.hold_trait_notifications():
-            # empty the node-id traits first: they are validated against the new table
-            for name in ("selection", "collapsed", "highlighted"):
-                setattr(self, name, ())
-            self.focused = None
-            self.set_trait("visible_roots", None)
-            self._use(data, table)
-            self._tree = uuid.uuid4().hex  # other data: the front end starts a new undo history
-            self._lod = self._level_of_detail(table)
-            colour, size = self._default_metrics()
-            if self.color_by not in table.metrics:
-                self.color_by = colour
-            if self.size_by not in table.metrics:
-                self.size_by = size
-            self._payload = self._encode()
-        self._apply_state(saved)
+        self._start_ensemble(None)  # nothing filters the old data while...
+        self.where = ""  # ...the filter goes: the new data is shown whole
+        self._start_ensemble(data)
+        self._swap(data)  # reducers.py
+        self._first_strip()
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``
@@ -146,7 +137,10 @@ class CCT(Scripting, TablePane, Reducers, StaticPicture, MessageRouter):
 
 
 def data_source(data: Any) -> str | None:
-    """Where ``data`` was read from, when it says: a Thicket's profile files."""
+    """Where ``data`` was read from, when it says: a Thicket's profile files, an Ensemble's
+    store."""
+    if is_ensemble(data):
+        return f"cctviz.Ensemble {data.path}"
     mapping = getattr(data, "profile_mapping", None)
     if isinstance(mapping, dict) and mapping:
         return ", ".join(str(v) for v in mapping.values())

@@ -39,7 +39,16 @@ class Figures(ScreenState):
             size_by=self.size_by,
             reducer=self._table.reducer,
             view_state=self.view_state,
+            ensemble=self._ensemble_record(),
         )
+
+    def _ensemble_record(self) -> dict[str, Any] | None:
+        """A view of an Ensemble: the store, the filter and the profiles, for the figure."""
+        if self._ensemble is None:
+            return None
+        from ..ensemble.strip import provenance
+
+        return provenance(self._ensemble, self.where, self._data)
 
     def to_svg(self, **options: Any) -> str:
         """A standalone SVG of the current view, drawn by the widget's renderer in headless

@@ -72,6 +72,8 @@ class Derived:
     where: list[str | None] | None = None
     """The module (or file) of each node (None: the profile does not say), once ``where_read``."""
     where_read: bool = False
+    store_keys: np.ndarray | None = None
+    """An ensemble's tree: the store's key of each node (matched by call path), once asked."""
 
 
 class WidgetPart(bundle.PackedWidget):
@@ -104,11 +106,18 @@ class WidgetPart(bundle.PackedWidget):
     size_reducer: str = traits.trait("size_reducer")
     height: int = traits.trait("height")
     units: dict[str, str] = traits.trait("units")
+    where: str = traits.trait("where")
+    strip_x: str = traits.trait("strip_x")
+    strip_y: str = traits.trait("strip_y")
+    _strip: dict[str, Any] = traits.trait("_strip")
     _payload: dict[str, Any] = traits.trait("_payload")
 
     # the data (``CCT.__init__`` sets them; ``_use`` swaps the data and its table)
     _data: Any
-    """The GraphFrame or Thicket shown."""
+    """The GraphFrame or Thicket shown (for an Ensemble: the sub-ensemble ``where`` selects)."""
+    _ensemble: Any = None
+    """The Ensemble the widget was given, whose profiles its strip draws (``where`` filters it:
+    ``profile_strip.py``); None for a GraphFrame or Thicket."""
     _table: NodeTable
     """Its node table, under the current reducers."""
     _derived: Derived
@@ -133,6 +142,27 @@ class WidgetPart(bundle.PackedWidget):
         if self._derived.resolver is None:
             self._derived.resolver = sel.Resolver(self._table, self._data)
         return self._derived.resolver
+
+    def _store_key(self, node: int) -> int:
+        """An ensemble's tree: the store's key of node ``node`` (its call path's key)."""
+        if self._derived.store_keys is None:
+            from ..ensemble.keys import table_keys
+
+            self._derived.store_keys = table_keys(self._table)[0]
+        return int(self._derived.store_keys[node])
+
+    def _profile_values(self, node: int, metric: str) -> Any:
+        """An ensemble's tree: node ``node``'s values of ``metric`` over the profiles reduced
+        (those passing ``where``), one per profile (a Series indexed by ``profile``), asked of
+        the store's engine with the node's key."""
+        stored = [str(m) for m in self._data.metrics.index]
+        if metric not in stored:
+            raise ValueError(
+                f"{metric!r} is not a metric of the ensemble's store (cctviz derived it for the "
+                f"tree); per-profile values exist for {', '.join(map(repr, stored))}"
+            )
+        values = self._data.distribution(self._store_key(node), metric)["value"]
+        return values.rename(metric)
 
     def _default_metrics(self) -> tuple[str, str]:
         """The (colour, size) metrics a view of this data starts with."""

@@ -5,6 +5,8 @@ and sends it in one message."""
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
 from typing import Any
 
 import pandas as pd
@@ -15,6 +17,11 @@ from ..contract import REDUCERS
 from ..table import NodeTable
 from .lod_bridge import LevelOfDetailBridge
 from .size_reducer import SIZE_REDUCERS, effective, sized_by, unreduced
+
+
+def is_ensemble(data: Any) -> bool:
+    """Whether ``data`` is a ``cctviz.Ensemble`` (without importing DuckDB)."""
+    return type(data).__module__ == "cctviz.ensemble.ensemble"
 
 
 class Reducers(LevelOfDetailBridge):
@@ -49,13 +56,39 @@ class Reducers(LevelOfDetailBridge):
         engine first."""
         reducer, size_reducer = self._reduced_with
         kinds = self._metric_kinds
-        if type(data).__module__ == "cctviz.ensemble.ensemble":
+        if is_ensemble(data):
             from ..ensemble.graphframe import PROFILES, to_graphframe
 
-            data, reducer = to_graphframe(data, reducer), "mean"  # one row per node now
+            gf = to_graphframe(data, reducer)  # one row per node now
             kinds = {PROFILES: "max", **(kinds or {})}
+            size = effective(size_reducer, "mean")
+            table = from_graphframe(gf, reducer="mean", metric_kinds=kinds, size_reducer=size)
+            # what the engine did: the tooltip says so and asks for a node's spread
+            return dataclasses.replace(table, reducer=reducer, reduced_over=("profile",))
         size = effective(size_reducer, reducer)
         return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
+
+    def _swap(self, data: Any) -> None:
+        """Show ``data`` (a GraphFrame, Thicket or Ensemble) in place of what is shown, keeping
+        the view state that still applies (metrics it has, nodes with the same call paths)."""
+        saved = self.view_state
+        table = self._make_table(data)
+        with self.hold_trait_notifications():
+            # empty the node-id traits first: they are validated against the new table
+            for name in ("selection", "collapsed", "highlighted"):
+                setattr(self, name, ())
+            self.focused = None
+            self.set_trait("visible_roots", None)
+            self._use(data, table)
+            self._tree = uuid.uuid4().hex  # other data: the front end starts a new undo history
+            self._lod = self._level_of_detail(table)
+            colour, size = self._default_metrics()
+            if self.color_by not in table.metrics:
+                self.color_by = colour
+            if self.size_by not in table.metrics:
+                self.size_by = size
+            self._payload = self._encode()
+        self._apply_state(saved)
 
     @property
     def metric_kinds(self) -> pd.DataFrame:

@@ -93,12 +93,15 @@ class Scripting(WidgetPart):
     def distribution(self, node: Any, metric: str | None = None) -> Any:
         """The per-row values (one per rank, thread or Thicket profile) behind one node's value of
         ``metric`` (default: the colour metric), as a pandas Series indexed like
-        ``gf.dataframe``. ``node``: anything ``select`` accepts that names exactly one node."""
+        ``gf.dataframe``; of an Ensemble, one per profile passing ``where`` (index: profile).
+        ``node``: anything ``select`` accepts that names exactly one node."""
         ids = self._resolver().ids(node)
         if len(ids) != 1:
             raise ValueError(f"distribution needs exactly one node; {node!r} gives {len(ids)}")
         name = self.color_by if metric is None else metric
         self._table.metric(name)  # an unknown name is a clear error listing the metrics
+        if self._ensemble is not None:  # one value per profile, from the store's engine
+            return self._profile_values(ids[0], name)
         return frames.distribution(self._table, self._data, ids[0], name)
 
     @handles("distribution")

@@ -5,6 +5,7 @@ import { decodeTable } from "./cct/data/decode.js";
 import { figureSVG } from "./cct/figure/figure.js";
 import { svgToPng } from "./cct/figure/rasterize.js";
 import { createTablePane } from "./cct/pane/table-pane.js";
+import { createProfileStrip } from "./cct/strip/profile-strip.js";
 import { createRenderer } from "./cct/view/renderer.js";
 import { createWidget } from "./widget/index.js";
 
@@ -13,4 +14,11 @@ export { svgToPng as cctvizPng } from "./cct/figure/rasterize.js";
 // the headless figure page of cctviz.export (cctviz/figure/render.py) imports this bundle too
 export { cctvizFigure } from "./figure-page.js";
 
-export default createWidget({ createRenderer, createTablePane, decodeTable, figureSVG, svgToPng });
+export default createWidget({
+  createRenderer,
+  createTablePane,
+  createProfileStrip,
+  decodeTable,
+  figureSVG,
+  svgToPng,
+});

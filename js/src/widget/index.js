@@ -16,6 +16,7 @@ import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
+import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
 
 /**
@@ -187,6 +188,10 @@ function renderView(deps, model, el) {
   const createPane = deps.createTablePane;
   if (createPane) paneBinding = bindPane({ model: messenger, body, client: lod, create: createPane });
   paneBinding?.layout(el.clientWidth);
+  // an ensemble's profile strip, first in the body: beside the tree, above it in narrow cells
+  const strip = deps.createProfileStrip
+    ? bindStrip({ model: messenger, body, client: lod, create: deps.createProfileStrip })
+    : null;
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
   /** @returns {[number, number]} */
@@ -278,6 +283,7 @@ function renderView(deps, model, el) {
     unbind();
     stopRefusals();
     paneBinding?.dispose();
+    strip?.dispose();
     lod.dispose();
     screen.dispose();
     snapshots.dispose();

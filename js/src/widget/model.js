@@ -41,6 +41,10 @@
  * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
+ * @property {string} where an Ensemble's profile filter (SQL); Python sets it
+ * @property {string} strip_x @property {string} strip_y the profile strip's axes
+ * @property {unknown} _strip the profile strip (js/src/cct/strip/profile-strip.js checks it);
+ *   written by Python only
  * @property {Payload} _payload written by Python only
  */
 /** @typedef {keyof Traits} TraitName */
@@ -68,13 +72,14 @@
  * Python's answer to one request, matched by `id`; for a load-more, Python sends the new table
  * before it.
  * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
- *   rows?: unknown, picked?: number, located?: Located | null }
+ *   rows?: unknown, picked?: number, located?: Located | null, where?: string }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
 /**
  * Sent to Python by the table pane: rows of a table (`rows`), a picked row (`pick`), or where the
  * selected nodes are (`locate`). Fields as in contract.json.
- * @typedef {{ type: "rows" | "pick" | "locate", id: number } & Record<string, unknown>} PaneMessage
+ * Or the profile strip's brush (`brush`).
+ * @typedef {{ type: "rows" | "pick" | "locate" | "brush", id: number } & Record<string, unknown>} PaneMessage
  */
 /** @typedef {{ names: string[], paths: number[][] }} Located names and root paths of nodes */
 
@@ -127,6 +132,10 @@ export const TRAIT_KINDS = Object.freeze({
   size_reducer: "enum",
   height: "int",
   units: "units",
+  where: "string",
+  strip_x: "string",
+  strip_y: "string",
+  _strip: "strip",
   _payload: "payload",
 });
 
@@ -148,6 +157,7 @@ export function asReply(message) {
     if ("rows" in m) reply.rows = m.rows;
     if (typeof m.picked === "number") reply.picked = m.picked;
     if ("located" in m) reply.located = asLocated(m.located);
+    if (typeof m.where === "string") reply.where = m.where;
     return reply;
   }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };

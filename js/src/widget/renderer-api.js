@@ -84,6 +84,24 @@
  *   base64 PNG
  * @property {(parent: HTMLElement, handlers: PaneHandlers) => TablePane} [createTablePane] the
  *   table pane (js/src/cct/pane/table-pane.js); without it the view has none
+ * @property {(parent: HTMLElement, handlers: StripHandlers) => ProfileStrip} [createProfileStrip]
+ *   an ensemble's profile strip (js/src/cct/strip/profile-strip.js); without it the view has none
+ */
+
+/**
+ * What the profile strip reports: the axes chosen, the ranges brushed (axis units; both null:
+ * the brush was cleared).
+ * @typedef {object} StripHandlers
+ * @property {(x: string, y: string) => void} onAxes
+ * @property {(ranges: { x: [number, number] | null, y: [number, number] | null }) => void} onBrush
+ */
+/**
+ * What the glue uses of the profile strip.
+ * @typedef {object} ProfileStrip
+ * @property {HTMLElement} element
+ * @property {(strip: unknown) => void} setData Python's `_strip` ({}: none, the strip hides)
+ * @property {(text: string) => void} setError
+ * @property {() => void} destroy
  */
 
 /**

@@ -1,0 +1,157 @@
+"""The ensemble in the widget: the profile strip beside the tree (one point per profile, axes
+``strip_x`` and ``strip_y``: ``cctviz.ensemble.strip``), ``where`` (a SQL condition on the
+profiles' metadata that brushing the strip sets) and the tree reduced again over the profiles
+that pass it, ``profiles_selected``; a node's values over the profiles for its tooltip."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import traitlets as t
+
+from .part import Message, handles
+from .reducers import Reducers, is_ensemble
+
+if TYPE_CHECKING:  # cctviz.ensemble needs the ensemble extra (pyarrow, DuckDB): imported late
+    from ..ensemble.strip import Axis
+
+
+class ProfileStrip(Reducers):
+    """The ensemble part of ``CCT``: ``where``, the strip and what they select."""
+
+    _brush: dict[str, Any] | None = None
+    """The strip's brushed ranges that made ``where`` (None: ``where`` came from Python)."""
+    _brushing: dict[str, Any] | None = None
+    """The brush whose ``where`` is being set now."""
+    _drawing = True
+    """False while both axes are set: the strip is drawn once, after."""
+    _axes: list[Axis] | None = None
+    """The axes the strip offers, for the ensemble shown."""
+
+    def _start_ensemble(self, data: Any) -> None:
+        """Remember the Ensemble given (before the table is built); None for other data."""
+        self._ensemble = data if is_ensemble(data) else None
+        self._axes = None
+        self._brush = None
+        if self._ensemble is not None:
+            from ..ensemble import strip as st
+
+            self._axes = st.axes(data)
+
+    def _first_strip(self) -> None:
+        """The strip's default axes and its first points (after the traits exist); none for
+        a GraphFrame or Thicket."""
+        if self._ensemble is None or self._axes is None:
+            with self.hold_trait_notifications():
+                self.strip_x = self.strip_y = ""
+                self._strip = {}
+            return
+        from ..ensemble import strip as st
+
+        x, y = st.default_axes(self._ensemble, self._axes, self.color_by)
+        self._drawing = False  # both axes first, then one strip
+        try:
+            self.strip_x, self.strip_y = x, y
+        finally:
+            self._drawing = True
+        self._draw_strip()
+
+    # -- what the user reads -----------------------------------------------------------------
+    @property
+    def profiles_selected(self) -> pd.DataFrame:
+        """The profiles the tree is reduced over (those passing ``where``; all of the ensemble
+        when it is ''), one row each with its metadata, as ``ens.profiles``."""
+        if self._ensemble is None:
+            raise ValueError("profiles_selected is for a widget of a cctviz.Ensemble")
+        return self._data.profiles
+
+    # -- where ---------------------------------------------------------------------------------
+    @t.validate("where")
+    def _valid_where(self, proposal: t.Bunch) -> str:
+        where = str(proposal["value"]).strip()
+        if not where:
+            return ""
+        if self._ensemble is None:
+            raise t.TraitError(
+                "where filters the profiles of a cctviz.Ensemble; this widget "
+                "shows a single GraphFrame or Thicket"
+            )
+        from ..ensemble import WhereError
+
+        sub = self._ensemble.where(where)  # a WhereError (a ValueError) when it does not run
+        if not len(sub):
+            raise WhereError(
+                f"no profile passes {where!r}: the view is unchanged ({len(self._ensemble)} "
+                "profiles; w.strip_x and the strip show their values)"
+            )
+        return where
+
+    @t.observe("where")
+    def _reduce_where(self, change: t.Bunch) -> None:
+        if self._ensemble is None:
+            return
+        # from a brush, the strip draws it again; from Python, it shows which profiles pass
+        self._brush = self._brushing
+        data = self._ensemble.where(change["new"]) if change["new"] else self._ensemble
+        self._swap(data)
+        self._draw_strip()
+
+    # -- the strip -----------------------------------------------------------------------------
+    @t.validate("strip_x", "strip_y")
+    def _valid_axis(self, proposal: t.Bunch) -> str:
+        name = str(proposal["value"])
+        if self._axes is None:
+            if name:
+                raise t.TraitError(f"{proposal['trait'].name} is for a widget of an Ensemble")
+            return name
+        from ..ensemble import strip as st
+
+        try:
+            st.find_axis(self._axes, name)
+        except KeyError as error:
+            raise t.TraitError(error.args[0]) from None
+        return name
+
+    @t.observe("strip_x", "strip_y")
+    def _new_axes(self, _change: t.Bunch) -> None:
+        self._brush = None  # ranges of other axes: where stays, the strip shows who passes
+        self._draw_strip()
+
+    def _draw_strip(self) -> None:
+        ens, options = self._ensemble, self._axes
+        if ens is None or options is None or not (self._drawing and self.strip_x and self.strip_y):
+            return
+        from ..ensemble import strip as st
+
+        passing = set(self._data.profiles.index) if self.where else None
+        self._strip = st.payload(
+            ens, options, self.strip_x, self.strip_y, passing, self.where, self._brush
+        )
+
+    @handles("brush")
+    def _brush_request(self, content: Message) -> dict[str, Any]:
+        """The user brushed the strip (or cleared the brush): ``where`` from the ranges."""
+        if self._ensemble is None or self._axes is None:
+            raise ValueError("brush: this widget shows no ensemble")
+        from ..ensemble import strip as st
+
+        brush = {"x": content.get("x"), "y": content.get("y")}
+        where = st.condition(self._ensemble, self._axes, self.strip_x, self.strip_y, brush)
+        try:
+            self._set_where(where, brush if where else None)
+        except ValueError:
+            self._draw_strip()  # the strip drops the brush that selected nothing
+            raise
+        return {"where": self.where}
+
+    def _set_where(self, where: str, brush: dict[str, Any] | None) -> None:
+        old = self.where
+        self._brushing = brush
+        try:
+            self.where = where  # the observer keeps the brush that made it
+        finally:
+            self._brushing = None
+        if self.where == old:  # the same condition: only the brush drawn changes
+            self._brush = brush
+            self._draw_strip()

@@ -4,22 +4,25 @@
 // actions are full-tree ids.
 
 /** @typedef {import("../picture/view-tree.js").ViewItem} ViewItem */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 /**
  * @typedef {object} GestureContext
  * @property {HTMLElement} stage
- * @property {() => { svg: SVGSVGElement | null, nodeAt: (event: any) => number | null } | null} backend
- * @property {() => { items: ViewItem[], byKey: Map<number, ViewItem> } | null} tree
- * @property {(row: number) => number} idOf full-tree id of a row
- * @property {(id: number) => number} keyOf item key of a drawn node id, -1 if not drawn
- * @property {(key: number) => { x: number, y: number }} screenOf where an item is on screen
- * @property {() => number[]} selection
- * @property {() => number | null} cursor
- * @property {(ids: number[]) => void} select the user's new selection
- * @property {(id: number) => void} toggleCollapse
+ * @property {() => { svg: SVGSVGElement | null, nodeAt: (event: any) => ItemKey | null } | null} backend
+ * @property {() => { items: ViewItem[], byKey: Map<ItemKey, ViewItem> } | null} tree
+ * @property {(row: Row) => NodeId} idOf full-tree id of a row
+ * @property {(id: NodeId) => ItemKey} keyOf item key of a drawn node id, -1 if not drawn
+ * @property {(key: ItemKey) => { x: number, y: number }} screenOf where an item is on screen
+ * @property {() => NodeId[]} selection
+ * @property {() => NodeId | null} cursor
+ * @property {(ids: NodeId[]) => void} select the user's new selection
+ * @property {(id: NodeId) => void} toggleCollapse
  * @property {(item: ViewItem) => void} expandFold
- * @property {(key: number | null, event: MouseEvent | null) => void} hover
+ * @property {(key: ItemKey | null, event: MouseEvent | null) => void} hover
  * @property {(event: MouseEvent) => void} moveTooltip
- * @property {(id: number | null, reveal: boolean) => void} setCursor
+ * @property {(id: NodeId | null, reveal: boolean) => void} setCursor
  * @property {(name: string) => void} command a toolbar command: "undo", "redo"
  * @property {() => void} escape clear the selection and the search
  * @property {() => void} focusSearch
@@ -28,7 +31,7 @@
 
 /** @param {GestureContext} ctx */
 export function createGestures(ctx) {
-  /** @type {number | null} */
+  /** @type {ItemKey | null} */
   let hovered = null;
   /** @type {{ x0: number, y0: number, x1?: number, y1?: number, rect: HTMLElement, add: boolean } | null} */
   let brush = null;
@@ -172,7 +175,7 @@ export function createGestures(ctx) {
 
   /**
    * ← parent, → first child (or expand a collapsed node), ↑/↓ siblings.
-   * @param {{ items: ViewItem[], byKey: Map<number, ViewItem> }} tree @param {string} key
+   * @param {{ items: ViewItem[], byKey: Map<ItemKey, ViewItem> }} tree @param {string} key
    */
   function moveCursor(tree, key) {
     const cursor = ctx.cursor();

@@ -370,7 +370,8 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
           /** @type {HTMLInputElement} */ (box).checked = view.callerEdges;
           continue;
         }
-        /** @type {HTMLInputElement} */ (box).checked = key === "all" ? !shown : !shown || shown.has(Number(key));
+        /** @type {HTMLInputElement} */ (box).checked =
+          key === "all" ? !shown : !shown || shown.has(/** @type {import("../data/ids.js").NodeId} */ (Number(key)));
       }
       rootsSummary.textContent = shown ? `roots: ${shown.size} of ${rootCount}` : `roots: all ${rootCount}`;
     },

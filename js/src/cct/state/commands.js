@@ -14,10 +14,10 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  * @property {() => Picture | null} shown the picture drawn now
  * @property {Moves} painter the camera moves and marks on the drawing
  * @property {{ setSearchInfo: (text: string, error: boolean) => void } | null} toolbar
- * @property {(partial: Record<string, unknown> | null, anchor?: number | null) => void} change
+ * @property {(partial: Record<string, unknown> | null, anchor?: NodeId | null) => void} change
  * @property {(partial: Record<string, unknown>, how: { source: import("./store.js").Source }) => void} apply
- * @property {(ids: number[]) => void} select
- * @property {(id: number | null, reveal: boolean) => void} setCursor
+ * @property {(ids: NodeId[]) => void} select
+ * @property {(id: NodeId | null, reveal: boolean) => void} setCursor
  * @property {() => void} refreshToolbar
  * @property {((format: "svg" | "png") => void) | null} onDownload
  * @property {((reducer: string) => void) | null} onReducer the user chose how a node's rows combine
@@ -27,14 +27,15 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../picture/picture.js").Picture} Picture */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
 /**
  * What the commands do on the drawing (the painter): camera moves and marks. Node ids are
  * full-tree ids.
  * @typedef {object} Moves
- * @property {(ids: number[], how?: { readable?: boolean, children?: boolean }) => void} reveal
- * @property {(id: number) => void} centerOn
+ * @property {(ids: NodeId[], how?: { readable?: boolean, children?: boolean }) => void} reveal
+ * @property {(id: NodeId) => void} centerOn
  * @property {() => void} fitToView
- * @property {{ matches: (ids: number[]) => void }} marks
+ * @property {{ matches: (ids: NodeId[]) => void }} marks
  */
 
 /** @param {CommandContext} ctx */
@@ -55,7 +56,7 @@ export function createCommands({
   toggleBrush,
 }) {
   const REDUCERS = valuesOf("reducer");
-  /** @type {number[]} */
+  /** @type {NodeId[]} */
   let matches = [];
   let matchAt = -1;
   const view = () => store.view;

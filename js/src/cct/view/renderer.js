@@ -9,6 +9,7 @@ import { keysRedrawing } from "../../contract.js";
 import { append } from "../base/dom.js";
 import { checkIds } from "../data/check-ids.js";
 import { metricByName } from "../data/decode.js";
+import { NO_ID, NO_KEY } from "../data/ids.js";
 import { createChrome } from "../draw/chrome.js";
 import { livePicture } from "../draw/live-picture.js";
 import { createPainter } from "../draw/painter.js";
@@ -28,6 +29,7 @@ export { VIEW_DEFAULTS } from "../../contract.js";
 
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
 
 /** @typedef {import("../picture/sizes.js").Sizes} Sizes */
 const STRUCTURE = keysRedrawing("structure");
@@ -36,10 +38,10 @@ const SEARCH = keysRedrawing("search");
 
 /**
  * @param {HTMLElement} container
- * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
- *   onExpand?: (node: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ * @param {{ onSelect?: (ids: NodeId[]) => void, onChange?: (state: Partial<ViewState>) => void,
+ *   onExpand?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   onReducer?: ((reducer: string) => void) | null,
- *   onSpread?: ((node: number, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
+ *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
@@ -99,8 +101,8 @@ export function createRenderer(container, options = {}) {
     stage: chrome.stage,
     backend: () => painter.backend,
     tree: () => shown?.tree ?? null,
-    idOf: (row) => table?.idOf(row) ?? -1,
-    keyOf: (id) => table?.rowOf(id) ?? -1,
+    idOf: (row) => table?.idOf(row) ?? NO_ID,
+    keyOf: (id) => shown?.keyOf(id) ?? NO_KEY,
     screenOf: (key) => painter.screenOf(key),
     selection: () => store.selection,
     cursor: () => store.cursor,
@@ -110,7 +112,7 @@ export function createRenderer(container, options = {}) {
       change(changes.toggleCollapse(table, statsOf(table), view(), id), id);
       painter.reveal([id], { children: true }); // what opened is in view
     },
-    expandFold: (item) => onExpand(item.id >= 0 ? (table?.idOf(item.id) ?? -1) : -1),
+    expandFold: (item) => onExpand(item.id >= 0 ? (table?.idOf(item.id) ?? NO_ID) : NO_ID),
     hover: (key, event) => painter.hover(key, event),
     moveTooltip: (event) => chrome.tooltip.move(event, camera.size.width),
     setCursor,
@@ -141,7 +143,7 @@ export function createRenderer(container, options = {}) {
     onSpread,
   });
   /** The picture of the view state now, drawn (a new structure or table: laid out again).
-   * @param {number | null} [anchor] a node id kept where it is on screen */
+   * @param {NodeId | null} [anchor] a node id kept where it is on screen */
   const rebuild = (anchor = null) => {
     gestures.forgetHover();
     const at = anchor === null ? null : painter.screenPosition(anchor); // in the picture drawn so far
@@ -168,8 +170,8 @@ export function createRenderer(container, options = {}) {
     }
     painter.settleSize();
   }
-  /** @type {Set<number>} nodes the last fold-to-fit collapsed (for the status line) */
-  let fitted = new Set();
+  /** @type {Set<NodeId>} nodes the last fold-to-fit collapsed (for the status line) */
+  let fitted = /** @type {Set<NodeId>} */ (new Set());
 
   /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
   function foldFirstPicture() {
@@ -202,7 +204,7 @@ export function createRenderer(container, options = {}) {
   /**
    * The one path for Python, the toolbar, gestures and undo: apply, then redraw what changed.
    * @param {Record<string, unknown>} partial
-   * @param {{ source?: import("../state/store.js").Source, anchor?: number | null }} [how]
+   * @param {{ source?: import("../state/store.js").Source, anchor?: NodeId | null }} [how]
    */
   function apply(partial, { source = "user", anchor = null } = {}) {
     later.flush();
@@ -219,7 +221,7 @@ export function createRenderer(container, options = {}) {
     refreshToolbar();
   }
   /** A change the user made: applied, recorded, reported. @param {Record<string, unknown> | null} partial */
-  function change(partial, anchor = /** @type {number | null} */ (null)) {
+  function change(partial, anchor = /** @type {NodeId | null} */ (null)) {
     if (partial) apply(partial, { source: "user", anchor });
   }
   /** @param {{ set?: Record<string, unknown>, command?: string, value?: any }} action */
@@ -250,12 +252,12 @@ export function createRenderer(container, options = {}) {
     refreshToolbar();
   }
 
-  /** The user's selection: stored, drawn, reported. @param {number[]} ids */
+  /** The user's selection: stored, drawn, reported. @param {NodeId[]} ids */
   function select(ids) {
     store.select(ids, { source: "user" });
     painter.marks.selection();
   }
-  /** @param {number | null} id @param {boolean} reveal pan to it if it is near the edge */
+  /** @param {NodeId | null} id @param {boolean} reveal pan to it if it is near the edge */
   function setCursor(id, reveal) {
     store.setCursor(id);
     painter.marks.cursor(id);
@@ -289,7 +291,7 @@ export function createRenderer(container, options = {}) {
        * New data, with the view state that goes with it (a widget swaps both at once: the new
        * metric names only make sense for the new table). `anchor`: a node id kept where it was
        * on screen, at the same zoom (a level-of-detail expansion).
-       * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: number | null }} [how]
+       * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: NodeId | null }} [how]
        */
       setData(data, state = {}, { anchor = null } = {}) {
         later.cancel();
@@ -304,7 +306,7 @@ export function createRenderer(container, options = {}) {
         checkMetrics(state);
         store.apply(state, { source: "python" });
         // ids beyond the full tree belong to other data
-        const inTree = (/** @type {number} */ id) => id < data.total;
+        const inTree = (/** @type {NodeId} */ id) => id < data.total;
         store.select(store.selection.filter(inTree), { source: "python" });
         if (view().collapsed.some((id) => !inTree(id)))
           store.apply({ collapsed: view().collapsed.filter(inTree) }, { source: "python" });
@@ -360,7 +362,7 @@ export function createRenderer(container, options = {}) {
       get state() {
         return { ...view() };
       },
-      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<number>} ids */
+      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<NodeId>} ids */
       setSelection(ids) {
         checkIds(table, { selection: [...ids] });
         store.select(ids, { source: "python" });
@@ -389,7 +391,7 @@ export function createRenderer(container, options = {}) {
       /**
        * Pans (at the same zoom) so that node `target` is in the middle of the view; `{ fold: id }`:
        * the level-of-detail fold under node `id`.
-       * @param {number | { fold: number }} target
+       * @param {NodeId | { fold: NodeId }} target
        */
       centerOn: (target) => (typeof target === "number" ? painter.centerOn(target) : painter.centerOnFold(target.fold)),
       /** Paints again in the page's current colours (a theme switch), where it was. */

@@ -34,10 +34,10 @@ const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
  *   store: import("../state/store.js").Store,
  *   camera: import("../input/camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   toolbar: ReturnType<typeof import("../input/toolbar.js").createToolbar> | null,
- *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void,
+ *   onBackend: (svg: SVGSVGElement) => void, dispatch: import("../state/commands.js").Dispatch,
  *   onSpread?: ((node: import("../data/ids.js").NodeId, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
  *   `picture`: what to draw (null: nothing yet); `onBackend`: a new drawing surface (gestures
- *   and zoom move to it); `onFocus`: a breadcrumb click
+ *   and zoom move to it); `dispatch`: a breadcrumb click focuses its node
  */
 export function createPainter({
   D,
@@ -48,7 +48,7 @@ export function createPainter({
   chrome,
   toolbar,
   onBackend,
-  onFocus,
+  dispatch,
   onSpread = null,
 }) {
   // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
@@ -175,7 +175,7 @@ export function createPainter({
             id: t.idOf(row),
             name: t.names[t.nameCode[row]],
           })),
-      onFocus,
+      (id) => dispatch({ type: "focus", id }),
     );
   }
   function restyle() {
@@ -380,6 +380,10 @@ export function createPainter({
     moved,
     settleSize,
     hover,
+    /** The tooltip follows the pointer. @param {MouseEvent} event */
+    moveTooltip(event) {
+      chrome.tooltip.move(event, camera.size.width);
+    },
     marks,
     /** Forgets what was asked of Python about the last table (new data). */
     newTable() {

@@ -14,11 +14,7 @@ const SLIDER_STEPS = 1000;
 const BINS = 40;
 
 /** @typedef {import("../../contract.js").ViewState} ViewState */
-/**
- * What the user asks for: view state to set, or a command with its argument (the argument's type
- * depends on the command, see state/commands.js).
- * @typedef {{ set?: Record<string, unknown>, command?: string, value?: any }} Action
- */
+/** @typedef {import("../state/commands.js").Command} Command */
 /**
  * What the toolbar shows besides the view state.
  * @typedef {object} ToolbarStatus
@@ -31,7 +27,7 @@ const BINS = 40;
 
 /**
  * @param {HTMLElement} parent
- * @param {(action: Action) => void} dispatch
+ * @param {import("../state/commands.js").Dispatch} dispatch what the user asks for
  * @param {{ downloads?: boolean }} [options] `downloads`: buttons that save the view as SVG or PNG
  */
 export function createToolbar(parent, dispatch, { downloads = false } = {}) {
@@ -97,23 +93,27 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   // metrics and colours
   const metricsGroup = group(row1, "Metrics");
-  const colorSelect = select(metricsGroup, "colour", (v) => dispatch({ set: { colorBy: v } }));
-  const sizeSelect = select(metricsGroup, "size", (v) => dispatch({ set: { sizeBy: v } }));
+  const colorSelect = select(metricsGroup, "colour", (v) => dispatch({ type: "set", state: { colorBy: v } }));
+  const sizeSelect = select(metricsGroup, "size", (v) => dispatch({ type: "set", state: { sizeBy: v } }));
   const incWrap = append(metricsGroup, "label", { className: "cct-field" });
   const incBox = /** @type {HTMLInputElement} */ (
     append(incWrap, "input", { attrs: { type: "checkbox", "aria-label": "inclusive metrics" } })
   );
   append(incWrap, "span", { text: "inclusive" });
-  incBox.addEventListener("change", () => dispatch({ command: "inclusive", value: incBox.checked }));
+  incBox.addEventListener("change", () => dispatch({ type: "inclusive", on: incBox.checked }));
   const styleGroup = group(row1, "Colour scale");
-  const paletteSelect = select(styleGroup, "palette", (v) => dispatch({ set: { palette: v } }));
+  const paletteSelect = select(styleGroup, "palette", (v) => dispatch({ type: "set", state: { palette: v } }));
   options(paletteSelect, PALETTE_NAMES);
-  const scaleSelect = select(styleGroup, "scale", (v) => dispatch({ set: { colorScale: v } }));
+  const scaleSelect = select(styleGroup, "scale", (v) =>
+    dispatch({ type: "set", state: { colorScale: /** @type {ViewState["colorScale"]} */ (v) } }),
+  );
   options(scaleSelect, ["linear", "log"]);
-  const legendSelect = select(styleGroup, "legend", (v) => dispatch({ set: { legend: v } }));
+  const legendSelect = select(styleGroup, "legend", (v) =>
+    dispatch({ type: "set", state: { legend: /** @type {ViewState["legend"]} */ (v) } }),
+  );
   // how a node's rows (ranks, threads, profiles) combine: only for data that has several
   const ranksGroup = group(row1, "Ranks");
-  const reducerSelect = select(ranksGroup, "over ranks", (v) => dispatch({ command: "reducer", value: v }));
+  const reducerSelect = select(ranksGroup, "over ranks", (v) => dispatch({ type: "reducer", reducer: v }));
   // "[mean ▾] over rank × thread": the choice first, then what it is over
   const reducerWrap = /** @type {HTMLElement} */ (reducerSelect.parentElement);
   reducerWrap.append(/** @type {Element} */ (reducerWrap.firstElementChild));
@@ -124,10 +124,14 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     reducers.map((r) => (r === "imbalance" ? "max ÷ mean" : r)),
   );
   options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
-  const shareSelect = select(styleGroup, "legend ends", (v) => dispatch({ set: { legendShare: v } }));
+  const shareSelect = select(styleGroup, "legend ends", (v) =>
+    dispatch({ type: "set", state: { legendShare: /** @type {ViewState["legendShare"]} */ (v) } }),
+  );
   options(shareSelect, ["off", "total", "focus"], ["values", "% of total", "% of focus"]);
   // the table pane beside the tree
-  const tableSelect = select(group(row1, "Table"), "table", (v) => dispatch({ set: { tableMode: v } }));
+  const tableSelect = select(group(row1, "Table"), "table", (v) =>
+    dispatch({ type: "set", state: { tableMode: /** @type {ViewState["tableMode"]} */ (v) } }),
+  );
   options(tableSelect, valuesOf("table_mode"), [
     "off",
     "calling contexts",
@@ -147,7 +151,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
   // tree
   const treeGroup = group(row1, "Tree");
-  button(treeGroup, "Expand all", "Expand every collapsed subtree", () => dispatch({ command: "expandAll" }));
+  button(treeGroup, "Expand all", "Expand every collapsed subtree", () => dispatch({ type: "expandAll" }));
   const depthInput = /** @type {HTMLInputElement} */ (
     append(treeGroup, "input", {
       className: "cct-depth",
@@ -155,42 +159,42 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     })
   );
   button(treeGroup, "Collapse to depth", "Collapse every subtree below this depth", () =>
-    dispatch({ command: "collapseToDepth", value: Number(depthInput.value) }),
+    dispatch({ type: "collapseToDepth", depth: Number(depthInput.value) }),
   );
   button(
     treeGroup,
     "Hot path",
     "From the focused node, open the child with the largest inclusive value, repeatedly",
-    () => dispatch({ command: "hotPath" }),
+    () => dispatch({ type: "hotPath" }),
   );
   button(treeGroup, "Focus", "Show only the subtree of the keyboard-focused or selected node", () =>
-    dispatch({ command: "focus" }),
+    dispatch({ type: "focus" }),
   );
 
   // selection
   const selectGroup = group(row1, "Selection");
   const brushButton = button(selectGroup, "Brush", "Select with a rectangle (shift adds)", () =>
-    dispatch({ command: "brush" }),
+    dispatch({ type: "brush" }),
   );
   brushButton.setAttribute("aria-pressed", "false");
   button(selectGroup, "Subtree", "Add the subtrees of the selected nodes to the selection", () =>
-    dispatch({ command: "selectSubtree" }),
+    dispatch({ type: "selectSubtree" }),
   );
-  button(selectGroup, "Clear", "Clear the selection", () => dispatch({ command: "clearSelection" }));
+  button(selectGroup, "Clear", "Clear the selection", () => dispatch({ type: "clearSelection" }));
 
   // history and view
   const historyGroup = group(row1, "History");
   historyGroup.classList.add("cct-primary");
-  const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ command: "undo" }));
-  const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ command: "redo" }));
+  const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ type: "undo" }));
+  const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ type: "redo" }));
   button(historyGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
-    dispatch({ command: "reset" }),
+    dispatch({ type: "reset" }),
   );
-  button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ command: "fit" }));
+  button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ type: "fit" }));
   if (downloads) {
     const saveGroup = group(row1, "Save the view");
-    button(saveGroup, "SVG", "Save the view as an SVG file", () => dispatch({ command: "download", value: "svg" }));
-    button(saveGroup, "PNG", "Save the view as a PNG file", () => dispatch({ command: "download", value: "png" }));
+    button(saveGroup, "SVG", "Save the view as an SVG file", () => dispatch({ type: "download", format: "svg" }));
+    button(saveGroup, "PNG", "Save the view as a PNG file", () => dispatch({ type: "download", format: "png" }));
   }
 
   // search
@@ -202,7 +206,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       attrs: { type: "search", placeholder: "search names  ( / )", "aria-label": "Search node names" },
     })
   );
-  searchInput.addEventListener("input", () => dispatch({ command: "search", value: searchInput.value }));
+  searchInput.addEventListener("input", () => dispatch({ type: "search", pattern: searchInput.value }));
   /**
    * A button that flips a boolean of the view state.
    * @param {string} text
@@ -211,15 +215,15 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
    */
   const toggle = (text, label, key) => {
     const b = button(searchGroup, text, label, () =>
-      dispatch({ set: { [key]: b.getAttribute("aria-pressed") !== "true" } }),
+      dispatch({ type: "set", state: { [key]: b.getAttribute("aria-pressed") !== "true" } }),
     );
     b.setAttribute("aria-pressed", "false");
     return b;
   };
   const regexButton = toggle(".*", "Regular expression", "searchRegex");
   const caseButton = toggle("Aa", "Match case", "searchCase");
-  button(searchGroup, "◀", "Previous match", () => dispatch({ command: "match", value: -1 }));
-  button(searchGroup, "▶", "Next match", () => dispatch({ command: "match", value: 1 }));
+  button(searchGroup, "◀", "Previous match", () => dispatch({ type: "match", step: -1 }));
+  button(searchGroup, "▶", "Next match", () => dispatch({ type: "match", step: 1 }));
   const searchInfo = append(searchGroup, "span", { className: "cct-search-info", attrs: { "aria-live": "polite" } });
 
   // prune range over the colour metric
@@ -246,7 +250,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     })
   );
   const pruneInfo = append(pruneGroup, "span", { className: "cct-prune-info" });
-  button(pruneGroup, "All", "Clear the prune range", () => dispatch({ set: { prune: null } }));
+  button(pruneGroup, "All", "Clear the prune range", () => dispatch({ type: "set", state: { prune: null } }));
 
   /** @type {{ lo: number, hi: number, log: boolean } | null} */
   let domain = null;
@@ -273,7 +277,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     let b = Number(highInput.value);
     if (a > b) [a, b] = [b, a];
     const full = a === 0 && b === SLIDER_STEPS;
-    dispatch({ set: { prune: full ? null : [toValue(a), toValue(b)] } });
+    dispatch({ type: "set", state: { prune: full ? null : [toValue(a), toValue(b)] } });
   };
   lowInput.addEventListener("change", onRange);
   highInput.addEventListener("change", onRange);
@@ -281,11 +285,15 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   return {
     element: bar,
     searchInput,
+    /** The keyboard goes to the search box (the "/" key). */
+    focusSearch() {
+      searchInput.focus();
+    },
 
     /**
      * New data: the metric lists, the roots.
      * @param {import("../data/decode.js").Table} table
-     * @param {{ id: number, name: string }[]} rootNames the trees' root nodes (full-tree ids)
+     * @param {{ id: import("../data/ids.js").NodeId, name: string }[]} rootNames the trees' root nodes (full-tree ids)
      */
     setData(table, rootNames) {
       const names = table.metrics.map((m) => m.name);
@@ -309,21 +317,21 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
         append(all, "input", { attrs: { type: "checkbox", "data-root": "all" } })
       );
       append(all, "span", { text: "All" });
-      allBox.addEventListener("change", () => dispatch({ set: { roots: null } }));
+      allBox.addEventListener("change", () => dispatch({ type: "set", state: { roots: null } }));
       for (const { id, name } of rootNames) {
         const row = append(rootsList, "label", { className: "cct-field" });
         const box = /** @type {HTMLInputElement} */ (
           append(row, "input", { attrs: { type: "checkbox", "data-root": String(id) } })
         );
         append(row, "span", { text: name });
-        box.addEventListener("change", () => dispatch({ command: "toggleRoot", value: id }));
+        box.addEventListener("change", () => dispatch({ type: "toggleRoot", id }));
         // one click isolates a tree, however many roots there are
         const only = append(rootsList, "button", {
           className: "cct-only-root",
           text: "only",
           attrs: { type: "button", "data-only-root": String(id), "aria-label": `Show only ${name}` },
         });
-        only.addEventListener("click", () => dispatch({ set: { roots: [id] } }));
+        only.addEventListener("click", () => dispatch({ type: "set", state: { roots: [id] } }));
       }
       if (table.extraEdges > 0) {
         // a DAG: its other call edges, drawn dashed on demand
@@ -332,7 +340,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
           append(row, "input", { attrs: { type: "checkbox", "data-caller-edges": "" } })
         );
         append(row, "span", { text: `other callers (${table.extraEdges} dashed edges)` });
-        box.addEventListener("change", () => dispatch({ set: { callerEdges: box.checked } }));
+        box.addEventListener("change", () => dispatch({ type: "set", state: { callerEdges: box.checked } }));
       }
     },
 

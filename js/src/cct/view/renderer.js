@@ -9,7 +9,6 @@ import { keysRedrawing } from "../../contract.js";
 import { append } from "../base/dom.js";
 import { checkIds } from "../data/check-ids.js";
 import { metricByName } from "../data/decode.js";
-import { NO_ID, NO_KEY } from "../data/ids.js";
 import { createChrome } from "../draw/chrome.js";
 import { livePicture } from "../draw/live-picture.js";
 import { createPainter } from "../draw/painter.js";
@@ -21,7 +20,7 @@ import { foldsOfPicture } from "../picture/fit.js";
 import { picture, statsOf } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
-import { createCommands } from "../state/commands.js";
+import { commandOf, createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
 import { createLater, flushedFirst } from "./later.js";
 
@@ -30,6 +29,7 @@ export { VIEW_DEFAULTS } from "../../contract.js";
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../state/commands.js").Dispatch} Dispatch */
 
 /** @typedef {import("../picture/sizes.js").Sizes} Sizes */
 const STRUCTURE = keysRedrawing("structure");
@@ -100,34 +100,11 @@ export function createRenderer(container, options = {}) {
   const gestures = createGestures({
     stage: chrome.stage,
     backend: () => painter.backend,
-    tree: () => shown?.tree ?? null,
-    idOf: (row) => table?.idOf(row) ?? NO_ID,
-    keyOf: (id) => shown?.keyOf(id) ?? NO_KEY,
-    screenOf: (key) => painter.screenOf(key),
-    selection: () => store.selection,
-    cursor: () => store.cursor,
-    select,
-    toggleCollapse: (id) => {
-      if (!table) return;
-      change(changes.toggleCollapse(table, statsOf(table), view(), id), id);
-      painter.reveal([id], { children: true }); // what opened is in view
-    },
-    expandFold: (item) => onExpand(item.id >= 0 ? (table?.idOf(item.id) ?? NO_ID) : NO_ID),
-    hover: (key, event) => painter.hover(key, event),
-    moveTooltip: (event) => chrome.tooltip.move(event, camera.size.width),
-    setCursor,
-    command: (name) => command(name),
-    escape: () => {
-      // the first Escape clears the selection and the search; one more leaves the view (the
-      // host's own Escape, e.g. the notebook's command mode, takes over from there)
-      if (!store.selection.length && !view().search) {
-        chrome.stage.blur();
-        return;
-      }
-      select([]);
-      if (view().search) change({ search: "" });
-    },
-    focusSearch: () => toolbar?.searchInput.focus(),
+    picture: () => shown,
+    store,
+    dispatch,
+    pointer: () => painter,
+    toolbar,
     brushing: () => brushing,
   });
   const painter = createPainter({
@@ -139,7 +116,7 @@ export function createRenderer(container, options = {}) {
     chrome,
     toolbar,
     onBackend: (svg) => gestures.attach(svg),
-    onFocus: (id) => change({ focus: id }),
+    dispatch,
     onSpread,
   });
   /** The picture of the view state now, drawn (a new structure or table: laid out again).
@@ -221,53 +198,39 @@ export function createRenderer(container, options = {}) {
     refreshToolbar();
   }
   /** A change the user made: applied, recorded, reported. @param {Record<string, unknown> | null} partial */
-  function change(partial, anchor = /** @type {NodeId | null} */ (null)) {
-    if (partial) apply(partial, { source: "user", anchor });
+  function change(partial) {
+    if (partial) apply(partial, { source: "user" });
   }
-  /** @param {{ set?: Record<string, unknown>, command?: string, value?: any }} action */
-  function dispatch(action) {
-    if (action.set) change(action.set);
-    else if (action.command) command(action.command, action.value);
+  /** What the user asks for, from the toolbar, the gestures, the breadcrumb and the API. @type {Dispatch} */
+  function dispatch(command) {
+    commands.dispatch(command);
   }
 
   const commands = createCommands({
+    store,
     table: () => table,
     shown: () => shown,
-    foldFirstPicture,
-    store,
-    painter,
+    screen: {
+      reveal: painter.reveal,
+      centerOn: painter.centerOn,
+      fitToView: painter.fitToView,
+      marks: painter.marks,
+      announce: chrome.announce,
+    },
+    view: {
+      apply,
+      refreshToolbar,
+      foldFirstPicture,
+      toggleBrush() {
+        brushing = !brushing;
+        refreshToolbar();
+      },
+      leave: () => chrome.stage.blur(),
+    },
+    requests: { download: onDownload, reducer: onReducer, loadMore: onExpand },
     toolbar,
-    change,
-    apply,
-    select,
-    setCursor,
-    refreshToolbar,
-    onDownload,
-    onReducer,
-    toggleBrush,
   });
-  const { command, updateSearch } = commands;
-  function toggleBrush() {
-    brushing = !brushing;
-    refreshToolbar();
-  }
-
-  /** The user's selection: stored, drawn, reported. @param {NodeId[]} ids */
-  function select(ids) {
-    store.select(ids, { source: "user" });
-    painter.marks.selection();
-  }
-  /** @param {NodeId | null} id @param {boolean} reveal pan to it if it is near the edge */
-  function setCursor(id, reveal) {
-    store.setCursor(id);
-    painter.marks.cursor(id);
-    const row = id === null || !table ? -1 : table.rowOf(id);
-    if (!table || row < 0) return;
-    chrome.announce(
-      `${table.names[table.nameCode[row]]}, ${view().colorBy} ${metricByName(table, view().colorBy)?.values[row]}`,
-    );
-    if (reveal && id !== null) painter.reveal([id], { readable: true });
-  }
+  const { updateSearch } = commands;
   function refreshToolbar() {
     if (!toolbar || !table) return;
     const stats = statsOf(table);
@@ -371,7 +334,14 @@ export function createRenderer(container, options = {}) {
       get selection() {
         return [...store.selection];
       },
-      command,
+      /**
+       * Runs a command by name, as the toolbar would (see state/commands.js `commandOf`): an
+       * unknown name or a wrong value is refused. @param {string} name @param {unknown} [value]
+       */
+      command(name, value) {
+        dispatch(commandOf(name, value));
+      },
+      dispatch,
       /** The drawing backend in use: "svg" or "canvas". */
       get backend() {
         return painter.backend?.kind ?? "svg";

@@ -5,7 +5,7 @@
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
 import { metricByName } from "../data/decode.js";
-import { NO_KEY } from "../data/ids.js";
+import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { judged, judgedKey } from "../picture/judge.js";
@@ -167,11 +167,11 @@ export function createPainter({
     b.setHighlighted(keysOf(view().highlighted));
     const focus = view().focus;
     const t = table;
-    const focusRow = focus === null ? -1 : t.rowOf(focus);
+    const focusRow = focus === null ? NO_ROW : t.rowOf(focus);
     chrome.setBreadcrumb(
       focusRow < 0
         ? null
-        : pathTo(t.parent, /** @type {Row} */ (focusRow)).map((row) => ({
+        : pathTo(t.parent, focusRow).map((row) => ({
             id: t.idOf(row),
             name: t.names[t.nameCode[row]],
           })),

@@ -1,20 +1,16 @@
 // The toolbar: metric, palette, scale and legend choices, tree controls, selection tools,
 // history, search and the prune range. It holds no state of its own: it shows the renderer's
 // view (`update`) and reports what the user asks for through `dispatch`.
-import { bin } from "d3-array";
 import { valuesOf } from "../../contract.js";
 import { append } from "../base/dom.js";
-import { formatValue } from "../base/format.js";
 import { PALETTE_NAMES } from "../picture/scales.js";
+import { createPruneRange } from "./prune-range.js";
+import { createRootsMenu } from "./roots-menu.js";
 
 /** How the metric menus name a kind: "time (exc)", "b ÷ a (ratio)", never "(rat)". */
 const KIND_WORD = /** @type {Record<string, string>} */ ({ exclusive: "exc", inclusive: "inc", ratio: "ratio" });
 
-const SLIDER_STEPS = 1000;
-const BINS = 40;
-
 /** @typedef {import("../../contract.js").ViewState} ViewState */
-/** @typedef {import("../state/commands.js").Command} Command */
 /**
  * What the toolbar shows besides the view state.
  * @typedef {object} ToolbarStatus
@@ -141,13 +137,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   ]);
 
   // roots
-  const rootsGroup = group(row1, "Roots");
-  const rootsMenu = append(rootsGroup, "details", { className: "cct-roots" });
-  const rootsSummary = append(rootsMenu, "summary", {
-    text: "roots: all",
-    attrs: { "aria-label": "Choose the trees to show" },
-  });
-  const rootsList = append(rootsMenu, "div", { className: "cct-roots-list" });
+  const rootsMenu = createRootsMenu(group(row1, "Roots"), dispatch);
 
   // tree
   const treeGroup = group(row1, "Tree");
@@ -227,60 +217,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   const searchInfo = append(searchGroup, "span", { className: "cct-search-info", attrs: { "aria-live": "polite" } });
 
   // prune range over the colour metric
-  const pruneGroup = group(row2, "Prune by range");
-  append(pruneGroup, "span", { text: "range" });
-  const scented = append(pruneGroup, "span", { className: "cct-prune" });
-  const histogram = scented.appendChild(parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "svg"));
-  histogram.setAttribute("class", "cct-histogram");
-  histogram.setAttribute("aria-hidden", "true");
-  const lowInput = /** @type {HTMLInputElement} */ (
-    append(scented, "input", {
-      attrs: { type: "range", min: "0", max: String(SLIDER_STEPS), value: "0", "aria-label": "lowest value kept" },
-    })
-  );
-  const highInput = /** @type {HTMLInputElement} */ (
-    append(scented, "input", {
-      attrs: {
-        type: "range",
-        min: "0",
-        max: String(SLIDER_STEPS),
-        value: String(SLIDER_STEPS),
-        "aria-label": "highest value kept",
-      },
-    })
-  );
-  const pruneInfo = append(pruneGroup, "span", { className: "cct-prune-info" });
-  button(pruneGroup, "All", "Clear the prune range", () => dispatch({ type: "set", state: { prune: null } }));
-
-  /** @type {{ lo: number, hi: number, log: boolean } | null} */
-  let domain = null;
-  /** @type {{ values: Float64Array, type: string, range: ViewState["prune"] } | null} what the
-   * histogram shows */
-  let drawnHistogram = null;
-  /** The metric value at a slider position. @param {number} step */
-  const toValue = (step) => {
-    const t = Number(step) / SLIDER_STEPS;
-    if (!domain) return 0;
-    if (domain.log) return Math.exp(Math.log(domain.lo) + t * (Math.log(domain.hi) - Math.log(domain.lo)));
-    return domain.lo + t * (domain.hi - domain.lo);
-  };
-  /** The slider position of a metric value. @param {number} v */
-  const toStep = (v) => {
-    if (!domain || domain.hi === domain.lo) return 0;
-    const t = domain.log
-      ? (Math.log(v) - Math.log(domain.lo)) / (Math.log(domain.hi) - Math.log(domain.lo))
-      : (v - domain.lo) / (domain.hi - domain.lo);
-    return Math.round(Math.max(0, Math.min(1, t)) * SLIDER_STEPS);
-  };
-  const onRange = () => {
-    let a = Number(lowInput.value);
-    let b = Number(highInput.value);
-    if (a > b) [a, b] = [b, a];
-    const full = a === 0 && b === SLIDER_STEPS;
-    dispatch({ type: "set", state: { prune: full ? null : [toValue(a), toValue(b)] } });
-  };
-  lowInput.addEventListener("change", onRange);
-  highInput.addEventListener("change", onRange);
+  const pruneRange = createPruneRange(group(row2, "Prune by range"), dispatch);
 
   return {
     element: bar,
@@ -311,37 +248,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       if (table.reducer) reducerSelect.value = table.reducer;
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);
-      rootsList.replaceChildren();
-      const all = append(rootsList, "label", { className: "cct-field" });
-      const allBox = /** @type {HTMLInputElement} */ (
-        append(all, "input", { attrs: { type: "checkbox", "data-root": "all" } })
-      );
-      append(all, "span", { text: "All" });
-      allBox.addEventListener("change", () => dispatch({ type: "set", state: { roots: null } }));
-      for (const { id, name } of rootNames) {
-        const row = append(rootsList, "label", { className: "cct-field" });
-        const box = /** @type {HTMLInputElement} */ (
-          append(row, "input", { attrs: { type: "checkbox", "data-root": String(id) } })
-        );
-        append(row, "span", { text: name });
-        box.addEventListener("change", () => dispatch({ type: "toggleRoot", id }));
-        // one click isolates a tree, however many roots there are
-        const only = append(rootsList, "button", {
-          className: "cct-only-root",
-          text: "only",
-          attrs: { type: "button", "data-only-root": String(id), "aria-label": `Show only ${name}` },
-        });
-        only.addEventListener("click", () => dispatch({ type: "set", state: { roots: [id] } }));
-      }
-      if (table.extraEdges > 0) {
-        // a DAG: its other call edges, drawn dashed on demand
-        const row = append(rootsList, "label", { className: "cct-field cct-caller-edges" });
-        const box = /** @type {HTMLInputElement} */ (
-          append(row, "input", { attrs: { type: "checkbox", "data-caller-edges": "" } })
-        );
-        append(row, "span", { text: `other callers (${table.extraEdges} dashed edges)` });
-        box.addEventListener("change", () => dispatch({ type: "set", state: { callerEdges: box.checked } }));
-      }
+      rootsMenu.setData(table, rootNames);
     },
 
     /** Narrow views show one row (history, search) and a "⋯" menu for the rest. @param {boolean} narrow */
@@ -371,17 +278,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       if (searchInput.value !== view.search && parent.ownerDocument.activeElement !== searchInput) {
         searchInput.value = view.search;
       }
-      const shown = view.roots ? new Set(view.roots) : null;
-      for (const box of rootsList.querySelectorAll("input")) {
-        const key = box.getAttribute("data-root");
-        if (key === null) {
-          /** @type {HTMLInputElement} */ (box).checked = view.callerEdges;
-          continue;
-        }
-        /** @type {HTMLInputElement} */ (box).checked =
-          key === "all" ? !shown : !shown || shown.has(/** @type {import("../data/ids.js").NodeId} */ (Number(key)));
-      }
-      rootsSummary.textContent = shown ? `roots: ${shown.size} of ${rootCount}` : `roots: all ${rootCount}`;
+      rootsMenu.update(view, rootCount);
     },
 
     /** The search's outcome, or the message of an invalid pattern. @param {string} text @param {boolean} isError */
@@ -390,87 +287,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       searchInfo.classList.toggle("cct-error-text", isError);
     },
 
-    /**
-     * The colour metric's distribution under the prune range sliders.
-     * @param {Float64Array} values
-     * @param {ViewState["colorScale"]} type
-     * @param {ViewState["prune"]} range
-     * @param {number} hiddenCount nodes outside the range
-     */
-    setHistogram(values, type, range, hiddenCount) {
-      // a collapse or expand redraws the view, not the distribution: only the count changes
-      const same =
-        drawnHistogram &&
-        drawnHistogram.values === values &&
-        drawnHistogram.type === type &&
-        drawnHistogram.range?.[0] === range?.[0] &&
-        drawnHistogram.range?.[1] === range?.[1];
-      drawnHistogram = { values, type, range };
-      if (same && range && domain) {
-        pruneInfo.textContent = `${formatValue(range[0])} – ${formatValue(range[1])} · ${hiddenCount} hidden`;
-        return;
-      }
-      if (same) return;
-      // passes over the typed array, counting, not lists of values: at 10^5 values spreading,
-      // filtering, mapping and d3's bins (which hold every value) took ~20 ms of a first picture
-      const drawable = (/** @type {number} */ v) => Number.isFinite(v) && (type !== "log" || v > 0);
-      let count = 0;
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const v of values) {
-        if (!drawable(v)) continue;
-        count++;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-      if (!count) lo = hi = 0;
-      domain = count ? { lo, hi, log: type === "log" && lo > 0 && hi > lo } : null;
-      const disabled = !domain || lo === hi;
-      lowInput.disabled = disabled;
-      highInput.disabled = disabled;
-      lowInput.value = String(range ? toStep(range[0]) : 0);
-      highInput.value = String(range ? toStep(range[1]) : SLIDER_STEPS);
-      const w = 160;
-      const h = 22;
-      histogram.setAttribute("width", String(w));
-      histogram.setAttribute("height", String(h));
-      histogram.replaceChildren();
-      if (!disabled) {
-        const perStep = new Float64Array(SLIDER_STEPS + 1);
-        for (const v of values) if (drawable(v)) perStep[toStep(v)]++;
-        // d3 chooses the bins (empty: only their bounds); a bin holds the slider steps from its
-        // x0 up to its x1, the last one its x1 too (d3's rule)
-        const edges = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)([]);
-        const counts = edges.map((b, i) => {
-          let c = 0;
-          const end = i === edges.length - 1 ? SLIDER_STEPS : Math.ceil(/** @type {number} */ (b.x1)) - 1;
-          for (let k = Math.ceil(/** @type {number} */ (b.x0)); k <= end; k++) c += perStep[k];
-          return c;
-        });
-        const top = Math.max(...counts);
-        for (const [i, b] of edges.entries()) {
-          // bins over a set domain always have both bounds
-          const b0 = /** @type {number} */ (b.x0);
-          const b1 = /** @type {number} */ (b.x1);
-          const n = counts[i];
-          const rect = histogram.appendChild(
-            parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect"),
-          );
-          const x0 = (b0 / SLIDER_STEPS) * w;
-          const bh = n ? Math.max(1, (Math.log1p(n) / Math.log1p(top)) * h) : 0;
-          rect.setAttribute("x", String(x0));
-          rect.setAttribute("y", String(h - bh));
-          rect.setAttribute("width", String(Math.max(1, ((b1 - b0) / SLIDER_STEPS) * w - 1)));
-          rect.setAttribute("height", String(bh));
-          const inside = !range || (toValue(b1) >= range[0] && toValue(b0) <= range[1]);
-          rect.setAttribute("class", inside ? "cct-bin" : "cct-bin cct-bin-out");
-        }
-      }
-      pruneInfo.textContent = range
-        ? `${formatValue(range[0])} – ${formatValue(range[1])} · ${hiddenCount} hidden`
-        : domain
-          ? `${formatValue(lo)} – ${formatValue(hi)}`
-          : "no values";
-    },
+    /** The colour metric's distribution under the prune range sliders (prune-range.js). */
+    setHistogram: pruneRange.setHistogram,
   };
 }

@@ -8,6 +8,7 @@
 // cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
 // (full-tree node ids); `buildViewTree` works on rows of the decoded table and gives each drawn
 // item a key (a node's key is its row: `keyOfRow` and `rowOfKey`, the one place rows and keys meet).
+import { NO_ROW } from "../data/ids.js";
 import { childLists } from "./layout.js";
 
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -111,7 +112,7 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
   const items = [];
   let nextAggregate = table.size;
   const starts = focus !== null && focus !== undefined ? [focus] : (roots ?? stats.roots);
-  const TOP_ROW = /** @type {Row} */ (-1);
+  const TOP_ROW = NO_ROW;
   const TOP = keyOfRow(TOP_ROW);
 
   /** @param {Row} parentRow @param {Row[]} hidden */
@@ -216,7 +217,7 @@ export function viewTreeOf(
           table.folded,
         )
       : null;
-  const focusRow = focus === null || focus === undefined ? -1 : table.rowOf(focus);
+  const focusRow = focus === null || focus === undefined ? NO_ROW : table.rowOf(focus);
   const rootRows =
     roots === null || roots === undefined
       ? null
@@ -226,7 +227,7 @@ export function viewTreeOf(
   return buildViewTree(table, stats, {
     collapsed: rows,
     keep,
-    focus: focusRow >= 0 ? /** @type {Row} */ (focusRow) : null,
+    focus: focusRow >= 0 ? focusRow : null,
     roots: rootRows,
   });
 }
@@ -333,7 +334,7 @@ export function pathTo(parent, id) {
 export function hotPath(stats, values, start) {
   const path = [start];
   for (let id = start; ; ) {
-    let best = /** @type {Row} */ (-1);
+    let best = NO_ROW;
     for (const c of stats.children[id] ?? []) {
       if (!Number.isNaN(values[c]) && (best < 0 || values[c] > values[best])) best = c;
     }

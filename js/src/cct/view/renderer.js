@@ -97,6 +97,9 @@ export function createRenderer(container, options = {}) {
     },
     allow: () => !brushing,
   });
+  // made in this order: the gestures before the painter (which attaches them to each surface
+  // it draws on) and the commands after it (they move its camera and marks); `dispatch` (the
+  // commands') and the gestures' `pointer` (the painter) are read when the user acts, not before
   const gestures = createGestures({
     stage: chrome.stage,
     backend: () => painter.backend,

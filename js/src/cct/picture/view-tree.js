@@ -38,9 +38,9 @@ export const rowOfKey = (key) => /** @type {Row} */ (/** @type {number} */ (key)
 export const MAX_KINDS = new Set(["ratio", "max"]);
 
 /**
- * Per-node subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum;
- * a sum over values that are all NaN is NaN) and subtree maxima of every ratio or maximum.
- * Computed once per table.
+ * Subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum; a sum over
+ * values that are all NaN is NaN) and subtree maxima of every ratio or maximum, by row; the
+ * roots' rows and each row's children rows. Computed once per table.
  * @param {import("../data/decode.js").Table} table
  */
 export function subtreeStats(table) {
@@ -277,7 +277,7 @@ export function viewItems(table, state = {}) {
 
 /**
  * How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees).
- * @param {{ size: Int32Array }} stats @param {{ hidden: number[] }} item
+ * @param {{ size: Int32Array }} stats @param {{ hidden: Row[] }} item
  */
 export function hiddenNodes(stats, item) {
   let count = 0;
@@ -318,11 +318,11 @@ export function hiddenMax(stats, item, metric) {
   return best;
 }
 
-/** Ancestors of row `id`, root first, `id` last: rows. @param {import("../data/ids.js").RowColumn} parent @param {Row} id */
-export function pathTo(parent, id) {
+/** The rows of the ancestors of `row`, root first, `row` last. @param {import("../data/ids.js").RowColumn} parent @param {Row} row */
+export function pathTo(parent, row) {
   /** @type {Row[]} */
   const path = [];
-  for (let i = id; i >= 0; i = parent[i]) path.push(i);
+  for (let r = row; r >= 0; r = parent[r]) path.push(r);
   return path.reverse();
 }
 
@@ -333,13 +333,13 @@ export function pathTo(parent, id) {
  */
 export function hotPath(stats, values, start) {
   const path = [start];
-  for (let id = start; ; ) {
+  for (let row = start; ; ) {
     let best = NO_ROW;
-    for (const c of stats.children[id] ?? []) {
+    for (const c of stats.children[row] ?? []) {
       if (!Number.isNaN(values[c]) && (best < 0 || values[c] > values[best])) best = c;
     }
     if (best < 0) return path;
     path.push(best);
-    id = best;
+    row = best;
   }
 }

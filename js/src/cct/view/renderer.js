@@ -151,7 +151,7 @@ export function createRenderer(container, options = {}) {
     painter.settleSize();
   }
   /** @type {Set<NodeId>} nodes the last fold-to-fit collapsed (for the status line) */
-  let fitted = /** @type {Set<NodeId>} */ (new Set());
+  let fitted = new Set();
 
   /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
   function foldFirstPicture() {
@@ -168,7 +168,7 @@ export function createRenderer(container, options = {}) {
     if (tree && table && fitted.size) {
       for (const it of tree.items) if (it.kind === "collapsed" && fitted.has(table.idOf(it.id))) n++;
     }
-    chrome.setFitNote(n, () => change({ collapsed: [] }));
+    chrome.setFitNote(n, () => dispatch({ type: "expandAll" }));
   }
 
   /** @param {Record<string, unknown>} partial */

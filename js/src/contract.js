@@ -24,6 +24,14 @@ import contractJson from "../../cctviz/contract.json";
  */
 
 /**
+ * A node's id in the full tree: what Python, the traits and the view state name nodes by (under
+ * level of detail the table has only some of them). Branded, so that the type check tells it from
+ * a row of the decoded table and from a drawn item's key (cct/data/ids.js); only the decoder
+ * converts between them (`table.rowOf`, `table.idOf`).
+ * @typedef {number & { readonly __brand: "NodeId" }} NodeId
+ */
+
+/**
  * The view state: every key of a trait with `view: true`, in full-tree node ids.
  * @typedef {object} ViewState
  * @property {string} colorBy
@@ -33,14 +41,14 @@ import contractJson from "../../cctviz/contract.json";
  * @property {"shared" | "per-root"} legend
  * @property {"tree" | "view" | [number, number]} colorDomain
  * @property {"auto" | "svg" | "canvas"} backend
- * @property {number[]} collapsed
+ * @property {NodeId[]} collapsed
  * @property {[number, number] | null} prune
- * @property {number | null} focus
- * @property {number[] | null} roots
+ * @property {NodeId | null} focus
+ * @property {NodeId[] | null} roots
  * @property {string} search
  * @property {boolean} searchRegex
  * @property {boolean} searchCase
- * @property {number[]} highlighted
+ * @property {NodeId[]} highlighted
  * @property {"off" | "total" | "focus"} legendShare
  * @property {number} judgeBelow share of the total under which nodes are too small to judge
  * @property {"off" | "contexts" | "functions" | "callers" | "sandwich"} tableMode

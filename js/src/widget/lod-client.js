@@ -4,6 +4,7 @@
 // waits, the node it loads more of is the anchor that the new table keeps in place on screen. Without
 // a kernel (connection.js) a request is refused at once, and those waiting are rejected, with a
 // `DisconnectedError`: nothing is sent that cannot arrive, and nothing waits for ever.
+import { NO_ID } from "../cct/data/ids.js";
 import { MESSAGES } from "../contract.js";
 import { DisconnectedError } from "./connection.js";
 import { asReply } from "./model.js";
@@ -31,15 +32,15 @@ messageKind("reply"); // what asReply reads
 
 /**
  * @typedef {object} LodClient
- * @property {(node: number) => Promise<LoadedReply>} loadMore asks for the next hidden children of
+ * @property {(node: import("../cct/data/ids.js").NodeId) => Promise<LoadedReply>} loadMore asks for the next hidden children of
  *   `node` (-1: hidden roots); resolves with Python's reply, rejects with its error (which is
  *   also reported on the console) or when the view is closed first
- * @property {(node: number, metric: string) => Promise<import("./model.js").Spread>} distribution
+ * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("./model.js").Spread>} distribution
  *   asks for the spread of a node's rows of a metric (its tooltip); rejects with Python's error
  * @property {(type: "rows" | "pick" | "locate" | "brush", fields: Record<string, unknown>) => Promise<LoadedReply>} request
  *   a table pane request, or the profile strip's brush (contract.json "messages"); resolves with Python's reply, rejects
  *   with its error
- * @property {number | null} anchor the node of the latest request still waiting for its reply
+ * @property {import("../cct/data/ids.js").NodeId | null} anchor the node of the latest request still waiting for its reply
  *   (null: none, or the hidden roots, which have no place on screen)
  * @property {number} pending how many requests wait for their reply
  * @property {() => void} cutOff the kernel is gone: waiting requests are rejected with a
@@ -60,7 +61,7 @@ export function createLodClient(
 ) {
   let requests = 0;
   let disposed = false;
-  /** @type {Map<number, { node: number, loadMore: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
+  /** @type {Map<number, { node: import("../cct/data/ids.js").NodeId, loadMore: boolean, resolve: (reply: LoadedReply) => void, reject: (error: Error) => void }>} */
   const waiting = new Map();
 
   /** @param {unknown} message */
@@ -81,7 +82,7 @@ export function createLodClient(
   /**
    * Sends a request and waits for its reply; refused without a kernel (a send that fails on the
    * way cuts it off too, see index.js).
-   * @param {(id: number) => Parameters<CCTModel["send"]>[0]} message @param {number} node
+   * @param {(id: number) => Parameters<CCTModel["send"]>[0]} message @param {import("../cct/data/ids.js").NodeId} node
    * @param {boolean} loadMore
    * @returns {Promise<LoadedReply>}
    */
@@ -112,7 +113,7 @@ export function createLodClient(
     },
     request(type, fields) {
       if (!PANE_KINDS.has(type)) return Promise.reject(new Error(`cctviz: no ${type} request`));
-      return ask((id) => ({ ...fields, type, id }), -1, false);
+      return ask((id) => ({ ...fields, type, id }), NO_ID, false);
     },
     get anchor() {
       const last = [...waiting.values()].filter((w) => w.loadMore).at(-1);

@@ -36,7 +36,7 @@
  * @property {ViewState["foldToFit"]} fold_to_fit
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
- * @property {number[]} selection node ids in selection order
+ * @property {import("../cct/data/ids.js").NodeId[]} selection node ids in selection order
  * @property {"mean" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
  * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
  * @property {number} height pixels

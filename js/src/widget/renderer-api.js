@@ -16,14 +16,14 @@
 /**
  * Callbacks and sizes given to `createRenderer`.
  * @typedef {object} RendererOptions
- * @property {(ids: number[]) => void} onSelect the user changed the selection (selection order)
+ * @property {(ids: import("../cct/data/ids.js").NodeId[]) => void} onSelect the user changed the selection (selection order)
  * @property {(partial: Partial<ViewState>) => void} onChange the user changed view state: only
  *   the changed keys
- * @property {(node: number) => void} onExpand the user opened a level-of-detail fold: the node
+ * @property {(node: import("../cct/data/ids.js").NodeId) => void} onExpand the user opened a level-of-detail fold: the node
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
- * @property {(node: number, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
+ * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
  *   asks Python for a node's per-row spread (its tooltip)
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
@@ -35,13 +35,13 @@
  * What the glue uses of a renderer.
  * @template {TableLike} T
  * @typedef {object} Renderer
- * @property {(table: T, state?: Partial<ViewState>, how?: { anchor?: number | null }) => void} setData
+ * @property {(table: T, state?: Partial<ViewState>, how?: { anchor?: import("../cct/data/ids.js").NodeId | null }) => void} setData
  *   `anchor`: a node kept where it was on screen, at the same zoom
  * @property {(partial: Partial<ViewState>) => void} setState no `onChange` echo; a bad value
  *   is a RangeError
  * @property {ViewState} state the whole view state
- * @property {(ids: number[]) => void} setSelection
- * @property {number[]} selection
+ * @property {(ids: import("../cct/data/ids.js").NodeId[]) => void} setSelection
+ * @property {import("../cct/data/ids.js").NodeId[]} selection
  * @property {(t: Transform) => void} setTransform
  * @property {Transform} transform
  * @property {(width: number, height: number) => void} resize
@@ -61,7 +61,7 @@
  * @typedef {object} FigureOptions
  * @property {number} width
  * @property {number} height
- * @property {number[]} selection
+ * @property {import("../cct/data/ids.js").NodeId[]} selection
  * @property {Record<string, string>} units
  * @property {Transform | null} transform the zoom the user set; null fits the whole tree
  * @property {Record<string, unknown>} [provenance]
@@ -114,7 +114,7 @@
  * @typedef {object} PaneHandlers
  * @property {(request: RowsRequest) => Promise<unknown>} fetchRows
  * @property {(request: { mode: RowMode, node: number, path: string[], add: boolean }) => void} pick
- * @property {(node: number) => void} focus
+ * @property {(node: import("../cct/data/ids.js").NodeId) => void} focus
  * @property {(name: string) => void} sandwich
  * @property {(mode: PaneMode) => void} setMode
  * @property {(text: string) => void} search

@@ -27,7 +27,7 @@ export function checkIds(table, partial) {
           `${trait}: node id ${id} is out of range: this tree has ${table.total} nodes (ids 0 to ${table.total - 1})`,
         );
       }
-      const row = key === "roots" ? table.rowOf(id) : -1;
+      const row = key === "roots" ? table.rowOf(/** @type {import("./ids.js").NodeId} */ (id)) : -1;
       if (row >= 0 && table.parent[row] >= 0) throw new RangeError(`${trait}: node ${id} is not a root`);
     }
   }

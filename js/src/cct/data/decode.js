@@ -1,10 +1,16 @@
 // Decodes the binary payload written by cctviz/payload.py into a columnar table.
 // Each column arrives as a DataView (over the comm), an ArrayBuffer or a typed array (in tests).
 // Rows of the table are a detail of this module: everything else names nodes by their full-tree
-// id (what Python and the traits use) and asks `table.rowOf(id)` / `table.idOf(row)`.
+// id (what Python and the traits use) and asks `table.rowOf(id)` / `table.idOf(row)`, the only
+// conversions between the two (their types: data/ids.js).
 
 import { contract } from "../../contract.js";
 import { displayText } from "../base/text.js";
+import { NO_ID, NO_ROW } from "./ids.js";
+
+/** @typedef {import("./ids.js").NodeId} NodeId */
+/** @typedef {import("./ids.js").Row} Row */
+/** @typedef {import("./ids.js").RowColumn} RowColumn */
 
 /** @typedef {{dtype: string, length: number, buffer: ArrayBufferView | ArrayBuffer}} Column */
 
@@ -31,7 +37,7 @@ const TYPE_WORDS = new Map([
 /**
  * @typedef {object} Table
  * @property {number} size
- * @property {Int32Array} parent
+ * @property {RowColumn} parent the parent row of each row (-1: a root)
  * @property {Int32Array} depth
  * @property {Int32Array} nameCode
  * @property {string[]} names
@@ -43,7 +49,7 @@ const TYPE_WORDS = new Map([
  * @property {number} extraEdges
  * @property {number} cycleEdges
  * @property {number} total nodes in the full tree (more than `size` under level of detail)
- * @property {Map<number, number[]>} callers a DAG's other callers of a node (full-tree ids, the
+ * @property {Map<NodeId, NodeId[]>} callers a DAG's other callers of a node (full-tree ids, the
  *   call edges not drawn; empty for a tree)
  * @property {string | null} tree names the full tree: the same for every table of one tree (a
  *   level-of-detail expansion, another reducer), another one for other data
@@ -56,9 +62,9 @@ const TYPE_WORDS = new Map([
  *   (presence 2) mean, e.g. "only in before"
  * @property {{ label: string, metric: string }[]} series a compare view's runs in order, with
  *   the metric holding each run's values (empty: one profile)
- * @property {(id: number) => number} rowOf the row of full-tree node `id`, -1 if the table does
- *   not have it (not sent under level of detail, or out of range)
- * @property {(row: number) => number} idOf the full-tree id of `row`, -1 for a fold row
+ * @property {(id: NodeId) => Row} rowOf the row of full-tree node `id`, -1 (NO_ROW) if the table
+ *   does not have it (not sent under level of detail, or out of range)
+ * @property {(row: Row) => NodeId} idOf the full-tree id of `row`, -1 (NO_ID) for a fold row
  */
 
 export const PAYLOAD_VERSION = contract.payload_version;
@@ -119,7 +125,7 @@ export function decodeTable(payload) {
   const size = payload.size;
   const table = {
     size,
-    parent: /** @type {Int32Array} */ (decodeColumn(payload.parent)),
+    parent: /** @type {RowColumn} */ (decodeColumn(payload.parent)),
     depth: /** @type {Int32Array} */ (decodeColumn(payload.depth)),
     nameCode: /** @type {Int32Array} */ (decodeColumn(payload.name)),
     names: decodeStrings(payload.names).map(displayText),
@@ -181,14 +187,14 @@ export function decodeTable(payload) {
 /**
  * The call edges not drawn, by callee: full-tree ids.
  * @param {{ caller: Column, callee: Column } | undefined} columns
- * @returns {Map<number, number[]>}
+ * @returns {Map<NodeId, NodeId[]>}
  */
 function decodeCallers(columns) {
-  /** @type {Map<number, number[]>} */
+  /** @type {Map<NodeId, NodeId[]>} */
   const out = new Map();
   if (!columns) return out;
-  const caller = decodeColumn(columns.caller);
-  const callee = decodeColumn(columns.callee);
+  const caller = /** @type {Int32Array & { [i: number]: NodeId }} */ (decodeColumn(columns.caller));
+  const callee = /** @type {Int32Array & { [i: number]: NodeId }} */ (decodeColumn(columns.callee));
   if (caller.length !== callee.length) throw new RangeError("callers: the two columns differ in length");
   for (let i = 0; i < callee.length; i++) {
     const list = out.get(callee[i]);
@@ -206,12 +212,24 @@ function decodeCallers(columns) {
  */
 function withIdMap(table) {
   const { nodeId, size } = table;
+  // the two conversions between ids and rows, and the only ones (see data/ids.js)
+  const row = (/** @type {number} */ n) => /** @type {Row} */ (n);
+  const id = (/** @type {number} */ n) => /** @type {NodeId} */ (n);
   if (!nodeId) {
-    return { ...table, rowOf: (id) => (Number.isInteger(id) && id >= 0 && id < size ? id : -1), idOf: (row) => row };
+    return {
+      ...table,
+      rowOf: (i) => (Number.isInteger(i) && i >= 0 && i < size ? row(i) : NO_ROW),
+      idOf: (r) => id(r),
+    };
   }
+  /** @type {Map<NodeId, Row>} */
   const rows = new Map();
-  for (let r = 0; r < nodeId.length; r++) if (nodeId[r] >= 0) rows.set(nodeId[r], r);
-  return { ...table, rowOf: (id) => rows.get(id) ?? -1, idOf: (row) => (row >= 0 && row < size ? nodeId[row] : -1) };
+  for (let r = 0; r < nodeId.length; r++) if (nodeId[r] >= 0) rows.set(id(nodeId[r]), row(r));
+  return {
+    ...table,
+    rowOf: (i) => rows.get(i) ?? NO_ROW,
+    idOf: (r) => (r >= 0 && r < size ? id(nodeId[r]) : NO_ID),
+  };
 }
 
 /** @param {Table} table @param {string} name */

@@ -289,27 +289,27 @@ export function createCanvasBackend(container, { labelPx }) {
       drawHolding();
     },
 
-    /** @param {number | null} id */
-    setHovered(id) {
-      drawRings(hoverRing, id === null ? [] : [id], "cct-hovered");
+    /** @param {import("../data/ids.js").ItemKey | null} key */
+    setHovered(key) {
+      drawRings(hoverRing, key === null ? [] : [key], "cct-hovered");
     },
 
-    /** Search matches. @param {Iterable<number>} ids */
-    setMatches(ids) {
-      matches = new Set(ids);
+    /** Search matches, by item key. @param {Iterable<import("../data/ids.js").ItemKey>} keys */
+    setMatches(keys) {
+      matches = new Set(keys);
       drawRings(matchRings, matches, "cct-match");
     },
 
-    /** Nodes marked from Python. @param {Iterable<number>} ids */
-    setHighlighted(ids) {
-      highlighted = new Set(ids);
+    /** Nodes marked from Python, by item key. @param {Iterable<import("../data/ids.js").ItemKey>} keys */
+    setHighlighted(keys) {
+      highlighted = new Set(keys);
       drawRings(highlightRings, highlighted, "cct-highlight");
     },
 
-    /** The keyboard cursor. @param {number | null} id */
-    setCursor(id) {
-      cursor = id;
-      drawRings(cursorRing, id === null ? [] : [id], "cct-cursor");
+    /** The keyboard cursor's item key. @param {import("../data/ids.js").ItemKey | null} key */
+    setCursor(key) {
+      cursor = key;
+      drawRings(cursorRing, key === null ? [] : [key], "cct-cursor");
     },
 
     /**
@@ -331,7 +331,7 @@ export function createCanvasBackend(container, { labelPx }) {
     /**
      * The node under the pointer: nearest centre within its radius (plus 3 screen pixels).
      * @param {MouseEvent} event
-     * @returns {number | null} its mark key
+     * @returns {import("../data/ids.js").ItemKey | null} its mark key
      */
     nodeAt(event) {
       const box = canvas.getBoundingClientRect();

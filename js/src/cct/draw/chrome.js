@@ -65,13 +65,13 @@ export function createChrome(root) {
 
     /**
      * The focus path as buttons ("All" first); `pick(id)` focuses there (null: everything).
-     * @param {{ id: number, name: string }[] | null} path null: nothing is focused
-     * @param {(id: number | null) => void} pick
+     * @param {{ id: import("../data/ids.js").NodeId, name: string }[] | null} path null: nothing is focused
+     * @param {(id: import("../data/ids.js").NodeId | null) => void} pick
      */
     setBreadcrumb(path, pick) {
       breadcrumb.replaceChildren();
       if (!path) return;
-      /** @param {string} text @param {number | null} id */
+      /** @param {string} text @param {import("../data/ids.js").NodeId | null} id */
       const crumb = (text, id) => {
         const b = append(breadcrumb, "button", { className: "cct-crumb", text, attrs: { type: "button" } });
         b.addEventListener("click", () => pick(id));

@@ -11,7 +11,7 @@ import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-conte
 /**
  * @typedef {object} Drawing what is drawn now
  * @property {import("../picture/picture.js").Picture | null} picture
- * @property {{ setHovered: (key: number | null) => void,
+ * @property {{ setHovered: (key: import("../data/ids.js").ItemKey | null) => void,
  *   drawHoverLabel: (mark: import("../picture/label-layout.js").LabelMark | null) => void } | null} backend
  * @property {import("../../contract.js").ViewState} view
  */
@@ -19,11 +19,11 @@ import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-conte
 /**
  * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   camera: import("../input/camera.js").Camera, D: { rMin: number }, spreads: ReturnType<typeof import("./spreads.js").createSpreads>,
- *   now: () => Drawing, keyOf: (id: number) => number }} parts
- * @returns {(key: number | null, event: MouseEvent | null) => void}
+ *   now: () => Drawing }} parts
+ * @returns {(key: import("../data/ids.js").ItemKey | null, event: MouseEvent | null) => void}
  */
-export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
-  /** @type {number | null} the hovered item's key, while its tooltip shows */
+export function createHover({ doc, chrome, camera, D, spreads, now }) {
+  /** @type {import("../data/ids.js").ItemKey | null} the hovered item's key, while its tooltip shows */
   let hovered = null;
   return (key, event) => {
     const { picture, backend, view } = now();
@@ -41,7 +41,7 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
       sizeBy: view.sizeBy,
       colorWhy: scene.color.why,
       judged: judged(table, view),
-      focus: focusTotals(table, view.focus === null ? -1 : keyOf(view.focus)),
+      focus: focusTotals(table, view.focus === null ? -1 : table.rowOf(view.focus)),
     };
     // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum
     const sums = table.metrics
@@ -68,7 +68,7 @@ export function createHover({ doc, chrome, camera, D, spreads, now, keyOf }) {
  * is selected: the last node selected, for data with several rows per node.
  * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   spreads: ReturnType<typeof import("./spreads.js").createSpreads> }} parts
- * @returns {(table: import("../data/decode.js").Table | null, selection: number[], metric: string) => void}
+ * @returns {(table: import("../data/decode.js").Table | null, selection: import("../data/ids.js").NodeId[], metric: string) => void}
  */
 export function createPin({ doc, chrome, spreads }) {
   let shown = "";
@@ -79,7 +79,8 @@ export function createPin({ doc, chrome, spreads }) {
     if (table && !tables.has(table)) tables.set(table, ++count);
     const id = selection.at(-1);
     const row = table && id !== undefined ? table.rowOf(id) : -1;
-    const spread = table?.reducer && row >= 0 ? spreads.of(/** @type {number} */ (id), metric) : null;
+    const spread =
+      table?.reducer && row >= 0 ? spreads.of(/** @type {import("../data/ids.js").NodeId} */ (id), metric) : null;
     const key = spread && table ? `${id} ${metric} ${tables.get(table)} ${table.reducer}` : "";
     if (key === shown) return;
     shown = key;

@@ -4,30 +4,31 @@
 
 /**
  * @param {{ camera: import("../input/camera.js").Camera, D: { minRowPx: number, rowHeight: number },
- *   picture: () => import("../picture/picture.js").Picture | null, keyOf: (id: number) => number,
- *   screenOf: (key: number) => { x: number, y: number }, updateLabels: () => void }} parts
+ *   picture: () => import("../picture/picture.js").Picture | null,
+ *   keyOf: (id: import("../data/ids.js").NodeId) => import("../data/ids.js").ItemKey,
+ *   screenOf: (key: import("../data/ids.js").ItemKey) => { x: number, y: number }, updateLabels: () => void }} parts
  */
 export function createNavigation({ camera, D, picture, keyOf, screenOf, updateLabels }) {
-  /** The fold item under node `parent` (-1: hidden roots), if drawn. @param {number} parent */
+  /** The fold item under node `parent` (-1: hidden roots), if drawn. @param {import("../data/ids.js").NodeId} parent */
   const foldUnder = (parent) => {
     const pic = picture();
     return pic?.tree.items.find((it) => it.fold && (it.id >= 0 ? pic.table.idOf(it.id) : -1) === parent);
   };
   return {
-    /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. @param {number} id */
-    screenPosition(/** @type {number} */ id) {
+    /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. @param {import("../data/ids.js").NodeId} id */
+    screenPosition(/** @type {import("../data/ids.js").NodeId} */ id) {
       const key = keyOf(id);
       return key >= 0 && picture()?.tree.byKey.has(key) ? screenOf(key) : null;
     },
-    /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. @param {number} parent */
-    foldPosition(/** @type {number} */ parent) {
+    /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. @param {import("../data/ids.js").NodeId} parent */
+    foldPosition(/** @type {import("../data/ids.js").NodeId} */ parent) {
       const fold = foldUnder(parent);
       return fold ? screenOf(fold.key) : null;
     },
     /**
      * Brings drawn nodes into view (navigation keeps its target in view); with `readable`, at
      * a zoom where rows are at least `minRowPx` apart.
-     * @param {number[]} ids full-tree ids (those not drawn are skipped)
+     * @param {import("../data/ids.js").NodeId[]} ids full-tree ids (those not drawn are skipped)
      * @param {{ readable?: boolean, children?: boolean }} [how] `children`: their drawn children too
      */
     reveal(ids, { readable = false, children = false } = {}) {
@@ -45,8 +46,8 @@ export function createNavigation({ camera, D, picture, keyOf, screenOf, updateLa
       );
       updateLabels();
     },
-    /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {number} parent */
-    centerOnFold(/** @type {number} */ parent) {
+    /** Pans (same zoom) so that the fold under node `parent` is in the middle of the view. @param {import("../data/ids.js").NodeId} parent */
+    centerOnFold(/** @type {import("../data/ids.js").NodeId} */ parent) {
       const layout = picture()?.layout;
       const fold = foldUnder(parent);
       if (fold && layout) camera.centerOn(layout.x[fold.key], layout.y[fold.key]);
@@ -54,7 +55,7 @@ export function createNavigation({ camera, D, picture, keyOf, screenOf, updateLa
     /**
      * Puts node `id` back at screen position `at` with the zoom `zoom` (an expansion keeps the
      * expanded node where the user clicked).
-     * @param {number} id @param {{ x: number, y: number }} at @param {{ x: number, y: number, k: number }} zoom
+     * @param {import("../data/ids.js").NodeId} id @param {{ x: number, y: number }} at @param {{ x: number, y: number, k: number }} zoom
      */
     keepAt(id, at, zoom) {
       const layout = picture()?.layout;

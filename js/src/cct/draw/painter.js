@@ -5,6 +5,7 @@
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
 import { metricByName } from "../data/decode.js";
+import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { judged, judgedKey } from "../picture/judge.js";
@@ -21,6 +22,9 @@ import { textMeasure } from "./text-measure.js";
 import { drawLegends, LEGEND_BAND, metricTitle } from "./view-legends.js";
 
 /** @typedef {import("../picture/picture.js").Picture} Picture */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 
 /** @typedef {ReturnType<typeof createSvgBackend> | ReturnType<typeof createCanvasBackend>} Backend */
 const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
@@ -30,10 +34,10 @@ const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
  *   store: import("../state/store.js").Store,
  *   camera: import("../input/camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
  *   toolbar: ReturnType<typeof import("../input/toolbar.js").createToolbar> | null,
- *   onBackend: (svg: SVGSVGElement) => void, onFocus: (id: number | null) => void,
- *   onSpread?: ((node: number, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
+ *   onBackend: (svg: SVGSVGElement) => void, dispatch: import("../state/commands.js").Dispatch,
+ *   onSpread?: ((node: import("../data/ids.js").NodeId, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
  *   `picture`: what to draw (null: nothing yet); `onBackend`: a new drawing surface (gestures
- *   and zoom move to it); `onFocus`: a breadcrumb click
+ *   and zoom move to it); `dispatch`: a breadcrumb click focuses its node
  */
 export function createPainter({
   D,
@@ -44,7 +48,7 @@ export function createPainter({
   chrome,
   toolbar,
   onBackend,
-  onFocus,
+  dispatch,
   onSpread = null,
 }) {
   // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
@@ -56,9 +60,9 @@ export function createPainter({
   const view = () => store.view;
   /** the picture, once there is one to draw and a metric to colour by */
   const drawable = () => (view().colorBy ? picture() : null);
-  /** the item key of a drawn node id (a row), -1 if the table does not have it */
-  const keyOf = (/** @type {number} */ id) => picture()?.keyOf(id) ?? -1;
-  const keysOf = (/** @type {Iterable<number>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
+  /** the item key of a drawn node id, -1 if the table does not have it */
+  const keyOf = (/** @type {NodeId} */ id) => picture()?.keyOf(id) ?? NO_KEY;
+  const keysOf = (/** @type {Iterable<NodeId>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
   const screenOf = (/** @type {number} */ key) => {
     const layout = picture()?.layout;
     return { x: camera.toScreenX(layout?.x[key] ?? 0), y: camera.toScreenY(layout?.y[key] ?? 0) };
@@ -102,7 +106,6 @@ export function createPainter({
     D,
     spreads,
     now: () => ({ picture: picture(), backend, view: view() }),
-    keyOf,
   });
 
   /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
@@ -111,7 +114,7 @@ export function createPainter({
     const { table, scene } = pic;
     const colorMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().colorBy));
     const sizeMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().sizeBy));
-    const share = legendShare(table, view(), colorMetric, keyOf);
+    const share = legendShare(table, view(), colorMetric, table.rowOf);
     const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
     const small = judgedKey(judged(table, view()));
     const sizeTitle = metricTitle(sizeMetric, units);
@@ -162,13 +165,17 @@ export function createPainter({
     showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
-    const focusRow = view().focus === null ? -1 : keyOf(/** @type {number} */ (view().focus));
+    const focus = view().focus;
     const t = table;
+    const focusRow = focus === null ? NO_ROW : t.rowOf(focus);
     chrome.setBreadcrumb(
       focusRow < 0
         ? null
-        : pathTo(t.parent, focusRow).map((row) => ({ id: t.idOf(row), name: t.names[t.nameCode[row]] })),
-      onFocus,
+        : pathTo(t.parent, focusRow).map((row) => ({
+            id: t.idOf(row),
+            name: t.names[t.nameCode[row]],
+          })),
+      (id) => dispatch({ type: "focus", id }),
     );
   }
   function restyle() {
@@ -189,7 +196,7 @@ export function createPainter({
   /**
    * A new picture of another structure (collapse, prune, focus, roots) or table: drawn, and
    * fitted, or moved so that node `anchor.id` stays at `anchor.at` on screen.
-   * @param {{ id: number, at: { x: number, y: number } } | null} anchor
+   * @param {{ id: NodeId, at: { x: number, y: number } } | null} anchor
    */
   function rebuild(anchor = null) {
     const pic = picture();
@@ -203,7 +210,7 @@ export function createPainter({
     histogram();
     // labels placed later: those of the old structure would name the wrong places meanwhile
     if (labelsLater()) backend?.drawLabels([]);
-    const key = anchor === null ? -1 : pic.keyOf(anchor.id);
+    const key = anchor === null ? NO_KEY : pic.keyOf(anchor.id);
     if (anchor && key >= 0 && tree.byKey.has(key)) {
       camera.keep(anchor.at, layout.x[key], layout.y[key]);
       updateLabels();
@@ -286,7 +293,7 @@ export function createPainter({
     camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
-  function centerOn(/** @type {number} */ id, onlyIfOutside = false) {
+  function centerOn(/** @type {NodeId} */ id, onlyIfOutside = false) {
     const pic = picture();
     const key = keyOf(id);
     if (pic && key >= 0 && pic.tree.byKey.has(key)) {
@@ -334,9 +341,9 @@ export function createPainter({
   const marks = {
     selection: showSelection,
     highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
-    /** @param {number | null} id */
+    /** @param {NodeId | null} id */
     cursor: (id) => backend?.setCursor(id !== null && picture()?.tree.byKey.has(keyOf(id)) ? keyOf(id) : null),
-    /** @param {number[]} ids */
+    /** @param {import("../data/ids.js").NodeId[]} ids */
     matches: (ids) => backend?.setMatches(keysOf(ids)),
   };
 
@@ -373,6 +380,10 @@ export function createPainter({
     moved,
     settleSize,
     hover,
+    /** The tooltip follows the pointer. @param {MouseEvent} event */
+    moveTooltip(event) {
+      chrome.tooltip.move(event, camera.size.width);
+    },
     marks,
     /** Forgets what was asked of Python about the last table (new data). */
     newTable() {

@@ -7,7 +7,7 @@ import { spreadContent } from "./tooltip-content.js";
 
 /**
  * Spreads asked of Python for hovered nodes, kept per node and metric for as long as the table.
- * @param {((node: number, metric: string) => Promise<Spread>) | null} ask
+ * @param {((node: import("../data/ids.js").NodeId, metric: string) => Promise<Spread>) | null} ask
  */
 export function createSpreads(ask) {
   /** @type {Map<string, Promise<Spread>>} */
@@ -15,7 +15,7 @@ export function createSpreads(ask) {
   const spreads = {
     /**
      * Node `id`'s spread of `metric`, asked once; null without anyone to ask.
-     * @param {number} id @param {string} metric
+     * @param {import("../data/ids.js").NodeId} id @param {string} metric
      */
     of(id, metric) {
       if (!ask) return null;
@@ -35,7 +35,7 @@ export function createSpreads(ask) {
     /**
      * Appends node `id`'s spread of `metric` to the tooltip `content` once Python answers, if
      * `current()` still says so.
-     * @param {HTMLElement} content @param {number} id @param {string} metric @param {() => boolean} current
+     * @param {HTMLElement} content @param {import("../data/ids.js").NodeId} id @param {string} metric @param {() => boolean} current
      */
     attach(content, id, metric, current) {
       spreads

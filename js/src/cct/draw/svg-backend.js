@@ -50,7 +50,7 @@ export function createSvgBackend(container, { labelPx }) {
 
   /** @type {(SVGGeometryElement | undefined)[]} by mark key: circles, and paths for the other shapes */
   let elements = [];
-  /** @type {WeakMap<Element, number>} element → mark key, for hit-testing */
+  /** @type {WeakMap<Element, import("../data/ids.js").ItemKey>} element → mark key, for hit-testing */
   let keyOf = new WeakMap();
   /** @type {WeakMap<Element, NodeMark>} element → its mark, to resize it on zoom */
   let markOf = new WeakMap();
@@ -161,28 +161,28 @@ export function createSvgBackend(container, { labelPx }) {
       }
     },
 
-    /** Search matches. @param {Set<number>} ids */
-    setMatches(ids) {
+    /** Search matches, by item key. @param {Set<import("../data/ids.js").ItemKey>} keys */
+    setMatches(keys) {
       for (const el of nodeGroup.querySelectorAll(".cct-match")) el.classList.remove("cct-match");
-      for (const id of ids) elements[id]?.classList.add("cct-match");
+      for (const key of keys) elements[key]?.classList.add("cct-match");
     },
 
-    /** Nodes marked from Python. @param {Set<number>} ids */
-    setHighlighted(ids) {
+    /** Nodes marked from Python, by item key. @param {Set<import("../data/ids.js").ItemKey>} keys */
+    setHighlighted(keys) {
       for (const el of nodeGroup.querySelectorAll(".cct-highlight")) el.classList.remove("cct-highlight");
-      for (const id of ids) elements[id]?.classList.add("cct-highlight");
+      for (const key of keys) elements[key]?.classList.add("cct-highlight");
     },
 
-    /** The keyboard cursor. @param {number | null} id */
-    setCursor(id) {
+    /** The keyboard cursor's item key. @param {import("../data/ids.js").ItemKey | null} key */
+    setCursor(key) {
       nodeLayer.select(".cct-cursor").classed("cct-cursor", false);
-      if (id !== null) elements[id]?.classList.add("cct-cursor");
+      if (key !== null) elements[key]?.classList.add("cct-cursor");
     },
 
-    /** @param {number | null} id */
-    setHovered(id) {
+    /** @param {import("../data/ids.js").ItemKey | null} key */
+    setHovered(key) {
       nodeLayer.select(".cct-hovered").classed("cct-hovered", false);
-      if (id !== null && elements[id]) elements[id].classList.add("cct-hovered");
+      if (key !== null && elements[key]) elements[key].classList.add("cct-hovered");
     },
 
     /** A zoom or pan ended (every step is drawn as it is: nothing to finish). */
@@ -205,7 +205,7 @@ export function createSvgBackend(container, { labelPx }) {
       }
     },
 
-    /** @param {Event} event @returns {number | null} */
+    /** The key of the item under the pointer. @param {Event} event @returns {import("../data/ids.js").ItemKey | null} */
     nodeAt(event) {
       const target = /** @type {Element} */ (event.target);
       const el = target?.closest?.(".cct-node");

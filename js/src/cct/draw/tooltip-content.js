@@ -10,26 +10,26 @@ const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio
 /**
  * @param {Document} doc
  * @param {import("../data/decode.js").Table} table
- * @param {number} id
+ * @param {import("../data/ids.js").Row} row the node's row
  * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null,
  *   focus?: Map<string, number> | null, judged?: import("../picture/judge.js").Judged | null }} view
  *   `focus`: each additive metric's total under the focused node, for the share of the focus;
  *   `judged`: the nodes too small to judge (judge.js)
  * @returns {HTMLElement}
  */
-export function tooltipContent(doc, table, id, view) {
+export function tooltipContent(doc, table, row, view) {
   const root = doc.createElement("div");
   const title = root.appendChild(doc.createElement("div"));
   title.className = "cct-tooltip-name";
-  title.textContent = table.names[table.nameCode[id]];
-  const type = table.types[table.typeCode[id]];
+  title.textContent = table.names[table.nameCode[row]];
+  const type = table.types[table.typeCode[row]];
   if (type) {
     const sub = root.appendChild(doc.createElement("div"));
     sub.className = "cct-tooltip-type";
     sub.textContent = type;
   }
   // a compare view: a context that not every run has
-  const only = table.presence?.[id] ?? 0;
+  const only = table.presence?.[row] ?? 0;
   if (only && table.presenceLabels) {
     const sub = root.appendChild(doc.createElement("div"));
     sub.className = "cct-tooltip-presence";
@@ -38,15 +38,15 @@ export function tooltipContent(doc, table, id, view) {
   const grid = root.appendChild(doc.createElement("table"));
   grid.className = "cct-tooltip-metrics";
   for (const m of table.metrics) {
-    const row = grid.appendChild(doc.createElement("tr"));
-    if (m.name === view.colorBy) row.classList.add("cct-color-metric");
-    if (m.name === view.sizeBy) row.classList.add("cct-size-metric");
+    const line = grid.appendChild(doc.createElement("tr"));
+    if (m.name === view.colorBy) line.classList.add("cct-color-metric");
+    if (m.name === view.sizeBy) line.classList.add("cct-size-metric");
     const role = [m.name === view.colorBy ? "colour" : "", m.name === view.sizeBy ? "size" : ""]
       .filter(Boolean)
       .join(", ");
-    cell(doc, row, "th", m.name + (role ? ` (${role})` : ""));
-    cell(doc, row, "td", KIND_MARK[m.kind] ?? "").className = "cct-kind";
-    const v = m.values[id];
+    cell(doc, line, "th", m.name + (role ? ` (${role})` : ""));
+    cell(doc, line, "td", KIND_MARK[m.kind] ?? "").className = "cct-kind";
+    const v = m.values[row];
     let text = formatValue(v);
     if (m.name === view.colorBy && view.colorWhy) {
       const why = view.colorWhy(v);
@@ -58,18 +58,18 @@ export function tooltipContent(doc, table, id, view) {
         table.reducer && (m.kind === "ratio" || m.kind === "max")
           ? `none (${table.reducer} of zeros, or of no values)`
           : "missing (no value in the profile)";
-    cell(doc, row, "td", text).className = "cct-value";
-    cell(doc, row, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
+    cell(doc, line, "td", text).className = "cct-value";
+    cell(doc, line, "td", shareText(v, totals(table).get(m.name), view.focus?.get(m.name))).className = "cct-share";
   }
-  const small = judgedText(view.judged ?? null, id);
+  const small = judgedText(view.judged ?? null, row);
   if (small) {
     const note = root.appendChild(doc.createElement("div"));
     note.className = "cct-tooltip-small";
     note.textContent = `${small}: grey, not on the colour scale`;
   }
-  const series = seriesContent(doc, table, id);
+  const series = seriesContent(doc, table, row);
   if (series) root.append(series);
-  const callers = otherCallers(table, id);
+  const callers = otherCallers(table, row);
   if (callers) {
     const note = root.appendChild(doc.createElement("div"));
     note.className = "cct-tooltip-callers";
@@ -86,7 +86,7 @@ export function tooltipContent(doc, table, id, view) {
 /**
  * "also called from a, b (+2 not loaded)": the callers of a DAG node other than the one it is
  * drawn under, or null for a node with one caller.
- * @param {import("../data/decode.js").Table} table @param {number} row
+ * @param {import("../data/decode.js").Table} table @param {import("../data/ids.js").Row} row
  */
 export function otherCallers(table, row) {
   const list = table.callers?.get(table.idOf(row));
@@ -123,7 +123,7 @@ function cell(doc, row, tag, text) {
  * values. Text nodes only.
  * @param {Document} doc
  * @param {import("../data/decode.js").Table} table
- * @param {{ kind: string, id: number, hidden: number[], fold?: boolean }} item
+ * @param {{ kind: string, id: import("../data/ids.js").Row, hidden: import("../data/ids.js").Row[], fold?: boolean }} item
  * @param {{ count: number, sums: { name: string, kind: string, value: number }[] }} hidden rows
  *   named "Σ time" (what adds up) or "max imbalance" (a ratio or a maximum)
  * @param {Parameters<typeof tooltipContent>[3]} view

@@ -3,6 +3,7 @@
 // external reference) with a title and provenance metadata. Used by the headless export
 // (figure-page.js, driven from Python) and by the widget's static fallback image.
 import { select } from "d3-selection";
+import { asRow } from "../data/ids.js";
 import { drawGlyphKey, figureStyle, glyphsOf, inlineStyles } from "../draw/figure-style.js";
 import { figureLegends } from "../draw/legend.js";
 import { SVG_NS } from "../draw/overlay.js";
@@ -29,7 +30,7 @@ const LEFT_COLUMN = 170;
  * @property {"screen" | "paper"} [style]
  * @property {string | null} [fontFamily]
  * @property {number | null} [fontSize] points
- * @property {number[]} [selection]
+ * @property {import("../data/ids.js").NodeId[]} [selection]
  * @property {Record<string, string>} [units] metric name → unit, for the legend titles
  * @property {string} [title]
  * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
@@ -185,7 +186,7 @@ function changesSign(table, name) {
   let neg = false;
   let pos = false;
   for (let r = 0; r < table.size; r++) {
-    if (table.idOf(r) < 0) continue;
+    if (table.idOf(asRow(r)) < 0) continue;
     const v = m.values[r];
     if (v < 0) neg = true;
     else if (v > 0) pos = true;

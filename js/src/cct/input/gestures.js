@@ -1,34 +1,38 @@
 // Gestures: the pointer (hover, click, double-click, rectangular brush) and the keyboard on the
-// drawing. They turn DOM events into the renderer's actions; what an action does is decided by
-// the renderer (selection in the store, collapse through the commands). Node ids handed to the
-// actions are full-tree ids.
+// drawing. They turn DOM events into commands (state/commands.js: select, collapse, load more,
+// cursor, undo…) handed to `dispatch`, read off the picture drawn now; what only shows (hover, the
+// tooltip) goes to the pointer. Node ids in commands are full-tree ids.
+import { NO_ID } from "../data/ids.js";
 
 /** @typedef {import("../picture/view-tree.js").ViewItem} ViewItem */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
+/** @typedef {import("../picture/picture.js").Picture} Picture */
+/**
+ * What the pointer shows on the drawing, changing nothing (the painter).
+ * @typedef {object} Pointer
+ * @property {(key: ItemKey | null, event: MouseEvent | null) => void} hover the item under the
+ *   pointer (its tooltip and label), null: none
+ * @property {(event: MouseEvent) => void} moveTooltip
+ * @property {(key: ItemKey) => { x: number, y: number }} screenOf where an item is on screen
+ */
 /**
  * @typedef {object} GestureContext
  * @property {HTMLElement} stage
- * @property {() => { svg: SVGSVGElement | null, nodeAt: (event: any) => number | null } | null} backend
- * @property {() => { items: ViewItem[], byKey: Map<number, ViewItem> } | null} tree
- * @property {(row: number) => number} idOf full-tree id of a row
- * @property {(id: number) => number} keyOf item key of a drawn node id, -1 if not drawn
- * @property {(key: number) => { x: number, y: number }} screenOf where an item is on screen
- * @property {() => number[]} selection
- * @property {() => number | null} cursor
- * @property {(ids: number[]) => void} select the user's new selection
- * @property {(id: number) => void} toggleCollapse
- * @property {(item: ViewItem) => void} expandFold
- * @property {(key: number | null, event: MouseEvent | null) => void} hover
- * @property {(event: MouseEvent) => void} moveTooltip
- * @property {(id: number | null, reveal: boolean) => void} setCursor
- * @property {(name: string) => void} command a toolbar command: "undo", "redo"
- * @property {() => void} escape clear the selection and the search
- * @property {() => void} focusSearch
+ * @property {() => { svg: SVGSVGElement | null, nodeAt: (event: any) => ItemKey | null } | null} backend
+ *   the drawing surface now
+ * @property {() => Picture | null} picture the picture drawn now
+ * @property {{ readonly selection: NodeId[], readonly cursor: NodeId | null }} store
+ * @property {import("../state/commands.js").Dispatch} dispatch
+ * @property {() => Pointer} pointer the painter (made after the gestures: it attaches them to its surfaces)
+ * @property {{ focusSearch: () => void } | null} toolbar
  * @property {() => boolean} brushing whether the brush tool is on
  */
 
 /** @param {GestureContext} ctx */
 export function createGestures(ctx) {
-  /** @type {number | null} */
+  /** @type {ItemKey | null} */
   let hovered = null;
   /** @type {{ x0: number, y0: number, x1?: number, y1?: number, rect: HTMLElement, add: boolean } | null} */
   let brush = null;
@@ -44,8 +48,14 @@ export function createGestures(ctx) {
   /** @param {Event} event */
   const itemAt = (event) => {
     const key = keyAt(event);
-    return key === null ? null : (ctx.tree()?.byKey.get(key) ?? null);
+    return key === null ? null : (ctx.picture()?.tree.byKey.get(key) ?? null);
   };
+  /** The full-tree id of a node item. @param {ViewItem} item */
+  const idOf = (item) => ctx.picture()?.table.idOf(item.id) ?? NO_ID;
+  /** @param {NodeId[]} ids */
+  const select = (ids) => ctx.dispatch({ type: "select", ids });
+  /** Opens a level-of-detail fold: the hidden children of its parent. @param {ViewItem} fold */
+  const loadMore = (fold) => ctx.dispatch({ type: "loadMore", parent: fold.id >= 0 ? idOf(fold) : NO_ID });
   const real = (/** @type {ViewItem | null | undefined} */ it) => !!it && it.kind !== "aggregate";
 
   /** @param {MouseEvent} event */
@@ -54,8 +64,8 @@ export function createGestures(ctx) {
     const key = keyAt(event);
     if (key !== hovered) {
       hovered = key;
-      ctx.hover(key, event);
-    } else if (key !== null) ctx.moveTooltip(event);
+      ctx.pointer().hover(key, event);
+    } else if (key !== null) ctx.pointer().moveTooltip(event);
   }
 
   /** @param {MouseEvent} event */
@@ -66,20 +76,20 @@ export function createGestures(ctx) {
     }
     const item = itemAt(event);
     if (!item) {
-      if (ctx.selection().length && !event.defaultPrevented) ctx.select([]);
+      if (ctx.store.selection.length && !event.defaultPrevented) select([]);
       return;
     }
     if (item.kind === "aggregate") {
-      if (item.fold) ctx.expandFold(item);
+      if (item.fold) loadMore(item);
       return;
     }
-    const id = ctx.idOf(item.id);
-    ctx.setCursor(id, false);
+    const id = idOf(item);
+    ctx.dispatch({ type: "cursor", id, reveal: false });
     const toggle = event.shiftKey || event.ctrlKey || event.metaKey;
-    const next = new Set(toggle ? ctx.selection() : []);
+    const next = new Set(toggle ? ctx.store.selection : []);
     if (toggle && next.has(id)) next.delete(id);
     else next.add(id);
-    ctx.select([...next]);
+    select([...next]);
   }
 
   /** @param {MouseEvent} event */
@@ -88,8 +98,8 @@ export function createGestures(ctx) {
     // under the pointer, a forced layout of the DOM just changed) has nothing to do here
     event.stopPropagation();
     const item = itemAt(event);
-    if (item?.fold) ctx.expandFold(item);
-    else if (real(item)) ctx.toggleCollapse(ctx.idOf(/** @type {ViewItem} */ (item).id));
+    if (item?.fold) loadMore(item);
+    else if (item && real(item)) ctx.dispatch({ type: "collapse", id: idOf(item) });
   }
 
   /** @param {PointerEvent} event */
@@ -132,7 +142,7 @@ export function createGestures(ctx) {
   function finishBrush(event) {
     const b = brush;
     brush = null;
-    const tree = ctx.tree();
+    const tree = ctx.picture()?.tree;
     if (!b || !tree) return;
     brushMove(event, b);
     b.rect.remove();
@@ -140,59 +150,59 @@ export function createGestures(ctx) {
     const [y0, y1] = [Math.min(b.y0, b.y1 ?? b.y0), Math.max(b.y0, b.y1 ?? b.y0)];
     if (x1 - x0 < 3 && y1 - y0 < 3) return; // a click, not a brush
     brushed = true;
-    const next = new Set(b.add ? ctx.selection() : []);
+    const next = new Set(b.add ? ctx.store.selection : []);
     for (const item of tree.items) {
       if (item.kind === "aggregate") continue;
-      const p = ctx.screenOf(item.key);
-      if (p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1) next.add(ctx.idOf(item.id));
+      const p = ctx.pointer().screenOf(item.key);
+      if (p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1) next.add(idOf(item));
     }
-    ctx.select([...next]);
+    select([...next]);
   }
 
   /** @param {KeyboardEvent} event */
   function onKeyDown(event) {
-    const tree = ctx.tree();
-    if (!tree) return;
+    const pic = ctx.picture();
+    if (!pic) return;
     const mod = event.ctrlKey || event.metaKey;
-    const cursor = ctx.cursor();
-    if (mod && (event.key === "z" || event.key === "Z")) ctx.command(event.shiftKey ? "redo" : "undo");
-    else if (mod && event.key === "y") ctx.command("redo");
-    else if (event.key === "/") ctx.focusSearch();
-    else if (event.key === "Escape") ctx.escape();
-    else if (event.key.startsWith("Arrow")) moveCursor(tree, event.key);
-    else if (event.key === "Enter" && cursor !== null) ctx.toggleCollapse(cursor);
+    const cursor = ctx.store.cursor;
+    if (mod && (event.key === "z" || event.key === "Z")) ctx.dispatch({ type: event.shiftKey ? "redo" : "undo" });
+    else if (mod && event.key === "y") ctx.dispatch({ type: "redo" });
+    else if (event.key === "/") ctx.toolbar?.focusSearch();
+    else if (event.key === "Escape") ctx.dispatch({ type: "escape" });
+    else if (event.key.startsWith("Arrow")) moveCursor(pic, event.key);
+    else if (event.key === "Enter" && cursor !== null) ctx.dispatch({ type: "collapse", id: cursor });
     else if (event.key === " " && cursor !== null) {
-      const next = new Set(ctx.selection());
+      const next = new Set(ctx.store.selection);
       if (next.has(cursor)) next.delete(cursor);
       else next.add(cursor);
-      ctx.select([...next]);
+      select([...next]);
     } else return;
     event.preventDefault();
   }
 
   /**
    * ← parent, → first child (or expand a collapsed node), ↑/↓ siblings.
-   * @param {{ items: ViewItem[], byKey: Map<number, ViewItem> }} tree @param {string} key
+   * @param {Picture} pic @param {string} key
    */
-  function moveCursor(tree, key) {
-    const cursor = ctx.cursor();
-    const current = cursor === null ? null : tree.byKey.get(ctx.keyOf(cursor));
-    if (!current) {
-      const first = tree.items.find(real);
-      ctx.setCursor(first ? ctx.idOf(first.id) : null, false);
-      return;
-    }
+  function moveCursor(pic, key) {
+    const { tree } = pic;
+    const cursor = ctx.store.cursor;
+    const current = cursor === null ? null : tree.byKey.get(pic.keyOf(cursor));
+    /** @param {ViewItem | undefined} item @param {boolean} reveal */
+    const cursorOn = (item, reveal) =>
+      ctx.dispatch({ type: "cursor", id: item ? pic.table.idOf(item.id) : null, reveal });
+    if (!current) return cursorOn(tree.items.find(real), false);
     /** @type {ViewItem | undefined} */
     let next;
     if (key === "ArrowLeft") next = tree.byKey.get(current.parentKey);
     else if (key === "ArrowRight") {
-      if (current.kind === "collapsed") return ctx.toggleCollapse(ctx.idOf(current.id));
+      if (current.kind === "collapsed") return ctx.dispatch({ type: "collapse", id: pic.table.idOf(current.id) });
       next = tree.items.find((it) => it.parentKey === current.key && real(it));
     } else {
       const siblings = tree.items.filter((it) => it.parentKey === current.parentKey && real(it));
       next = siblings[siblings.indexOf(current) + (key === "ArrowDown" ? 1 : -1)];
     }
-    if (next && real(next)) ctx.setCursor(ctx.idOf(next.id), true);
+    if (next && real(next)) cursorOn(next, true);
   }
 
   const listeners = /** @type {const} */ ([
@@ -201,7 +211,7 @@ export function createGestures(ctx) {
       "pointerleave",
       (/** @type {MouseEvent} */ event) => {
         hovered = null;
-        ctx.hover(null, event);
+        ctx.pointer().hover(null, event);
       },
     ],
     ["pointerdown", onPointerDown],

@@ -20,7 +20,7 @@ import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
  * @property {(request: RowsRequest) => Promise<unknown>} fetchRows Python's rows for a request
  * @property {(request: { mode: RowMode, node: number, path: string[], part?: number, add: boolean }) => void} pick
  *   the user picked a row (Python selects the nodes it stands for)
- * @property {(node: number) => void} focus the user asked to focus a calling context
+ * @property {(node: import("../data/ids.js").NodeId) => void} focus the user asked to focus a calling context
  * @property {(name: string) => void} sandwich the user asked for a function's callers and callees
  * @property {(mode: PaneMode) => void} setMode the user chose another table
  * @property {(text: string) => void} search the user typed in the filter box

@@ -12,7 +12,7 @@
  * @property {string | null} where its module (or file), if the profile says
  * @property {(number | null)[]} values one per value column; null: missing
  * @property {number} count the calling contexts it stands for
- * @property {number} node its full-tree node id (contexts), -1 for a merged row
+ * @property {import("../data/ids.js").NodeId} node its full-tree node id (contexts), -1 for a merged row
  * @property {string[]} path names from the first level to it (merged rows)
  * @property {number} part how many of the path's last names are loops or lines of the function
  *   `path[0]` (0: a function, a caller or a callee)
@@ -52,7 +52,7 @@ export function rowsFrom(reply, parent, mode) {
   const depth = parent ? parent.depth + 1 : 0;
   const rows = label.map((name, i) => {
     const text = String(name);
-    const id = Number(node?.[i] ?? -1);
+    const id = /** @type {import("../data/ids.js").NodeId} */ (Number(node?.[i] ?? -1)); // Python's, checked above
     const path = mode === "contexts" ? [] : [...(parent?.path ?? []), text];
     const lexical = mode !== "contexts" && part?.[i] === true ? (parent?.part ?? 0) + 1 : 0;
     return {

@@ -17,7 +17,7 @@ import { bandIndex, bandRoom } from "./layout.js";
  * @param {import("../data/decode.js").Table} table
  * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
  * @param {{ items: ViewItem[] }} tree @param {string} sizeBy @param {{ rows: number, levels: number }} room
- * @returns {number[]} full-tree ids
+ * @returns {import("../data/ids.js").NodeId[]} full-tree ids
  */
 export function foldsToFit(table, stats, tree, sizeBy, room) {
   const metric = metricByName(table, sizeBy);
@@ -30,7 +30,7 @@ export function foldsToFit(table, stats, tree, sizeBy, room) {
  * @param {{ items: ViewItem[] }} tree the items drawn now, in pre-order
  * @param {(item: ViewItem) => number} sizeOf the size metric of a node item (NaN: unknown, folds first)
  * @param {{ rows: number, levels: number }} room how many leaf rows and depth levels fit
- * @returns {number[]} item ids (rows of the table) of the nodes to collapse, smallest first
+ * @returns {import("../data/ids.js").Row[]} the rows (items' `id`) of the nodes to collapse, smallest first
  *
  * The hot path — from the largest root, the largest child, repeatedly — stays open within the
  * levels that fit: it is what an analyst looks for first. When a node has more children than
@@ -165,7 +165,7 @@ export function roomFor(room, { rowPx, levelPx }) {
  * small roots is one band) and HEAD_PX above the first.
  * @param {import("./picture.js").Picture} picture
  * @param {{ width: number, height: number }} free @param {string} sizeBy
- * @returns {number[]} full-tree ids
+ * @returns {import("../data/ids.js").NodeId[]} full-tree ids
  */
 export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   const { items } = tree;

@@ -6,6 +6,7 @@
 // judge-cases.json specifies them and cctviz/judge.py (the compare view's colour domain) alike.
 
 import { metricByName } from "../data/decode.js";
+import { asRow } from "../data/ids.js";
 import { MAX_KINDS } from "./view-tree.js";
 
 /**
@@ -58,14 +59,14 @@ function compute(table, color, size, below) {
   let total = 0;
   for (let r = 0; r < table.size; r++) {
     const v = basis.values[r];
-    if (table.parent[r] < 0 && table.idOf(r) >= 0 && v > 0) total += v;
+    if (table.parent[r] < 0 && table.idOf(asRow(r)) >= 0 && v > 0) total += v;
   }
   if (!(total > 0)) return null;
   const small = new Uint8Array(table.size);
   let count = 0;
   const cut = below * total;
   for (let r = 0; r < table.size; r++) {
-    if (table.idOf(r) >= 0 && basis.values[r] < cut) {
+    if (table.idOf(asRow(r)) >= 0 && basis.values[r] < cut) {
       small[r] = 1;
       count++;
     }

@@ -2,6 +2,9 @@
 // left-to-right tidy tree, its levels spread over the room a view has; and the children lists of
 // a table.
 import { hierarchy, tree } from "d3-hierarchy";
+import { asRow } from "../data/ids.js";
+
+/** @typedef {import("../data/ids.js").Row} Row */
 
 export const HIDDEN_ROOT = -1;
 /** Rows between the bands of two roots: room for the lower band's header and a rule. */
@@ -35,15 +38,16 @@ export function bandRoom(bands, height) {
 
 /**
  * Children lists from the parent column, in table order (pre-order, so Hatchet's child order).
- * @param {Int32Array} parent
- * @returns {{ roots: number[], children: number[][] }}
+ * @param {Int32Array} parent parent rows (-1: a root)
+ * @returns {{ roots: Row[], children: Row[][] }} rows; `children` by row
  */
 export function childLists(parent) {
-  /** @type {number[][]} sparse: a leaf has no entry */
+  /** @type {Row[][]} sparse: a leaf has no entry */
   const children = new Array(parent.length);
-  /** @type {number[]} */
+  /** @type {Row[]} */
   const roots = [];
-  for (let i = 0; i < parent.length; i++) {
+  for (let n = 0; n < parent.length; n++) {
+    const i = asRow(n);
     const p = parent[i];
     if (p < 0) roots.push(i);
     else if (p >= parent.length) throw new RangeError(`node ${i} has parent ${p} outside the table`);

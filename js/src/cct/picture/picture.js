@@ -8,9 +8,11 @@ import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { itemHierarchy, layoutTree, levelSpread, spreadLayout } from "./layout.js";
 import { computeMarks } from "./scene.js";
-import { subtreeStats, viewTreeOf } from "./view-tree.js";
+import { keyOfRow, subtreeStats, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {ReturnType<typeof subtreeStats>} Stats */
 /** @typedef {ReturnType<typeof viewTreeOf>} ViewTree */
@@ -30,8 +32,9 @@ import { subtreeStats, viewTreeOf } from "./view-tree.js";
  * @property {ViewTree} tree what is drawn: nodes, collapsed glyphs, aggregates, folds
  * @property {Layout} layout where, by item key
  * @property {Scene} scene how: marks by item key, the colour and size scales, the legends
- * @property {(id: number) => number} keyOf the item key of node `id` (its row; -1: not in the table)
- * @property {(id: number) => boolean} drawn whether node `id` is drawn (as a node or a collapsed glyph)
+ * @property {(id: NodeId) => ItemKey} keyOf the key of the item of node `id` (its row; -1: not in
+ *   the table)
+ * @property {(id: NodeId) => boolean} drawn whether node `id` is drawn (as a node or a collapsed glyph)
  */
 
 /** The view state a scene is made from: its structure and its style. */
@@ -126,7 +129,7 @@ export function picture(table, state, sizes) {
     /** @type {ViewTree | null} */ let tree = null;
     /** @type {Layout | null} */ let layout = null;
     /** @type {Scene | null} */ let scene = null;
-    const keyOf = (/** @type {number} */ id) => table.rowOf(id);
+    const keyOf = (/** @type {NodeId} */ id) => keyOfRow(table.rowOf(id));
     return Object.freeze({
       table,
       state,
@@ -151,7 +154,7 @@ export function picture(table, state, sizes) {
         return scene;
       },
       keyOf,
-      drawn(/** @type {number} */ id) {
+      drawn(/** @type {NodeId} */ id) {
         const kind = this.tree.byKey.get(keyOf(id))?.kind;
         return kind === "node" || kind === "collapsed";
       },

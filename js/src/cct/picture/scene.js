@@ -8,13 +8,17 @@
 // with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
 
 import { metricByName, withoutFolds } from "../data/decode.js";
+import { asRow, NO_ID } from "../data/ids.js";
 import { judged, judgedMax, SMALL_FILL } from "./judge.js";
 import { shortenName } from "./label-text.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { glyphRadius } from "./shapes.js";
-import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
+import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
@@ -23,10 +27,10 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./view-tree.js";
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
 /**
  * @typedef {object} NodeMark
- * @property {number} key the item key (what the backends index by)
- * @property {number} id the full-tree node id; -1 for an aggregate or a fold
+ * @property {ItemKey} key the item key (what the backends index by)
+ * @property {NodeId} id the full-tree node id; -1 (NO_ID) for an aggregate or a fold
  * @property {"data-id" | "data-fold" | "data-aggregate"} attr how the DOM names it
- * @property {number} ref the attribute's value: the node id, or the parent's id (-1: top level)
+ * @property {NodeId} ref the attribute's value: the node id, or the parent's id (-1: top level)
  * @property {number} x
  * @property {number} y
  * @property {number} r layout units
@@ -73,10 +77,10 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
     const at = { key, x: layout.x[key], y: layout.y[key] };
     if (item.kind === "aggregate") {
       const n = hiddenNodes(stats, item);
-      const parent = item.id >= 0 ? table.idOf(item.id) : -1;
+      const parent = item.id >= 0 ? table.idOf(item.id) : NO_ID;
       marks[key] = {
         ...at,
-        id: -1,
+        id: NO_ID,
         attr: item.fold ? "data-fold" : "data-aggregate",
         ref: parent,
         r: sizes.rMin + 2,
@@ -202,12 +206,12 @@ function colorOf(colors, item, value) {
 function colorScales(table, stats, tree, view, values, small) {
   const opts = { type: view.colorScale, palette: view.palette };
   const domain = view.colorDomain;
-  /** @type {number[]} */
+  /** @type {Row[]} */
   let rows;
   if (domain === "view") rows = tree.items.filter((it) => it.kind !== "aggregate").map((it) => it.id);
   else {
     rows = [];
-    for (let r = 0; r < table.size; r++) if (table.idOf(r) >= 0) rows.push(r);
+    for (let n = 0; n < table.size; n++) if (table.idOf(asRow(n)) >= 0) rows.push(asRow(n));
   }
   const valuesOf = (/** @type {number[]} */ list) => {
     if (Array.isArray(domain)) return Float64Array.from(domain);
@@ -258,10 +262,10 @@ export function linkSegments(tree, layout) {
  */
 export function callerSegments(table, tree, layout) {
   const segments = [];
-  const drawn = (/** @type {number} */ id) => {
-    const row = table.rowOf(id);
-    const kind = row >= 0 ? tree.byKey.get(row)?.kind : undefined;
-    return kind === "node" || kind === "collapsed" ? row : -1;
+  const drawn = (/** @type {NodeId} */ id) => {
+    const key = keyOfRow(table.rowOf(id));
+    const kind = key >= 0 ? tree.byKey.get(key)?.kind : undefined;
+    return kind === "node" || kind === "collapsed" ? key : -1;
   };
   for (const [callee, callers] of table.callers ?? []) {
     const to = drawn(callee);

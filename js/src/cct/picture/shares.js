@@ -60,8 +60,8 @@ export function focusTotals(table, row) {
  * The colour legend as a share (view state `legendShare`): the base and how its ends are
  * written, or null (off, or a metric without a share, or nothing to divide by).
  * @param {import("../data/decode.js").Table} table
- * @param {{ legendShare: "off" | "total" | "focus", focus: number | null }} view
- * @param {import("../data/decode.js").Metric} metric @param {(id: number) => number} rowOf
+ * @param {{ legendShare: "off" | "total" | "focus", focus: import("../data/ids.js").NodeId | null }} view
+ * @param {import("../data/decode.js").Metric} metric @param {(id: import("../data/ids.js").NodeId) => import("../data/ids.js").Row} rowOf
  */
 export function legendShare(table, view, metric, rowOf) {
   if (view.legendShare === "off" || !shareBase(table, metric)) return null;

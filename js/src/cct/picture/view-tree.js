@@ -6,28 +6,41 @@
 // The specification is tests/conformance/view-cases.json, run against this module
 // (js/test/conformance.test.js, through the real decoder) and against its Python twin
 // cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
-// (full-tree ids); `buildViewTree` works on rows of the decoded table.
+// (full-tree node ids); `buildViewTree` works on rows of the decoded table and gives each drawn
+// item a key (a node's key is its row: `keyOfRow` and `rowOfKey`, the one place rows and keys meet).
+import { NO_ROW } from "../data/ids.js";
 import { childLists } from "./layout.js";
+
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 
 /**
  * @typedef {"node" | "collapsed" | "aggregate"} ItemKind
  * @typedef {object} ViewItem
- * @property {number} key    node id for "node"/"collapsed"; table size + n for aggregates
- * @property {number} id     the node id ("aggregate": its parent's id, or -1 at the top)
+ * @property {ItemKey} key    the node's row for "node"/"collapsed" and a fold; table size + n for
+ *   the other aggregates
+ * @property {Row} id     the node's row, not its node id ("aggregate": its parent's row, -1 at the top)
  * @property {ItemKind} kind
- * @property {number} parentKey  key of the item drawn as its parent (-1 for a top-level item)
- * @property {number[]} hidden   ids of the roots of the hidden subtrees it stands for
+ * @property {ItemKey} parentKey  key of the item drawn as its parent (-1 for a top-level item)
+ * @property {Row[]} hidden   rows of the roots of the hidden subtrees it stands for
  * @property {boolean} [fold]  an aggregate that is a fold row of level of detail: its row (the
  *   key, and `hidden[0]`) holds the count and sums of nodes Python has not sent
  */
+
+/** The key of the item drawn for the node in `row`: its row. @param {Row} row @returns {ItemKey} */
+export const keyOfRow = (row) => /** @type {ItemKey} */ (/** @type {number} */ (row));
+/** The row of a node drawn with `key` (a node or collapsed item's key, or a parent key: a node's
+ * row); an aggregate's key is no row. @param {ItemKey} key @returns {Row} */
+export const rowOfKey = (key) => /** @type {Row} */ (/** @type {number} */ (key));
 
 /** Metric kinds whose glyphs show the largest value they hide, not a sum. */
 export const MAX_KINDS = new Set(["ratio", "max"]);
 
 /**
- * Per-node subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum;
- * a sum over values that are all NaN is NaN) and subtree maxima of every ratio or maximum.
- * Computed once per table.
+ * Subtree sizes, subtree sums of every exclusive metric (NaN counts as 0 in a sum; a sum over
+ * values that are all NaN is NaN) and subtree maxima of every ratio or maximum, by row; the
+ * roots' rows and each row's children rows. Computed once per table.
  * @param {import("../data/decode.js").Table} table
  */
 export function subtreeStats(table) {
@@ -85,76 +98,81 @@ export function pruneMask(values, parent, [lo, hi], folded = null) {
 
 /** The `hidden` of every "node" item: one shared empty list, never changed (at 10^5 items a
  * list each, and one more for each open node, made a first picture's view tree twice as slow). */
-const NO_HIDDEN = /** @type {number[]} */ (/** @type {unknown} */ (Object.freeze([])));
+const NO_HIDDEN = /** @type {Row[]} */ (/** @type {unknown} */ (Object.freeze([])));
 
 /**
  * @param {import("../data/decode.js").Table} table
  * @param {ReturnType<typeof subtreeStats>} stats
- * @param {{ collapsed?: Set<number>, keep?: Uint8Array | null, focus?: number | null, roots?: number[] | null }} state
- * @returns {{ items: ViewItem[], byKey: Map<number, ViewItem>, hiddenCount: number }}
+ * @param {{ collapsed?: Set<Row>, keep?: Uint8Array | null, focus?: Row | null, roots?: Row[] | null }} state
+ *   rows of the table
+ * @returns {{ items: ViewItem[], byKey: Map<ItemKey, ViewItem>, hiddenCount: number }}
  */
 export function buildViewTree(table, stats, { collapsed = new Set(), keep = null, focus = null, roots = null } = {}) {
   /** @type {ViewItem[]} */
   const items = [];
   let nextAggregate = table.size;
   const starts = focus !== null && focus !== undefined ? [focus] : (roots ?? stats.roots);
+  const TOP_ROW = NO_ROW;
+  const TOP = keyOfRow(TOP_ROW);
 
-  /** @param {number} parentKey @param {number} id @param {number[]} hidden */
-  const addAggregate = (parentKey, id, hidden) => {
-    items.push({ key: nextAggregate++, id, kind: "aggregate", parentKey, hidden });
+  /** @param {Row} parentRow @param {Row[]} hidden */
+  const addAggregate = (parentRow, hidden) => {
+    const key = /** @type {ItemKey} */ (nextAggregate++);
+    items.push({ key, id: parentRow, kind: "aggregate", parentKey: keyOfRow(parentRow), hidden });
   };
   const folded = table.folded;
-  /** @param {number} row @param {number} parentKey */
-  const addFold = (row, parentKey) => {
-    items.push({ key: row, id: parentKey, kind: "aggregate", parentKey, hidden: [row], fold: true });
+  /** @param {Row} row @param {Row} parentRow */
+  const addFold = (row, parentRow) => {
+    const parentKey = keyOfRow(parentRow);
+    items.push({ key: keyOfRow(row), id: parentRow, kind: "aggregate", parentKey, hidden: [row], fold: true });
   };
 
-  /** @type {{ id: number, children: number[], next: number, hidden: number[] | null }[]} */
+  /** @type {{ row: Row, children: Row[], next: number, hidden: Row[] | null }[]} */
   const open = [];
-  /** @param {number} id @param {number} parentKey */
-  const enter = (id, parentKey) => {
-    const children = stats.children[id] ?? [];
-    if (collapsed.has(id) && children.length) {
-      items.push({ key: id, id, kind: "collapsed", parentKey, hidden: children });
+  /** @param {Row} row @param {ItemKey} parentKey */
+  const enter = (row, parentKey) => {
+    const children = stats.children[row] ?? [];
+    if (collapsed.has(row) && children.length) {
+      items.push({ key: keyOfRow(row), id: row, kind: "collapsed", parentKey, hidden: children });
       return;
     }
-    items.push({ key: id, id, kind: "node", parentKey, hidden: NO_HIDDEN });
-    open.push({ id, children, next: 0, hidden: null });
+    items.push({ key: keyOfRow(row), id: row, kind: "node", parentKey, hidden: NO_HIDDEN });
+    open.push({ row, children, next: 0, hidden: null });
   };
-  /** Pre-order from `id`, with an explicit stack: a call path can be thousands of levels deep.
-   * @param {number} id @param {number} parentKey */
-  const visit = (id, parentKey) => {
-    enter(id, parentKey);
+  /** Pre-order from `row`, with an explicit stack: a call path can be thousands of levels deep.
+   * @param {Row} row @param {ItemKey} parentKey */
+  const visit = (row, parentKey) => {
+    enter(row, parentKey);
     while (open.length) {
       const top = open[open.length - 1];
       if (top.next < top.children.length) {
         const c = top.children[top.next++];
-        if (folded && folded[c] > 0) addFold(c, top.id);
+        if (folded && folded[c] > 0) addFold(c, top.row);
         else if (keep && !keep[c]) {
           if (top.hidden) top.hidden.push(c);
           else top.hidden = [c];
-        } else enter(c, top.id);
+        } else enter(c, keyOfRow(top.row));
       } else {
         open.pop();
-        if (top.hidden) addAggregate(top.id, top.id, top.hidden);
+        if (top.hidden) addAggregate(top.row, top.hidden);
       }
     }
   };
 
-  /** @type {number[]} */
+  /** @type {Row[]} */
   const hiddenStarts = [];
   for (const r of starts) {
-    if (folded && folded[r] > 0) addFold(r, -1);
+    if (folded && folded[r] > 0) addFold(r, TOP_ROW);
     else if (keep && !keep[r]) hiddenStarts.push(r);
-    else visit(r, -1);
+    else visit(r, TOP);
   }
-  if (hiddenStarts.length) addAggregate(-1, -1, hiddenStarts);
+  if (hiddenStarts.length) addAggregate(TOP_ROW, hiddenStarts);
 
   let hiddenCount = 0;
   for (const item of items) {
     if (item.kind !== "node") hiddenCount += hiddenNodes(stats, item);
   }
-  /** @type {Map<number, ViewItem>} */
+  /** @type {Map<ItemKey, ViewItem>} */
   const byKey = new Map();
   for (const it of items) byKey.set(it.key, it);
   return { items, byKey, hiddenCount };
@@ -163,11 +181,11 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
 /**
  * The view state as the traits hold it: node ids of the full tree.
  * @typedef {object} ViewState
- * @property {Iterable<number>} [collapsed] ids of collapsed nodes (ids the table lacks are ignored)
+ * @property {Iterable<NodeId>} [collapsed] ids of collapsed nodes (ids the table lacks are ignored)
  * @property {[number, number] | null} [prune] inclusive range of `values` kept; null: all
- * @property {number | null} [focus] id of the node the view is rooted at (ignored if the table
+ * @property {NodeId | null} [focus] id of the node the view is rooted at (ignored if the table
  *   lacks it); it wins over `roots`
- * @property {number[] | null} [roots] ids of the roots shown, drawn in tree order (ids the table
+ * @property {NodeId[] | null} [roots] ids of the roots shown, drawn in tree order (ids the table
  *   lacks and non-roots are ignored); null: every root (and the fold of hidden roots); []: no tree
  * @property {ArrayLike<number> | null} [values] the colour metric, by row of the table: what
  *   `prune` compares
@@ -184,6 +202,7 @@ export function viewTreeOf(
   stats,
   { collapsed = [], prune = null, focus = null, roots = null, values = null } = {},
 ) {
+  /** @type {Set<Row>} */
   const rows = new Set();
   for (const id of collapsed) {
     const r = table.rowOf(id);
@@ -198,7 +217,7 @@ export function viewTreeOf(
           table.folded,
         )
       : null;
-  const focusRow = focus === null || focus === undefined ? -1 : table.rowOf(focus);
+  const focusRow = focus === null || focus === undefined ? NO_ROW : table.rowOf(focus);
   const rootRows =
     roots === null || roots === undefined
       ? null
@@ -218,8 +237,8 @@ export function viewTreeOf(
  * @typedef {object} IdItem
  * @property {"node" | "collapsed" | "aggregate" | "fold"} kind "aggregate": the children (or
  *   roots) a prune hides; "fold": a fold row of level of detail (nodes Python has not sent)
- * @property {number | null} id the node's id; null for an aggregate or a fold
- * @property {number} parent id of the node it is drawn under; -1 at the top level
+ * @property {NodeId | null} id the node's id; null for an aggregate or a fold
+ * @property {NodeId | -1} parent id of the node it is drawn under; -1 at the top level
  * @property {number} hidden how many nodes it stands for (0 for a node)
  */
 
@@ -236,8 +255,8 @@ export function itemsInIds(table, stats, tree) {
     const drawnNode = kind === "node" || kind === "collapsed";
     return {
       kind,
-      id: drawnNode ? table.idOf(item.key) : null,
-      parent: item.parentKey < 0 ? -1 : table.idOf(item.parentKey),
+      id: drawnNode ? table.idOf(item.id) : null,
+      parent: item.parentKey < 0 ? -1 : table.idOf(rowOfKey(item.parentKey)),
       hidden: item.kind === "node" ? 0 : hiddenNodes(stats, item),
     };
   });
@@ -258,7 +277,7 @@ export function viewItems(table, state = {}) {
 
 /**
  * How many nodes an item hides (a collapsed node's descendants, an aggregate's subtrees).
- * @param {{ size: Int32Array }} stats @param {{ hidden: number[] }} item
+ * @param {{ size: Int32Array }} stats @param {{ hidden: Row[] }} item
  */
 export function hiddenNodes(stats, item) {
   let count = 0;
@@ -268,7 +287,7 @@ export function hiddenNodes(stats, item) {
 
 /**
  * Sum of an exclusive metric over what an item hides (a collapsed node: its whole subtree).
- * @param {{ sums: Map<string, Float64Array> }} stats @param {{ kind: string, id: number, hidden: number[] }} item
+ * @param {{ sums: Map<string, Float64Array> }} stats @param {{ kind: string, id: Row, hidden: Row[] }} item
  * @param {string} metric
  */
 export function hiddenSum(stats, item, metric) {
@@ -299,27 +318,28 @@ export function hiddenMax(stats, item, metric) {
   return best;
 }
 
-/** Ancestors of `id`, root first, `id` last. @param {Int32Array} parent @param {number} id */
-export function pathTo(parent, id) {
+/** The rows of the ancestors of `row`, root first, `row` last. @param {import("../data/ids.js").RowColumn} parent @param {Row} row */
+export function pathTo(parent, row) {
+  /** @type {Row[]} */
   const path = [];
-  for (let i = id; i >= 0; i = parent[i]) path.push(i);
+  for (let r = row; r >= 0; r = parent[r]) path.push(r);
   return path.reverse();
 }
 
 /**
  * The hot path from `start`: repeatedly the child with the largest value (NaN never wins).
- * @param {{ children: number[][] }} stats @param {Float64Array} values @param {number} start
- * @returns {number[]} rows from `start` down
+ * @param {{ children: Row[][] }} stats @param {Float64Array} values @param {Row} start
+ * @returns {Row[]} rows from `start` down
  */
 export function hotPath(stats, values, start) {
   const path = [start];
-  for (let id = start; ; ) {
-    let best = -1;
-    for (const c of stats.children[id] ?? []) {
+  for (let row = start; ; ) {
+    let best = NO_ROW;
+    for (const c of stats.children[row] ?? []) {
       if (!Number.isNaN(values[c]) && (best < 0 || values[c] > values[best])) best = c;
     }
     if (best < 0) return path;
     path.push(best);
-    id = best;
+    row = best;
   }
 }

@@ -3,16 +3,19 @@
 // apply, also in full-tree ids. Nothing here touches the DOM or holds state; the renderer applies the
 // result through the store.
 import { metricByName, withoutFolds } from "../data/decode.js";
+import { asRow } from "../data/ids.js";
 import { hotPath as hotPathRows } from "../picture/view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../../contract.js").ViewState} ViewState */
-/** @typedef {{ children: number[][], roots: number[] }} Stats */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {{ children: Row[][], roots: Row[] }} Stats */
 
 /**
  * Full-tree ids of the children of node `id` that the table has (fold rows are not nodes).
- * @param {Table} table @param {Stats} stats @param {number} id
- * @returns {number[]}
+ * @param {Table} table @param {Stats} stats @param {NodeId} id
+ * @returns {NodeId[]}
  */
 export function childIds(table, stats, id) {
   const row = table.rowOf(id);
@@ -26,7 +29,7 @@ export function childIds(table, stats, id) {
 }
 
 /** Whether node `id` has children to collapse (drawn ones or a fold). */
-export function hasChildren(/** @type {Table} */ table, /** @type {Stats} */ stats, /** @type {number} */ id) {
+export function hasChildren(/** @type {Table} */ table, /** @type {Stats} */ stats, /** @type {NodeId} */ id) {
   const row = table.rowOf(id);
   return row >= 0 && (stats.children[row]?.length ?? 0) > 0;
 }
@@ -43,7 +46,8 @@ export const rootIds = (table, stats) => stats.roots.map((r) => table.idOf(r)).f
 export function collapseToDepth(table, stats, depth) {
   if (!(Number.isInteger(depth) && depth >= 0)) throw new RangeError(`depth must be a whole number ≥ 0; got ${depth}`);
   const collapsed = [];
-  for (let row = 0; row < table.size; row++) {
+  for (let n = 0; n < table.size; n++) {
+    const row = asRow(n);
     const id = table.idOf(row);
     if (id >= 0 && table.depth[row] === depth && stats.children[row]?.length) collapsed.push(id);
   }
@@ -52,7 +56,7 @@ export function collapseToDepth(table, stats, depth) {
 
 /**
  * Collapse or expand node `id` (a leaf has nothing to collapse: no change).
- * @param {Table} table @param {Stats} stats @param {ViewState} view @param {number} id
+ * @param {Table} table @param {Stats} stats @param {ViewState} view @param {NodeId} id
  * @returns {Partial<ViewState> | null}
  */
 export function toggleCollapse(table, stats, view, id) {
@@ -78,8 +82,8 @@ export function hotValues(table, view) {
 /**
  * From `start`, open the child with the largest inclusive value, repeatedly; fold the siblings
  * along the path (those with children) so that the path stands out.
- * @param {Table} table @param {Stats} stats @param {ViewState} view @param {number} start
- * @returns {{ change: Partial<ViewState>, path: number[] }} path: full-tree ids from `start` down
+ * @param {Table} table @param {Stats} stats @param {ViewState} view @param {NodeId} start
+ * @returns {{ change: Partial<ViewState>, path: NodeId[] }} path: full-tree ids from `start` down
  */
 export function hotPath(table, stats, view, start) {
   const rows = hotPathRows(stats, hotValues(table, view), table.rowOf(start));
@@ -94,7 +98,7 @@ export function hotPath(table, stats, view, start) {
 
 /**
  * Show or hide root `id` in the roots menu; all shown again is `null`.
- * @param {Table} table @param {Stats} stats @param {ViewState} view @param {number} id
+ * @param {Table} table @param {Stats} stats @param {ViewState} view @param {NodeId} id
  * @returns {Partial<ViewState>}
  */
 export function toggleRoot(table, stats, view, id) {
@@ -123,13 +127,13 @@ export function inclusiveMetrics(table, view, inclusive) {
 
 /**
  * The selection with every loaded descendant of the selected nodes added.
- * @param {Table} table @param {Stats} stats @param {number[]} selection
+ * @param {Table} table @param {Stats} stats @param {NodeId[]} selection
  */
 export function withDescendants(table, stats, selection) {
   const out = new Set(selection);
   const stack = [...selection];
   while (stack.length) {
-    const id = /** @type {number} */ (stack.pop());
+    const id = /** @type {NodeId} */ (stack.pop());
     for (const c of childIds(table, stats, id)) {
       if (!out.has(c)) {
         out.add(c);

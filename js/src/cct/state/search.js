@@ -1,6 +1,7 @@
 // Search over node names: the matcher for the current options, the collapsed ancestors to open
 // so that matches show, and which matches are drawn. Pure functions of the table and the state;
 // node ids are full-tree ids.
+import { asRow } from "../data/ids.js";
 import { pathTo } from "../picture/view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
@@ -27,20 +28,25 @@ export function matcher(pattern, { regex, caseSensitive }) {
   return caseSensitive ? (name) => name.includes(needle) : (name) => name.toLowerCase().includes(needle);
 }
 
-/** @param {Table} table @param {number} row */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../data/ids.js").Row} Row */
+
+/** @param {Table} table @param {Row} row */
 const nameOf = (table, row) => table.names[table.nameCode[row]];
 
 /**
  * The collapsed set with the ancestors of every match opened (matches are revealed), or null
  * when nothing has to open.
  * @param {Table} table
- * @param {number[]} collapsed full-tree ids
+ * @param {NodeId[]} collapsed full-tree ids
  * @param {NameTest} test
- * @returns {number[] | null}
+ * @returns {NodeId[] | null}
  */
 export function revealMatches(table, collapsed, test) {
+  /** @type {Set<NodeId>} */
   const open = new Set();
-  for (let row = 0; row < table.size; row++) {
+  for (let n = 0; n < table.size; n++) {
+    const row = asRow(n);
     if (table.idOf(row) < 0 || !test(nameOf(table, row))) continue;
     for (const a of pathTo(table.parent, row).slice(0, -1)) open.add(table.idOf(a));
   }
@@ -52,13 +58,14 @@ export function revealMatches(table, collapsed, test) {
  * The matches that are drawn as nodes (full-tree ids, tree order) and how many others match.
  * @param {Table} table
  * @param {NameTest} test
- * @param {(row: number) => boolean} drawn whether the node in `row` is drawn as a node
+ * @param {(row: Row) => boolean} drawn whether the node in `row` is drawn as a node
  */
 export function findMatches(table, test, drawn) {
-  /** @type {number[]} */
+  /** @type {NodeId[]} */
   const shown = [];
   let hidden = 0;
-  for (let row = 0; row < table.size; row++) {
+  for (let n = 0; n < table.size; n++) {
+    const row = asRow(n);
     if (table.idOf(row) < 0 || !test(nameOf(table, row))) continue;
     if (drawn(row)) shown.push(table.idOf(row));
     else hidden++;

@@ -7,6 +7,7 @@ import { createHistory } from "./history.js";
 
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("../../contract.js").ViewKey} ViewKey */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
 /**
  * Who made a change: the user (reported to `onChange`), Python or a saved notebook (not
  * reported back: it came from there), or an undo/redo step (reported, not recorded again).
@@ -14,14 +15,14 @@ import { createHistory } from "./history.js";
  */
 
 /**
- * @param {{ onChange?: (change: Partial<ViewState>) => void, onSelect?: (ids: number[]) => void }} [callbacks]
+ * @param {{ onChange?: (change: Partial<ViewState>) => void, onSelect?: (ids: NodeId[]) => void }} [callbacks]
  */
 export function createStore({ onChange = () => {}, onSelect = () => {} } = {}) {
   /** @type {ViewState} */
   let view = structuredClone(/** @type {ViewState} */ (VIEW_DEFAULTS));
-  /** @type {number[]} full-tree ids, in selection order */
+  /** @type {NodeId[]} full-tree ids, in selection order */
   let selection = [];
-  /** @type {number | null} */
+  /** @type {NodeId | null} */
   let cursor = null;
   let history = createHistory();
 
@@ -67,7 +68,7 @@ export function createStore({ onChange = () => {}, onSelect = () => {} } = {}) {
     },
 
     /**
-     * @param {Iterable<number>} ids full-tree ids
+     * @param {Iterable<NodeId>} ids full-tree ids
      * @param {{ source?: Source }} [how] the user's selections are reported to `onSelect`
      * @returns {boolean} whether it changed
      */
@@ -79,7 +80,7 @@ export function createStore({ onChange = () => {}, onSelect = () => {} } = {}) {
       return !same;
     },
 
-    /** @param {number | null} id */
+    /** @param {NodeId | null} id */
     setCursor(id) {
       cursor = id;
     },

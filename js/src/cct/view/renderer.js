@@ -20,7 +20,7 @@ import { foldsOfPicture } from "../picture/fit.js";
 import { picture, statsOf } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
-import { createCommands } from "../state/commands.js";
+import { commandOf, createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
 import { createLater, flushedFirst } from "./later.js";
 
@@ -28,6 +28,8 @@ export { VIEW_DEFAULTS } from "../../contract.js";
 
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("../data/decode.js").Table} Table */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
+/** @typedef {import("../state/commands.js").Dispatch} Dispatch */
 
 /** @typedef {import("../picture/sizes.js").Sizes} Sizes */
 const STRUCTURE = keysRedrawing("structure");
@@ -36,10 +38,10 @@ const SEARCH = keysRedrawing("search");
 
 /**
  * @param {HTMLElement} container
- * @param {{ onSelect?: (ids: number[]) => void, onChange?: (state: Partial<ViewState>) => void,
- *   onExpand?: (node: number) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ * @param {{ onSelect?: (ids: NodeId[]) => void, onChange?: (state: Partial<ViewState>) => void,
+ *   onExpand?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   onReducer?: ((reducer: string) => void) | null,
- *   onSpread?: ((node: number, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
+ *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
@@ -95,37 +97,17 @@ export function createRenderer(container, options = {}) {
     },
     allow: () => !brushing,
   });
+  // made in this order: the gestures before the painter (which attaches them to each surface
+  // it draws on) and the commands after it (they move its camera and marks); `dispatch` (the
+  // commands') and the gestures' `pointer` (the painter) are read when the user acts, not before
   const gestures = createGestures({
     stage: chrome.stage,
     backend: () => painter.backend,
-    tree: () => shown?.tree ?? null,
-    idOf: (row) => table?.idOf(row) ?? -1,
-    keyOf: (id) => table?.rowOf(id) ?? -1,
-    screenOf: (key) => painter.screenOf(key),
-    selection: () => store.selection,
-    cursor: () => store.cursor,
-    select,
-    toggleCollapse: (id) => {
-      if (!table) return;
-      change(changes.toggleCollapse(table, statsOf(table), view(), id), id);
-      painter.reveal([id], { children: true }); // what opened is in view
-    },
-    expandFold: (item) => onExpand(item.id >= 0 ? (table?.idOf(item.id) ?? -1) : -1),
-    hover: (key, event) => painter.hover(key, event),
-    moveTooltip: (event) => chrome.tooltip.move(event, camera.size.width),
-    setCursor,
-    command: (name) => command(name),
-    escape: () => {
-      // the first Escape clears the selection and the search; one more leaves the view (the
-      // host's own Escape, e.g. the notebook's command mode, takes over from there)
-      if (!store.selection.length && !view().search) {
-        chrome.stage.blur();
-        return;
-      }
-      select([]);
-      if (view().search) change({ search: "" });
-    },
-    focusSearch: () => toolbar?.searchInput.focus(),
+    picture: () => shown,
+    store,
+    dispatch,
+    pointer: () => painter,
+    toolbar,
     brushing: () => brushing,
   });
   const painter = createPainter({
@@ -137,11 +119,11 @@ export function createRenderer(container, options = {}) {
     chrome,
     toolbar,
     onBackend: (svg) => gestures.attach(svg),
-    onFocus: (id) => change({ focus: id }),
+    dispatch,
     onSpread,
   });
   /** The picture of the view state now, drawn (a new structure or table: laid out again).
-   * @param {number | null} [anchor] a node id kept where it is on screen */
+   * @param {NodeId | null} [anchor] a node id kept where it is on screen */
   const rebuild = (anchor = null) => {
     gestures.forgetHover();
     const at = anchor === null ? null : painter.screenPosition(anchor); // in the picture drawn so far
@@ -168,7 +150,7 @@ export function createRenderer(container, options = {}) {
     }
     painter.settleSize();
   }
-  /** @type {Set<number>} nodes the last fold-to-fit collapsed (for the status line) */
+  /** @type {Set<NodeId>} nodes the last fold-to-fit collapsed (for the status line) */
   let fitted = new Set();
 
   /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
@@ -186,7 +168,7 @@ export function createRenderer(container, options = {}) {
     if (tree && table && fitted.size) {
       for (const it of tree.items) if (it.kind === "collapsed" && fitted.has(table.idOf(it.id))) n++;
     }
-    chrome.setFitNote(n, () => change({ collapsed: [] }));
+    chrome.setFitNote(n, () => dispatch({ type: "expandAll" }));
   }
 
   /** @param {Record<string, unknown>} partial */
@@ -202,7 +184,7 @@ export function createRenderer(container, options = {}) {
   /**
    * The one path for Python, the toolbar, gestures and undo: apply, then redraw what changed.
    * @param {Record<string, unknown>} partial
-   * @param {{ source?: import("../state/store.js").Source, anchor?: number | null }} [how]
+   * @param {{ source?: import("../state/store.js").Source, anchor?: NodeId | null }} [how]
    */
   function apply(partial, { source = "user", anchor = null } = {}) {
     later.flush();
@@ -219,53 +201,39 @@ export function createRenderer(container, options = {}) {
     refreshToolbar();
   }
   /** A change the user made: applied, recorded, reported. @param {Record<string, unknown> | null} partial */
-  function change(partial, anchor = /** @type {number | null} */ (null)) {
-    if (partial) apply(partial, { source: "user", anchor });
+  function change(partial) {
+    if (partial) apply(partial, { source: "user" });
   }
-  /** @param {{ set?: Record<string, unknown>, command?: string, value?: any }} action */
-  function dispatch(action) {
-    if (action.set) change(action.set);
-    else if (action.command) command(action.command, action.value);
+  /** What the user asks for, from the toolbar, the gestures, the breadcrumb and the API. @type {Dispatch} */
+  function dispatch(command) {
+    commands.dispatch(command);
   }
 
   const commands = createCommands({
+    store,
     table: () => table,
     shown: () => shown,
-    foldFirstPicture,
-    store,
-    painter,
+    screen: {
+      reveal: painter.reveal,
+      centerOn: painter.centerOn,
+      fitToView: painter.fitToView,
+      marks: painter.marks,
+      announce: chrome.announce,
+    },
+    view: {
+      apply,
+      refreshToolbar,
+      foldFirstPicture,
+      toggleBrush() {
+        brushing = !brushing;
+        refreshToolbar();
+      },
+      leave: () => chrome.stage.blur(),
+    },
+    requests: { download: onDownload, reducer: onReducer, loadMore: onExpand },
     toolbar,
-    change,
-    apply,
-    select,
-    setCursor,
-    refreshToolbar,
-    onDownload,
-    onReducer,
-    toggleBrush,
   });
-  const { command, updateSearch } = commands;
-  function toggleBrush() {
-    brushing = !brushing;
-    refreshToolbar();
-  }
-
-  /** The user's selection: stored, drawn, reported. @param {number[]} ids */
-  function select(ids) {
-    store.select(ids, { source: "user" });
-    painter.marks.selection();
-  }
-  /** @param {number | null} id @param {boolean} reveal pan to it if it is near the edge */
-  function setCursor(id, reveal) {
-    store.setCursor(id);
-    painter.marks.cursor(id);
-    const row = id === null || !table ? -1 : table.rowOf(id);
-    if (!table || row < 0) return;
-    chrome.announce(
-      `${table.names[table.nameCode[row]]}, ${view().colorBy} ${metricByName(table, view().colorBy)?.values[row]}`,
-    );
-    if (reveal && id !== null) painter.reveal([id], { readable: true });
-  }
+  const { updateSearch } = commands;
   function refreshToolbar() {
     if (!toolbar || !table) return;
     const stats = statsOf(table);
@@ -289,7 +257,7 @@ export function createRenderer(container, options = {}) {
        * New data, with the view state that goes with it (a widget swaps both at once: the new
        * metric names only make sense for the new table). `anchor`: a node id kept where it was
        * on screen, at the same zoom (a level-of-detail expansion).
-       * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: number | null }} [how]
+       * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: NodeId | null }} [how]
        */
       setData(data, state = {}, { anchor = null } = {}) {
         later.cancel();
@@ -304,7 +272,7 @@ export function createRenderer(container, options = {}) {
         checkMetrics(state);
         store.apply(state, { source: "python" });
         // ids beyond the full tree belong to other data
-        const inTree = (/** @type {number} */ id) => id < data.total;
+        const inTree = (/** @type {NodeId} */ id) => id < data.total;
         store.select(store.selection.filter(inTree), { source: "python" });
         if (view().collapsed.some((id) => !inTree(id)))
           store.apply({ collapsed: view().collapsed.filter(inTree) }, { source: "python" });
@@ -360,7 +328,7 @@ export function createRenderer(container, options = {}) {
       get state() {
         return { ...view() };
       },
-      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<number>} ids */
+      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<NodeId>} ids */
       setSelection(ids) {
         checkIds(table, { selection: [...ids] });
         store.select(ids, { source: "python" });
@@ -369,7 +337,14 @@ export function createRenderer(container, options = {}) {
       get selection() {
         return [...store.selection];
       },
-      command,
+      /**
+       * Runs a command by name, as the toolbar would (see state/commands.js `commandOf`): an
+       * unknown name or a wrong value is refused. @param {string} name @param {unknown} [value]
+       */
+      command(name, value) {
+        dispatch(commandOf(name, value));
+      },
+      dispatch,
       /** The drawing backend in use: "svg" or "canvas". */
       get backend() {
         return painter.backend?.kind ?? "svg";
@@ -389,7 +364,7 @@ export function createRenderer(container, options = {}) {
       /**
        * Pans (at the same zoom) so that node `target` is in the middle of the view; `{ fold: id }`:
        * the level-of-detail fold under node `id`.
-       * @param {number | { fold: number }} target
+       * @param {NodeId | { fold: NodeId }} target
        */
       centerOn: (target) => (typeof target === "number" ? painter.centerOn(target) : painter.centerOnFold(target.fold)),
       /** Paints again in the page's current colours (a theme switch), where it was. */

@@ -51,7 +51,8 @@ def _series(
     )
     column = red.quote(metric)
     sql = (
-        f"SELECT n.row, a.idx, v.{column} AS value FROM {duck._source('values')} v "
+        f"SELECT CAST(n.row AS INTEGER) AS row, CAST(a.idx AS INTEGER) AS idx, v.{column} AS value "
+        f"FROM {duck._source('values')} v "
         "JOIN cctviz_axis a ON a.profile = v.profile JOIN cctviz_nodes n ON n.key = v.key "
         f"WHERE v.{column} IS NOT NULL"
     )
@@ -62,13 +63,13 @@ def _series(
             "cctviz_nodes": pd.DataFrame({"key": node_keys, "row": np.arange(len(node_keys))}),
         },
     )
-    rows, cols = np.asarray(got["row"], np.int64), np.asarray(got["idx"], np.int64)
-    values = np.asarray(got["value"], np.float64)
+    rows, cols = np.asarray(got.pop("row")), np.asarray(got.pop("idx"))  # int32: half the memory
+    values = np.asarray(got.pop("value"), np.float64)
     matrix = np.full((len(node_keys), len(axis_values)), np.nan)
     if len(profiles) == len(axis_values):  # one profile per axis value: no duplicates
         matrix[rows, cols] = values
     else:  # profiles sharing an axis value: their median
-        flat = rows * len(axis_values) + cols
+        flat = rows.astype(np.int64) * len(axis_values) + cols
         med = pd.Series(values).groupby(flat).median()
         idx = med.index.to_numpy(np.int64)
         matrix[idx // len(axis_values), idx % len(axis_values)] = med.to_numpy()
@@ -76,7 +77,10 @@ def _series(
 
 
 def _filled(x: np.ndarray) -> np.ndarray:
-    """Gaps take the last value before them (the first values, the first after)."""
+    """Gaps take the last value before them (the first values, the first after); a matrix
+    without gaps (every node in every run, as in a nightly series) is used as it is."""
+    if not np.isnan(x).any():
+        return x
     return pd.DataFrame(x).ffill(axis=1).bfill(axis=1).to_numpy()
 
 

@@ -107,25 +107,29 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
     one, dist = timed(lambda: ens.distribution(node, "time"))
     assert len(dist) == n_profiles
     print(f"| one node's distribution over {n_profiles:,} profiles | {one:.3f} | ≤ 0.2 s |")
-    root = ens.nodes.index[0]
-    trend, _ = timed(lambda: ens.trend(root, "time (inc)", children=True))
-    print(
-        f"| the trend of a node and its children over {n_profiles:,} runs | {trend:.3f} | ≤ 0.2 s |"
-    )
-    regress, found = timed(lambda: ens.regressions("time (inc)"))
+    fan = ens.nodes["parent"].value_counts()
+    typical = int(fan[fan >= min(12, fan.max())].index[-1])  # about a dozen children: a pane
+    root = int(ens.nodes.index[0])
+    for key, what in ((typical, "a node"), (root, "the root")):
+        trend, _ = timed(lambda key=key: ens.trend(key, "time (inc)", children=True))
+        print(
+            f"| the trend of {what} and its {fan.get(key, 0)} children over {n_profiles:,} runs "
+            f"| {trend:.3f} | ≤ 0.2 s |"
+        )
+    regress, _ = timed(lambda: ens.regressions("time (inc)"))
+    print(f"| regressions over every node (inclusive time) | {regress:.1f} | ≤ 30 s |")
+    # the changes are injected into nodes' exclusive time: found there at the right run ± 1
+    own = ens.regressions("time")
     keys = list(ens.nodes.index)
     run = ens.profiles["run"]
     hits = sum(
         any(
             k == keys[c.node] and abs(int(run[p]) - c.at) <= 1
-            for k, p in zip(found["key"], found["profile"], strict=True)
+            for k, p in zip(own["key"], own["profile"], strict=True)
         )
         for c in changes
     )
-    print(
-        f"| regressions over every node ({hits} of {len(changes)} changes found) "
-        f"| {regress:.1f} | ≤ 30 s |"
-    )
+    print(f"| changes found (exclusive time, right run ± 1) | {hits} of {len(changes)} | ≥ 95 % |")
     print(f"| peak memory of this process | {peak_gb():.2f} GB | ≤ 4 GB |")
 
 

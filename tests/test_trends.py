@@ -78,7 +78,14 @@ def _nightly(tmp_path: Path, n_runs: int, n_nodes: int, n_changes: int, seed: in
     return ens, changes
 
 
-def test_regressions_find_attribute_and_do_not_cry_wolf(tmp_path: Path) -> None:
+@pytest.mark.parametrize("coarse", [2000, 64], ids=["runs", "blocks then runs"])
+def test_regressions_find_attribute_and_do_not_cry_wolf(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, coarse: int
+) -> None:
+    # 64: the detector sees block means of 5 runs (as it does above 2,000 runs), then refines
+    from cctviz.ensemble import changes as ch
+
+    monkeypatch.setattr(ch, "COARSE", coarse)
     ens, changes = _nightly(tmp_path, n_runs=300, n_nodes=400, n_changes=30, seed=11)
     found = ens.regressions("time (inc)", min_change=0.05)
     keys = list(ens.nodes.index)
@@ -180,3 +187,45 @@ def test_one_run_as_a_graphframe(tmp_path: Path) -> None:
     assert gf.dataframe["time (inc)"].iloc[0] == pytest.approx(root_value)
     with pytest.raises(KeyError, match="no profile 'x'"):
         ens.at("x")
+
+
+@pytest.mark.parametrize("reducer", ["mean", "median", "p95", "std", "min", "max", "imbalance"])
+def test_each_reducer_of_a_trend_equals_pandas(tmp_path: Path, reducer: str) -> None:
+    # four compilers over 40 runs: several profiles share each value of the axis
+    ens = cctviz.examples.ensemble(tmp_path / "s", 40, 60, seed=4)
+    node = ens.nodes.index[1]
+    got = ens.trend(node, "time", by="compiler", reducer=reducer, children=True)
+    keys = [node, *ens.nodes.index[ens.nodes["parent"] == node]]
+    rows = []
+    for key in keys:
+        dist = ens.distribution(key, "time")
+        groups = dist.groupby("compiler")["value"]
+        if reducer == "imbalance":
+            ref = groups.max() / groups.mean()
+        elif reducer == "p95":
+            ref = groups.quantile(0.95)
+        else:
+            ref = getattr(groups, reducer)()
+        rows += [(int(key), c, v, int(groups.size()[c])) for c, v in ref.items()]
+    want = pd.DataFrame(rows, columns=["key", "compiler", "value", "count"])
+    assert got["key"].tolist() == want["key"].tolist()
+    assert got["compiler"].tolist() == want["compiler"].tolist()
+    np.testing.assert_allclose(got["value"], want["value"], rtol=1e-12)
+    assert got["count"].tolist() == want["count"].tolist()
+
+
+def test_a_store_written_before_values_held_parents_gives_the_same_trend(
+    tmp_path: Path,
+) -> None:
+    import pyarrow.parquet as pq
+
+    ens = cctviz.examples.ensemble(tmp_path / "s", 12, 40, seed=5)
+    node = ens.nodes.index[2]
+    new = ens.trend(node, "time (inc)", children=True)
+    assert ens._shared.duck.by_parent()
+    for part in (tmp_path / "s" / "values").glob("*.parquet"):
+        pq.write_table(pq.read_table(part).drop(["parent"]), part)
+    old = cctviz.Ensemble(tmp_path / "s")
+    assert not old._shared.duck.by_parent()
+    pd.testing.assert_frame_equal(old.trend(node, "time (inc)", children=True), new)
+    assert old.metric_names == ["time", "time (inc)"] == ens.metric_names

@@ -10,7 +10,9 @@ node itself caused it. The method, in three steps:
    few nodes that moved, so 5,000 nodes × 10,000 runs take seconds.
 3. **Detection** (``ruptures``' kernel change-point detection with a linear kernel, i.e. least
    squares on the σ-normalised series, minimum segment of five runs, a BIC-like penalty
-   ``penalty × log(runs)``): the change points of each candidate. Each is kept when its level
+   ``penalty × log(runs)``; a series of more than 2,000 runs is first seen as block means, and
+   each change found there is refined to the best split of the runs around it): the change
+   points of each candidate. Each is kept when its level
    change (medians after ÷ before − 1) is at least ``min_change`` and its score (difference of
    the segment means in standard errors) at least ``min_score``.
 
@@ -25,55 +27,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import reducers as red
+from . import series as se
 from .trend import check_axis
 
 CHUNK = 256  # nodes screened at once (bounds the temporary arrays)
 MIN_SEGMENT = 5  # runs: a shorter bump (outliers in neighbouring runs) is no new level
+COARSE = 2000  # points the detector sees at most (see _breaks)
 
 
 def _series(
     ens: Any, metric: str, by: str, keys: list[int] | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Node keys, axis values, first profile at each axis value, and the matrix keys × axis.
-
-    The values come out of DuckDB as three numeric columns (node row, axis position, value):
-    the profile ids and axis values are mapped to positions in small tables first, so no text
-    column of the ensemble's size is ever made."""
-    duck = ens._shared.duck
-    profiles = ens.profiles[[by]].dropna().sort_values(by, kind="stable")
-    axis_values, position = np.unique(profiles[by].to_numpy(), return_inverse=True)
-    # sorted by the axis: the first profile of each axis value is where its position first occurs
-    first_profile = profiles.index.to_numpy()[np.unique(position, return_index=True)[1]]
-    tree = ens.nodes
+    """Node keys, axis values, first profile at each axis value, and the matrix keys × axis
+    (streamed from the engine: see cctviz.ensemble.series)."""
+    axis = se.axis_of(ens.profiles, by)
     node_keys = (
-        tree.index.to_numpy(np.int64) if keys is None else np.asarray(sorted(keys), np.int64)
+        ens.nodes.index.to_numpy(np.int64) if keys is None else np.asarray(sorted(keys), np.int64)
     )
-    column = red.quote(metric)
-    sql = (
-        f"SELECT CAST(n.row AS INTEGER) AS row, CAST(a.idx AS INTEGER) AS idx, v.{column} AS value "
-        f"FROM {duck._source('values')} v "
-        "JOIN cctviz_axis a ON a.profile = v.profile JOIN cctviz_nodes n ON n.key = v.key "
-        f"WHERE v.{column} IS NOT NULL"
-    )
-    got = duck.columns(
-        sql,
-        {
-            "cctviz_axis": pd.DataFrame({"profile": profiles.index, "idx": position}),
-            "cctviz_nodes": pd.DataFrame({"key": node_keys, "row": np.arange(len(node_keys))}),
-        },
-    )
-    rows, cols = np.asarray(got.pop("row")), np.asarray(got.pop("idx"))  # int32: half the memory
-    values = np.asarray(got.pop("value"), np.float64)
-    matrix = np.full((len(node_keys), len(axis_values)), np.nan)
-    if len(profiles) == len(axis_values):  # one profile per axis value: no duplicates
-        matrix[rows, cols] = values
-    else:  # profiles sharing an axis value: their median
-        flat = rows.astype(np.int64) * len(axis_values) + cols
-        med = pd.Series(values).groupby(flat).median()
-        idx = med.index.to_numpy(np.int64)
-        matrix[idx // len(axis_values), idx % len(axis_values)] = med.to_numpy()
-    return node_keys, axis_values, first_profile, matrix
+    nodes = ("TRUE",) if keys is None else (f"key IN ({', '.join(map(str, node_keys))})",)
+    return node_keys, axis.values, axis.first, se.matrix(ens, metric, node_keys, axis, nodes)
 
 
 def _filled(x: np.ndarray) -> np.ndarray:
@@ -116,6 +88,46 @@ def _best_split(s: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     return np.max(np.abs(right - left) / se, axis=1)
 
 
+def _breaks(z: np.ndarray, penalty: float) -> list[int]:
+    """The segment ends (ruptures' convention: the last is ``len(z)``) of a series with unit
+    noise. A long series is cut into blocks first (their means, × √block: unit noise again, and
+    the same least-squares gain for a shift as the runs give), so the detector sees at most
+    ``COARSE`` points; each change found is then moved to the best split of the runs within a
+    block of either side. 10,000 runs: ~0.01 s instead of ~0.3 s, the same runs found."""
+    import ruptures as rpt
+
+    n = len(z)
+    block = -(-n // COARSE)
+    if block == 1:
+        algo = rpt.KernelCPD(kernel="linear", min_size=MIN_SEGMENT).fit(z)
+        return list(algo.predict(pen=penalty * np.log(n)))
+    m = n // block  # whole blocks; the few runs after them belong to the last segment
+    # segments of two blocks at least: a block straddling a change (its mean between the two
+    # levels) is no segment of its own
+    coarse = z[: m * block].reshape(m, block).mean(axis=1) * np.sqrt(block)
+    algo = rpt.KernelCPD(kernel="linear", min_size=max(2, -(-MIN_SEGMENT // block)))
+    bounds = [0, *(e * block for e in algo.fit(coarse).predict(pen=penalty * np.log(m))[:-1]), n]
+    c = np.concatenate([[0.0], np.cumsum(z)])
+    out: list[tuple[int, float]] = []  # (run, score)
+    for j in range(1, len(bounds) - 1):
+        lo, hi = bounds[j - 1], bounds[j + 1]
+        k = np.arange(
+            max(lo + MIN_SEGMENT, bounds[j] - block), min(hi - MIN_SEGMENT, bounds[j] + block) + 1
+        )
+        if not len(k):
+            continue
+        gap = (c[hi] - c[k]) / (hi - k) - (c[k] - c[lo]) / (k - lo)
+        score = np.abs(gap) / np.sqrt(1 / (k - lo) + 1 / (hi - k))
+        best = int(np.argmax(score))
+        run, strength = int(k[best]), float(score[best])
+        if out and run - out[-1][0] < MIN_SEGMENT:  # two refined to one change: the stronger
+            if strength > out[-1][1]:
+                out[-1] = (run, strength)
+            continue
+        out.append((run, strength))
+    return [*(run for run, _ in out), n]
+
+
 def regressions(
     ens: Any,
     metric: str,
@@ -124,8 +136,6 @@ def regressions(
     min_score: float = 6.0,
     penalty: float = 10.0,
 ) -> pd.DataFrame:
-    import ruptures as rpt
-
     metric = ens._metric(metric)
     by = check_axis(ens.profiles, by)
     keys, axis, first, raw = _series(ens, metric, by)
@@ -144,8 +154,7 @@ def regressions(
         x = filled[i]
         s = _median3(x[None, :])[0]
         sigma = float(_noise(x[None, :])[0])
-        algo = rpt.KernelCPD(kernel="linear", min_size=MIN_SEGMENT).fit((s - s.mean()) / sigma)
-        ends = algo.predict(pen=penalty * np.log(len(s)))
+        ends = _breaks((s - s.mean()) / sigma, penalty)
         starts = [0, *ends[:-1]]
         for j in range(1, len(ends)):
             b0, b, b1 = starts[j - 1], starts[j], ends[j]
@@ -192,7 +201,7 @@ def _causes(
     partner = kinds.loc[metric, "partner"] if metric in kinds.index else None
     if kind != "inclusive":
         return ["exclusive" if kind == "exclusive" else "unknown"] * len(found)
-    if not isinstance(partner, str) or partner not in ens._shared.duck.value_columns():
+    if not isinstance(partner, str) or partner not in ens.metric_names:
         return ["unknown"] * len(found)
     wanted = sorted({int(keys[f[0]]) for f in found})
     if not wanted:

@@ -4,6 +4,7 @@ the Parquet parts, so a store another process appended to is read as it is now."
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,10 @@ import pandas as pd
 
 from . import reducers as red
 from .store import glob_of, parts
+
+ID_COLUMNS = ("profile", "key", "parent")
+"""The value table's columns that are no metric: the profile, the node and its parent's key."""
+BATCH = 1 << 20  # rows per batch when values are streamed
 
 EMPTY_NODES = pd.DataFrame(
     {"key": np.empty(0, np.int64), "parent": np.empty(0, np.int64), "name": []}
@@ -31,7 +36,11 @@ class DuckEngine:
         self.root = root
         self.con = duckdb.connect(database=":memory:")
         self.con.execute("SET enable_progress_bar = false")  # no bar printed into notebooks
+        # a part is written once and never changed (add renames it into place), so the footers
+        # DuckDB read stay true: a query of a few nodes does not read 50 footers again
+        self.con.execute("SET parquet_metadata_cache = true")
         self._lock = threading.Lock()
+        self._columns_of: dict[Path, list[str]] = {}
         self._duck_error = duckdb.Error
 
     def _source(self, table: str) -> str:
@@ -155,8 +164,47 @@ class DuckEngine:
         filter_ = f"WHERE profile IN ({self.selected(where)})" if where else ""
         return self.query(f"SELECT * FROM {self._source('values')} {filter_}")
 
+    def _schemas(self) -> list[list[str]]:
+        """The column names of each part of the values (read once per part: parts never
+        change)."""
+        import pyarrow.parquet as pq
+
+        files = parts(self.root, "values")
+        for f in files:
+            if f not in self._columns_of:
+                self._columns_of[f] = pq.read_schema(f).names
+        return [self._columns_of[f] for f in files]
+
     def value_columns(self) -> list[str]:
-        if not self.has("values"):
-            return []
-        described = self.query(f"DESCRIBE SELECT * FROM {self._source('values')}")
-        return [c for c in described["column_name"] if c not in ("profile", "key")]
+        """The metrics, in the order the parts first name them."""
+        seen: dict[str, None] = {}
+        for names in self._schemas():
+            seen.update((n, None) for n in names if n not in ID_COLUMNS)
+        return list(seen)
+
+    def by_parent(self) -> bool:
+        """True when every part of the values holds the parent's key (stores written since
+        2026-11-26: sorted by parent, so a node's children are read from a few row groups)."""
+        schemas = self._schemas()
+        return bool(schemas) and all("parent" in names for names in schemas)
+
+    def batches(
+        self, metric: str, where: tuple[str, ...], nodes: tuple[str, ...] = ("TRUE",)
+    ) -> Iterator[Any]:
+        """The values of ``metric`` (not null) of the selected profiles, streamed as Arrow record
+        batches of columns ``key``, ``profile`` and ``value``: at most ``BATCH`` rows are held at
+        once, whatever the ensemble's size. ``nodes``: SQL conditions on ``key`` and ``parent``,
+        each read on its own (DuckDB skips row groups for one equality, not for an OR)."""
+        column = red.quote(metric)
+        filter_ = f"AND profile IN ({self.selected(where)})" if where else ""
+        sql = " UNION ALL ".join(
+            f"SELECT key, profile, {column} AS value FROM {self._source('values')} "
+            f"WHERE {column} IS NOT NULL AND ({condition}) {filter_}"
+            for condition in nodes
+        )
+        with self._lock:
+            try:
+                reader = self.con.sql(sql).to_arrow_reader(BATCH)
+            except self._duck_error as error:
+                raise self._where_error(where, error) from None
+            yield from reader

@@ -165,6 +165,11 @@ class Ensemble:
         sub.profiles  # noqa: B018 - runs the filter once: a bad condition fails here, clearly
         return sub
 
+    @property
+    def metric_names(self) -> list[str]:
+        """The metrics the store holds values of."""
+        return self._shared.duck.value_columns()
+
     def _metric(self, metric: str) -> str:
         columns = self._shared.duck.value_columns()
         if metric not in columns:

@@ -118,7 +118,7 @@ def profile_rows(
     nodes = pd.DataFrame({"key": keys, "parent": parents, "name": names, **frame_columns(frames)})
     nodes["frame"] = frames
     columns = {m.name: m.values for m in table.metrics.values()}
-    values = pd.DataFrame({"profile": profile, "key": keys, **columns})
+    values = pd.DataFrame({"profile": profile, "key": keys, "parent": parents, **columns})
     held = values[list(columns)].notna().any(axis=1).to_numpy()
     values = values[held].drop_duplicates("key")
     kinds = pd.DataFrame(

@@ -4,7 +4,8 @@ part).
 
 - ``nodes/``: one row per calling context (``key``, ``parent``, ``name``, ``file``, ``line``,
   ``module``, ``type``, ``frame`` as canonical JSON);
-- ``values/``: one row per (``profile``, ``key``) with every numeric metric;
+- ``values/``: one row per (``profile``, ``key``) with the node's ``parent`` key and every
+  numeric metric;
 - ``profiles/``: one row per profile: ``profile``, ``hash``, ``source``, ``nodes`` and every
   metadata value;
 - ``metrics/``: one row per metric and part: ``metric``, ``kind``, ``partner`` (what the reader
@@ -85,9 +86,10 @@ def write_part(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
     final = root / table / f"part-{batch}.parquet"
     tmp = final.with_suffix(".tmp")
     if table == "values":
-        # sorted by node: a row group then spans few keys, and a query of one node (its
-        # distribution) reads only the row groups whose key range holds it
-        df = df.sort_values("key", kind="stable")
+        # sorted by parent, then node: a row group spans few of them, and a query of one node
+        # (its distribution) or of a node's children (a trend) reads only the row groups whose
+        # ranges hold them
+        df = df.sort_values([c for c in ("parent", "key") if c in df.columns], kind="stable")
     pq.write_table(
         pa.Table.from_pandas(_arrow_safe(df), preserve_index=False), tmp, row_group_size=ROW_GROUP
     )

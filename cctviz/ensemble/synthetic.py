@@ -135,6 +135,7 @@ def ensemble(
             {
                 "profile": np.repeat(ids[lo:hi], n_nodes),
                 "key": np.tile(keys, m),
+                "parent": np.tile(parent_keys, m),
                 "time": exc.ravel(),
                 "time (inc)": inc.ravel(),
             }

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from . import reducers as red
+from . import series as se
 from .tree import find_key
 
 TIME_AXES = ("launchdate", "launchday", "date", "run")
@@ -48,29 +49,63 @@ def trend(
 ) -> pd.DataFrame:
     """One row per (node, value of ``by``): ``key``, ``path``, ``name``, the axis, ``value``
     (``reducer`` over the profiles with that value) and ``count``; the node first, then its
-    children (when asked) in tree order."""
+    children (when asked) in tree order. Profiles without a value of ``by`` are left out."""
     (reducer,) = red.check((reducer,))
     metric = ens._metric(metric)
-    by = check_axis(ens.profiles, by)
+    profiles = ens.profiles
+    by = check_axis(profiles, by)
     tree = ens.nodes
     key = find_key(tree, node)
-    keys = [key, *(tree.index[tree["parent"] == key] if children else [])]
-    duck = ens._shared.duck
-    column, axis = red.quote(metric), red.quote(by)
-    filter_ = f"AND v.profile IN ({duck.selected(ens.filters)})" if ens.filters else ""
-    # the keys inline (whole numbers): a parameter list keeps DuckDB from skipping row groups
-    marks = ", ".join(str(int(k)) for k in keys)
-    sql = (
-        f"SELECT v.key, p.{axis} AS axis, {red.sql(reducer, 'v.' + column)} AS value, "
-        f"count(v.{column}) AS count FROM {duck._source('values')} v "
-        f"JOIN {duck._source('profiles')} p ON p.profile = v.profile "
-        f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL {filter_} "
-        f"GROUP BY v.key, p.{axis} ORDER BY axis"
-    )
-    rows = duck.query(sql).rename(columns={"axis": by})
-    order = {int(k): i for i, k in enumerate(keys)}
-    rows["_order"] = rows["key"].map(order)
-    rows = rows.sort_values(["_order", by], kind="stable").drop(columns="_order")
-    rows.insert(1, "path", tree["path"].reindex(rows["key"]).to_numpy())
-    rows.insert(2, "name", tree["name"].reindex(rows["key"]).to_numpy())
-    return rows.reset_index(drop=True)
+    kids = tree.index[tree["parent"] == key] if children else tree.index[:0]
+    keys = np.asarray([key, *kids], np.int64)
+    axis = se.axis_of(profiles, by)
+    rows, cols, values = _gathered(ens, metric, keys, axis, int(tree.loc[key, "parent"]), children)
+    width = len(axis.values)
+    cell, value, count = _reduced(rows * width + cols, values, reducer)
+    at = keys[cell // width]
+    out = pd.DataFrame({"key": at})
+    out["path"] = tree["path"].to_numpy()[tree.index.get_indexer(at)] if len(at) else []
+    out["name"] = tree["name"].to_numpy()[tree.index.get_indexer(at)] if len(at) else []
+    out[by] = axis.values[cell % width]
+    out["value"], out["count"] = value, count
+    return out
+
+
+def _gathered(
+    ens: Any, metric: str, keys: np.ndarray, axis: se.Axis, parent: int, children: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(node row, axis position, value) of every value of the nodes ``keys``; a store sorted by
+    parent reads the node's and its children's row groups only."""
+    if ens._shared.duck.by_parent():
+        own = f"parent = {parent} AND key = {int(keys[0])}"
+        nodes = (own, f"parent = {int(keys[0])}") if children else (own,)
+    else:  # a store written before values held the parent's key
+        nodes = (f"key IN ({', '.join(str(int(k)) for k in keys)})",)
+    got = list(se.cells(ens, metric, keys, axis, nodes))
+    if not got:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+    rows, cols, values = (np.concatenate(part) for part in zip(*got, strict=True))
+    return rows.astype(np.int64), cols, values
+
+
+def _reduced(flat: np.ndarray, values: np.ndarray, reducer: str) -> tuple[Any, Any, Any]:
+    """Per cell (node row × width + axis position) holding values, in order: the cell, the
+    values combined with ``reducer`` (the definitions of cctviz.ensemble.reducers) and their
+    count."""
+    if reducer in ("mean", "sum", "count"):
+        counts = np.bincount(flat)
+        cell = np.flatnonzero(counts)
+        sums = np.bincount(flat, weights=values)[cell]
+        n = counts[cell]
+        value = {"mean": sums / n, "sum": sums, "count": n.astype(float)}[reducer]
+        return cell, value, n
+    groups = pd.Series(values).groupby(flat, sort=True)
+    q = red.quantile(reducer)
+    if q is not None or reducer == "median":
+        value = groups.quantile(0.5 if q is None else q)
+    elif reducer == "imbalance":
+        mean = groups.mean()
+        value = groups.max() / mean.where(mean != 0)
+    else:  # std (ddof 1), min, max
+        value = getattr(groups, reducer)()
+    return value.index.to_numpy(np.int64), value.to_numpy(float), groups.size().to_numpy()

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -73,12 +74,30 @@ def mpi_store(tmp_path_factory: pytest.TempPathFactory) -> cctviz.Ensemble:
     return ens
 
 
-@pytest.mark.parametrize("folder", [MPI, XL])
-def test_per_node_statistics_equal_pandas_over_the_profiles(folder: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("folder", "pool"), [(MPI, False), (XL, True)])
+def test_per_node_statistics_equal_pandas_over_the_profiles(
+    folder: str, pool: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cctviz.ensemble import ingest
+
+    started = []
+
+    class Pool(ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            started.append(kwargs.get("max_workers"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(ingest, "ProcessPoolExecutor", Pool)
+    if pool:  # workers after the first file, as 1,000 files get them after a few
+        monkeypatch.setattr(ingest, "POOL_PAYS", 0.0)
+        monkeypatch.setattr(ingest, "SERIAL_BELOW", 2)
     files = _files(folder)
     ens = cctviz.Ensemble(tmp_path / "store")
     assert ens.add(files, progress=False, workers=2) == len(files)
     assert ens.skipped.empty
+    assert started == ([2] if pool else [])  # a few small files: read in this process
     for metric in ens.metrics.index[:3]:
         got = ens.reduce(metric, REDUCERS)
         ref = _reference(files, metric)

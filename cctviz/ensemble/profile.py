@@ -115,12 +115,30 @@ def profile_rows(
     keys, parents, frames = table_keys(table)
     profile = content_hash[:16]
     names = [table.name(i) for i in range(table.size)]
-    nodes = pd.DataFrame({"key": keys, "parent": parents, "name": names, **frame_columns(frames)})
-    nodes["frame"] = frames
-    columns = {m.name: m.values for m in table.metrics.values()}
-    values = pd.DataFrame({"profile": profile, "key": keys, "parent": parents, **columns})
-    held = values[list(columns)].notna().any(axis=1).to_numpy()
-    values = values[held].drop_duplicates("key")
+    # numpy first, one DataFrame each at the end: this runs once per file of an ensemble
+    first = np.sort(np.unique(keys, return_index=True)[1])  # a key met twice: its first node
+    columns = {m.name: np.asarray(m.values) for m in table.metrics.values()}
+    held = np.zeros(table.size, bool)
+    for column in columns.values():
+        held |= ~pd.isna(column)
+    kept = np.intersect1d(first, np.flatnonzero(held))
+    nodes = pd.DataFrame(
+        {
+            "key": keys[first],
+            "parent": parents[first],
+            "name": [names[i] for i in first],
+            **{k: [v[i] for i in first] for k, v in frame_columns(frames).items()},
+            "frame": [frames[i] for i in first],
+        }
+    )
+    values = pd.DataFrame(
+        {
+            "profile": profile,
+            "key": keys[kept],
+            "parent": parents[kept],
+            **{name: column[kept] for name, column in columns.items()},
+        }
+    )
     kinds = pd.DataFrame(
         {
             "metric": list(columns),
@@ -131,6 +149,4 @@ def profile_rows(
     own = dict(getattr(gf, "metadata", None) or {})
     meta = plain_metadata({**own, **dict(metadata or {})})
     meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
-    return ProfileRows(
-        profile, nodes.drop_duplicates("key"), values.reset_index(drop=True), kinds, meta
-    )
+    return ProfileRows(profile, nodes, values, kinds, meta)

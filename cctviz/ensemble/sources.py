@@ -192,6 +192,11 @@ def _read(path: Path) -> Any:
     import hatchet as ht
 
     from ..examples._serial import serial_readers
+    from .caliper import quick_graphframe
+
+    quick = quick_graphframe(path)  # the same GraphFrame, ~6× sooner (None: Hatchet reads it)
+    if quick is not None:
+        return quick
 
     name = _reader_of(path)
     reader = getattr(ht.GraphFrame, name or "", None)

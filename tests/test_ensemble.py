@@ -320,3 +320,33 @@ def test_the_synthetic_ensemble_has_its_changes_and_sums(tmp_path: Path) -> None
     assert inc == pytest.approx(ens.reduce("time", ("mean",))["mean"].sum(), rel=1e-9)
     with pytest.raises(ValueError, match="at least one profile"):
         cctviz.examples.ensemble(tmp_path / "none", 0, 10)
+
+
+def test_per_rank_rows_are_kept_when_asked(tmp_path: Path) -> None:
+    import hatchet as ht
+
+    from cctviz.ensemble.keys import table_keys
+
+    folder = data_root("hatchet/hpctoolkit-cpi-database")
+    gf = ht.GraphFrame.from_hpctoolkit(str(folder))
+    table = cctviz.from_graphframe(gf)
+    keys, _, _ = table_keys(table)
+    key_of = {id(n): int(k) for n, k in zip(table.nodes, keys, strict=True)}
+    plain = cctviz.Ensemble(tmp_path / "plain")
+    assert plain.add(folder, progress=False) == 1
+    with pytest.raises(ValueError, match=r"no per-rank rows: add profiles with .*ranks=True"):
+        plain.ranks(int(keys[0]), "time")
+    ens = cctviz.Ensemble(tmp_path / "ranks")
+    assert ens.add(folder, progress=False, ranks=True) == 1
+    df = gf.dataframe
+    checked = 0
+    for node in {n for n in df.index.get_level_values("node")}:
+        want = df.xs(node, level="node")["time"].dropna()
+        got = ens.ranks(key_of[id(node)], "time")
+        assert got["rank"].tolist() == [int(r) for r in want.index], node
+        np.testing.assert_array_equal(got["value"].to_numpy(), want.to_numpy(np.float64))
+        assert (got["profile"] == ens.profiles.index[0]).all()
+        checked += 1
+    assert checked == len(table.nodes) and df.index.get_level_values("rank").nunique() > 1
+    # the reduced values are those of a store without ranks: nothing else changes
+    pd.testing.assert_frame_equal(ens.reduce("time"), plain.reduce("time"))

@@ -144,6 +144,27 @@ class DuckEngine:
             raise self._where_error(where, error) from None
         return df.drop_duplicates("profile").set_index("profile")
 
+    def ranks(self, key: int, metric: str, where: tuple[str, ...]) -> pd.DataFrame:
+        column = red.quote(metric)
+        filter_ = f"AND r.profile IN ({self.selected(where)})" if where else ""
+        described = self.query(f"DESCRIBE SELECT * FROM {self._source('ranks')}")["column_name"]
+        if metric not in set(described):
+            raise KeyError(
+                f"no per-rank values of {metric!r}: the per-rank rows hold "
+                f"{', '.join(c for c in described if c not in (*ID_COLUMNS, 'rank', 'thread'))}"
+            )
+        levels = ", ".join(f"r.{c}" for c in ("rank", "thread") if c in set(described))
+        sql = (
+            f"SELECT r.profile, {levels}, r.{column} AS value, p.* EXCLUDE (profile) "
+            f"FROM {self._source('ranks')} r JOIN {self._source('profiles')} p "
+            f"ON p.profile = r.profile WHERE r.key = ? AND r.{column} IS NOT NULL {filter_} "
+            f"ORDER BY r.profile, {levels}"
+        )
+        try:
+            return self.query(sql, [key]).reset_index(drop=True)
+        except self._duck_error as error:
+            raise self._where_error(where, error) from None
+
     def totals(self, metric: str, keys: list[int], where: tuple[str, ...]) -> pd.DataFrame:
         """Per selected profile holding any of the nodes ``keys``: ``value``, the sum of
         ``metric`` over them (over the roots: a run's total of an inclusive metric)."""

@@ -101,6 +101,7 @@ class Ensemble:
         reducer: str = "mean",
         workers: int | None = None,
         progress: bool = True,
+        ranks: bool = False,
     ) -> int:
         """Adds profiles; returns how many were new. ``source``: a path or glob (Caliper
         .cali/.json, cProfile, HPCToolkit databases, folders of them), a list of paths, a
@@ -108,7 +109,8 @@ class Ensemble:
         or one per profile (a list of dicts, a DataFrame); it adds to and overrides what the
         profile's own metadata says. A profile already in the store (same content hash) is not
         added again; one that cannot be read is named in ``skipped``. Ranks and threads of a node
-        are combined with ``reducer`` at ingest (mean, sum, min, max, std, imbalance)."""
+        are combined with ``reducer`` at ingest (mean, sum, min, max, std, imbalance); with
+        ``ranks=True`` the per-rank rows are kept as well (see ``ranks``)."""
         check_reducer(reducer)
         found, unreadable = items(source, metadata)
         shared = self._shared
@@ -120,7 +122,7 @@ class Ensemble:
                 known.add(item.content_hash)
                 todo.append(item)
         rows: list[ProfileRows] = []
-        for result in read_all(todo, reducer, workers, progress):
+        for result in read_all(todo, reducer, workers, progress, ranks):
             if isinstance(result, Skipped):
                 shared.skipped.append(result)
             else:
@@ -142,6 +144,9 @@ class Ensemble:
         write_part(shared.root, "nodes", nodes, batch)
         write_part(shared.root, "metrics", kinds, batch)
         write_part(shared.root, "values", values, batch)
+        per_rank = [r.ranks for r in rows if r.ranks is not None]
+        if per_rank:
+            write_part(shared.root, "ranks", pd.concat(per_rank, ignore_index=True), batch)
         write_part(shared.root, "profiles", profiles, batch)
         shared.tree = None
 
@@ -201,6 +206,18 @@ class Ensemble:
         selected profile holding it, with the profile's metadata; column ``value``."""
         metric = self._metric(metric)
         return self._shared.duck.distribution(find_key(self.nodes, node), metric, self._where)
+
+    def ranks(self, node: Any, metric: str) -> pd.DataFrame:
+        """The values of ``metric`` at ``node`` per rank (and thread) of each selected profile
+        added with ``ranks=True``: columns ``profile``, ``rank`` (``thread``), ``value`` and the
+        profile's metadata. The other tables hold each node reduced over its ranks."""
+        metric = self._metric(metric)
+        duck = self._shared.duck
+        if not duck.has("ranks"):
+            raise ValueError(
+                f"{self!r} keeps no per-rank rows: add profiles with ens.add(..., ranks=True)"
+            )
+        return duck.ranks(find_key(self.nodes, node), metric, self._where)
 
     def totals(self, metric: str) -> pd.Series:
         """Per selected profile (index: the profile id), ``metric`` summed over the roots of

@@ -26,7 +26,7 @@ def _progress(total: int, show: bool) -> Any:
 
 
 def read_all(
-    items: list[Item], reducer: str, workers: int | None, progress: bool
+    items: list[Item], reducer: str, workers: int | None, progress: bool, ranks: bool = False
 ) -> Iterator[ProfileRows | Skipped]:
     """Each item read, in the order they finish."""
     files = [i for i in items if i.gf is None]
@@ -35,7 +35,7 @@ def read_all(
     bar = _progress(len(items), progress)
     try:
         for item in in_memory:
-            yield read_item(item, reducer)
+            yield read_item(item, reducer, ranks)
             bar.update()
         # files are read here until the rest would take longer than starting workers costs
         # (each imports pandas, Hatchet and cctviz: ~1.5 s); 100 region profiles never pay it
@@ -45,7 +45,7 @@ def read_all(
                 per_file = (time.perf_counter() - start) / done
                 if per_file * (len(files) - done) > POOL_PAYS:
                     break
-            yield read_item(files[done], reducer)
+            yield read_item(files[done], reducer, ranks)
             done += 1
             bar.update()
         rest = files[done:]
@@ -54,7 +54,8 @@ def read_all(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
             chunk = max(1, len(rest) // (count * 8))
-            for result in pool.map(read_item, rest, [reducer] * len(rest), chunksize=chunk):
+            options = ([reducer] * len(rest), [ranks] * len(rest))
+            for result in pool.map(read_item, rest, *options, chunksize=chunk):
                 yield result
                 bar.update()
     finally:

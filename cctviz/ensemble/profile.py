@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..adapters.graphframe import from_graphframe
 from .keys import frame_columns, table_keys
+from .ranks import rank_rows
 
 # metadata keys holding a launch time in seconds since the epoch (Adiak, Caliper): stored as UTC
 # timestamps, so that `where("launchdate >= '2023-09-06'")` compares dates
@@ -38,6 +39,7 @@ class ProfileRows:
     values: pd.DataFrame  # profile, key, one column per metric
     kinds: pd.DataFrame  # metric, kind, partner
     meta: dict[str, Any]  # profile, hash, source, nodes, metadata...
+    ranks: pd.DataFrame | None = None  # profile, key, parent, rank[, thread], metrics (if asked)
 
 
 def plain_metadata(raw: Mapping[Any, Any]) -> dict[str, Any]:
@@ -109,8 +111,10 @@ def profile_rows(
     source: str,
     content_hash: str,
     reducer: str = "mean",
+    ranks: bool = False,
 ) -> ProfileRows:
-    """The store's rows of one GraphFrame (a node absent from it, with no value, has no row)."""
+    """The store's rows of one GraphFrame (a node absent from it, with no value, has no row);
+    with ``ranks``, its per-rank rows too (cctviz.ensemble.ranks)."""
     table = from_graphframe(gf, reducer=reducer)
     keys, parents, frames = table_keys(table)
     profile = content_hash[:16]
@@ -149,4 +153,7 @@ def profile_rows(
     own = dict(getattr(gf, "metadata", None) or {})
     meta = plain_metadata({**own, **dict(metadata or {})})
     meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
-    return ProfileRows(profile, nodes, values, kinds, meta)
+    per_rank = (
+        rank_rows(gf, table.nodes or [], keys, parents, profile, list(columns)) if ranks else None
+    )
+    return ProfileRows(profile, nodes, values, kinds, meta, per_rank)

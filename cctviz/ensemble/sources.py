@@ -170,7 +170,7 @@ def _thicket_items(tk: Any) -> list[Item]:
     return out
 
 
-def read_item(item: Item, reducer: str) -> ProfileRows | Skipped:
+def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Skipped:
     """Reads one profile (in a worker process for many); a failure is a Skipped, never raised."""
     try:
         gf = item.gf
@@ -182,6 +182,7 @@ def read_item(item: Item, reducer: str) -> ProfileRows | Skipped:
             source=item.source,
             content_hash=item.content_hash,
             reducer=reducer,
+            ranks=ranks,
         )
     except Exception as error:
         text = str(error).strip().splitlines()[-1:] or [""]

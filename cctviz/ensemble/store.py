@@ -1,4 +1,4 @@
-"""The store on disk: a folder of Parquet files in four tables, each a folder of parts that
+"""The store on disk: a folder of Parquet files in five tables, each a folder of parts that
 ``add`` appends to (a part is written whole, then renamed into place: a reader never sees half a
 part).
 
@@ -8,6 +8,8 @@ part).
   numeric metric;
 - ``profiles/``: one row per profile: ``profile``, ``hash``, ``source``, ``nodes`` and every
   metadata value;
+- ``ranks/``: when asked at ingest, one row per (``profile``, ``key``, ``rank``[, ``thread``])
+  with the measured metrics (``values`` holds the nodes reduced over ranks);
 - ``metrics/``: one row per metric and part: ``metric``, ``kind``, ``partner`` (what the reader
   and cctviz's rules said each metric is, so that the store's numbers keep their meaning).
 """
@@ -23,7 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-TABLES = ("nodes", "values", "profiles", "metrics")
+TABLES = ("nodes", "values", "profiles", "metrics", "ranks")
 FORMAT = {"format": "cctviz-ensemble", "version": 1}
 ROW_GROUP = 64 * 1024  # rows per Parquet row group
 
@@ -83,6 +85,7 @@ def write_part(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
     """Appends ``df`` to ``table`` as one new part."""
     if df.empty:
         return
+    (root / table).mkdir(exist_ok=True)  # a store older than the table
     final = root / table / f"part-{batch}.parquet"
     tmp = final.with_suffix(".tmp")
     if table == "values":

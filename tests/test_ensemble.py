@@ -350,3 +350,19 @@ def test_per_rank_rows_are_kept_when_asked(tmp_path: Path) -> None:
     assert checked == len(table.nodes) and df.index.get_level_values("rank").nunique() > 1
     # the reduced values are those of a store without ranks: nothing else changes
     pd.testing.assert_frame_equal(ens.reduce("time"), plain.reduce("time"))
+
+
+def test_what_another_writer_appends_is_seen(tmp_path: Path) -> None:
+    # two Ensembles on one folder share nothing, as two processes: the reader's cached tree and
+    # profiles follow the parts the other one writes
+    files = _files(MPI)
+    reader, writer = cctviz.Ensemble(tmp_path / "s"), cctviz.Ensemble(tmp_path / "s")
+    writer.add(files[:2], progress=False)
+    before_nodes, before = len(reader.nodes), len(reader)
+    mine = reader.profiles
+    mine["scribble"] = 1  # a caller's change stays in its copy
+    assert "scribble" not in reader.profiles.columns
+    writer.add(files[2:], progress=False)
+    assert len(reader) == before + 3 == 5
+    assert len(reader.nodes) >= before_nodes
+    assert set(reader.nodes.index) == set(writer.nodes.index)

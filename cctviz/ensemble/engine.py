@@ -41,6 +41,7 @@ class DuckEngine:
         self.con.execute("SET parquet_metadata_cache = true")
         self._lock = threading.Lock()
         self._columns_of: dict[Path, list[str]] = {}
+        self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
         self._duck_error = duckdb.Error
 
     def _source(self, table: str) -> str:
@@ -75,12 +76,19 @@ class DuckEngine:
     def profiles(self, where: tuple[str, ...]) -> pd.DataFrame:
         if not self.has("profiles"):
             return pd.DataFrame({"profile": [], "hash": [], "source": [], "nodes": []})
-        clause = " AND ".join(f"({w})" for w in where) or "TRUE"
-        try:
-            df = self.query(f"SELECT * FROM {self._source('profiles')} WHERE {clause}")
-        except self._duck_error as error:
-            raise self._where_error(where, error) from None
-        return df.drop_duplicates("profile").set_index("profile")
+        # parts never change: the same parts (also another process's appends are new parts)
+        # and filters give the same rows, read once
+        seen = (where, tuple(parts(self.root, "profiles")))
+        if seen not in self._profiles:
+            clause = " AND ".join(f"({w})" for w in where) or "TRUE"
+            try:
+                df = self.query(f"SELECT * FROM {self._source('profiles')} WHERE {clause}")
+            except self._duck_error as error:
+                raise self._where_error(where, error) from None
+            if len(self._profiles) >= 16:
+                self._profiles.pop(next(iter(self._profiles)))
+            self._profiles[seen] = df.drop_duplicates("profile").set_index("profile")
+        return self._profiles[seen].copy()  # the caller may change its copy
 
     def _where_error(self, where: tuple[str, ...], error: Exception) -> WhereError:
         columns = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles')}")["column_name"]

@@ -18,7 +18,7 @@ from .engine import DuckEngine
 from .ingest import read_all
 from .profile import ProfileRows
 from .sources import Skipped, items
-from .store import new_batch, open_folder, write_part
+from .store import new_batch, open_folder, parts, write_part
 from .tree import find_key, preorder
 
 
@@ -30,7 +30,8 @@ class _Shared:
     duck: DuckEngine
     dask: Any = None
     skipped: list[Skipped] = field(default_factory=list)
-    tree: pd.DataFrame | None = None  # the union tree, until the next add
+    tree: pd.DataFrame | None = None  # the union tree of the node parts ``tree_parts``
+    tree_parts: tuple[Path, ...] = ()
 
 
 class Ensemble:
@@ -84,8 +85,9 @@ class Ensemble:
         key: ``parent`` (key), ``name``, ``path``, ``depth``, ``file``, ``line``, ``module``,
         ``type`` and ``frame`` (the frame's attributes as JSON)."""
         shared = self._shared
-        if shared.tree is None:
-            shared.tree = preorder(shared.duck.nodes())
+        now = tuple(parts(shared.root, "nodes"))  # another process may have added some
+        if shared.tree is None or shared.tree_parts != now:
+            shared.tree, shared.tree_parts = preorder(shared.duck.nodes()), now
         return shared.tree
 
     def __repr__(self) -> str:

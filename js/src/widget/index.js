@@ -18,6 +18,7 @@ import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
 import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
+import { bindTrend } from "./trend.js";
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
@@ -192,6 +193,10 @@ function renderView(deps, model, el) {
   const strip = deps.createProfileStrip
     ? bindStrip({ model: messenger, body, client: lod, create: deps.createProfileStrip })
     : null;
+  // an ensemble's trend pane, last in the body (below the tree); it selects as a click in the tree
+  const trend = deps.createTrendPane
+    ? bindTrend({ model: messenger, body, renderer, create: deps.createTrendPane })
+    : null;
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
   /** @returns {[number, number]} */
@@ -284,6 +289,7 @@ function renderView(deps, model, el) {
     stopRefusals();
     paneBinding?.dispose();
     strip?.dispose();
+    trend?.dispose();
     lod.dispose();
     screen.dispose();
     snapshots.dispose();

@@ -193,9 +193,9 @@ function renderView(deps, model, el) {
   const strip = deps.createProfileStrip
     ? bindStrip({ model: messenger, body, client: lod, create: deps.createProfileStrip })
     : null;
-  // an ensemble's trend pane, last in the body (below the tree); it selects as a click in the tree
+  // an ensemble's trend pane, below the body (the tree keeps the width); selects as the tree does
   const trend = deps.createTrendPane
-    ? bindTrend({ model: messenger, body, renderer, create: deps.createTrendPane })
+    ? bindTrend({ model: messenger, el, renderer, create: deps.createTrendPane })
     : null;
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
@@ -212,7 +212,7 @@ function renderView(deps, model, el) {
       table = deps.decodeTable(model.get("_payload"));
       if (body.parentNode !== el) {
         errors.clear();
-        el.replaceChildren(body); // after an error
+        el.replaceChildren(body, ...(trend ? [trend.pane.element] : [])); // after an error
         connectionNote.show(connection.live);
       }
       // an expansion waiting for its reply: its node stays where it is on screen

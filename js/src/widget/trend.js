@@ -2,7 +2,8 @@
 // log scales the user chooses set on `trend_by` and `trend_log`, and a click on a child's chart
 // or on the breadcrumb set on `selection`, the trait a click in the tree sets: the tree marks the
 // node, Python sees it and sends the pane of that node. Shown only while the widget draws an
-// Ensemble (a `_trend` that is not empty), last in the view's body: below the tree.
+// Ensemble (a `_trend` that is not empty), below the view's body: the tree (and the panes beside
+// it) keep the cell's width.
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
@@ -10,13 +11,13 @@
  */
 
 /**
- * @param {{ model: CCTModel, body: HTMLElement, renderer: { command?: (name: string, value?: unknown) => void },
+ * @param {{ model: CCTModel, el: HTMLElement, renderer: { command?: (name: string, value?: unknown) => void },
  *   create: (parent: HTMLElement, handlers: import("./renderer-api.js").TrendHandlers) => TrendPane }} options
  *   `renderer`: selects a node as a click in the tree does (it marks it and reports it: Python is told)
  * @returns {{ pane: TrendPane, dispose: () => void }}
  */
-export function bindTrend({ model, body, renderer, create }) {
-  const pane = create(body, {
+export function bindTrend({ model, el, renderer, create }) {
+  const pane = create(el, {
     onSelect: (id) => renderer.command?.("select", [id]),
     onAxis(by) {
       model.set("trend_by", by);

@@ -8,6 +8,7 @@
 import { select } from "d3-selection";
 import { append } from "../base/dom.js";
 import { formatValue } from "../base/format.js";
+import { characters } from "../base/text.js";
 import { asTrend, linePath, offersLog, scalesOf, shareText, xText } from "./trend-data.js";
 
 /**
@@ -20,9 +21,20 @@ import { asTrend, linePath, offersLog, scalesOf, shareText, xText } from "./tren
  */
 
 /** A chart's size (pixels) and margins inside it. */
-export const CHART = { width: 156, height: 84, left: 36, right: 6, top: 4, bottom: 16 };
+export const CHART = { width: 176, height: 84, left: 42, right: 6, top: 4, bottom: 16 };
+/** Pixels per character of an axis label (9 px text), to cut a category's name to its room. */
+const CHAR = 5.2;
 /** Ancestors the breadcrumb shows at most before the node (the root and the nearest ones). */
 const CRUMBS = 4;
+
+/**
+ * `text` in at most `n` characters (whole ones), cut with an ellipsis.
+ * @param {string} text @param {number} n
+ */
+function cut(text, n) {
+  const chars = characters(text);
+  return chars.length <= n ? text : `${chars.slice(0, n - 1).join("")}…`;
+}
 
 /**
  * @param {HTMLElement} parent
@@ -108,16 +120,20 @@ export function createTrendPane(parent, handlers) {
         .attr("x", L - 3)
         .attr("y", at)
         .attr("text-anchor", "end")
-        .text(formatValue(v));
+        .text(formatValue(Number(v.toPrecision(3))));
     const ends = d.kind === "category" ? d.categories.map((_, i) => i) : x.domain();
+    const room = d.kind === "category" ? Math.max(3, Math.floor((x1 - x0) / ends.length / CHAR)) : 99;
     ends.forEach((v, i) => {
       const anchor = d.kind === "category" ? "middle" : i === 0 ? "start" : "end";
+      const label = xText(d, v);
       axis
         .append("text")
         .attr("x", d.kind === "category" ? x(v) : i === 0 ? x0 : x1)
         .attr("y", H - B + 12)
         .attr("text-anchor", anchor)
-        .text(xText(d, v));
+        .text(cut(label, room))
+        .append("title")
+        .text(label);
     });
     const marks = svg.append("g").attr("class", "cct-trend-marks");
     if (d.kind === "category") {
@@ -170,7 +186,8 @@ export function createTrendPane(parent, handlers) {
     const over = Number.isFinite(d.profiles) ? ` over ${d.profiles} profiles` : "";
     const left = d.leftOut ? `; ${d.leftOut} smaller ${d.leftOut === 1 ? "child" : "children"} not shown` : "";
     const thin = d.thinned ? "; long series thinned to their shape" : "";
-    const kids = d.children ? ` · ${d.children - d.leftOut} of ${d.children} children, largest first${left}` : "";
+    const some = d.leftOut ? `${d.children - d.leftOut} of ${d.children} children` : `${d.children} children`;
+    const kids = d.children > 1 ? ` · ${some}, largest first${left}` : d.children ? " · its one child" : "";
     note.textContent = `${d.metric} (${d.reducer}${over}) by ${d.by}${kids}${thin}; one y scale`;
   };
 

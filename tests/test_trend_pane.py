@@ -80,7 +80,7 @@ def test_the_pane_shows_the_root_then_the_selected_node_with_its_children(ens: A
     assert w._trend["series"][0]["id"] == node
     assert sorted(s["id"] for s in w._trend["series"][1:]) == sorted(deeper)
     _check_series(w, _expected(ens, w, node, "launchdate"), "launchdate")
-    assert w.trend_node() == node
+    assert w._trend_node() == node
     w.selection = ()
     assert w._trend["path"][-1]["id"] == root
 

@@ -71,7 +71,7 @@ class TrendPane(WidgetPart):
     def _trend_changed(self, _change: t.Bunch) -> None:
         self._draw_trend()
 
-    def trend_node(self) -> int:
+    def _trend_node(self) -> int:
         """The node the trend pane shows: the last selected, else the focused node, else the
         first root."""
         if self.selection:
@@ -95,7 +95,7 @@ class TrendPane(WidgetPart):
     def _draw_trend(self) -> None:
         if self._ensemble is None or not self.trend_by or not self._table.size:
             return
-        node = self.trend_node()
+        node = self._trend_node()
         metric, share = self._trend_metric()
         of = (self._tree, node, metric, self.trend_by, self.reducer)
         if of == self._trend_of:

@@ -165,3 +165,37 @@ def test_trend_by_is_checked_and_a_graphframe_has_no_pane(ens: Any) -> None:
     assert g._trend == {} and g.trend_by == ""
     with pytest.raises(traitlets.TraitError, match=r"trend_by is for a widget of a cctviz\.Ens"):
         g.trend_by = "launchdate"
+
+
+def test_the_figure_draws_the_pane_below_the_tree_and_records_store_filter_method(
+    ens: Any,
+) -> None:
+    """Point 5: one figure of the tree and the selected node's trend, its provenance naming the
+    store, the filter and how the trend was made."""
+    pytest.importorskip("playwright", reason="figures need Playwright")
+    import html
+    import re
+
+    w = cctviz.CCT(ens)
+    w.where = "jobsize >= 256"
+    node = int(np.flatnonzero(w.table.parent == int(w.table.roots[0]))[0])
+    w.selection = (node,)
+    svg = w.to_svg(width=700, height=600)
+    charts = re.findall(r'class="cct-trend-figure-chart" data-id="(\d+)"', svg)
+    assert [int(c) for c in charts] == [s["id"] for s in w._trend["series"]]
+    assert "Trend of " in svg and "where jobsize &gt;= 256, by launchdate" in svg
+    found = re.search(r"<cctviz:provenance[^>]*>(.*?)</cctviz:provenance>", svg, re.S)
+    assert found is not None
+    record = json.loads(html.unescape(found.group(1)))
+    assert record["ensemble"]["store"] == str(ens.path)
+    assert record["ensemble"]["where"] == "jobsize >= 256"
+    trend = record["trend"]
+    assert trend["node"] == list(_path(w, node)) and trend["by"] == "launchdate"
+    assert trend["method"].startswith("mean of time over the profiles sharing each value of")
+    assert trend["nodes"] == [s["name"] for s in w._trend["series"]]
+    assert "cct-trend-figure" not in w.to_svg(width=700, height=600, trend=False)
+    with pytest.raises(ValueError, match=r"trend is True .* or False; got 'yes'"):
+        w.to_svg(trend="yes")
+    # a GraphFrame's figure has no pane, and its record no trend
+    g = cctviz.CCT(ens.to_graphframe())
+    assert "cct-trend-figure" not in g.to_svg(width=500, height=400)

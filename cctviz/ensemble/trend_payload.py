@@ -149,6 +149,7 @@ def payload(
         "metric": metric,
         "reducer": reducer,
         "profiles": len(profiles),
+        "where": " and ".join(ens.filters),
         "categories": categories,
         "path": path_to(table, node),
         "children": int(children.size),

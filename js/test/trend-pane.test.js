@@ -182,7 +182,7 @@ describe("the trend pane", () => {
     expect(solve.querySelectorAll(".cct-trend-spread")).toHaveLength(1); // a point without one
     expect(main.querySelector(".cct-trend-line")).toBeNull();
     const labels = [...main.querySelectorAll(".cct-trend-axis text")].slice(2);
-    expect(labels.map((t) => t.firstChild.textContent)).toEqual(["clang", "gcc", "intel-…"]);
+    expect(labels.map((t) => t.firstChild.textContent)).toEqual(["clang", "gcc", "intel-o…"]);
     // a name cut to its room says all of itself in its title
     expect(labels[2].querySelector("title").textContent).toBe("intel-oneapi-2024.1");
     expect(main.querySelector(".cct-trend-point title").textContent).toBe("clang: 5 (3 profiles; middle half 4–6)");
@@ -251,5 +251,41 @@ describe("the trend pane bound to the model", () => {
     expect(pane.element.hidden).toBe(true);
     dispose();
     expect(body.querySelector(".cct-trend")).toBeNull();
+  });
+});
+
+describe("the trend pane in a figure", () => {
+  test("goes below the tree in the figure's height, one chart per node, its lines naming what it shows", async () => {
+    const { decodeTable } = await import("../src/cct/data/decode.js");
+    const { figureSVG } = await import("../src/cct/figure/figure.js");
+    const { smallTree } = await import("./fixtures.js");
+    const state = { colorBy: "time", sizeBy: "time (inc)" };
+    const options = { width: 600, height: 500, trend: trend({ where: "jobsize >= 256" }) };
+    const { svg } = figureSVG(decodeTable(smallTree()), state, options);
+    const root = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
+    expect(root.getAttribute("height")).toBe("500"); // the size asked for: the tree takes less
+    expect(root.getAttribute("viewBox")).toBe("0 0 600 500");
+    const pane = root.querySelector(".cct-trend-figure");
+    const charts = [...root.querySelectorAll(".cct-trend-figure-chart")];
+    expect(charts.map((c) => c.getAttribute("data-id"))).toEqual(["0", "1", "4"]);
+    const [x, y] = pane
+      .getAttribute("transform")
+      .match(/[\d.]+/g)
+      .map(Number);
+    expect(x).toBe(0);
+    expect(y).toBeGreaterThan(160);
+    expect(y).toBeLessThan(500);
+    const lines = [...pane.querySelectorAll(":scope > text")].map((t) => t.textContent);
+    expect(lines).toEqual([
+      "Trend of main",
+      "time: mean over 5 profiles where jobsize >= 256, by launchdate",
+      "2 of 3 children, largest first; 1 smaller not drawn; one y scale",
+    ]);
+    // standalone: colours as attributes, no class the figure's reader would need a style sheet for
+    expect(charts[0].querySelector(".cct-trend-line").getAttribute("stroke")).toBe("#3f6fb5");
+    expect(charts[0].querySelector(".cct-trend-axis").getAttribute("fill")).toBeTruthy();
+    // without a pane, the tree has the whole height
+    const bare = figureSVG(decodeTable(smallTree()), state, { width: 600, height: 500 }).svg;
+    expect(bare).not.toContain("cct-trend-figure");
   });
 });

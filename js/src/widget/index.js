@@ -153,6 +153,8 @@ function renderView(deps, model, el) {
     onDownload(format) {
       const figure = current();
       if (!figure) return;
+      // an ensemble's trend pane goes below the tree, as in w.save (cctviz/figure/of_view.py)
+      Object.assign(figure.options, { trend: model.get("_trend"), trendLog: model.get("trend_log") });
       download(format, figure, deps, el.ownerDocument).catch((error) =>
         errors.report(new Error(`the ${format.toUpperCase()} download failed: ${error?.message ?? error}`), "download"),
       );

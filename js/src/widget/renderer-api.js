@@ -67,6 +67,8 @@
  * @property {Record<string, string>} units
  * @property {Transform | null} transform the zoom the user set; null fits the whole tree
  * @property {Record<string, unknown>} [provenance]
+ * @property {unknown} [trend] an ensemble view's trend pane (`_trend`), drawn below the tree
+ * @property {boolean} [trendLog]
  */
 
 /**

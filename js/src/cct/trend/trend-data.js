@@ -22,6 +22,7 @@ import { displayText } from "../base/text.js";
  * @property {{ name: string, kind: AxisKind }[]} axes the columns the menu offers
  * @property {string} metric @property {string} reducer
  * @property {number} profiles the profiles the values are over
+ * @property {string} where the condition they pass ('' for all)
  * @property {string[]} categories a category axis's values, in order
  * @property {{ id: number, name: string }[]} path the root down to the node shown
  * @property {number} children the node's children @property {number} leftOut of them, not drawn
@@ -75,6 +76,7 @@ export function asTrend(value) {
     metric: text(v.metric),
     reducer: text(v.reducer),
     profiles: num(v.profiles),
+    where: text(v.where),
     categories: Array.isArray(v.categories) ? v.categories.map(text) : [],
     path: v.path.map((/** @type {any} */ p) => ({ id: nodeId(p?.id), name: text(p?.name) })),
     children: num(v.children) || 0,

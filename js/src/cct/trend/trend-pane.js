@@ -7,9 +7,10 @@
 // untrusted text: they go in as text, never as markup.
 import { select } from "d3-selection";
 import { append } from "../base/dom.js";
-import { formatValue } from "../base/format.js";
-import { characters } from "../base/text.js";
-import { asTrend, linePath, offersLog, scalesOf, shareText, xText } from "./trend-data.js";
+import { CHART, plotChart } from "./trend-chart.js";
+import { asTrend, offersLog, scalesOf, shareText } from "./trend-data.js";
+
+export { CHART };
 
 /**
  * @typedef {import("./trend-data.js").Trend} Trend
@@ -20,21 +21,8 @@ import { asTrend, linePath, offersLog, scalesOf, shareText, xText } from "./tren
  * @property {(log: boolean) => void} onLog the user switched log axes
  */
 
-/** A chart's size (pixels) and margins inside it. */
-export const CHART = { width: 176, height: 84, left: 42, right: 6, top: 4, bottom: 16 };
-/** Pixels per character of an axis label (9 px text), to cut a category's name to its room. */
-const CHAR = 5.2;
 /** Ancestors the breadcrumb shows at most before the node (the root and the nearest ones). */
 const CRUMBS = 4;
-
-/**
- * `text` in at most `n` characters (whole ones), cut with an ellipsis.
- * @param {string} text @param {number} n
- */
-function cut(text, n) {
-  const chars = characters(text);
-  return chars.length <= n ? text : `${chars.slice(0, n - 1).join("")}…`;
-}
 
 /**
  * @param {HTMLElement} parent
@@ -103,63 +91,9 @@ export function createTrendPane(parent, handlers) {
     append(caption, "span", { className: "cct-trend-name", text: s.name });
     append(caption, "span", { className: "cct-trend-share", text: shareText(s.share) });
     chart.title = `${s.name}${s.share === null ? "" : ` (${shareText(s.share)})`}`;
-    const { width: W, height: H, left: L, bottom: B } = CHART;
+    const { width: W, height: H } = CHART;
     const svg = select(chart).append("svg").attr("width", W).attr("height", H).attr("viewBox", `0 0 ${W} ${H}`);
-    const { x, y } = scales;
-    const [x0, x1] = x.range();
-    const [y0, y1] = y.range();
-    const axis = svg.append("g").attr("class", "cct-trend-axis");
-    axis.append("path").attr("d", `M${L},${y1}V${y0}H${x1}`);
-    const [lo, hi] = y.domain();
-    for (const [v, at] of /** @type {const} */ ([
-      [lo, y0],
-      [hi, y1 + 8],
-    ]))
-      axis
-        .append("text")
-        .attr("x", L - 3)
-        .attr("y", at)
-        .attr("text-anchor", "end")
-        .text(formatValue(Number(v.toPrecision(3))));
-    const ends = d.kind === "category" ? d.categories.map((_, i) => i) : x.domain();
-    const room = d.kind === "category" ? Math.max(3, Math.floor((x1 - x0) / ends.length / CHAR)) : 99;
-    ends.forEach((v, i) => {
-      const anchor = d.kind === "category" ? "middle" : i === 0 ? "start" : "end";
-      const label = xText(d, v);
-      axis
-        .append("text")
-        .attr("x", d.kind === "category" ? x(v) : i === 0 ? x0 : x1)
-        .attr("y", H - B + 12)
-        .attr("text-anchor", anchor)
-        .text(cut(label, room))
-        .append("title")
-        .text(label);
-    });
-    const marks = svg.append("g").attr("class", "cct-trend-marks");
-    if (d.kind === "category") {
-      s.x.forEach((at, i) => {
-        const low = s.low?.[i] ?? Number.NaN;
-        const high = s.high?.[i] ?? Number.NaN;
-        if (scales.defined(low) && scales.defined(high))
-          marks
-            .append("path")
-            .attr("class", "cct-trend-spread")
-            .attr("d", `M${x(at)},${y(low)}V${y(high)}`);
-        if (!scales.defined(s.y[i])) return;
-        marks
-          .append("circle")
-          .attr("class", "cct-trend-point")
-          .attr("cx", x(at))
-          .attr("cy", y(s.y[i]))
-          .attr("r", 2.5)
-          .append("title")
-          .text(
-            `${xText(d, at)}: ${formatValue(s.y[i])} (${s.count[i]} profiles; middle half ${formatValue(low)}–${formatValue(high)})`,
-          );
-      });
-    } else {
-      marks.append("path").attr("class", "cct-trend-line").attr("d", linePath(s, scales));
-    }
+    plotChart(svg, d, s, scales);
   };
 
   const draw = () => {

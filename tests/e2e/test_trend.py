@@ -98,6 +98,16 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
     assert view.locator(".cct-trend-node .cct-trend-point").count() == 3
     assert view.locator(".cct-trend-node .cct-trend-spread").count() == 3
     _shot(page, "trend-compiler")
+    # the toolbar's SVG download draws the pane below the tree, as w.save does
+    more = view.get_by_role("button", name="More controls")
+    if more.is_visible():  # a narrow toolbar (the strip beside the tree) keeps it in its menu
+        more.click()
+    with page.expect_download(timeout=15_000) as download:
+        view.get_by_role("button", name="Save the view as an SVG file").click()
+    svg = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "cct-node" in svg and "by compiler" in svg
+    drawn = notebook.python_json("[s['id'] for s in w._trend['series']]")
+    assert svg.count('class="cct-trend-figure-chart"') == len(drawn)
     # and from Python: a number axis, with log axes
     notebook.execute("w.trend_by = 'jobsize'; w.trend_log = True")
     page.wait_for_function(

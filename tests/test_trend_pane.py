@@ -58,7 +58,8 @@ def test_the_pane_shows_the_root_then_the_selected_node_with_its_children(ens: A
     pane = w._trend
     json.dumps(pane, allow_nan=False)  # what the widget syncs: JSON, no NaN
     root = int(w.table.roots[0])
-    assert pane["kind"] == "date" and pane["metric"] == w.color_by == "time"
+    # the colour metric is exclusive: the pane draws its inclusive partner (children add up)
+    assert pane["kind"] == "date" and (w.color_by, pane["metric"]) == ("time", "time (inc)")
     assert pane["path"] == [{"id": root, "name": w.table.name(root)}]
     children = np.flatnonzero(w.table.parent == root).tolist()
     assert pane["series"][0]["id"] == root
@@ -109,6 +110,9 @@ def test_the_reducer_the_colour_metric_and_where_are_the_trees(ens: Any) -> None
     w.color_by = "time (inc)"
     assert w._trend["metric"] == "time (inc)"
     _check_series(w, _expected(ens, w, root, "launchdate"), "launchdate")
+    w.color_by = "profiles"  # no column of the store: its first metric
+    assert w._trend["metric"] == "time"
+    _check_series(w, _expected(ens, w, root, "launchdate"), "launchdate")
     w.where = "jobsize >= 256"
     sub = ens.where("jobsize >= 256")
     assert 0 < w._trend["profiles"] == len(sub) < len(ens)
@@ -128,7 +132,7 @@ def test_a_number_axis_and_a_category_axis_with_its_spread(ens: Any) -> None:
     categories = sorted(ens.profiles["compiler"].unique())
     assert pane["categories"] == categories
     _check_series(w, _expected(ens, w, root, "compiler"), "compiler")
-    values = ens.distribution(_path(w, root), "time")
+    values = ens.distribution(_path(w, root), "time (inc)")
     first = pane["series"][0]
     for at, low, high in zip(first["x"], first["low"], first["high"], strict=True):
         mine = values.loc[values["compiler"] == categories[int(at)], "value"]
@@ -191,7 +195,7 @@ def test_the_figure_draws_the_pane_below_the_tree_and_records_store_filter_metho
     assert record["ensemble"]["where"] == "jobsize >= 256"
     trend = record["trend"]
     assert trend["node"] == list(_path(w, node)) and trend["by"] == "launchdate"
-    assert trend["method"].startswith("mean of time over the profiles sharing each value of")
+    assert trend["method"].startswith("mean of time (inc) over the profiles sharing each value")
     assert trend["nodes"] == [s["name"] for s in w._trend["series"]]
     assert "cct-trend-figure" not in w.to_svg(width=700, height=600, trend=False)
     with pytest.raises(ValueError, match=r"trend is True .* or False; got 'yes'"):

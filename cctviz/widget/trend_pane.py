@@ -1,8 +1,9 @@
 """The trend pane of an ensemble view: the selected node's series (the root's when nothing is
 selected) and its largest children's along a metadata column, ``trend_by``, as small multiples
-(``cctviz.ensemble.trend_payload``). The colour metric, the reducer and the profiles passing
-``where`` are the tree's. A click on a child's chart selects it (the ``selection`` trait, as a
-click in the tree), and the pane follows the selection: no message of its own."""
+(``cctviz.ensemble.trend_payload``). The metric (the colour metric, or its inclusive partner),
+the reducer and the profiles passing ``where`` are the tree's. A click on a child's chart
+selects it (the ``selection`` trait, as a click in the tree), and the pane follows the
+selection: no message of its own."""
 
 from __future__ import annotations
 
@@ -81,13 +82,18 @@ class TrendPane(WidgetPart):
         return int(self._table.roots[0])
 
     def _trend_metric(self) -> tuple[str, str | None]:
-        """The stored metric the pane draws (the colour metric, else its partner, else the
-        first stored one) and the inclusive metric its shares are of (None: no share)."""
+        """The stored metric the pane draws and the one its shares are of (None: no share).
+        Of an exclusive colour metric, its inclusive partner: a node's line then holds its
+        children's, one y scale shows what each child weighs, and the share in each title is
+        of the values drawn. Else the colour metric (its partner, or the first stored metric,
+        when the store has no column of it)."""
         stored = [str(m) for m in self._data.metrics.index]
         metrics = self._table.metrics
         colour = metrics.get(self.color_by)
         partner = colour.partner if colour is not None else None
-        metric = next((m for m in (self.color_by, partner) if m in stored), stored[0])
+        first = (partner, self.color_by) if colour and colour.kind == "exclusive" else ()
+        wanted = (*first, self.color_by, partner)
+        metric = next((m for m in wanted if m in stored), stored[0])
         inclusive = [m for m in (metric, metrics[metric].partner) if m in metrics]
         share = next((m for m in inclusive if metrics[m].kind == "inclusive"), None)
         return metric, share

@@ -36,6 +36,13 @@ def axes(profiles: pd.DataFrame) -> list[dict[str, str]]:
     return out
 
 
+def profiles_of(ens: Any) -> dict[str, Any]:
+    """What the pane says of the profiles of ``ens`` (one query: a view keeps it while its data
+    stay): the axes offered, with their kinds, and how many profiles there are."""
+    profiles = ens.profiles
+    return {"axes": axes(profiles), "profiles": len(profiles), "where": " and ".join(ens.filters)}
+
+
 def axis_kind(column: pd.Series) -> str:
     dtype = column.dtype
     if pd.api.types.is_datetime64_any_dtype(dtype):
@@ -56,15 +63,17 @@ def _kept(values: np.ndarray) -> np.ndarray:
     n = values.size
     if n <= MAX_POINTS:
         return np.arange(n)
-    keep: set[int] = set()
-    for run in np.array_split(np.arange(n), MAX_POINTS // 4):
-        part = values[run]
-        finite = np.isfinite(part)
-        keep.update((int(run[0]), int(run[-1])))
-        if finite.any():
-            masked = np.where(finite, part, np.nan)
-            keep.update((int(run[np.nanargmin(masked)]), int(run[np.nanargmax(masked)])))
-    return np.array(sorted(keep), np.int64)
+    runs = MAX_POINTS // 4
+    bounds = np.linspace(0, n, runs + 1).astype(np.int64)
+    run = np.repeat(np.arange(runs), np.diff(bounds))
+    finite = np.isfinite(values)
+    low = np.lexsort((np.where(finite, values, np.inf), run))  # per run, lowest first
+    high = np.lexsort((np.where(finite, -values, np.inf), run))  # per run, highest first
+    firsts = bounds[:-1][np.diff(bounds) > 0]
+    keep = np.concatenate([firsts, bounds[1:] - 1, low[firsts], high[firsts]])
+    # a run without a finite value keeps only its ends (its "lowest" is any of its points)
+    keep = keep[finite[keep] | np.isin(keep, np.concatenate([firsts, bounds[1:] - 1]))]
+    return np.unique(keep)
 
 
 def path_to(table: NodeTable, node: int) -> list[dict[str, Any]]:
@@ -86,13 +95,17 @@ def payload(
     by: str,
     reducer: str,
     share_of: str | None,
+    profiles: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The pane of node ``node`` (an id of ``table``, the tree of ``ens``; ``keys`` the store
     key of each of its nodes): ``metric`` reduced with ``reducer`` along ``by``. Children are
     ordered and capped by the tree's value of ``share_of`` (else of ``metric``); each series'
-    ``share`` is its value of ``share_of`` in the tree over its parent's (None without one)."""
-    profiles = ens.profiles
-    kind = axis_kind(profiles[by])
+    ``share`` is its value of ``share_of`` in the tree over its parent's (None without one).
+    ``profiles``: ``profiles_of(ens)``, when the caller kept it."""
+    about = profiles_of(ens) if profiles is None else profiles
+    kind = next((a["kind"] for a in about["axes"] if a["name"] == by), None)
+    if kind is None:
+        raise KeyError(f"no metadata column {by!r}; the trend pane offers {about['axes']}")
     children = np.flatnonzero(table.parent == node)
     weight = table.metrics[share_of or metric].values
     order = sorted(children.tolist(), key=lambda c: -np.nan_to_num(weight[c], nan=-np.inf))
@@ -145,11 +158,9 @@ def payload(
     return {
         "by": by,
         "kind": kind,
-        "axes": axes(profiles),
+        **about,
         "metric": metric,
         "reducer": reducer,
-        "profiles": len(profiles),
-        "where": " and ".join(ens.filters),
         "categories": categories,
         "path": path_to(table, node),
         "children": int(children.size),

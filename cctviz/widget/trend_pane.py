@@ -19,6 +19,9 @@ class TrendPane(WidgetPart):
 
     _trend_of: tuple[Any, ...] | None = None
     """What ``_trend`` was computed for (data, node, metric, axis, reducer): not again."""
+    _trend_profiles: tuple[str, dict[str, Any]] | None = None
+    """The profiles' axes and count (``trend_payload.profiles_of``), for the data ``_tree``
+    names: a new selection asks the engine for the trend only."""
 
     def _first_trend(self) -> None:
         """The default axis and the first pane (after the traits exist); none for a
@@ -106,12 +109,23 @@ class TrendPane(WidgetPart):
         of = (self._tree, node, metric, self.trend_by, self.reducer)
         if of == self._trend_of:
             return
-        from ..ensemble.trend_payload import payload
+        from ..ensemble.trend_payload import payload, profiles_of
 
         self._store_key(node)  # the keys of every node, once per table
         keys = self._derived.store_keys
         assert keys is not None
+        if self._trend_profiles is None or self._trend_profiles[0] != self._tree:
+            self._trend_profiles = (self._tree, profiles_of(self._data))
+        profiles = self._trend_profiles[1]
         self._trend = payload(
-            self._data, self._table, keys, node, metric, self.trend_by, self.reducer, share
+            self._data,
+            self._table,
+            keys,
+            node,
+            metric,
+            self.trend_by,
+            self.reducer,
+            share,
+            profiles,
         )
         self._trend_of = of

@@ -282,7 +282,7 @@ describe("the trend pane in a figure", () => {
       "2 of 3 children, largest first; 1 smaller not drawn; one y scale",
     ]);
     // standalone: colours as attributes, no class the figure's reader would need a style sheet for
-    expect(charts[0].querySelector(".cct-trend-line").getAttribute("stroke")).toBe("#3f6fb5");
+    expect(charts[0].querySelector(".cct-trend-marks").getAttribute("stroke")).toBe("#3f6fb5");
     expect(charts[0].querySelector(".cct-trend-axis").getAttribute("fill")).toBeTruthy();
     // without a pane, the tree has the whole height
     const bare = figureSVG(decodeTable(smallTree()), state, { width: 600, height: 500 }).svg;

@@ -1,8 +1,8 @@
 // One chart of the trend pane: a node's series on the pane's shared scales, its axes' ends
 // labelled (the scale's ends, the axis's first and last date or number, every category), a line,
 // or for a category axis a point per value with its spread as a bar. Drawn into an SVG element by
-// the pane (styled by the widget's CSS) and by figures (`look`: every colour and font as a
-// presentation attribute, as a standalone SVG needs).
+// the pane and by figures, every colour and font a presentation attribute (`look`), as a
+// standalone SVG needs; in the page the widget's CSS overrides them (the theme's colours).
 import { formatValue } from "../base/format.js";
 import { characters } from "../base/text.js";
 import { linePath, xText } from "./trend-data.js";
@@ -16,10 +16,12 @@ const CHAR = 4.8;
  * @typedef {import("./trend-data.js").Trend} Trend
  * @typedef {import("./trend-data.js").Series} Series
  * @typedef {ReturnType<typeof import("./trend-data.js").scalesOf>} Scales
- * @typedef {{ text: string, muted: string, line: string, fontFamily: string }} Look a figure's
- *   colours and font
+ * @typedef {{ muted: string, line: string, fontFamily: string }} Look the colours and font
  * @typedef {import("d3-selection").Selection<any, unknown, null, undefined>} Parent
  */
+
+/** The page's look (its CSS overrides the colours: the theme's). @type {Look} */
+export const PAGE_LOOK = { muted: "#616161", line: "#3f6fb5", fontFamily: "inherit" };
 
 /**
  * `text` in at most `n` characters (whole ones), cut with an ellipsis.
@@ -33,21 +35,25 @@ export function cut(text, n) {
 /**
  * Draws series `s` of `d` into `parent` (an `<svg>` or `<g>` of CHART's size).
  * @param {Parent} parent @param {Trend} d @param {Series} s @param {Scales} scales
- * @param {Look | null} [look] a figure's: presentation attributes instead of the page's CSS
+ * @param {Look} look
  */
-export function plotChart(parent, d, s, scales, look = null) {
+export function plotChart(parent, d, s, scales, look) {
   const { height: H, left: L, bottom: B } = CHART;
   const { x, y } = scales;
   const [x0, x1] = x.range();
   const [y0, y1] = y.range();
-  const axis = parent.append("g").attr("class", "cct-trend-axis");
-  if (look) axis.attr("font-family", look.fontFamily).attr("font-size", 9).attr("fill", look.muted);
+  const axis = parent
+    .append("g")
+    .attr("class", "cct-trend-axis")
+    .attr("font-family", look.fontFamily)
+    .attr("font-size", 9)
+    .attr("fill", look.muted);
   axis
     .append("path")
     .attr("d", `M${L},${y1}V${y0}H${x1}`)
-    .attr("fill", look ? "none" : null)
-    .attr("stroke", look?.muted ?? null)
-    .attr("stroke-width", look ? 0.6 : null);
+    .attr("fill", "none")
+    .attr("stroke", look.muted)
+    .attr("stroke-width", 0.6);
   const [lo, hi] = y.domain();
   for (const [v, at] of /** @type {const} */ ([
     [lo, y0],
@@ -72,15 +78,9 @@ export function plotChart(parent, d, s, scales, look = null) {
       .append("title")
       .text(label);
   });
-  const marks = parent.append("g").attr("class", "cct-trend-marks");
+  const marks = parent.append("g").attr("class", "cct-trend-marks").attr("fill", "none").attr("stroke", look.line);
   if (d.kind !== "category") {
-    marks
-      .append("path")
-      .attr("class", "cct-trend-line")
-      .attr("d", linePath(s, scales))
-      .attr("fill", look ? "none" : null)
-      .attr("stroke", look?.line ?? null)
-      .attr("stroke-width", look ? 1.2 : null);
+    marks.append("path").attr("class", "cct-trend-line").attr("d", linePath(s, scales)).attr("stroke-width", 1.2);
     return;
   }
   s.x.forEach((at, i) => {
@@ -91,9 +91,8 @@ export function plotChart(parent, d, s, scales, look = null) {
         .append("path")
         .attr("class", "cct-trend-spread")
         .attr("d", `M${x(at)},${y(low)}V${y(high)}`)
-        .attr("stroke", look?.line ?? null)
-        .attr("stroke-opacity", look ? 0.45 : null)
-        .attr("stroke-width", look ? 3 : null);
+        .attr("stroke-opacity", 0.45)
+        .attr("stroke-width", 3);
     if (!scales.defined(s.y[i])) return;
     marks
       .append("circle")
@@ -101,7 +100,8 @@ export function plotChart(parent, d, s, scales, look = null) {
       .attr("cx", x(at))
       .attr("cy", y(s.y[i]))
       .attr("r", 2.5)
-      .attr("fill", look?.line ?? null)
+      .attr("fill", look.line)
+      .attr("stroke", "none")
       .append("title")
       .text(
         `${xText(d, at)}: ${formatValue(s.y[i])} (${s.count[i]} profiles; middle half ${formatValue(low)}–${formatValue(high)})`,

@@ -7,7 +7,7 @@
 // untrusted text: they go in as text, never as markup.
 import { select } from "d3-selection";
 import { append } from "../base/dom.js";
-import { CHART, plotChart } from "./trend-chart.js";
+import { CHART, PAGE_LOOK, plotChart } from "./trend-chart.js";
 import { asTrend, offersLog, scalesOf, shareText } from "./trend-data.js";
 
 export { CHART };
@@ -93,7 +93,7 @@ export function createTrendPane(parent, handlers) {
     chart.title = `${s.name}${s.share === null ? "" : ` (${shareText(s.share)})`}`;
     const { width: W, height: H } = CHART;
     const svg = select(chart).append("svg").attr("width", W).attr("height", H).attr("viewBox", `0 0 ${W} ${H}`);
-    plotChart(svg, d, s, scales);
+    plotChart(svg, d, s, scales, PAGE_LOOK);
   };
 
   const draw = () => {

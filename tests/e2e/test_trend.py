@@ -117,8 +117,9 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
     _shot(page, "trend-jobsize-log")
 
 
-def test_the_pane_stays_readable_in_a_narrow_cell(open_notebook, page) -> None:
-    page.set_viewport_size({"width": 760, "height": 1100})
+@pytest.mark.parametrize("viewport", [760, 1100])  # cells of about 390 and 670 pixels
+def test_the_pane_stays_readable_in_a_narrow_cell(open_notebook, page, viewport) -> None:
+    page.set_viewport_size({"width": viewport, "height": 1100})
     notebook = open_notebook(STORE)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
@@ -134,4 +135,4 @@ def test_the_pane_stays_readable_in_a_narrow_cell(open_notebook, page) -> None:
     )
     assert all(right <= pane["x"] + pane["width"] + 1 for _, right, _ in boxes)
     assert len({top for _, _, top in boxes}) < len(boxes)
-    _shot(page, "trend-narrow")
+    _shot(page, f"trend-narrow-{viewport}")

@@ -167,6 +167,11 @@ def test_trend_by_is_checked_and_a_graphframe_has_no_pane(ens: Any) -> None:
     assert w.trend_by == "launchdate" and w._trend is before
     g = cctviz.CCT(ens.to_graphframe())
     assert g._trend == {} and g.trend_by == ""
+    # other data: a GraphFrame has no pane, an ensemble again has its own
+    w.data = ens.to_graphframe()
+    assert w._trend == {} and w.trend_by == ""
+    w.data = ens
+    assert w.trend_by == "launchdate" and w._trend["path"][0]["id"] == int(w.table.roots[0])
     with pytest.raises(traitlets.TraitError, match=r"trend_by is for a widget of a cctviz\.Ens"):
         g.trend_by = "launchdate"
 
@@ -203,3 +208,14 @@ def test_the_figure_draws_the_pane_below_the_tree_and_records_store_filter_metho
     # a GraphFrame's figure has no pane, and its record no trend
     g = cctviz.CCT(ens.to_graphframe())
     assert "cct-trend-figure" not in g.to_svg(width=500, height=400)
+
+
+def test_other_data_without_the_axis_gets_a_varying_number_axis(ens: Any, tmp_path: Any) -> None:
+    gf = ens.to_graphframe()
+    other = cctviz.Ensemble(tmp_path / "other")
+    other.add([gf, gf.deepcopy()], metadata=[{"problem": 1}, {"problem": 2}])
+    w = cctviz.CCT(ens)
+    w.trend_by = "compiler"
+    w.data = other  # no compiler, no launch date nor run: the number that varies
+    assert w.trend_by == "problem" and w._trend["by"] == "problem"
+    assert w._trend["kind"] == "number" and w._trend["profiles"] == 2

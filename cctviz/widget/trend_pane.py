@@ -48,10 +48,16 @@ class TrendPane(WidgetPart):
     def _default_trend_by(self) -> str:
         from ..ensemble.trend import default_axis
 
+        profiles = self._ensemble.profiles
         try:
-            return default_axis(self._ensemble.profiles)
-        except ValueError:  # no date nor run: the first column, if any
-            return next(iter(self._trend_axes()), "")
+            return default_axis(profiles)
+        except ValueError:  # no date nor run: the first varying number (or column), if any
+            from ..ensemble.trend_payload import axis_kind
+
+            columns = self._trend_axes()
+            varying = [c for c in columns if profiles[c].nunique(dropna=True) > 1] or columns
+            numbers = [c for c in varying if axis_kind(profiles[c]) != "category"]
+            return next(iter(numbers or varying), "")
 
     @t.validate("trend_by")
     def _valid_trend_by(self, proposal: t.Bunch) -> str:
@@ -117,6 +123,8 @@ class TrendPane(WidgetPart):
         if self._trend_profiles is None or self._trend_profiles[0] != self._tree:
             self._trend_profiles = (self._tree, profiles_of(self._data))
         profiles = self._trend_profiles[1]
+        if all(a["name"] != self.trend_by for a in profiles["axes"]):
+            return  # other data, without the column: _first_trend chooses another axis
         self._trend = payload(
             self._data,
             self._table,

@@ -22,6 +22,7 @@ export const LAYERS = [
   },
   { folder: "cct/pane", says: "the table pane beside the tree" },
   { folder: "cct/strip", says: "an ensemble's profile strip: one point per profile, brushed to filter" },
+  { folder: "cct/trend", says: "an ensemble's trend pane: a node's and its children's series, small multiples" },
   { folder: "cct/view", says: "the renderer: the interactive view, wiring state, picture, input and drawing" },
   { folder: "cct/figure", says: "paper figures (SVG, PNG) drawn by the renderer" },
   { folder: "widget", says: "the anywidget binding: the model, the comm, the level of detail" },

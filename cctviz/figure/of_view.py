@@ -9,7 +9,17 @@ from typing import Any
 from . import provenance, render
 from .snapshot import ViewSnapshot
 
-FIGURE_OPTIONS = ("width", "height", "dpi", "style", "font_family", "font_size", "title", "units")
+FIGURE_OPTIONS = (
+    "width",
+    "height",
+    "dpi",
+    "style",
+    "font_family",
+    "font_size",
+    "title",
+    "units",
+    "trend",
+)
 DEFAULT_WIDTH = 900  # when the widget was never drawn (headless): its default drawing size
 CONTROLS_HEIGHT = 90  # the widget's height less its drawing: toolbar and status line
 
@@ -39,6 +49,12 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         raise TypeError(
             f"unknown figure option {unknown[0]!r}; accepted: {', '.join(FIGURE_OPTIONS)}"
         )
+    with_trend = options.pop("trend", True)
+    if not isinstance(with_trend, bool):
+        raise ValueError(
+            f"trend is True (draw the trend pane below the tree) or False; got {with_trend!r}"
+        )
+    trend = view.trend if with_trend and view.trend else None
     shown_w, shown_h = view.stage_size
     # the view's size on screen by default; then also its zoom and pan, if the user moved it
     on_screen_size = options.get("width") is None and options.get("height") is None
@@ -59,6 +75,7 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         reducer=view.reducer,
         view_state=view.view_state,
         ensemble=view.ensemble,
+        trend=None if trend is None else provenance.trend_record(trend, view.trend_log),
     )
     record["viewport"] = transform or "fit"
     state = dict(view.renderer_state)
@@ -75,5 +92,7 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         checked,
         record,
         transform=transform,
+        trend=trend,
+        trend_log=view.trend_log,
     )
     return Figure(svg, nodes, checked, record)

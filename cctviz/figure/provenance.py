@@ -29,9 +29,10 @@ def record(
     reducer: str | None,
     view_state: dict[str, Any],
     ensemble: dict[str, Any] | None = None,
+    trend: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The provenance record (JSON-serialisable); of an ensemble view, also its store and
-    filter (``ensemble``)."""
+    filter (``ensemble``) and the trend pane drawn below the tree (``trend_record``)."""
     prov = {
         "generator": f"cctviz {__version__}",
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -44,7 +45,34 @@ def record(
     }
     if ensemble is not None:
         prov["ensemble"] = ensemble
+    if trend is not None:
+        prov["trend"] = trend
     return prov
+
+
+def trend_record(pane: dict[str, Any], log: bool) -> dict[str, Any]:
+    """What a figure records of its trend pane (``w._trend``): the node (path of names), the
+    metric, the axis, the nodes drawn and how the values were made."""
+    by, reducer, metric = pane["by"], pane["reducer"], pane["metric"]
+    spread = "; each category's bar: its profiles' 25th to 75th percentile" * (
+        pane["kind"] == "category"
+    )
+    return {
+        "node": [step["name"] for step in pane["path"]],
+        "metric": metric,
+        "by": by,
+        "axis": pane["kind"],
+        "log": log,
+        "reducer": reducer,
+        "profiles": pane["profiles"],
+        "nodes": [s["name"] for s in pane["series"]],
+        "children": pane["children"],
+        "method": (
+            f"{reducer} of {metric} over the profiles sharing each value of {by} "
+            f"(cctviz.Ensemble.trend); the node's largest children by the tree's value, "
+            f"on one y scale{spread}"
+        ),
+    }
 
 
 def _summary(prov: dict[str, Any]) -> str:
@@ -54,7 +82,11 @@ def _summary(prov: dict[str, Any]) -> str:
     if ens:
         where = f" where {ens['where']}" if ens.get("where") else ""
         of += f" ({ens['profiles']} of {ens['of']} profiles{where})"
-    return f"Calling context tree{of}: colour {metrics['color']}, size {metrics['size']}"
+    summary = f"Calling context tree{of}: colour {metrics['color']}, size {metrics['size']}"
+    trend = prov.get("trend")
+    if trend:
+        summary += f"; trend of {' / '.join(trend['node'])} by {trend['by']}: {trend['method']}"
+    return summary
 
 
 def add_to_pdf(path: pathlib.Path, prov: dict[str, Any], title: str) -> None:

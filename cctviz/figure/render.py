@@ -133,11 +133,14 @@ def svg_of(
     options: FigureOptions,
     provenance: dict[str, Any],
     transform: dict[str, float] | None = None,
+    trend: dict[str, Any] | None = None,
+    trend_log: bool = False,
 ) -> tuple[str, int]:
     """The SVG text of the view of ``payload`` (cctviz.payload.encode; under level of detail
     what the browser has), and how many node marks it holds. Ids in ``state`` and
     ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
-    of the same size; None fits the whole tree."""
+    of the same size; None fits the whole tree. ``trend``: an ensemble view's trend pane, drawn
+    below the tree (``trend_log``: on log axes)."""
     payload = _b64(payload)
     js_options = {
         "width": options.width.px,
@@ -152,6 +155,8 @@ def svg_of(
         "title": options.title,
         "provenance": provenance,
         "transform": transform,
+        "trend": trend,
+        "trendLog": trend_log,
     }
 
     def draw(browser: Any) -> dict[str, Any]:

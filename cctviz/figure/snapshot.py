@@ -39,3 +39,7 @@ class ViewSnapshot:
     ensemble: dict[str, Any] | None = None
     """A view of an Ensemble: its ``store``, the filter (``where``) and how many ``profiles``
     passed it ``of`` how many, recorded in the figure."""
+    trend: dict[str, Any] | None = None
+    """A view of an Ensemble: its trend pane as sent (``w._trend``), drawn below the tree."""
+    trend_log: bool = False
+    """The trend pane's log axes (``w.trend_log``)."""

@@ -28,11 +28,12 @@ from .scripting import Scripting
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
+from .trend_pane import TrendPane
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, TablePane, ProfileStrip, StaticPicture, MessageRouter):
+class CCT(Scripting, TablePane, ProfileStrip, TrendPane, StaticPicture, MessageRouter):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -79,6 +80,7 @@ class CCT(Scripting, TablePane, ProfileStrip, StaticPicture, MessageRouter):
             **kwargs,
         )
         self._first_strip()
+        self._first_trend()  # trend_pane.py
         self._start_messages()  # every message from the page goes to its part: messages.py
         if state is not None:
             self._apply_state(state)
@@ -98,6 +100,7 @@ class CCT(Scripting, TablePane, ProfileStrip, StaticPicture, MessageRouter):
         self._start_ensemble(data)
         self._swap(data)  # reducers.py
         self._first_strip()
+        self._first_trend()
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``

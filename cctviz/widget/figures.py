@@ -40,6 +40,8 @@ class Figures(ScreenState):
             reducer=self._table.reducer,
             view_state=self.view_state,
             ensemble=self._ensemble_record(),
+            trend=dict(self._trend) or None,
+            trend_log=self.trend_log,
         )
 
     def _ensemble_record(self) -> dict[str, Any] | None:
@@ -62,8 +64,10 @@ class Figures(ScreenState):
         Options: ``width``, ``height`` (pixels, or strings with a unit: ``"3.5in"``, ``"8cm"``,
         ``"240pt"``); ``dpi`` (PNG, default 300); ``style`` (``"screen"`` or ``"paper"``:
         white, black text, thin strokes, cividis); ``font_family``; ``font_size`` (points);
-        ``title``; ``units`` (metric name to unit, added to ``w.units``). The file records the
-        data source, metrics, view state, cctviz version and date."""
+        ``title``; ``units`` (metric name to unit, added to ``w.units``); ``trend`` (a view of an
+        Ensemble: False leaves the trend pane out; by default it is drawn below the tree). The
+        file records the data source, metrics, view state, cctviz version and date (of an
+        Ensemble: its store, filter, and the trend's node, axis and method)."""
         figure_format(path)  # a bad extension fails before any drawing
         return figure_of(self.snapshot(), **options).write(path)
 

@@ -110,6 +110,9 @@ class WidgetPart(bundle.PackedWidget):
     strip_x: str = traits.trait("strip_x")
     strip_y: str = traits.trait("strip_y")
     _strip: dict[str, Any] = traits.trait("_strip")
+    trend_by: str = traits.trait("trend_by")
+    trend_log: bool = traits.trait("trend_log")
+    _trend: dict[str, Any] = traits.trait("_trend")
     _payload: dict[str, Any] = traits.trait("_payload")
 
     # the data (``CCT.__init__`` sets them; ``_use`` swaps the data and its table)

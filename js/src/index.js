@@ -6,6 +6,7 @@ import { figureSVG } from "./cct/figure/figure.js";
 import { svgToPng } from "./cct/figure/rasterize.js";
 import { createTablePane } from "./cct/pane/table-pane.js";
 import { createProfileStrip } from "./cct/strip/profile-strip.js";
+import { createTrendPane } from "./cct/trend/trend-pane.js";
 import { createRenderer } from "./cct/view/renderer.js";
 import { createWidget } from "./widget/index.js";
 
@@ -18,6 +19,7 @@ export default createWidget({
   createRenderer,
   createTablePane,
   createProfileStrip,
+  createTrendPane,
   decodeTable,
   figureSVG,
   svgToPng,

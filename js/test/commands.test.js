@@ -4,7 +4,9 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/data/decode.js";
 import { commandOf } from "../src/cct/state/commands.js";
+import { createRenderer } from "../src/cct/view/renderer.js";
 import { smallTree } from "./fixtures.js";
 import { mountRenderer } from "./mount.js";
 
@@ -26,12 +28,29 @@ describe("commands", () => {
     expect(commandOf("match", -1)).toEqual({ type: "match", step: -1 });
     expect(commandOf("reducer", "max")).toEqual({ type: "reducer", reducer: "max" });
     expect(commandOf("download", "png")).toEqual({ type: "download", format: "png" });
+    expect(commandOf("select", [3, 1])).toEqual({ type: "select", ids: [3, 1] });
   });
 
   test("an unknown name or a wrong value is refused", () => {
     expect(() => commandOf("colapse")).toThrow(/unknown command "colapse"/);
     expect(() => commandOf("match", 2)).toThrow(/command "match" takes no 2/);
     expect(() => commandOf("toggleRoot", "5")).toThrow(RangeError);
+    expect(() => commandOf("select", 3)).toThrow(/command "select" takes no 3/);
+    expect(() => commandOf("select", [1, -2])).toThrow(RangeError);
+  });
+
+  test("select by name selects as a click: the view marks the nodes and reports them", () => {
+    const selected = [];
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500, onSelect: (ids) => selected.push(ids) });
+    renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
+    renderer.setData(decodeTable(smallTree()));
+    renderer.command("select", [2]);
+    expect(selected).toEqual([[2]]);
+    expect(renderer.selection).toEqual([2]);
+    expect(container.querySelector('.cct-node.cct-selected[data-id="2"]')).not.toBeNull();
+    renderer.destroy();
   });
 
   test("`npm run typecheck` checks the type-level test of the command union", () => {

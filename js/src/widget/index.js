@@ -18,6 +18,7 @@ import { createScreenReport } from "./screen.js";
 import { createSnapshots } from "./snapshot.js";
 import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
+import { bindTrend } from "./trend.js";
 
 /**
  * @typedef {import("./model.js").CCTModel} CCTModel
@@ -152,6 +153,8 @@ function renderView(deps, model, el) {
     onDownload(format) {
       const figure = current();
       if (!figure) return;
+      // an ensemble's trend pane goes below the tree, as in w.save (cctviz/figure/of_view.py)
+      Object.assign(figure.options, { trend: model.get("_trend"), trendLog: model.get("trend_log") });
       download(format, figure, deps, el.ownerDocument).catch((error) =>
         errors.report(new Error(`the ${format.toUpperCase()} download failed: ${error?.message ?? error}`), "download"),
       );
@@ -192,6 +195,10 @@ function renderView(deps, model, el) {
   const strip = deps.createProfileStrip
     ? bindStrip({ model: messenger, body, client: lod, create: deps.createProfileStrip })
     : null;
+  // an ensemble's trend pane, below the body (the tree keeps the width); selects as the tree does
+  const trend = deps.createTrendPane
+    ? bindTrend({ model: messenger, el, renderer, create: deps.createTrendPane })
+    : null;
 
   // the drawing fills the stage, below the toolbar (which wraps on narrow cells)
   /** @returns {[number, number]} */
@@ -207,7 +214,7 @@ function renderView(deps, model, el) {
       table = deps.decodeTable(model.get("_payload"));
       if (body.parentNode !== el) {
         errors.clear();
-        el.replaceChildren(body); // after an error
+        el.replaceChildren(body, ...(trend ? [trend.pane.element] : [])); // after an error
         connectionNote.show(connection.live);
       }
       // an expansion waiting for its reply: its node stays where it is on screen
@@ -284,6 +291,7 @@ function renderView(deps, model, el) {
     stopRefusals();
     paneBinding?.dispose();
     strip?.dispose();
+    trend?.dispose();
     lod.dispose();
     screen.dispose();
     snapshots.dispose();

@@ -45,6 +45,9 @@
  * @property {string} strip_x @property {string} strip_y the profile strip's axes
  * @property {unknown} _strip the profile strip (js/src/cct/strip/profile-strip.js checks it);
  *   written by Python only
+ * @property {string} trend_by @property {boolean} trend_log the trend pane's axis and log scales
+ * @property {unknown} _trend the trend pane (js/src/cct/trend/trend-pane.js checks it); written by
+ *   Python only
  * @property {Payload} _payload written by Python only
  */
 /** @typedef {keyof Traits} TraitName */
@@ -136,6 +139,9 @@ export const TRAIT_KINDS = Object.freeze({
   strip_x: "string",
   strip_y: "string",
   _strip: "strip",
+  trend_by: "string",
+  trend_log: "bool",
+  _trend: "trend",
   _payload: "payload",
 });
 

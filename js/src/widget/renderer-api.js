@@ -46,6 +46,8 @@
  * @property {Transform} transform
  * @property {(width: number, height: number) => void} resize
  * @property {(units: Record<string, string>) => void} setUnits
+ * @property {(name: string, value?: unknown) => void} [command] runs a command as the user would
+ *   (js/src/cct/state/commands.js `commandOf`: "select" with node ids selects as a click)
  * @property {HTMLElement} stage the element the tree is drawn in: its size is the drawing's
  * @property {HTMLElement} element the renderer's outermost element
  * @property {() => void} destroy
@@ -65,6 +67,8 @@
  * @property {Record<string, string>} units
  * @property {Transform | null} transform the zoom the user set; null fits the whole tree
  * @property {Record<string, unknown>} [provenance]
+ * @property {unknown} [trend] an ensemble view's trend pane (`_trend`), drawn below the tree
+ * @property {boolean} [trendLog]
  */
 
 /**
@@ -86,6 +90,25 @@
  *   table pane (js/src/cct/pane/table-pane.js); without it the view has none
  * @property {(parent: HTMLElement, handlers: StripHandlers) => ProfileStrip} [createProfileStrip]
  *   an ensemble's profile strip (js/src/cct/strip/profile-strip.js); without it the view has none
+ * @property {(parent: HTMLElement, handlers: TrendHandlers) => TrendPane} [createTrendPane]
+ *   an ensemble's trend pane (js/src/cct/trend/trend-pane.js); without it the view has none
+ */
+
+/**
+ * What the trend pane reports: a node to select (a child's chart, the breadcrumb), the axis and
+ * log axes chosen.
+ * @typedef {object} TrendHandlers
+ * @property {(id: number) => void} onSelect
+ * @property {(by: string) => void} onAxis
+ * @property {(log: boolean) => void} onLog
+ */
+/**
+ * What the glue uses of the trend pane.
+ * @typedef {object} TrendPane
+ * @property {HTMLElement} element
+ * @property {(trend: unknown) => void} setData Python's `_trend` ({}: none, the pane hides)
+ * @property {(log: boolean) => void} setLog
+ * @property {() => void} destroy
  */
 
 /**

@@ -9,6 +9,8 @@ import { figureLegends } from "../draw/legend.js";
 import { SVG_NS } from "../draw/overlay.js";
 import { textWidth } from "../draw/text-measure.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
+import { asTrend } from "../trend/trend-data.js";
+import { drawTrendFigure, trendFigureHeight } from "../trend/trend-figure.js";
 import { createRenderer } from "../view/renderer.js";
 
 const RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
@@ -36,7 +38,12 @@ const LEFT_COLUMN = 170;
  * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
  * @property {{ x: number, y: number, k: number } | null} [transform] the zoom and pan of the
  *   view on screen (same size): the figure shows that part; null fits the whole tree
+ * @property {unknown} [trend] an ensemble view's trend pane (Python's `_trend`), drawn below the
+ *   tree in the figure's height
+ * @property {boolean} [trendLog] its log axes
  */
+/** The least height of the tree in a figure with a trend pane. */
+const MIN_TREE = 160;
 /** @typedef {import("../draw/figure-style.js").FigureStyle} FigureStyle */
 /** @typedef {{ x: number, y: number, width: number, height: number }} Box CSS pixels */
 
@@ -44,13 +51,19 @@ const LEFT_COLUMN = 170;
  * The view of `table` in `state` as a standalone SVG document.
  * @param {import("../data/decode.js").Table} table
  * @param {Partial<import("../view/renderer.js").ViewState>} state
- * @param {FigureOptions} options
+ * @param {FigureOptions} asked
  * @returns {{ svg: string, nodes: number }} the SVG text, and how many node marks it holds
  */
-export function figureSVG(table, state, options) {
-  const { width, height } = options;
-  if (!(width > 0 && height > 0)) throw new RangeError(`figure size must be positive; got ${width} × ${height}`);
-  const style = figureStyle(options.style ?? "screen", options);
+export function figureSVG(table, state, asked) {
+  const { width } = asked;
+  if (!(width > 0 && asked.height > 0))
+    throw new RangeError(`figure size must be positive; got ${width} × ${asked.height}`);
+  const style = figureStyle(asked.style ?? "screen", asked);
+  // an ensemble's trend pane takes the bottom of the figure; the tree the rest
+  const trend = asTrend(asked.trend ?? null);
+  const below = trend ? Math.max(0, Math.min(trendFigureHeight(trend, width, style), asked.height - MIN_TREE)) : 0;
+  const height = asked.height - below;
+  const options = { ...asked, height };
   /** @type {Partial<import("../view/renderer.js").ViewState>} */
   const view = { ...state, backend: "svg" };
   // the paper palette (cividis) replaces "auto" for one-signed metrics; a metric that changes
@@ -80,7 +93,12 @@ export function figureSVG(table, state, options) {
     inlineStyles(svg, style, renderer.transform.k);
     // a zoomed view shows its frame, as on screen; a fitted one grows to keep every label whole
     const box = options.transform ? { x: 0, y: 0, width, height } : contentBox(svg, width, height);
-    frame(svg, box, style, options);
+    if (trend) {
+      const at = { x: box.x, y: box.y + box.height, width: box.width, log: options.trendLog === true };
+      drawTrendFigure(svg, trend, { ...at, look: style });
+      box.height += trendFigureHeight(trend, box.width, style);
+    }
+    frame(svg, box, style, asked);
     describe(svg, table, options);
     const nodes = svg.querySelectorAll(".cct-node").length;
     return { svg: new XMLSerializer().serializeToString(svg), nodes };

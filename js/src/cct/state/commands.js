@@ -96,6 +96,9 @@ export function commandOf(name, value) {
     case "match":
       if (value !== 1 && value !== -1) throw wrong();
       return { type: name, step: value };
+    case "select": // as a click: the view marks the nodes and reports them (onSelect)
+      if (!Array.isArray(value) || !value.every((id) => Number.isInteger(id) && id >= 0)) throw wrong();
+      return { type: name, ids: /** @type {NodeId[]} */ (value) };
     case "reducer":
       return { type: name, reducer: String(value) };
     case "download":

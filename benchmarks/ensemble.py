@@ -18,6 +18,7 @@ would use instead, on the same files in one run; then a synthetic ensemble of ma
 from __future__ import annotations
 
 import argparse
+import re
 import resource
 import shutil
 import sys
@@ -48,8 +49,27 @@ def peak_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # Linux: KB
 
 
-def ingest(files: list[Path], work: Path) -> None:
-    print(f"\n## Ingest of {len(files)} real Caliper files (same files, same 2 cores)\n")
+def nightly_copies(files: list[Path], count: int, work: Path) -> list[Path]:
+    """``count`` files made of the real ones, each copy with its launch date moved on by a day
+    per copy (an edit of the Caliper file's text), so that both tools see distinct profiles."""
+    out: list[Path] = []
+    folder = work / "copies"
+    folder.mkdir()
+    for i in range(count):
+        source = files[i % len(files)]
+        text = source.read_text(errors="surrogateescape")
+        found = re.search(r"^__rec=node,id=(\d+),attr=\d+,data=launchdate,", text, re.M)
+        if found:
+            pattern = re.compile(rf"(^__rec=node,id=\d+,attr={found.group(1)},data=)(\d+)", re.M)
+            text = pattern.sub(lambda m, i=i: f"{m.group(1)}{int(m.group(2)) + 86400 * i}", text)
+        target = folder / f"{i:05d}-{source.name}"
+        target.write_text(text, errors="surrogateescape")
+        out.append(target)
+    return out
+
+
+def ingest(files: list[Path], work: Path, what: str = "real Caliper files") -> None:
+    print(f"\n## Ingest of {len(files):,} {what} (same files, same 2 cores)\n")
     print("| tool | seconds | ratio |")
     print("|---|---:|---:|")
     ours, added = timed(
@@ -138,6 +158,9 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="small sizes, synthetic only (CI)")
     parser.add_argument("--profiles", type=int, default=10_000)
     parser.add_argument("--nodes", type=int, default=5_000)
+    parser.add_argument(
+        "--files", type=int, default=1_000, help="Caliper files to ingest (copies of the real ones)"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cctviz-ensemble-"))
     try:
@@ -146,7 +169,10 @@ def main() -> None:
             return
         files = sorted(f for folder in REAL for f in (SHARED / folder).rglob("*.cali"))
         if files:
-            ingest(files, work)
+            ingest(files, work / "real")
+            if args.files > len(files):
+                copies = nightly_copies(files, args.files, work)
+                ingest(copies, work / "copies", "Caliper files: the real ones, copied nightly")
         else:
             print(f"(no real files: {SHARED} is missing)", file=sys.stderr)
         synthetic(args.profiles, args.nodes, work)

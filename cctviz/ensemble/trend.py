@@ -59,7 +59,7 @@ def trend(
     kids = tree.index[tree["parent"] == key] if children else tree.index[:0]
     keys = np.asarray([key, *kids], np.int64)
     axis = se.axis_of(profiles, by)
-    rows, cols, values = _gathered(ens, metric, keys, axis, int(tree.loc[key, "parent"]), children)
+    rows, cols, values = gathered(ens, metric, keys, axis, tree)
     width = len(axis.values)
     cell, value, count = _reduced(rows * width + cols, values, reducer)
     at = keys[cell // width]
@@ -71,15 +71,19 @@ def trend(
     return out
 
 
-def _gathered(
-    ens: Any, metric: str, keys: np.ndarray, axis: se.Axis, parent: int, children: bool
+def gathered(
+    ens: Any, metric: str, keys: np.ndarray, axis: se.Axis, tree: pd.DataFrame
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(node row, axis position, value) of every value of the nodes ``keys``; a store sorted by
-    parent reads the node's and its children's row groups only."""
-    if ens._shared.duck.by_parent():
-        own = f"parent = {parent} AND key = {int(keys[0])}"
-        nodes = (own, f"parent = {int(keys[0])}") if children else (own,)
-    else:  # a store written before values held the parent's key
+    """(row in ``keys``, axis position, value) of every value of the nodes ``keys``. When they
+    are a node and some of its children (a trend), a store sorted by parent reads the row groups
+    of the node's parent and of the node only."""
+    first = int(keys[0])
+    parent = int(tree.loc[first, "parent"])
+    family = all(int(tree.loc[int(k), "parent"]) == first for k in keys[1:])
+    if family and ens._shared.duck.by_parent():
+        own = f"parent = {parent} AND key = {first}"
+        nodes = (own, f"parent = {first}") if len(keys) > 1 else (own,)
+    else:  # other nodes, or a store written before values held the parent's key
         nodes = (f"key IN ({', '.join(str(int(k)) for k in keys)})",)
     got = list(se.cells(ens, metric, keys, axis, nodes))
     if not got:

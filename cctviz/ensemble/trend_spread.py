@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from . import reducers as red
-from .trend import check_axis
+from . import series as se
+from .trend import check_axis, gathered
 
 
 def spread(
@@ -22,18 +23,22 @@ def spread(
     if not 0 <= low <= high <= 1:
         raise ValueError(f"the spread's quantiles satisfy 0 ≤ low ≤ high ≤ 1; got {low}, {high}")
     metric = ens._metric(metric)
-    by = check_axis(ens.profiles, by)
+    profiles = ens.profiles
+    by = check_axis(profiles, by)
     if not keys:
         return pd.DataFrame({"key": [], by: [], "low": [], "high": []})
-    duck = ens._shared.duck
-    column, axis = red.quote(metric), red.quote(by)
-    filter_ = f"AND v.profile IN ({duck.selected(ens.filters)})" if ens.filters else ""
-    marks = ", ".join(str(int(k)) for k in keys)
-    sql = (
-        f"SELECT v.key, p.{axis} AS axis, quantile_cont(v.{column}, {float(low)!r}) AS low, "
-        f"quantile_cont(v.{column}, {float(high)!r}) AS high FROM {duck._source('values')} v "
-        f"JOIN {duck._source('profiles')} p ON p.profile = v.profile "
-        f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL {filter_} "
-        f"GROUP BY v.key, p.{axis} ORDER BY v.key, axis"
+    axis = se.axis_of(profiles, by)
+    order = np.asarray(keys, np.int64)
+    rows, cols, values = gathered(ens, metric, order, axis, ens.nodes)
+    width = len(axis.values)
+    groups = pd.Series(values).groupby(rows * width + cols, sort=True)
+    lows, highs = groups.quantile(low), groups.quantile(high)
+    cell = lows.index.to_numpy(np.int64)
+    return pd.DataFrame(
+        {
+            "key": order[cell // width],
+            by: axis.values[cell % width],
+            "low": lows.to_numpy(np.float64),
+            "high": highs.to_numpy(np.float64),
+        }
     )
-    return duck.query(sql).rename(columns={"axis": by})

@@ -137,16 +137,10 @@ def current() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = current()
-    if "--check" in argv:
-        if not OUT.is_file() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT.relative_to(REPO)} is out of date: run `{COMMAND}`", file=sys.stderr)
-            return 1
-        return 0
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT.relative_to(REPO)}")
-    return 0
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    from generated_doc import write_or_check
+
+    return write_or_check(OUT, current(), COMMAND, argv)
 
 
 if __name__ == "__main__":

@@ -366,3 +366,21 @@ def test_what_another_writer_appends_is_seen(tmp_path: Path) -> None:
     assert len(reader) == before + 3 == 5
     assert len(reader.nodes) >= before_nodes
     assert set(reader.nodes.index) == set(writer.nodes.index)
+
+
+def test_a_large_add_is_written_in_parts_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cctviz.ensemble import ensemble as module
+
+    files = _files(MPI)
+    whole = cctviz.Ensemble(tmp_path / "whole")
+    whole.add(files, progress=False)
+    monkeypatch.setattr(module, "FLUSH_ROWS", 1)  # a part per profile
+    ens = cctviz.Ensemble(tmp_path / "parts")
+    assert ens.add(files, progress=False) == len(files)
+    assert len(list((tmp_path / "parts" / "values").glob("*.parquet"))) == len(files)
+    assert len(list((tmp_path / "parts" / "profiles").glob("*.parquet"))) == len(files)
+    metric = _metric(ens)
+    pd.testing.assert_frame_equal(ens.reduce(metric), whole.reduce(metric))
+    assert ens.add(files, progress=False) == 0

@@ -21,6 +21,8 @@ from .sources import Skipped, items
 from .store import new_batch, open_folder, parts, write_part
 from .tree import find_key, preorder
 
+FLUSH_ROWS = 2_000_000  # value rows held before they are written as a part (~100 MB)
+
 
 @dataclass
 class _Shared:
@@ -124,14 +126,19 @@ class Ensemble:
                 known.add(item.content_hash)
                 todo.append(item)
         rows: list[ProfileRows] = []
+        held = added = 0
         for result in read_all(todo, reducer, workers, progress, ranks):
             if isinstance(result, Skipped):
                 shared.skipped.append(result)
-            else:
-                rows.append(result)
+                continue
+            rows.append(result)
+            held += len(result.values)
+            if held >= FLUSH_ROWS:  # written as they come: memory stays bounded
+                self._write(rows)
+                added, rows, held = added + len(rows), [], 0
         if rows:
             self._write(rows)
-        return len(rows)
+        return added + len(rows)
 
     def _write(self, rows: list[ProfileRows]) -> None:
         shared = self._shared

@@ -269,6 +269,15 @@ def test_dask_gives_the_statistics_duckdb_gives(mpi_store: cctviz.Ensemble) -> N
             assert (dask["count"] == duck["count"]).all()
             for r in REDUCERS:
                 np.testing.assert_allclose(dask[r], duck[r], rtol=1e-9, equal_nan=True, err_msg=r)
+        # the widget on either engine: the same tree, strip and brushed subset
+        views = [cctviz.CCT(on_dask), cctviz.CCT(mpi_store)]
+        for view in views:
+            view.where = '"mpi.world.size" >= 64'
+        on, off = views
+        assert len(on.profiles_selected) == len(off.profiles_selected) < len(mpi_store)
+        assert on._strip == off._strip and on.table.size == off.table.size
+        for name, m in off.table.metrics.items():
+            np.testing.assert_allclose(on.table.metrics[name].values, m.values, rtol=1e-9)
     with pytest.raises(TypeError, match=r"engine= takes a dask.distributed Client"):
         cctviz.Ensemble(mpi_store.path, engine=object())
 

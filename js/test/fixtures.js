@@ -96,6 +96,37 @@ export function payload({
   };
 }
 
+/**
+ * What Python sends for a 1,000-node tree under level of detail: main (id 0) → solve (id 4) →
+ * kernel (id 9), and two fold rows: "990 more" under main, "5 more" under solve.
+ */
+export function lodTree() {
+  return payload({
+    parent: [-1, 0, 1, 1, 0],
+    names: ["main", "solve", "kernel", "5 more", "990 more"],
+    metrics: { time: [1, 2, 50, 7, 300], "time (inc)": [360, 59, 50, 7, 300] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    nodeId: [0, 4, 9, -1, -1],
+    folded: [0, 0, 0, 5, 990],
+    total: 1000,
+  });
+}
+
+/** The same tree after the fold under main was opened: a leaf `init` (id 1) now comes first. */
+export function expandedTree() {
+  return payload({
+    parent: [-1, 0, 0, 2, 2, 0],
+    names: ["main", "init", "solve", "kernel", "5 more", "989 more"],
+    metrics: { time: [1, 1, 2, 50, 7, 299], "time (inc)": [360, 1, 59, 50, 7, 299] },
+    kinds: { time: "exclusive", "time (inc)": "inclusive" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+    nodeId: [0, 1, 4, 9, -1, -1],
+    folded: [0, 0, 0, 0, 5, 989],
+    total: 1000,
+  });
+}
+
 /** main → (solve → (kernel_a, kernel_b), io), plus a second root `init`. */
 export function smallTree() {
   return payload({

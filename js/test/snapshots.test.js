@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { figureSVG } from "../src/cct/figure/figure.js";
-import { payload, randomTree, smallTree } from "./fixtures.js";
+import { lodTree, payload, randomTree, smallTree } from "./fixtures.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "snapshots");
 const UPDATE = !!process.env.UPDATE_SNAPSHOTS;
@@ -42,19 +42,6 @@ function normalise(svg) {
     .replace(/>\s*</g, ">\n<")}\n`;
 }
 
-/** A fixture with fold rows: what Python sends of a 1,000-node tree under level of detail. */
-const levelOfDetail = () =>
-  payload({
-    parent: [-1, 0, 1, 1, 0],
-    names: ["main", "solve", "kernel", "5 more", "990 more"],
-    metrics: { time: [1, 2, 50, 7, 300], "time (inc)": [360, 59, 50, 7, 300] },
-    kinds: { time: "exclusive", "time (inc)": "inclusive" },
-    partners: { time: "time (inc)", "time (inc)": "time" },
-    nodeId: [0, 4, 9, -1, -1],
-    folded: [0, 0, 0, 5, 990],
-    total: 1000,
-  });
-
 /** Three roots and a metric that changes sign (a diverging palette), as a comparison has. */
 const threeRootsSigned = () =>
   payload({
@@ -78,7 +65,7 @@ const CASES = [
     state: TIME,
     options: { width: 420, height: 320, style: "paper" },
   },
-  { name: "level-of-detail-folds", data: levelOfDetail, state: TIME, options: { width: 600, height: 400 } },
+  { name: "level-of-detail-folds", data: lodTree, state: TIME, options: { width: 600, height: 400 } },
   {
     name: "three-roots-diverging",
     data: threeRootsSigned,

@@ -4,33 +4,8 @@
 // { anchor })`). If it fails while the other widget-*.test.js pass, look at the renderer first.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import widget from "../src/index.js";
-import { payload } from "./fixtures.js";
+import { expandedTree, lodTree } from "./fixtures.js";
 import { mockModel, screenReports } from "./widget-fakes.js";
-
-/** 1,000 nodes under level of detail: main (0) → solve (4) → kernel (9); folds under main and solve. */
-const lodTree = () =>
-  payload({
-    parent: [-1, 0, 1, 1, 0],
-    names: ["main", "solve", "kernel", "5 more", "990 more"],
-    metrics: { time: [1, 2, 50, 7, 300], "time (inc)": [360, 59, 50, 7, 300] },
-    kinds: { time: "exclusive", "time (inc)": "inclusive" },
-    partners: { time: "time (inc)", "time (inc)": "time" },
-    nodeId: [0, 4, 9, -1, -1],
-    folded: [0, 0, 0, 5, 990],
-    total: 1000,
-  });
-/** The same after main's fold was opened: a leaf `init` (id 1) comes first. */
-const expandedTree = () =>
-  payload({
-    parent: [-1, 0, 0, 2, 2, 0],
-    names: ["main", "init", "solve", "kernel", "5 more", "989 more"],
-    metrics: { time: [1, 1, 2, 50, 7, 299], "time (inc)": [360, 1, 59, 50, 7, 299] },
-    kinds: { time: "exclusive", "time (inc)": "inclusive" },
-    partners: { time: "time (inc)", "time (inc)": "time" },
-    nodeId: [0, 1, 4, 9, -1, -1],
-    folded: [0, 0, 0, 0, 5, 989],
-    total: 1000,
-  });
 
 const click = (el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 

@@ -53,36 +53,35 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
   const COLS = 1 << 20;
   // loops without lists or closures per test: a view of 10^4 marks makes thousands of tests
   // against dozens of boxes per cell (at 10^4 nodes drawn whole, 50 ms with `every` and lists)
-  /** @param {Box} b */
-  const add = (b) => {
+  /**
+   * The grid cells `b` covers, visited once for both uses: `insert` adds `b` to them; else the
+   * answer is whether `b` overlaps no box added so far.
+   * @param {Box} b
+   * @param {boolean} insert
+   */
+  const cells = (b, insert) => {
     const i1 = Math.floor(b.x1 / cell);
     const j0 = Math.floor(b.y0 / cell);
     const j1 = Math.floor(b.y1 / cell);
     for (let i = Math.floor(b.x0 / cell); i <= i1; i++) {
       for (let j = j0; j <= j1; j++) {
         const list = grid.get(i * COLS + j);
-        if (list) list.push(b);
-        else grid.set(i * COLS + j, [b]);
-      }
-    }
-  };
-  /** Whether `b` overlaps no box added so far. @param {Box} b */
-  const free = (b) => {
-    const i1 = Math.floor(b.x1 / cell);
-    const j0 = Math.floor(b.y0 / cell);
-    const j1 = Math.floor(b.y1 / cell);
-    for (let i = Math.floor(b.x0 / cell); i <= i1; i++) {
-      for (let j = j0; j <= j1; j++) {
-        const list = grid.get(i * COLS + j);
-        if (!list) continue;
-        for (let k = 0; k < list.length; k++) {
-          const o = list[k];
-          if (o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1) return false;
+        if (insert) {
+          if (list) list.push(b);
+          else grid.set(i * COLS + j, [b]);
+        } else if (list) {
+          for (let k = 0; k < list.length; k++) {
+            const o = list[k];
+            if (o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1) return false;
+          }
         }
       }
     }
     return true;
   };
+  const add = (/** @type {Box} */ b) => cells(b, true);
+  /** Whether `b` overlaps no box added so far. @param {Box} b */
+  const free = (b) => cells(b, false);
   const inside = (/** @type {Box} */ b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= width - 1 && b.y1 <= height - 1;
 
   // marks are obstacles (a little larger than drawn, so that text never touches them); a

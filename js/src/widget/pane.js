@@ -23,12 +23,13 @@ export const NO_KERNEL_ROWS =
 /**
  * @param {{ model: CCTModel, body: HTMLElement, client: LodClient,
  *   create: (parent: HTMLElement, handlers: import("./renderer-api.js").PaneHandlers) => TablePane,
+ *   changes: { fetch: () => Promise<unknown>, compare: (index: number) => void },
  *   warn?: (text: string) => void }} options
  *   `body`: the element holding the renderer; the pane goes in it too
  * @returns {{ pane: TablePane, treeSelected: (ids: number[]) => void, layout: (width: number) => void,
  *   reload: () => void, dispose: () => void }}
  */
-export function bindPane({ model, body, client, create, warn = (text) => console.warn(text) }) {
+export function bindPane({ model, body, client, create, changes, warn = (text) => console.warn(text) }) {
   /** @param {unknown} error */
   const report = (error) => {
     // no kernel: the view's note says so once, not the console each time
@@ -61,7 +62,20 @@ export function bindPane({ model, body, client, create, warn = (text) => console
       clearTimeout(searchTimer);
       searchTimer = setTimeout(() => save({ search: text }), 150);
     },
+    changes: {
+      async fetch() {
+        try {
+          return await changes.fetch();
+        } catch (error) {
+          throw isDisconnected(error) ? new Error(NO_KERNEL_ROWS) : error; // shown in the tab
+        }
+      },
+      compare: changes.compare,
+    },
   });
+  // the Changes tab is an ensemble's (one with a profile strip)
+  const ensemble = () => pane.setChanges(Object.keys(model.get("_strip") ?? {}).length > 0);
+  ensemble();
 
   const isOpen = () => (model.get("table_mode") ?? "off") !== "off";
   const show = () => {
@@ -108,6 +122,7 @@ export function bindPane({ model, body, client, create, warn = (text) => console
     ["change:color_by", reload],
     ["change:reducer", reload],
     ["change:_payload", onPayload],
+    ["change:_strip", ensemble],
   ];
   // after the change is sent: a change made here (model.set, then save_changes) must reach
   // Python before the rows it asks for

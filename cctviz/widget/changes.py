@@ -115,23 +115,15 @@ class Changes(ProfileStrip):
         if key not in self._found:
             _where, basis, by = key
             self._found[key] = self._data.regressions(basis, by=by)
-        found = _with_nodes(self._found[key], self._node_keys())
+        found = _with_nodes(self._found[key], self._store_keys())
         if self._table.change_metric != change_metric_name(key[1]):
             self._show(_with_changes(self._table, found, key[1]))
         return found
 
-    def _node_keys(self) -> np.ndarray:
-        """The store's key of each node of the tree drawn (kept with the table)."""
-        if self._derived.store_keys is None:
-            from ..ensemble.keys import table_keys
-
-            self._derived.store_keys = table_keys(self._table)[0]
-        return self._derived.store_keys
-
     def _show(self, table: NodeTable) -> None:
         """Send ``table``, the one drawn with its changes added or taken away: the same nodes,
         so the level of detail keeps what the browser has."""
-        self._table = table
+        self._use(self._data, table)
         if self._lod is not None:
             self._lod.table = table  # the change metric is of no kind: nothing to aggregate
         with self.hold_trait_notifications():

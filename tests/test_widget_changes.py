@@ -222,3 +222,12 @@ def test_a_single_profile_has_no_changes(ens: Any, monkeypatch: pytest.MonkeyPat
     w._on_message(w, {"type": "changes", "id": 7}, [])
     assert sent[-1]["ok"] is False and "cctviz.Ensemble" in sent[-1]["error"]
     assert "changes" not in w._payload and w.table.change_metric is None
+
+
+def test_other_profiles_drop_the_change_colour(ens: Any) -> None:
+    w = cctviz.CCT(ens)
+    w.changes  # noqa: B018
+    w.color_by = METRIC
+    w.where = "run >= 5"  # their changes are not found yet: coloured by time again
+    assert (w.color_by, w.palette) == ("time", "auto")
+    assert w.table.change_metric is None

@@ -145,6 +145,16 @@ class Changes(ProfileStrip):
                 return _with_changes(table, _with_nodes(found, table_keys(table)[0]), basis)
         return table
 
+    def _swap(self, data: Any) -> None:
+        """Other profiles: coloured by the old change metric, the view goes back to the usual
+        palette (the new profiles' changes come when the view asks for them)."""
+        by_change = self._table.change_metric is not None and self.color_by == (
+            self._table.change_metric
+        )
+        super()._swap(data)
+        if by_change and self.color_by != self._table.change_metric and self.palette == "rdbu":
+            self.palette = "auto"
+
     @t.validate("table_mode")
     def _valid_changes_tab(self, proposal: t.Bunch) -> str:
         if proposal["value"] == "changes" and self._ensemble is None:
@@ -156,15 +166,15 @@ class Changes(ProfileStrip):
 
     @t.observe("color_by")
     def _colour_by_change(self, change: t.Bunch) -> None:
-        name = self._table.change_metric
-        if self._ensemble is None or name is None:
+        if self._ensemble is None:
             return
-        if change["new"] == name:  # a diverging palette centred on "no change"
+        name = self._table.change_metric
+        if name is not None and change["new"] == name:  # diverging, centred on "no change"
             self.palette = "rdbu"
             return
-        if change["old"] == name and self.palette == "rdbu":
+        if str(change["old"]).startswith("change % (") and self.palette == "rdbu":
             self.palette = "auto"
-        if name != change_metric_name(self._change_basis()):
+        if name is not None and name != change_metric_name(self._change_basis()):
             # another metric's changes: the view asks for them once it has drawn this table
             self._show(_without_changes(self._table))
 

@@ -7,8 +7,10 @@ import { decodeTable } from "../src/cct/data/decode.js";
 import { RING_COLORS } from "../src/cct/draw/change-rings.js";
 import { figureSVG } from "../src/cct/figure/figure.js";
 import { changeOrder, percent } from "../src/cct/pane/changes-list.js";
+import { createTablePane } from "../src/cct/pane/table-pane.js";
 import { bindChanges } from "../src/widget/changes.js";
 import { createLodClient } from "../src/widget/lod-client.js";
+import { bindPane } from "../src/widget/pane.js";
 import { payload } from "./fixtures.js";
 import { mountPane, mountRenderer } from "./mount.js";
 import { mockModel } from "./widget-fakes.js";
@@ -262,5 +264,39 @@ describe("the glue", () => {
     await changes.compare(0);
     expect(el.querySelector(".cct-compare-note").textContent).toMatch(/display w.explained in a cell/);
     await flush();
+  });
+});
+
+describe("the layout of an ensemble's view", () => {
+  test("with the strip and the pane open, the pane goes below them where the tree would be crowded", async () => {
+    const model = mockModel({ _strip: { points: [] }, table_mode: "off" });
+    model.send = () => {};
+    const body = document.body.appendChild(document.createElement("div"));
+    const changes = { fetch: async () => CHANGES, compare: () => {} };
+    const binding = bindPane({
+      model,
+      body,
+      client: createLodClient(model),
+      create: createTablePane,
+      changes,
+      warn: () => {},
+    });
+    const tab = [...body.querySelectorAll('[role="tab"]')].find((b) => b.textContent === "Changes");
+    expect(tab.hidden).toBe(false); // an ensemble: its Changes tab
+    const crowded = () => body.classList.contains("cct-body-crowded");
+    binding.layout(900);
+    expect(crowded()).toBe(false); // the pane is closed
+    model.python("table_mode", "changes");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(crowded()).toBe(true);
+    binding.layout(1200);
+    expect(crowded()).toBe(false);
+    binding.layout(700);
+    expect([crowded(), body.classList.contains("cct-body-narrow")]).toEqual([false, true]);
+    model.python("_strip", {}); // not an ensemble: no tab, never crowded
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    binding.layout(900);
+    expect([tab.hidden, crowded()]).toEqual([true, false]);
+    binding.dispose();
   });
 });

@@ -14,6 +14,9 @@ import { isDisconnected } from "./connection.js";
 
 /** Cells narrower than this put the pane below the tree. */
 export const BESIDE_FROM = 760;
+/** What an ensemble's profile strip takes beside the tree: with the pane open too, cells
+ * narrower than BESIDE_FROM plus this put the pane below the strip and the tree. */
+export const STRIP_ROOM = 320;
 
 /** The empty pane's note when no kernel answers. */
 export const NO_KERNEL_ROWS =
@@ -73,12 +76,24 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
       compare: changes.compare,
     },
   });
-  // the Changes tab is an ensemble's (one with a profile strip)
-  const ensemble = () => pane.setChanges(Object.keys(model.get("_strip") ?? {}).length > 0);
-  ensemble();
-
   const isOpen = () => (model.get("table_mode") ?? "off") !== "off";
+  const hasStrip = () => Object.keys(model.get("_strip") ?? {}).length > 0;
+  let width = 0;
+  /** Beside the tree from BESIDE_FROM pixels on (with a strip and the pane open: from
+   * BESIDE_FROM + STRIP_ROOM), below it in narrower cells. @param {number} [w] the cell's width */
+  const layout = (w = width) => {
+    width = w;
+    const narrow = w > 0 && w < BESIDE_FROM;
+    body.classList.toggle("cct-body-narrow", narrow);
+    body.classList.toggle("cct-body-crowded", !narrow && isOpen() && hasStrip() && w < BESIDE_FROM + STRIP_ROOM);
+  };
+  // the Changes tab is an ensemble's (one with a profile strip)
+  const ensemble = () => {
+    pane.setChanges(hasStrip());
+    layout();
+  };
   const show = () => {
+    layout();
     pane.show(model.get("table_mode") ?? "off", model.get("sandwich") ?? "").then(selectionIn, report);
   };
   const selectionIn = () => {
@@ -136,6 +151,7 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     model.on(event, deferred[i]);
   });
   searchIn();
+  ensemble();
   show();
 
   return {
@@ -156,10 +172,7 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     },
     /** The rows load again (the kernel is back). */
     reload,
-    /** Beside the tree from BESIDE_FROM pixels on, below it in narrower cells. @param {number} width */
-    layout(width) {
-      body.classList.toggle("cct-body-narrow", width > 0 && width < BESIDE_FROM);
-    },
+    layout,
     dispose() {
       clearTimeout(searchTimer);
       listeners.forEach(([event], i) => {

@@ -78,7 +78,7 @@ export function bindChanges({ model, el, body, client, later }) {
     back.addEventListener("click", close);
     const note = bar.appendChild(doc.createElement("span"));
     note.className = "cct-compare-note";
-    note.textContent = "Comparing the runs just before and just after the change…";
+    note.textContent = "Comparing the runs around the change…";
     body.hidden = true;
     el.append(panel);
     shown = { panel, view: null };
@@ -104,10 +104,10 @@ export function bindChanges({ model, el, body, client, later }) {
         /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (model)).widget_manager
       );
       if (typeof reply.model !== "string" || !reply.model.startsWith("IPY_MODEL_")) {
-        throw new Error("Python's reply names no compare view");
+        throw new Error("no compare view in Python's reply");
       }
       if (!manager || typeof manager.create_view !== "function") {
-        throw new Error("this page cannot show another widget here: display w.explained in a cell");
+        throw new Error("this page cannot show it here: display w.explained in a cell");
       }
       const child = await modelOf(manager, reply.model.slice("IPY_MODEL_".length));
       const view = await manager.create_view(child);
@@ -116,7 +116,7 @@ export function bindChanges({ model, el, body, client, later }) {
         return;
       }
       mine.view = view;
-      note.textContent = "The runs just before and just after the change (w.explained).";
+      note.textContent = "The runs just before and after the change (w.explained)";
       panel.dataset.model = reply.model.slice("IPY_MODEL_".length);
       panel.append(view.el);
     } catch (error) {

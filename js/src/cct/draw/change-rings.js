@@ -44,6 +44,8 @@ export function ringsOf(table, marks) {
 
 /** The rings' layer on a backend's drawing, drawn again for each picture and zoom. */
 export function createChangeRings() {
+  /** @type {SVGSVGElement | null} the backend's drawing */
+  let surface = null;
   /** @type {import("d3-selection").Selection<SVGGElement, unknown, null, undefined> | null} */
   let layer = null;
   /** @type {Ring[]} */
@@ -51,6 +53,17 @@ export function createChangeRings() {
   let k = 1;
 
   function place() {
+    // a layer only while there are rings: figures without changes stay as they were
+    if (!rings.length || !surface) {
+      layer?.remove();
+      layer = null;
+      return;
+    }
+    if (!layer) {
+      const content = select(surface).select(/** @type {string} */ (".cct-content"));
+      if (content.empty()) return;
+      layer = /** @type {any} */ (content).append("g").attr("class", "cct-change-rings").attr("pointer-events", "none");
+    }
     if (!layer) return;
     /** @type {import("d3-selection").Selection<SVGCircleElement, Ring, SVGGElement, unknown>} */ (
       layer.selectAll("circle")
@@ -72,10 +85,8 @@ export function createChangeRings() {
     /** A new drawing surface (another backend): the rings go on it. @param {SVGSVGElement} svg */
     attach(svg) {
       layer?.remove();
-      const content = select(svg).select(/** @type {string} */ (".cct-content"));
-      layer = content.empty()
-        ? null
-        : /** @type {any} */ (content).append("g").attr("class", "cct-change-rings").attr("pointer-events", "none");
+      layer = null;
+      surface = svg;
       place();
     },
     /** @param {import("../data/decode.js").Table} table @param {NodeMark[]} marks the drawn marks */

@@ -85,11 +85,7 @@ export function createChangesList(parent, handlers) {
     const button = append(el, "button", {
       className: "cct-change-compare",
       text: "compare runs",
-      attrs: {
-        type: "button",
-        title: `The difference of the runs just before and from ${displayText(r.at)}, on ${displayText(name)}`,
-        "aria-label": `Compare the runs around the change of ${displayText(name)} from ${displayText(r.at)}`,
-      },
+      attrs: { type: "button", "aria-label": `Compare the runs around the change of ${displayText(name)}` },
     });
     button.addEventListener("click", (event) => {
       event.stopPropagation();
@@ -124,16 +120,15 @@ export function createChangesList(parent, handlers) {
     async load() {
       const mine = ++generation;
       list.replaceChildren();
-      note.textContent = "Finding changes along the runs…";
+      note.textContent = "Finding changes…";
       try {
         const reply = await handlers.fetch();
         if (mine !== generation) return;
         rows = changeOrder(reply.rows);
+        const of = `of ${displayText(reply.metric)} by ${displayText(reply.by)}`;
         note.textContent = rows.length
-          ? `${rows.length} change${rows.length === 1 ? "" : "s"} of ${displayText(reply.metric)} by ` +
-            `${displayText(reply.by)}; own changes first, largest first. Rings mark them in the tree: solid ` +
-            "own, dashed in its callees; red up, blue down."
-          : `No change of level of ${displayText(reply.metric)} by ${displayText(reply.by)} (5 % or more).`;
+          ? `${rows.length} change(s) ${of}: own changes first, then largest`
+          : `No change ${of} (5 % or more)`;
         list.replaceChildren();
         for (const r of rows) rowElement(r);
       } catch (error) {

@@ -231,3 +231,18 @@ def test_other_profiles_drop_the_change_colour(ens: Any) -> None:
     w.where = "run >= 5"  # their changes are not found yet: coloured by time again
     assert (w.color_by, w.palette) == ("time", "auto")
     assert w.table.change_metric is None
+
+
+def test_figures_draw_the_rings_and_key_them(ens: Any) -> None:
+    pytest.importorskip("playwright", reason="figures need Playwright (cctviz[export])")
+    w = cctviz.CCT(ens)
+    plain = w.to_svg()
+    assert "cct-change-ring" not in plain  # not found yet: the figure is as before
+    found = w.changes
+    svg = w.to_svg()
+    own = found.loc[found["cause"] == "exclusive", "node"].tolist()
+    for node in own:
+        assert f'data-change="{node}"' in svg
+    assert svg.count('class="cct-change-ring cct-change-own"') == len(set(own))
+    assert "change ring: own change (red up, blue down)" in svg
+    assert "dashed ring: change in its callees" in svg

@@ -142,7 +142,10 @@ class Changes(ProfileStrip):
         by = check_axis(data.profiles, None)
         for (where, basis, axis), found in self._found.items():
             if where == self.where and axis == by and basis == self._change_basis():
-                return _with_changes(table, _with_nodes(found, table_keys(table)[0]), basis)
+                # the same profiles under another reducer: the same tree, its keys are known
+                same = data is self._data and self._derived.store_keys is not None
+                keys = self._store_keys() if same else table_keys(table)[0]
+                return _with_changes(table, _with_nodes(found, keys), basis)
         return table
 
     def _swap(self, data: Any) -> None:

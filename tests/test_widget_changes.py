@@ -202,6 +202,13 @@ def test_the_pages_requests(ens: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         "ok": True,
         "model": f"IPY_MODEL_{w.explained.model_id}",
     }
+    first = w.explained
+    w._on_message(w, {"type": "explain", "id": 5, "index": 0}, [])
+    assert sent[-1]["model"] == f"IPY_MODEL_{w.explained.model_id}"
+    assert first.comm is None  # the page shows one at a time: the one it opened before is closed
+    mine = w.explain(1)  # opened from Python: the page's next one leaves it open
+    w._on_message(w, {"type": "explain", "id": 6, "index": 0}, [])
+    assert mine.comm is not None and w.explained is not mine
     w._on_message(w, {"type": "explain", "id": 3, "index": 500}, [])
     assert sent[-1]["ok"] is False and "no change 500" in sent[-1]["error"]
     w._on_message(w, {"type": "explain", "id": 4, "index": "0"}, [])

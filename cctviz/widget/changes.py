@@ -36,6 +36,8 @@ class Changes(ProfileStrip):
     _found: dict[tuple[str, str, str], pd.DataFrame]
     """Changes found, by (where, metric, axis): ``regressions`` with each one's node id."""
     _explained: Any = None
+    _explained_by_page = False
+    """Whether ``_explained`` was opened by the page's "compare runs" (the next one closes it)."""
 
     # -- what the user reads -----------------------------------------------------------------
     @property
@@ -51,7 +53,8 @@ class Changes(ProfileStrip):
     @property
     def explained(self) -> Any:
         """The compare view last opened on a change (``explain``, or "compare runs" in the
-        Changes tab), or None."""
+        Changes tab), or None. One the page opened is closed when the page opens the next (the
+        view shows one at a time; each holds two runs' trees)."""
         return self._explained
 
     def explain(self, change: Any) -> Any:
@@ -72,6 +75,7 @@ class Changes(ProfileStrip):
             )
         _, _, by = self._changes_key()
         self._explained = self._data.explain(change, by)
+        self._explained_by_page = False
         return self._explained
 
     # -- finding them --------------------------------------------------------------------------
@@ -211,10 +215,14 @@ class Changes(ProfileStrip):
         index = content.get("index")
         if isinstance(index, bool) or not isinstance(index, int):
             raise ValueError(f"explain needs the change's position in w.changes; got {index!r}")
+        old = self._explained if self._explained_by_page else None
         try:
             widget = self.explain(index)
         except (IndexError, TypeError) as error:
             raise ValueError(str(error)) from None
+        self._explained_by_page = True
+        if old is not None:
+            old.close()  # its view in the page goes with it; the new one takes its place
         return {"model": f"IPY_MODEL_{widget.model_id}"}
 
 

@@ -36,8 +36,9 @@ def _shot(page, name: str) -> None:
         page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
-def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page) -> None:
-    notebook = open_notebook(STORE)
+@pytest.mark.parametrize("notebook7", [False, True], ids=["lab", "notebook7"])
+def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, notebook7) -> None:
+    notebook = open_notebook(STORE, notebook7=notebook7)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
     # the view asked for the changes after drawing: the kernel found them and sent the rings
@@ -54,7 +55,7 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page) -> No
     )
     assert dashed == ancestors and 0 in dashed  # the path down to it, from the root
     assert "change ring" in view.locator(".cct-legends .cct-change-key").text_content()
-    _shot(page, "changes-rings")
+    _shot(page, f"{'nb7-' if notebook7 else ''}changes-rings")
 
     # the table pane's Changes tab lists the injected change first
     notebook.execute("w.table_mode = 'contexts'")
@@ -68,7 +69,7 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page) -> No
     assert first.locator(".cct-pane-name").inner_text() == name
     assert first.locator(".cct-change-pct").inner_text().startswith("+")
     assert "own change" in first.inner_text()
-    _shot(page, "changes-tab")
+    _shot(page, f"{'nb7-' if notebook7 else ''}changes-tab")
 
     # a click on it selects its node in the kernel
     first.click()
@@ -94,10 +95,10 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page) -> No
     compared = panel.locator(".cctviz").first
     assert compared.locator(".cct-breadcrumb").inner_text().strip().endswith(name)
     assert "Δ time (inc)" in compared.locator(".cct-legends").text_content()
-    _shot(page, "changes-compare")
+    _shot(page, f"{'nb7-' if notebook7 else ''}changes-compare")
 
     # back to the ensemble: the tree again
     panel.get_by_role("button", name="← back to the ensemble").click()
     panel.wait_for(state="detached")
     assert view.locator(".cct-change-ring.cct-change-own").count() == 1
-    _shot(page, "changes-back")
+    _shot(page, f"{'nb7-' if notebook7 else ''}changes-back")

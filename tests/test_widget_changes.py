@@ -253,3 +253,17 @@ def test_figures_draw_the_rings_and_key_them(ens: Any) -> None:
     assert svg.count('class="cct-change-ring cct-change-own"') == len(set(own))
     assert "change ring: own change (red up, blue down)" in svg
     assert "dashed ring: change in its callees" in svg
+
+
+def test_an_ensemble_without_changes_is_drawn_as_it_was(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quiet = cctviz.examples.ensemble(tmp_path / "quiet", 30, 20, seed=2, job_sizes=(64,))
+    w = cctviz.CCT(quiet)
+    payload = w._payload
+    sent = _replies(w, monkeypatch)
+    w._on_message(w, {"type": "changes", "id": 1}, [])
+    assert sent[-1]["ok"] is True and sent[-1]["changes"]["rows"] == []
+    assert w.changes.empty
+    assert w._payload is payload and w.table.change_metric is None  # nothing sent again
+    assert METRIC not in w.metrics

@@ -120,7 +120,8 @@ class Changes(ProfileStrip):
             _where, basis, by = key
             self._found[key] = self._data.regressions(basis, by=by)
         found = _with_nodes(self._found[key], self._store_keys())
-        if self._table.change_metric != change_metric_name(key[1]):
+        # drawn once: none found, nothing to draw (the view's table is not sent again)
+        if (found["node"] >= 0).any() and self._table.change_metric != change_metric_name(key[1]):
             self._show(_with_changes(self._table, found, key[1]))
         return found
 
@@ -149,7 +150,8 @@ class Changes(ProfileStrip):
                 # the same profiles under another reducer: the same tree, its keys are known
                 same = data is self._data and self._derived.store_keys is not None
                 keys = self._store_keys() if same else table_keys(table)[0]
-                return _with_changes(table, _with_nodes(found, keys), basis)
+                found = _with_nodes(found, keys)
+                return _with_changes(table, found, basis) if (found["node"] >= 0).any() else table
         return table
 
     def _swap(self, data: Any) -> None:

@@ -8,7 +8,7 @@ import { RING_COLORS } from "../src/cct/draw/change-rings.js";
 import { figureSVG } from "../src/cct/figure/figure.js";
 import { changeOrder, percent } from "../src/cct/pane/changes-list.js";
 import { createTablePane } from "../src/cct/pane/table-pane.js";
-import { bindChanges } from "../src/widget/changes.js";
+import { bindChanges, ringsAdded } from "../src/widget/changes.js";
 import { createLodClient } from "../src/widget/lod-client.js";
 import { bindPane } from "../src/widget/pane.js";
 import { payload } from "./fixtures.js";
@@ -233,6 +233,15 @@ describe("the glue", () => {
     model.set("_payload", { tree: "t2" });
     changes.drawn(); // not an ensemble
     expect(frames).toHaveLength(1);
+  });
+
+  test("a table that only gained its rings keeps the user's zoom", () => {
+    const before = { tree: "t1", size: 5 };
+    expect(ringsAdded(before, { tree: "t1", size: 5, changes: {} })).toBe(true);
+    expect(ringsAdded(before, { tree: "t2", size: 5, changes: {} })).toBe(false); // other data
+    expect(ringsAdded(before, { tree: "t1", size: 9, changes: {} })).toBe(false); // more nodes
+    expect(ringsAdded({ ...before, changes: {} }, { tree: "t1", size: 5, changes: {} })).toBe(false);
+    expect(ringsAdded(null, { tree: "t1", size: 5, changes: {} })).toBe(false); // a first table
   });
 
   test("compare runs shows Python's compare view in place of the tree, and goes back", async () => {

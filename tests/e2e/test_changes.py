@@ -102,3 +102,29 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     panel.wait_for(state="detached")
     assert view.locator(".cct-change-ring.cct-change-own").count() == 1
     _shot(page, f"{'nb7-' if notebook7 else ''}changes-back")
+
+
+def test_the_rings_arriving_keep_the_zoom_the_user_set(lab, page, request) -> None:
+    from .lab import NotebookPage
+
+    # the kernel sleeps after showing the view: the view's request for the changes waits, and
+    # the user zooms meanwhile
+    cells = [STORE[0] + "\nimport time\ndisplay(w)\ntime.sleep(6)"]
+    name = lab.write_notebook(f"{request.node.name}.ipynb", cells)
+    notebook = NotebookPage(page, lab, name).open()
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for()
+    assert view.locator(".cct-change-ring").count() == 0
+    fitted = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform.k")
+    box = view.locator(".cct-stage").bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6)
+    page.mouse.wheel(0, -400)
+    page.wait_for_timeout(400)  # the zoom ends
+    zoomed = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
+    assert zoomed["k"] > fitted * 1.2
+    assert view.locator(".cct-change-ring").count() == 0  # the kernel still sleeps
+    view.locator(".cct-change-ring").first.wait_for(timeout=30_000)
+    notebook.wait_idle()
+    after = page.evaluate("() => document.querySelector('.cctviz').cctRenderer.transform")
+    assert after == pytest.approx(zoomed)

@@ -141,6 +141,16 @@ export function bindChanges({ model, el, body, client, later }) {
 }
 
 /**
+ * Whether payload `next` is `previous` with the changes Python found added (the same tree): the
+ * view keeps the zoom the user set meanwhile rather than fitting the tree again.
+ * @param {unknown} previous @param {unknown} next
+ */
+export function ringsAdded(previous, next) {
+  const [a, b] = /** @type {Record<string, unknown>[]} */ ([previous ?? {}, next ?? {}]);
+  return a.tree !== undefined && a.tree === b.tree && a.size === b.size && !a.changes && !!b.changes;
+}
+
+/**
  * The model `id`, once the page has it: the comm that opened it came before the reply, but a
  * widget manager may register it a moment later.
  * @param {WidgetManager} manager @param {string} id

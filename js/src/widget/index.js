@@ -6,7 +6,7 @@
 // replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
 // kernel is gone says so and sends nothing).
 import { bindTraits, traitWriter, viewState } from "./binding.js";
-import { bindChanges } from "./changes.js";
+import { bindChanges, ringsAdded } from "./changes.js";
 import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
@@ -205,6 +205,8 @@ function renderView(deps, model, el) {
 
   const onData = () => {
     if (!started) return;
+    // the rings of an ensemble's changes came: the zoom the user set stays
+    const zoom = ringsAdded(drawnPayload, model.get("_payload")) ? screen.zoomed : null;
     drawnPayload = model.get("_payload");
     try {
       table = deps.decodeTable(model.get("_payload"));
@@ -216,6 +218,7 @@ function renderView(deps, model, el) {
       // an expansion waiting for its reply: its node stays where it is on screen
       renderer.setData(table, viewState(model), { anchor: lod.anchor });
       renderer.setSelection(model.get("selection") ?? []);
+      if (zoom) renderer.setTransform(zoom);
       changes.drawn();
     } catch (error) {
       table = null;

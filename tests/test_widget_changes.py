@@ -251,8 +251,8 @@ def test_figures_draw_the_rings_and_key_them(ens: Any) -> None:
     for node in own:
         assert f'data-change="{node}"' in svg
     assert svg.count('class="cct-change-ring cct-change-own"') == len(set(own))
-    assert "change ring: own change (red up, blue down)" in svg
-    assert "dashed ring: change in its callees" in svg
+    assert "ring: own change" in svg and "dashed ring: in callees" in svg
+    assert "ring red: up, blue: down" in svg
 
 
 def test_an_ensemble_without_changes_is_drawn_as_it_was(

@@ -100,7 +100,7 @@ describe("change rings", () => {
     expect(doc.querySelectorAll(".cct-change-ring")).toHaveLength(4);
     const keys = [...doc.querySelectorAll(".cct-glyph-key text")].map((t) => t.textContent);
     expect(keys).toEqual(
-      expect.arrayContaining(["change ring: own change (red up, blue down)", "dashed ring: change in its callees"]),
+      expect.arrayContaining(["ring: own change", "dashed ring: in callees", "ring red: up, blue: down"]),
     );
     expect(doc.querySelectorAll(".cct-change-key")).toHaveLength(0); // the figure's own key instead
   });

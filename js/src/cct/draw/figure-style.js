@@ -4,6 +4,7 @@
 // figure.js).
 
 import { shapePath } from "../picture/shapes.js";
+import { RING_COLORS } from "./change-rings.js";
 import { ASCENT, DESCENT, text } from "./legend.js";
 
 /** Fonts that exist on most systems, metric-compatible first: the figure's text keeps its size
@@ -121,14 +122,15 @@ export function glyphsOf(svg, runs = null) {
   if (small) key.push({ shape: "circle", text: "too small to judge", fill: small.getAttribute("fill") ?? "none" });
   if (runs && has(".cct-only-a")) key.push({ shape: "square", text: runs[0] });
   if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: runs[1] });
-  // an ensemble's change rings (change-rings.js), in their own colours
-  for (const [kind, text, dashed] of /** @type {const} */ ([
-    ["own", "change ring: own change (red up, blue down)", false],
-    ["below", "dashed ring: change in its callees", true],
-  ])) {
-    const ring = svg.querySelector(`.cct-change-rings .cct-change-${kind}`);
-    if (ring) key.push({ shape: "circle", text, dashed, stroke: ring.getAttribute("stroke") ?? "none" });
-  }
+  // an ensemble's change rings (change-rings.js): solid own, dashed in its callees; red up, blue down
+  const rings = [...svg.querySelectorAll(".cct-change-rings circle")];
+  const ring = (/** @type {string} */ kind, /** @type {string} */ text, dashed = false) => {
+    const r = rings.find((el) => el.classList.contains(kind));
+    if (r) key.push({ shape: "circle", text, dashed, stroke: r.getAttribute("stroke") ?? "none" });
+  };
+  ring("cct-change-own", "ring: own change");
+  ring("cct-change-below", "dashed ring: in callees", true);
+  if (rings.length) key.push({ shape: "circle", text: "ring red: up, blue: down", stroke: RING_COLORS.up });
   return key;
 }
 

@@ -34,7 +34,8 @@ class Changes(ProfileStrip):
     """The changes part of ``CCT`` (a widget of a ``cctviz.Ensemble`` only)."""
 
     _found: dict[tuple[str, str, str], pd.DataFrame]
-    """Changes found, by (where, metric, axis): ``regressions`` with each one's node id."""
+    """Changes found, by (where, metric, axis): what ``regressions`` gave (node ids are added
+    for the tree drawn, ``_with_nodes``)."""
     _explained: Any = None
     _explained_by_page = False
     """Whether ``_explained`` was opened by the page's "compare runs" (the next one closes it)."""
@@ -64,10 +65,8 @@ class Changes(ProfileStrip):
         found = self._changes_found()
         if isinstance(change, (int, np.integer)) and not isinstance(change, bool):
             if not 0 <= int(change) < len(found):
-                raise IndexError(
-                    f"no change {int(change)}: w.changes has {len(found)} row(s), 0 to "
-                    f"{len(found) - 1}"
-                )
+                rows = f"{len(found)} row(s), 0 to {len(found) - 1}" if len(found) else "no row"
+                raise IndexError(f"no change {int(change)}: w.changes has {rows}")
             change = found.iloc[int(change)]
         elif not isinstance(change, (pd.Series, dict)):
             raise TypeError(

@@ -267,5 +267,5 @@ def test_an_ensemble_without_changes_is_drawn_as_it_was(
     assert w.changes.empty
     assert w._payload is payload and w.table.change_metric is None  # nothing sent again
     assert METRIC not in w.metrics
-    with pytest.raises(IndexError, match="no change 0: w.changes has no row"):
+    with pytest.raises(IndexError, match=r"no change 0: w\.changes has no row"):
         w.explain(0)

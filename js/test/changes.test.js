@@ -76,8 +76,9 @@ describe("change rings", () => {
     const { container } = mountRenderer(ensembleTree(), { state: STATE });
     const key = container.querySelector(".cct-legends .cct-change-key");
     expect([...key.querySelectorAll("text")].map((t) => t.textContent)).toEqual([
-      "change ring: own, up",
-      "dashed: in callees; blue: down",
+      "ring: own change, up",
+      "dashed: in callees",
+      "blue: down",
     ]);
     expect(key.querySelectorAll("circle")[1].getAttribute("stroke-dasharray")).toBe("3 2");
   });

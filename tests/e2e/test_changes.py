@@ -54,7 +54,7 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
         int(r.get_attribute("data-change")) for r in view.locator(".cct-change-below").all()
     )
     assert dashed == ancestors and 0 in dashed  # the path down to it, from the root
-    assert "change ring" in view.locator(".cct-legends .cct-change-key").text_content()
+    assert "ring: own change" in view.locator(".cct-legends .cct-change-key").text_content()
     _shot(page, f"{'nb7-' if notebook7 else ''}changes-rings")
 
     # the table pane's Changes tab lists the injected change first

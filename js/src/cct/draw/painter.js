@@ -152,6 +152,8 @@ export function createPainter({
       changes: !!table.changes?.cause.some((c) => c > 0),
     });
   }
+  /** The height of the change rings' key under the legends (labels keep out of it). */
+  const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
   /** @type {unknown[]} what the legends were last drawn from (see drawLegendsOf) */
   let legendKey = [];
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
@@ -283,7 +285,12 @@ export function createPainter({
     const { width } = camera.size;
     const legends = legendsOnTop()
       ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
-      : { x0: 0, y0: 0, x1: D.legendRoom - 6, y1: (16 + 46 * Math.min(6, scene.legends.length) + 50) * D.legendScale };
+      : {
+          x0: 0,
+          y0: 0,
+          x1: D.legendRoom - 6,
+          y1: (66 + 46 * Math.min(6, scene.legends.length) + keys()) * D.legendScale,
+        };
     const keepOut = [legends];
     const { marks } = scene;
     const size = camera.size;

@@ -69,7 +69,7 @@ export function drawLegends(
     drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`));
   }
   if (small) {
-    next(presence || changes ? 34 : 50);
+    next(changes ? 50 : presence ? 34 : 50);
     const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
     g.append("circle")
       .attr("class", "cct-key-glyph")
@@ -92,8 +92,9 @@ export function drawLegends(
 function drawChangeKey(g) {
   g.attr("class", "cct-change-key");
   const items = /** @type {const} */ ([
-    [RING_COLORS.up, null, "change ring: own, up"],
-    [RING_COLORS.down, "3 2", "dashed: in callees; blue: down"],
+    [RING_COLORS.up, null, "ring: own change, up"],
+    [RING_COLORS.down, "3 2", "dashed: in callees"],
+    [RING_COLORS.down, null, "blue: down"],
   ]);
   items.forEach(([color, dash, text], i) => {
     const cy = 6 + 16 * i;

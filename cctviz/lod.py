@@ -257,12 +257,15 @@ class LevelOfDetail:
             presence=_presence_of(t.presence, real, is_fold),
             presence_labels=t.presence_labels,
             series=t.series,
+            change_cause=_presence_of(t.change_cause, real, is_fold),
+            change_metric=t.change_metric,
         )
         return Drawn(drawn, node_id, folded)
 
 
 def _presence_of(presence: np.ndarray, real: np.ndarray, is_fold: np.ndarray) -> np.ndarray:
-    """A compare view's presence codes of the drawn rows (folds: 0, drawn as folds)."""
+    """A compare view's presence codes (or an ensemble's change causes) of the drawn rows
+    (folds: 0, drawn as folds)."""
     if not presence.size:
         return presence
     out = np.zeros(is_fold.shape[0], dtype=np.int32)

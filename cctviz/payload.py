@@ -85,6 +85,11 @@ def encode(
     if table.presence.size and table.presence_labels is not None:  # a compare view's nodes
         extra["presence"] = column(table.presence, "int32")
         extra["presence_labels"] = list(table.presence_labels)
+    if table.change_cause.size and table.change_metric is not None:  # an ensemble's changes
+        extra["changes"] = {
+            "metric": table.change_metric,
+            "cause": column(table.change_cause, "int32"),
+        }
     if table.series:
         extra["series"] = [list(run) for run in table.series]
     if node_id is not None and folded is not None:

@@ -71,6 +71,11 @@ class NodeTable:
     series: tuple[tuple[str, str], ...] = ()
     """A compare view's runs in order: (label, metric with that run's values), for the tooltip's
     series across runs."""
+    change_cause: np.ndarray = field(default_factory=lambda: np.empty(0, np.int32))
+    """An ensemble's nodes with a change of level (``Ensemble.regressions``): 0 none, 1 the
+    node's own (exclusive), 2 in what it calls (inclusive only); empty when none were looked
+    for. ``change_metric`` names the metric holding each node's relative change (%)."""
+    change_metric: str | None = None
 
     @property
     def size(self) -> int:

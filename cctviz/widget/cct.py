@@ -4,7 +4,8 @@
 from ``cctviz/contract.json`` by ``traits.py``, and the data): scripting (``select``, ``focus``,
 ...) in ``scripting.py``, the table pane in ``table_pane.py``, reducers in ``reducers.py``, what
 is sent to the browser and its requests for more in ``lod_bridge.py``, figures in
-``figures.py``, the notebook's static picture in ``static_picture.py``, the page's messages in
+``figures.py``, the notebook's static picture in ``static_picture.py``, an ensemble's strip
+and changes in ``profile_strip.py`` and ``changes.py``, the page's messages in
 ``messages.py``; ``to_code`` in ``code.py``. Here: building it, swapping its data, and the checks
 and effects that involve several parts.
 """
@@ -20,9 +21,9 @@ import traitlets as t
 
 from ..lod import DEFAULT_BUDGET
 from . import bundle, code
+from .changes import Changes
 from .lod_bridge import MAX_LOADED_MATCHES
 from .messages import MessageRouter
-from .profile_strip import ProfileStrip
 from .reducers import is_ensemble
 from .scripting import Scripting
 from .static_picture import StaticPicture
@@ -33,7 +34,7 @@ from .trend_pane import TrendPane
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, TablePane, ProfileStrip, TrendPane, StaticPicture, MessageRouter):
+class CCT(Scripting, TablePane, Changes, TrendPane, StaticPicture, MessageRouter):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it

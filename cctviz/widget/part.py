@@ -148,11 +148,15 @@ class WidgetPart(bundle.PackedWidget):
 
     def _store_key(self, node: int) -> int:
         """An ensemble's tree: the store's key of node ``node`` (its call path's key)."""
+        return int(self._store_keys()[node])
+
+    def _store_keys(self) -> np.ndarray:
+        """An ensemble's tree: the store's key of each node (matched by call path)."""
         if self._derived.store_keys is None:
             from ..ensemble.keys import table_keys
 
             self._derived.store_keys = table_keys(self._table)[0]
-        return int(self._derived.store_keys[node])
+        return self._derived.store_keys
 
     def _profile_values(self, node: int, metric: str) -> Any:
         """An ensemble's tree: node ``node``'s values of ``metric`` over the profiles reduced

@@ -51,7 +51,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {NodeId[]} highlighted
  * @property {"off" | "total" | "focus"} legendShare
  * @property {number} judgeBelow share of the total under which nodes are too small to judge
- * @property {"off" | "contexts" | "functions" | "callers" | "sandwich"} tableMode
+ * @property {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} tableMode
  * @property {string} sandwich
  * @property {boolean} foldToFit
  * @property {boolean} callerEdges

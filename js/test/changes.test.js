@@ -1,193 +1,312 @@
-// The pure commands, search and scene: functions of (table, state) in full-tree ids, no DOM.
-import { describe, expect, test } from "vitest";
+// An ensemble's changes in the renderer and the table pane: rings on the nodes with a change
+// (solid: own, dashed: in its callees; red up, blue down), keyed in the legend and in figures;
+// the Changes tab's order and clicks; the glue that asks Python for them once a tree is drawn
+// and shows the compare view of one in place of the tree.
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
-import { computeMarks, linkSegments, statusText } from "../src/cct/picture/scene.js";
-import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
-import * as commands from "../src/cct/state/changes.js";
-import { findMatches, matcher, matchSummary, revealMatches } from "../src/cct/state/search.js";
-import { VIEW_DEFAULTS } from "../src/contract.js";
-import { payload, smallTree } from "./fixtures.js";
+import { RING_COLORS } from "../src/cct/draw/change-rings.js";
+import { figureSVG } from "../src/cct/figure/figure.js";
+import { changeOrder, percent } from "../src/cct/pane/changes-list.js";
+import { createTablePane } from "../src/cct/pane/table-pane.js";
+import { bindChanges, ringsAdded } from "../src/widget/changes.js";
+import { createLodClient } from "../src/widget/lod-client.js";
+import { bindPane } from "../src/widget/pane.js";
+import { payload } from "./fixtures.js";
+import { mountPane, mountRenderer } from "./mount.js";
+import { mockModel } from "./widget-fakes.js";
 
-const view = (state = {}) => ({ ...VIEW_DEFAULTS, colorBy: "time", sizeBy: "time (inc)", ...state });
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.restoreAllMocks();
+});
 
-/** main(0) → solve(4) → kernel(9), main → io(12); a fold "30 more" under main; ids ≠ rows. */
-function sparse() {
-  const table = decodeTable(
-    payload({
-      parent: [-1, 0, 1, 0, 0],
-      names: ["main", "solve", "kernel", "io", "30 more"],
-      metrics: { time: [1, 2, 50, 4, 300], "time (inc)": [400, 52, 50, 4, 300] },
-      kinds: { time: "exclusive", "time (inc)": "inclusive" },
-      partners: { time: "time (inc)", "time (inc)": "time" },
-      nodeId: [0, 4, 9, 12, -1],
-      folded: [0, 0, 0, 0, 30],
-      total: 40,
-    }),
-  );
-  return { table, stats: subtreeStats(table) };
+const METRIC = "change % (time (inc))";
+const STATE = { colorBy: "time", sizeBy: "time (inc)" };
+
+/** main → (solve → kernel, io): kernel got 40 % slower itself, solve and main only through it;
+ * io 20 % faster itself. `cause`: 0 none, 1 own, 2 in its callees. */
+function ensembleTree(cause = [2, 2, 1, 0, 1]) {
+  const base = payload({
+    parent: [-1, 0, 1, 1, 0],
+    names: ["main", "solve", "kernel", "other", "io"],
+    metrics: {
+      time: [1, 1, 6, 1, 2],
+      "time (inc)": [11, 8, 6, 1, 2],
+      [METRIC]: [25, 35, 40, 0, -20],
+    },
+    kinds: { time: "exclusive", "time (inc)": "inclusive", [METRIC]: "other" },
+    partners: { time: "time (inc)", "time (inc)": "time" },
+  });
+  const column = new Int32Array(cause);
+  return {
+    ...base,
+    changes: { metric: METRIC, cause: { dtype: "int32", length: 5, buffer: new DataView(column.buffer) } },
+  };
 }
 
-describe("commands speak full-tree ids", () => {
-  test("children, roots and collapse to depth skip fold rows", () => {
-    const { table, stats } = sparse();
-    expect(commands.childIds(table, stats, 0)).toEqual([4, 12]);
-    expect(commands.childIds(table, stats, 77)).toEqual([]);
-    expect(commands.rootIds(table, stats)).toEqual([0]);
-    expect(commands.collapseToDepth(table, stats, 1)).toEqual({ collapsed: [4] });
-    expect(commands.collapseToDepth(table, stats, 0)).toEqual({ collapsed: [0] });
-    expect(() => commands.collapseToDepth(table, stats, -1)).toThrow(/whole number ≥ 0/);
+const ring = (root, id) => root.querySelector(`.cct-change-rings [data-change="${id}"]`);
+
+describe("change rings", () => {
+  test("nodes with a change get a ring, only they: solid own, dashed in its callees, red up, blue down", () => {
+    const { container } = mountRenderer(ensembleTree(), { state: STATE });
+    const rings = container.querySelectorAll(".cct-change-ring");
+    expect([...rings].map((r) => Number(r.getAttribute("data-change"))).sort()).toEqual([0, 1, 2, 4]);
+    expect(ring(container, 3)).toBeNull();
+    expect(ring(container, 2).classList.contains("cct-change-own")).toBe(true);
+    expect(ring(container, 2).getAttribute("stroke-dasharray")).toBeNull();
+    expect(ring(container, 1).classList.contains("cct-change-below")).toBe(true);
+    expect(ring(container, 1).getAttribute("stroke-dasharray")).toMatch(/^[\d.]+ [\d.]+$/);
+    expect(ring(container, 2).getAttribute("stroke")).toBe(RING_COLORS.up);
+    expect(ring(container, 4).getAttribute("stroke")).toBe(RING_COLORS.down);
+    // around the glyph: larger than the node's own circle
+    const node = container.querySelector('.cct-node[data-id="2"]');
+    expect(Number(ring(container, 2).getAttribute("r"))).toBeGreaterThan(Number(node.getAttribute("r")));
   });
 
-  test("toggle collapse: a leaf has nothing to collapse; other collapsed ids are kept", () => {
-    const { table, stats } = sparse();
-    expect(commands.toggleCollapse(table, stats, view(), 9)).toBeNull();
-    expect(commands.toggleCollapse(table, stats, view({ collapsed: [77] }), 4)).toEqual({ collapsed: [77, 4] });
-    expect(commands.toggleCollapse(table, stats, view({ collapsed: [4, 77] }), 4)).toEqual({ collapsed: [77] });
+  test("a table without changes draws no ring and no key", () => {
+    const { changes: _, ...plain } = ensembleTree();
+    const { container } = mountRenderer(plain, { state: STATE });
+    expect(container.querySelectorAll(".cct-change-ring")).toHaveLength(0);
+    expect(container.querySelector(".cct-change-key")).toBeNull();
+    const none = mountRenderer(ensembleTree([0, 0, 0, 0, 0]), { state: STATE }).container;
+    expect(none.querySelectorAll(".cct-change-ring")).toHaveLength(0);
   });
 
-  test("the hot path follows inclusive values, never a fold's sum", () => {
-    const { table, stats } = sparse();
-    const { change, path } = commands.hotPath(table, stats, view(), 0);
-    expect(path).toEqual([0, 4, 9]); // the 300 of the fold does not win
-    expect(change).toEqual({ collapsed: [] }); // io is a leaf: nothing to fold
+  test("the legend keys the rings", () => {
+    const { container } = mountRenderer(ensembleTree(), { state: STATE });
+    const key = container.querySelector(".cct-legends .cct-change-key");
+    expect([...key.querySelectorAll("text")].map((t) => t.textContent)).toEqual([
+      "ring: own change, up",
+      "dashed: in callees",
+      "blue: down",
+    ]);
+    expect(key.querySelectorAll("circle")[1].getAttribute("stroke-dasharray")).toBe("3 2");
   });
 
-  test("roots menu, inclusive switch, descendants, reset", () => {
-    const table = decodeTable(smallTree());
-    const stats = subtreeStats(table);
-    expect(commands.toggleRoot(table, stats, view(), 5)).toEqual({ roots: [0] });
-    expect(commands.toggleRoot(table, stats, view({ roots: [0] }), 5)).toEqual({ roots: null });
-    expect(commands.toggleRoot(table, stats, view({ roots: [0] }), 0)).toEqual({ roots: [] });
-    expect(commands.inclusiveMetrics(table, view(), true)).toEqual({ colorBy: "time (inc)", sizeBy: "time (inc)" });
-    expect(commands.inclusiveMetrics(table, view(), false)).toEqual({ colorBy: "time", sizeBy: "time" });
-    expect(commands.withDescendants(table, stats, [1]).sort()).toEqual([1, 2, 3]);
-    expect(commands.RESET).toEqual({ collapsed: [], prune: null, focus: null, roots: null, search: "" });
+  test("rings keep their screen size at any zoom", () => {
+    const { container, renderer } = mountRenderer(ensembleTree(), { state: STATE });
+    const before = Number(ring(container, 2).getAttribute("r"));
+    renderer.setTransform({ x: 0, y: 0, k: renderer.transform.k * 2 });
+    expect(Number(ring(container, 2).getAttribute("r"))).toBeCloseTo(before / 2, 6);
+  });
+
+  test("the canvas backend draws the same rings", () => {
+    const { container } = mountRenderer(ensembleTree(), { state: { ...STATE, backend: "canvas" } });
+    expect(container.querySelectorAll(".cct-change-ring")).toHaveLength(4);
+  });
+
+  test("a figure keeps the rings and keys them with the other glyphs", () => {
+    const { svg } = figureSVG(decodeTable(ensembleTree()), STATE, { width: 600, height: 400 });
+    const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+    expect(doc.querySelectorAll(".cct-change-ring")).toHaveLength(4);
+    const keys = [...doc.querySelectorAll(".cct-glyph-key text")].map((t) => t.textContent);
+    expect(keys).toEqual(
+      expect.arrayContaining(["ring: own change", "dashed ring: in callees", "ring red: up, blue: down"]),
+    );
+    expect(doc.querySelectorAll(".cct-change-key")).toHaveLength(0); // the figure's own key instead
+  });
+
+  test("the decoder checks the causes against the table", () => {
+    const short = ensembleTree();
+    short.changes = {
+      ...short.changes,
+      cause: { dtype: "int32", length: 2, buffer: new DataView(new ArrayBuffer(8)) },
+    };
+    expect(() => decodeTable(short)).toThrow(/changes: 2 causes for 5 nodes/);
+    const unnamed = ensembleTree();
+    unnamed.changes = { ...unnamed.changes, metric: "nope" };
+    expect(() => decodeTable(unnamed)).toThrow(/metric "nope"/);
   });
 });
 
-describe("search", () => {
-  test("matchers: substring, case, regular expressions, invalid ones", () => {
-    expect(matcher("", { regex: false, caseSensitive: false })).toBeNull();
-    expect(matcher("KER", { regex: false, caseSensitive: false })("kernel")).toBe(true);
-    expect(matcher("KER", { regex: false, caseSensitive: true })("kernel")).toBe(false);
-    expect(matcher("^k.*l$", { regex: true, caseSensitive: false })("kernel")).toBe(true);
-    expect(matcher("(", { regex: true, caseSensitive: false })).toBeInstanceOf(Error);
+/** Python's `changes` reply: largest effect first, as Ensemble.regressions orders them. */
+const CHANGES = {
+  metric: "time (inc)",
+  by: "launchdate",
+  rows: [
+    { node: 0, path: ["main"], at: "2025-01-31", before: 10, after: 14.1, change: 0.41, cause: "inclusive only" },
+    {
+      node: 2,
+      path: ["main", "solve", "kernel"],
+      at: "2025-01-31",
+      before: 10,
+      after: 14,
+      change: 0.4,
+      cause: "exclusive",
+    },
+    { node: 4, path: ["main", "io"], at: "2025-02-10", before: 2, after: 1.6, change: -0.2, cause: "exclusive" },
+    { node: -1, path: ["main", "<gone>"], at: "2025-02-11", before: 1, after: 3, change: 2, cause: "unknown" },
+  ],
+};
+
+describe("the Changes tab", () => {
+  test("own changes come first, each group largest |effect| first", () => {
+    expect(changeOrder(CHANGES.rows).map((r) => [r.node, r.index])).toEqual([
+      [2, 1],
+      [4, 2],
+      [0, 0],
+      [-1, 3],
+    ]);
+    expect([percent(0.4), percent(-0.2), percent(0), percent(null)]).toEqual(["+40.0 %", "−20.0 %", "0.0 %", "–"]);
   });
 
-  test("revealing opens collapsed ancestors of matches, in ids; matches are counted drawn or not", () => {
-    const { table } = sparse();
-    const test_ = /** @type {(s: string) => boolean} */ (matcher("kern", { regex: false, caseSensitive: false }));
-    expect(revealMatches(table, [4, 77], test_)).toEqual([77]);
-    expect(revealMatches(table, [12], test_)).toBeNull();
-    expect(findMatches(table, test_, () => true)).toEqual({ shown: [9], hidden: 0 });
-    expect(findMatches(table, test_, () => false)).toEqual({ shown: [], hidden: 1 });
-    expect(matchSummary(1, 2)).toBe("1 match (+2 not shown)");
+  test("it shows for an ensemble, lists Python's changes, selects on click and compares on the button", async () => {
+    const { p, handlers } = mountPane(
+      async () => ({}),
+      async () => CHANGES,
+    );
+    const tab = [...p.element.querySelectorAll('[role="tab"]')].find((b) => b.textContent === "Changes");
+    expect(tab.hidden).toBe(true); // not for a single profile
+    p.setChanges(true);
+    expect(tab.hidden).toBe(false);
+    tab.click();
+    expect(handlers.setMode).toHaveBeenCalledWith("changes");
+    await p.show("changes", "");
+    expect(handlers.changes.fetch).toHaveBeenCalledTimes(1);
+    expect(handlers.fetchRows).not.toHaveBeenCalled();
+    const rows = [...p.element.querySelectorAll(".cct-change-row")];
+    expect(rows.map((r) => r.querySelector(".cct-pane-name").textContent)).toEqual(["kernel", "io", "main", "<gone>"]);
+    expect(rows[0].querySelector(".cct-change-pct").textContent).toBe("+40.0 %");
+    expect(rows[0].querySelector(".cct-change-pct").classList.contains("cct-change-up")).toBe(true);
+    expect(rows[1].querySelector(".cct-change-pct").classList.contains("cct-change-down")).toBe(true);
+    expect(rows[0].querySelector(".cct-change-facts").textContent).toBe("from 2025-01-31 · 10 → 14 · own change");
+    // a name is text, never markup
+    expect(rows[3].querySelector(".cct-pane-name").innerHTML).toBe("&lt;gone&gt;");
+    expect(p.element.querySelector(".cct-pane-body").hidden).toBe(true);
+    rows[0].click();
+    expect(handlers.pick).toHaveBeenCalledWith({ mode: "contexts", node: 2, path: [], add: false });
+    expect(rows[0].classList.contains("cct-row-selected")).toBe(true);
+    rows[3].click(); // not in the tree drawn: nothing to select
+    expect(handlers.pick).toHaveBeenCalledTimes(1);
+    rows[1].querySelector(".cct-change-compare").click();
+    expect(handlers.changes.compare).toHaveBeenCalledWith(2); // its position in w.changes
+    expect(handlers.pick).toHaveBeenCalledTimes(1); // the button does not select
+    await p.setSelection([4], [], []);
+    expect(rows[1].classList.contains("cct-row-selected")).toBe(true);
+    expect(rows[0].classList.contains("cct-row-selected")).toBe(false);
+  });
+
+  test("Python's error is shown in the tab", async () => {
+    const { p } = mountPane(
+      async () => ({}),
+      async () => {
+        throw new Error("changes are found along the runs of a cctviz.Ensemble");
+      },
+    );
+    await p.show("changes", "");
+    expect(p.element.querySelector(".cct-changes .cct-pane-note").textContent).toMatch(/runs of a cctviz.Ensemble/);
   });
 });
 
-describe("scene", () => {
-  /** the scene of `state`, over a new table or the given one */
-  function sceneOf(state = {}, { table, stats } = sparse()) {
-    const v = view(state);
-    const tree = buildViewTree(table, stats, {
-      collapsed: new Set(v.collapsed.map(table.rowOf).filter((r) => r >= 0)),
-    });
-    const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
-    const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
-    placeLevels(layout, 100);
-    const scene = computeMarks({
-      table,
-      stats,
-      tree,
-      layout,
-      view: v,
-      sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" },
-    });
-    return { table, stats, tree, layout, scene, v };
+describe("the glue", () => {
+  /** A model of an ensemble's widget whose Python answers `changes` and `explain`. */
+  function ensembleModel({ manager = undefined } = {}) {
+    const model = mockModel({ _strip: { points: [] }, _payload: { tree: "t1" } });
+    if (manager) model.widget_manager = manager;
+    const sent = [];
+    model.send = (message) => {
+      sent.push(message);
+      const reply =
+        message.type === "explain"
+          ? { type: "reply", id: message.id, ok: true, model: "IPY_MODEL_abc" }
+          : { type: "reply", id: message.id, ok: true, changes: CHANGES };
+      queueMicrotask(() => model.trigger("msg:custom", reply));
+    };
+    return { model, sent };
   }
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-  test("a collapse draws on the same scales and colours; colours over the view are made again", () => {
-    const base = sparse();
-    const { table } = base;
-    const marksOf = (state) => sceneOf(state, base).scene;
-    const whole = marksOf({});
-    const folded = marksOf({ collapsed: [4] }); // solve: kernel is hidden
-    expect(folded.color).toBe(whole.color);
-    expect(folded.size).toBe(whole.size);
-    const io = table.rowOf(12);
-    expect(folded.marks[io].fill).toBe(whole.marks[io].fill);
-    expect(folded.marks[table.rowOf(4)].shape).toBe("triangle"); // the glyph's own colour
-    // another palette: other scales and colours
-    const magma = marksOf({ collapsed: [4], palette: "magma" });
-    expect(magma.color).not.toBe(whole.color);
-    expect(magma.marks[io].fill).not.toBe(whole.marks[io].fill);
-    // over the nodes in view the domain follows what is drawn
-    const viewWhole = marksOf({ colorDomain: "view" });
-    const viewFolded = marksOf({ colorDomain: "view", collapsed: [4] });
-    expect(viewWhole.color.domain).toEqual([1, 50]);
-    expect(viewFolded.color.domain).not.toEqual(viewWhole.color.domain);
-  });
-
-  test("marks name nodes by full-tree id and folds by their parent; folds do not set the size scale", () => {
-    const { tree, scene } = sceneOf();
-    const marks = tree.items.map((it) => scene.marks[it.key]);
-    expect(marks.filter((m) => m.attr === "data-id").map((m) => m.ref)).toEqual([0, 4, 9, 12]);
-    const fold = marks.find((m) => m.attr === "data-fold");
-    expect(fold).toMatchObject({ ref: 0, shape: "diamond", id: -1 });
-    expect(marks.find((m) => m.ref === 0 && m.attr === "data-id").r).toBe(12); // main (400), not the fold
-    expect(scene.color.domain).toEqual([1, 50]); // over the drawn nodes: a fold is not one
-  });
-
-  test("a collapsed node is a triangle; links join drawn items; the status line counts", () => {
-    const { table, stats, tree, layout, scene, v } = sceneOf({ collapsed: [4] });
-    expect(scene.marks[1]).toMatchObject({ shape: "triangle", ref: 4 });
-    expect(linkSegments(tree, layout)).toHaveLength(tree.items.length - 1);
-    expect(statusText(table, stats, tree, v).text).toBe(
-      "40 nodes · 4 loaded · 3 shown, 31 hidden · 1 root · kinds: reader's lists",
-    );
-  });
-
-  test("the status line says which rule decided the kinds of the colour and size metrics", () => {
-    const { table, stats, tree, v } = sceneOf();
-    const ruled = {
-      ...table,
-      metrics: table.metrics.map((m) => ({ ...m, rule: "spot", why: `${m.name} is Caliper's x` })),
-    };
-    const status = statusText(ruled, stats, tree, v);
-    expect(status.text).toMatch(/ · kinds: Caliper spot\.metrics$/);
-    expect(status.title).toContain(`${v.colorBy}: ${table.metrics.find((m) => m.name === v.colorBy).kind}`);
-    expect(status.title).toContain("is Caliper's x");
-    const mixed = {
-      ...ruled,
-      metrics: ruled.metrics.map((m) => (m.name === v.sizeBy ? { ...m, rule: "derived" } : m)),
-    };
-    expect(statusText(mixed, stats, tree, v).text).toMatch(
-      v.colorBy === v.sizeBy ? /kinds: derived sums$/ : /kinds: Caliper spot\.metrics \+ derived sums$/,
-    );
-  });
-
-  test("the status line says whether a DAG's other call edges are drawn", () => {
-    const dag = decodeTable({
-      ...payload({
-        parent: [-1, 0, 0, 1],
-        names: ["main", "a", "b", "c"],
-        metrics: { time: [1, 1, 1, 1] },
-        callers: [[2, 3]], // b calls c too
-      }),
-      extra_edges: 1,
+  test("changes are asked for once a tree is drawn, after the frame, once per table without them", async () => {
+    const { model, sent } = ensembleModel();
+    const el = document.body.appendChild(document.createElement("div"));
+    const frames = [];
+    const changes = bindChanges({ model, el, body: el, client: createLodClient(model), later: (f) => frames.push(f) });
+    changes.drawn();
+    changes.drawn(); // the same table: asked once
+    expect(sent).toHaveLength(0); // not before the frame
+    frames.forEach((f) => {
+      f();
     });
-    const stats = subtreeStats(dag);
-    const { tree, v } = sceneOf({ colorBy: "time", sizeBy: "time" }, { table: dag, stats });
-    expect(statusText(dag, stats, tree, v).text).toBe(
-      "4 nodes · 1 root · 1 extra call edge not drawn (DAG) · kinds: reader's lists",
-    );
-    const drawn = statusText(dag, stats, tree, { ...v, callerEdges: true });
-    expect(drawn.text).toBe("4 nodes · 1 root · 1 extra call edge drawn dashed (DAG) · kinds: reader's lists");
-    expect(drawn.title).toMatch(/dashed/);
+    expect(sent.map((m) => m.type)).toEqual(["changes"]);
+    model.set("_payload", { tree: "t1", changes: { metric: METRIC } });
+    changes.drawn(); // the table with its changes: nothing to ask
+    model.set("_strip", {});
+    model.set("_payload", { tree: "t2" });
+    changes.drawn(); // not an ensemble
+    expect(frames).toHaveLength(1);
   });
 
-  test("an unknown metric is an error naming it", () => {
-    expect(() => sceneOf({ colorBy: "nope" })).toThrow(/unknown colour metric "nope"/);
+  test("a table that only gained its rings keeps the user's zoom", () => {
+    const before = { tree: "t1", size: 5 };
+    expect(ringsAdded(before, { tree: "t1", size: 5, changes: {} })).toBe(true);
+    expect(ringsAdded(before, { tree: "t2", size: 5, changes: {} })).toBe(false); // other data
+    expect(ringsAdded(before, { tree: "t1", size: 9, changes: {} })).toBe(false); // more nodes
+    expect(ringsAdded({ ...before, changes: {} }, { tree: "t1", size: 5, changes: {} })).toBe(false);
+    expect(ringsAdded(null, { tree: "t1", size: 5, changes: {} })).toBe(false); // a first table
+  });
+
+  test("compare runs shows Python's compare view in place of the tree, and goes back", async () => {
+    const view = { el: document.createElement("div"), remove: vi.fn() };
+    view.el.className = "the-compare-view";
+    const manager = { get_model: vi.fn(async (id) => ({ id })), create_view: vi.fn(async () => view) };
+    const { model, sent } = ensembleModel({ manager });
+    const el = document.body.appendChild(document.createElement("div"));
+    const body = el.appendChild(document.createElement("div"));
+    const changes = bindChanges({ model, el, body, client: createLodClient(model), later: () => {} });
+    await changes.compare(2);
+    expect(sent.at(-1)).toMatchObject({ type: "explain", index: 2 });
+    expect(manager.get_model).toHaveBeenCalledWith("abc");
+    expect(manager.create_view).toHaveBeenCalledWith({ id: "abc" });
+    const panel = el.querySelector(".cct-compare-panel");
+    expect(panel.dataset.model).toBe("abc");
+    expect(panel.querySelector(".the-compare-view")).not.toBeNull();
+    expect(body.hidden).toBe(true);
+    panel.querySelector(".cct-compare-back").click();
+    expect(view.remove).toHaveBeenCalled();
+    expect(el.querySelector(".cct-compare-panel")).toBeNull();
+    expect(body.hidden).toBe(false);
+  });
+
+  test("a host without a widget manager says what to do", async () => {
+    const { model } = ensembleModel();
+    const el = document.body.appendChild(document.createElement("div"));
+    const changes = bindChanges({ model, el, body: el, client: createLodClient(model), later: () => {} });
+    await changes.compare(0);
+    expect(el.querySelector(".cct-compare-note").textContent).toMatch(/display w.explained in a cell/);
+    await flush();
+  });
+});
+
+describe("the layout of an ensemble's view", () => {
+  test("with the strip and the pane open, the pane goes below them where the tree would be crowded", async () => {
+    const model = mockModel({ _strip: { points: [] }, table_mode: "off" });
+    model.send = () => {};
+    const body = document.body.appendChild(document.createElement("div"));
+    const changes = { fetch: async () => CHANGES, compare: () => {} };
+    const binding = bindPane({
+      model,
+      body,
+      client: createLodClient(model),
+      create: createTablePane,
+      changes,
+      warn: () => {},
+    });
+    const tab = [...body.querySelectorAll('[role="tab"]')].find((b) => b.textContent === "Changes");
+    expect(tab.hidden).toBe(false); // an ensemble: its Changes tab
+    const crowded = () => body.classList.contains("cct-body-crowded");
+    binding.layout(900);
+    expect(crowded()).toBe(false); // the pane is closed
+    model.python("table_mode", "changes");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(crowded()).toBe(true);
+    binding.layout(1200);
+    expect(crowded()).toBe(false);
+    binding.layout(700);
+    expect([crowded(), body.classList.contains("cct-body-narrow")]).toEqual([false, true]);
+    model.python("_strip", {}); // not an ensemble: no tab, never crowded
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    binding.layout(900);
+    expect([tab.hidden, crowded()]).toEqual([true, false]);
+    binding.dispose();
   });
 });

@@ -38,10 +38,12 @@ export function mountRenderer(data, { state = TIME, ...options } = {}) {
 }
 
 /**
- * A table pane in the page whose handlers are mocks; `fetchRows` answers for Python.
+ * A table pane in the page whose handlers are mocks; `fetchRows` answers for Python, and
+ * `fetchChanges` for its `changes` request (by default: none).
  * @param {(request: any) => Promise<object>} fetchRows
+ * @param {() => Promise<object>} [fetchChanges]
  */
-export function mountPane(fetchRows) {
+export function mountPane(fetchRows, fetchChanges = async () => ({ metric: "t", by: "run", rows: [] })) {
   const handlers = {
     fetchRows: vi.fn(fetchRows),
     pick: vi.fn(),
@@ -49,6 +51,7 @@ export function mountPane(fetchRows) {
     sandwich: vi.fn(),
     setMode: vi.fn(),
     search: vi.fn(),
+    changes: { fetch: vi.fn(fetchChanges), compare: vi.fn() },
   };
   return { p: createTablePane(document.body, handlers), handlers };
 }

@@ -241,7 +241,8 @@ describe("bound to the model", () => {
     const model = mockModel(traits);
     const client = createLodClient(model, { warn: () => {} });
     const body = document.body.appendChild(document.createElement("div"));
-    const binding = bindPane({ model, body, client, create: createTablePane, warn: () => {} });
+    const changes = { fetch: async () => ({ metric: "t", by: "run", rows: [] }), compare: () => {} };
+    const binding = bindPane({ model, body, client, create: createTablePane, changes, warn: () => {} });
     return { model, binding };
   }
   const flush = () => new Promise((resolve) => setTimeout(resolve, 0));

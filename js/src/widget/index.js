@@ -6,6 +6,7 @@
 // replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
 // kernel is gone says so and sends nothing).
 import { bindTraits, traitWriter, viewState } from "./binding.js";
+import { bindChanges, ringsAdded } from "./changes.js";
 import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
@@ -188,8 +189,10 @@ function renderView(deps, model, el) {
     renderer.refreshTheme?.();
     changed();
   });
+  // an ensemble's changes: asked for once a tree is drawn; "compare runs" shows its compare view
+  const changes = bindChanges({ model, el, body, client: lod, later: afterFrame(win) });
   const createPane = deps.createTablePane;
-  if (createPane) paneBinding = bindPane({ model: messenger, body, client: lod, create: createPane });
+  if (createPane) paneBinding = bindPane({ model: messenger, body, client: lod, create: createPane, changes });
   paneBinding?.layout(el.clientWidth);
   // an ensemble's profile strip, first in the body: beside the tree, above it in narrow cells
   const strip = deps.createProfileStrip
@@ -209,6 +212,8 @@ function renderView(deps, model, el) {
 
   const onData = () => {
     if (!started) return;
+    // the rings of an ensemble's changes came: the zoom the user set stays
+    const zoom = ringsAdded(drawnPayload, model.get("_payload")) ? screen.zoomed : null;
     drawnPayload = model.get("_payload");
     try {
       table = deps.decodeTable(model.get("_payload"));
@@ -220,6 +225,8 @@ function renderView(deps, model, el) {
       // an expansion waiting for its reply: its node stays where it is on screen
       renderer.setData(table, viewState(model), { anchor: lod.anchor });
       renderer.setSelection(model.get("selection") ?? []);
+      if (zoom) renderer.setTransform(zoom);
+      changes.drawn();
     } catch (error) {
       table = null;
       showError(error);
@@ -290,6 +297,7 @@ function renderView(deps, model, el) {
     unbind();
     stopRefusals();
     paneBinding?.dispose();
+    changes.dispose();
     strip?.dispose();
     trend?.dispose();
     lod.dispose();

@@ -27,7 +27,14 @@ function messageKind(kind) {
 }
 const LOAD_MORE = messageKind("load_more");
 const DISTRIBUTION = messageKind("distribution");
-const PANE_KINDS = new Set([messageKind("rows"), messageKind("pick"), messageKind("locate"), messageKind("brush")]);
+const PANE_KINDS = new Set([
+  messageKind("rows"),
+  messageKind("pick"),
+  messageKind("locate"),
+  messageKind("brush"),
+  messageKind("changes"),
+  messageKind("explain"),
+]);
 messageKind("reply"); // what asReply reads
 
 /**
@@ -37,8 +44,8 @@ messageKind("reply"); // what asReply reads
  *   also reported on the console) or when the view is closed first
  * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("./model.js").Spread>} distribution
  *   asks for the spread of a node's rows of a metric (its tooltip); rejects with Python's error
- * @property {(type: "rows" | "pick" | "locate" | "brush", fields: Record<string, unknown>) => Promise<LoadedReply>} request
- *   a table pane request, or the profile strip's brush (contract.json "messages"); resolves with Python's reply, rejects
+ * @property {(type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain", fields: Record<string, unknown>) => Promise<LoadedReply>} request
+ *   a table pane request, the profile strip's brush, or an ensemble's changes (contract.json "messages"); resolves with Python's reply, rejects
  *   with its error
  * @property {import("../cct/data/ids.js").NodeId | null} anchor the node of the latest request still waiting for its reply
  *   (null: none, or the hidden roots, which have no place on screen)

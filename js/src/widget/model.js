@@ -75,14 +75,16 @@
  * Python's answer to one request, matched by `id`; for a load-more, Python sends the new table
  * before it.
  * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
- *   rows?: unknown, picked?: number, located?: Located | null, where?: string }
+ *   rows?: unknown, picked?: number, located?: Located | null, where?: string, changes?: unknown,
+ *   model?: string }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
 /**
  * Sent to Python by the table pane: rows of a table (`rows`), a picked row (`pick`), or where the
  * selected nodes are (`locate`). Fields as in contract.json.
- * Or the profile strip's brush (`brush`).
- * @typedef {{ type: "rows" | "pick" | "locate" | "brush", id: number } & Record<string, unknown>} PaneMessage
+ * Or the profile strip's brush (`brush`), an ensemble's changes (`changes`) and the compare view
+ * of one (`explain`).
+ * @typedef {{ type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain", id: number } & Record<string, unknown>} PaneMessage
  */
 /** @typedef {{ names: string[], paths: number[][] }} Located names and root paths of nodes */
 
@@ -164,6 +166,9 @@ export function asReply(message) {
     if (typeof m.picked === "number") reply.picked = m.picked;
     if ("located" in m) reply.located = asLocated(m.located);
     if (typeof m.where === "string") reply.where = m.where;
+    // an ensemble's changes (checked by js/src/cct/pane/changes-list.js), a compare view's model
+    if ("changes" in m) reply.changes = m.changes;
+    if (typeof m.model === "string") reply.model = m.model;
     return reply;
   }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };

@@ -14,6 +14,9 @@ import { isDisconnected } from "./connection.js";
 
 /** Cells narrower than this put the pane below the tree. */
 export const BESIDE_FROM = 760;
+/** What an ensemble's profile strip takes beside the tree: with the pane open too, cells
+ * narrower than BESIDE_FROM plus this put the pane below the strip and the tree. */
+export const STRIP_ROOM = 320;
 
 /** The empty pane's note when no kernel answers. */
 export const NO_KERNEL_ROWS =
@@ -23,12 +26,13 @@ export const NO_KERNEL_ROWS =
 /**
  * @param {{ model: CCTModel, body: HTMLElement, client: LodClient,
  *   create: (parent: HTMLElement, handlers: import("./renderer-api.js").PaneHandlers) => TablePane,
+ *   changes: { fetch: () => Promise<unknown>, compare: (index: number) => void },
  *   warn?: (text: string) => void }} options
  *   `body`: the element holding the renderer; the pane goes in it too
  * @returns {{ pane: TablePane, treeSelected: (ids: number[]) => void, layout: (width: number) => void,
  *   reload: () => void, dispose: () => void }}
  */
-export function bindPane({ model, body, client, create, warn = (text) => console.warn(text) }) {
+export function bindPane({ model, body, client, create, changes, warn = (text) => console.warn(text) }) {
   /** @param {unknown} error */
   const report = (error) => {
     // no kernel: the view's note says so once, not the console each time
@@ -61,10 +65,35 @@ export function bindPane({ model, body, client, create, warn = (text) => console
       clearTimeout(searchTimer);
       searchTimer = setTimeout(() => save({ search: text }), 150);
     },
+    changes: {
+      async fetch() {
+        try {
+          return await changes.fetch();
+        } catch (error) {
+          throw isDisconnected(error) ? new Error(NO_KERNEL_ROWS) : error; // shown in the tab
+        }
+      },
+      compare: changes.compare,
+    },
   });
-
   const isOpen = () => (model.get("table_mode") ?? "off") !== "off";
+  const hasStrip = () => Object.keys(model.get("_strip") ?? {}).length > 0;
+  let width = 0;
+  /** Beside the tree from BESIDE_FROM pixels on (with a strip and the pane open: from
+   * BESIDE_FROM + STRIP_ROOM), below it in narrower cells. @param {number} [w] the cell's width */
+  const layout = (w = width) => {
+    width = w;
+    const narrow = w > 0 && w < BESIDE_FROM;
+    body.classList.toggle("cct-body-narrow", narrow);
+    body.classList.toggle("cct-body-crowded", !narrow && isOpen() && hasStrip() && w < BESIDE_FROM + STRIP_ROOM);
+  };
+  // the Changes tab is an ensemble's (one with a profile strip)
+  const ensemble = () => {
+    pane.setChanges(hasStrip());
+    layout();
+  };
   const show = () => {
+    layout();
     pane.show(model.get("table_mode") ?? "off", model.get("sandwich") ?? "").then(selectionIn, report);
   };
   const selectionIn = () => {
@@ -108,6 +137,7 @@ export function bindPane({ model, body, client, create, warn = (text) => console
     ["change:color_by", reload],
     ["change:reducer", reload],
     ["change:_payload", onPayload],
+    ["change:_strip", ensemble],
   ];
   // after the change is sent: a change made here (model.set, then save_changes) must reach
   // Python before the rows it asks for
@@ -121,6 +151,7 @@ export function bindPane({ model, body, client, create, warn = (text) => console
     model.on(event, deferred[i]);
   });
   searchIn();
+  ensemble();
   show();
 
   return {
@@ -141,10 +172,7 @@ export function bindPane({ model, body, client, create, warn = (text) => console
     },
     /** The rows load again (the kernel is back). */
     reload,
-    /** Beside the tree from BESIDE_FROM pixels on, below it in narrower cells. @param {number} width */
-    layout(width) {
-      body.classList.toggle("cct-body-narrow", width > 0 && width < BESIDE_FROM);
-    },
+    layout,
     dispose() {
       clearTimeout(searchTimer);
       listeners.forEach(([event], i) => {

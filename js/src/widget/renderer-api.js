@@ -128,7 +128,7 @@
  */
 
 /**
- * @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich"} PaneMode
+ * @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} PaneMode
  * @typedef {"contexts" | "functions" | "callers" | "callees"} RowMode
  * @typedef {{ mode: RowMode, node?: number | null, path?: string[], itself?: boolean }} RowsRequest
  */
@@ -141,6 +141,8 @@
  * @property {(name: string) => void} sandwich
  * @property {(mode: PaneMode) => void} setMode
  * @property {(text: string) => void} search
+ * @property {{ fetch: () => Promise<any>, compare: (index: number) => void }} changes an
+ *   ensemble's changes (the Changes tab): Python's list, and "compare runs" on one
  */
 /**
  * What the glue uses of the table pane.
@@ -150,6 +152,7 @@
  * @property {() => Promise<void>} reload
  * @property {(ids: number[], names: string[], paths: number[][]) => Promise<void>} setSelection
  * @property {(text: string, options: { regex: boolean, caseSensitive: boolean }) => void} setSearch
+ * @property {(on: boolean) => void} setChanges whether the Changes tab shows (an ensemble)
  * @property {() => void} destroy
  */
 

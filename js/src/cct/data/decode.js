@@ -60,6 +60,9 @@ const TYPE_WORDS = new Map([
  *   first, 2 only in the second (null: one profile)
  * @property {[string, string] | null} presenceLabels what a square (presence 1) and a hexagon
  *   (presence 2) mean, e.g. "only in before"
+ * @property {{ metric: string, cause: Int32Array } | null} changes an ensemble's changes along
+ *   its runs: the metric holding each node's relative change (%), and each row's cause (0: no
+ *   change, 1: its own, 2: in what it calls); null: none looked for
  * @property {{ label: string, metric: string }[]} series a compare view's runs in order, with
  *   the metric holding each run's values (empty: one profile)
  * @property {(id: NodeId) => Row} rowOf the row of full-tree node `id`, -1 (NO_ROW) if the table
@@ -160,6 +163,12 @@ export function decodeTable(payload) {
           displayText(String(payload.presence_labels[1])),
         ])
       : null,
+    changes: payload.changes
+      ? {
+          metric: String(payload.changes.metric),
+          cause: /** @type {Int32Array} */ (decodeColumn(payload.changes.cause)),
+        }
+      : null,
     series: Array.isArray(payload.series)
       ? payload.series.map((/** @type {unknown[]} */ run) => ({
           label: displayText(String(run[0])),
@@ -179,6 +188,14 @@ export function decodeTable(payload) {
     const column = table[key];
     if (column && column.length !== size) {
       throw new RangeError(`column ${key} has ${column.length} values for ${size} nodes`);
+    }
+  }
+  if (table.changes) {
+    const column = table.changes.cause;
+    if (column.length !== size || !table.metrics.some((/** @type {Metric} */ m) => m.name === table.changes?.metric)) {
+      throw new RangeError(
+        `changes: ${column.length} causes for ${size} nodes, metric ${JSON.stringify(table.changes.metric)}`,
+      );
     }
   }
   return withIdMap(table);

@@ -4,6 +4,7 @@
 // figure.js).
 
 import { shapePath } from "../picture/shapes.js";
+import { RING_COLORS } from "./change-rings.js";
 import { ASCENT, DESCENT, text } from "./legend.js";
 
 /** Fonts that exist on most systems, metric-compatible first: the figure's text keeps its size
@@ -14,7 +15,7 @@ const PX_PER_PT = 96 / 72;
 /** @typedef {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} G */
 /**
  * @typedef {{ shape: "triangle" | "diamond" | "circle" | "square" | "hexagon", text: string, fill?: string,
- *   dashed?: boolean, dotted?: boolean }} GlyphKey
+ *   dashed?: boolean, dotted?: boolean, stroke?: string }} GlyphKey `stroke`: a change ring's colour
  */
 
 /**
@@ -121,6 +122,15 @@ export function glyphsOf(svg, runs = null) {
   if (small) key.push({ shape: "circle", text: "too small to judge", fill: small.getAttribute("fill") ?? "none" });
   if (runs && has(".cct-only-a")) key.push({ shape: "square", text: runs[0] });
   if (runs && has(".cct-only-b")) key.push({ shape: "hexagon", text: runs[1] });
+  // an ensemble's change rings (change-rings.js): solid own, dashed in its callees; red up, blue down
+  const rings = [...svg.querySelectorAll(".cct-change-rings circle")];
+  const ring = (/** @type {string} */ kind, /** @type {string} */ text, dashed = false) => {
+    const r = rings.find((el) => el.classList.contains(kind));
+    if (r) key.push({ shape: "circle", text, dashed, stroke: r.getAttribute("stroke") ?? "none" });
+  };
+  ring("cct-change-own", "ring: own change");
+  ring("cct-change-below", "dashed ring: in callees", true);
+  if (rings.length) key.push({ shape: "circle", text: "ring red: up, blue: down", stroke: RING_COLORS.up });
   return key;
 }
 
@@ -154,8 +164,13 @@ export function drawGlyphKey(layer, key, o, at) {
       k.shape === "square" ? `M${cx - r},${cy - r}h${2 * r}v${2 * r}h${-2 * r}Z` : shapePath(k.shape, cx, cy, r);
     g.append("path")
       .attr("d", d)
-      .attr("class", `cct-key-glyph${k.dashed ? " cct-key-dashed" : ""}${k.dotted ? " cct-key-dotted" : ""}`)
-      .attr("fill", k.fill ?? "none");
+      .attr(
+        "class",
+        `cct-key-${k.stroke ? "ring" : "glyph"}${k.dashed ? " cct-key-dashed" : ""}${k.dotted ? " cct-key-dotted" : ""}`,
+      )
+      .attr("fill", k.fill ?? "none")
+      .attr("stroke", k.stroke ?? null)
+      .attr("stroke-width", k.stroke ? 1.5 : null);
     text(g, "cct-legend-key", x + 2.6 * r + 4, base, k.text);
     x += w + 12;
   }

@@ -14,6 +14,7 @@ import { legendShare } from "../picture/shares.js";
 import { viewLabels } from "../picture/view-labels.js";
 import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
+import { createChangeRings } from "./change-rings.js";
 import { createHover, createPin } from "./hover.js";
 import { createNavigation } from "./navigation.js";
 import { createSpreads } from "./spreads.js";
@@ -55,6 +56,7 @@ export function createPainter({
   const spreads = createSpreads(onSpread);
   const doc = chrome.stage.ownerDocument;
   /** @type {Backend | null} */ let backend = null;
+  const rings = createChangeRings(); // an ensemble's changes, on either backend
   /** @type {Record<string, string>} */ let units = {};
 
   const view = () => store.view;
@@ -78,6 +80,8 @@ export function createPainter({
     const svg = /** @type {SVGSVGElement} */ (next.svg);
     camera.attach(svg);
     next.setTransform(camera.transform);
+    rings.attach(svg);
+    rings.zoom(camera.transform.k);
     onBackend(svg);
   }
   /** @type {unknown} the tree (table.tree, or the table for one without a name) that "auto" has
@@ -131,6 +135,7 @@ export function createPainter({
       D.legendScale,
       table.presenceLabels,
       small,
+      table.changes,
     ];
     if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
     legendKey = key;
@@ -144,8 +149,11 @@ export function createPainter({
       scale: D.legendScale,
       presence: table.presenceLabels,
       small,
+      changes: !!table.changes?.cause.some((c) => c > 0),
     });
   }
+  /** The height of the change rings' key under the legends (labels keep out of it). */
+  const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
   /** @type {unknown[]} what the legends were last drawn from (see drawLegendsOf) */
   let legendKey = [];
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
@@ -162,6 +170,7 @@ export function createPainter({
     b.drawLinks(linkSegments(tree, layout));
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     b.drawNodes(markList(pic));
+    rings.draw(table, markList(pic));
     showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
@@ -184,6 +193,7 @@ export function createPainter({
     drawLegendsOf(pic);
     pin(pic.table, store.selection, view().colorBy);
     backend?.styleNodes(markList(pic));
+    rings.draw(pic.table, markList(pic));
     updateLabels();
     histogram();
   }
@@ -275,7 +285,12 @@ export function createPainter({
     const { width } = camera.size;
     const legends = legendsOnTop()
       ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
-      : { x0: 0, y0: 0, x1: D.legendRoom - 6, y1: (16 + 46 * Math.min(6, scene.legends.length) + 50) * D.legendScale };
+      : {
+          x0: 0,
+          y0: 0,
+          x1: D.legendRoom - 6,
+          y1: (66 + 46 * Math.min(6, scene.legends.length) + keys()) * D.legendScale,
+        };
     const keepOut = [legends];
     const { marks } = scene;
     const size = camera.size;
@@ -313,6 +328,7 @@ export function createPainter({
     const { table, tree, layout } = pic;
     drawLegendsOf(pic);
     backend.moveNodes(markList(pic));
+    rings.draw(table, markList(pic));
     backend.drawLinks(linkSegments(tree, layout));
     backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     backend.drawBands(bandRules(layout));
@@ -385,6 +401,11 @@ export function createPainter({
       chrome.tooltip.move(event, camera.size.width);
     },
     marks,
+    /** The camera moved: the backend and the change rings follow. @param {{ x: number, y: number, k: number }} t @param {boolean} moving */
+    setTransform(t, moving) {
+      backend?.setTransform(t, moving);
+      rings.zoom(t.k);
+    },
     /** Forgets what was asked of Python about the last table (new data). */
     newTable() {
       spreads.clear();

@@ -1,9 +1,11 @@
 // The legends of a view on the backend's legend layer: a colour legend (one, or one per tree), the
-// size legend, the keys of a compare view's glyphs and of the grey nodes too small to judge, in a
+// size legend, the keys of a compare view's glyphs, of an ensemble's change rings and of the grey
+// nodes too small to judge, in a
 // column on the left or a row on top; and their titles (metric, kind, unit).
 import { SMALL_FILL } from "../picture/judge.js";
 import { shortenName } from "../picture/label-text.js";
 import { shapePath } from "../picture/shapes.js";
+import { RING_COLORS } from "./change-rings.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 
 /** Height of the row of legends when they are on top (at legend scale 1). */
@@ -15,14 +17,14 @@ export const LEGEND_BAND = 58;
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
  * @param {{ legends: import("../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../picture/scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
- *   presence?: [string, string] | null, small?: string | null }} spec
+ *   presence?: [string, string] | null, small?: string | null, changes?: boolean }} spec
  *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
  *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
- *   grey nodes are (judge.js), or null when there are none
+ *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings
  */
 export function drawLegends(
   layer,
-  { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null, small = null },
+  { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null, small = null, changes = false },
 ) {
   layer.selectAll("*").remove();
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
@@ -62,8 +64,12 @@ export function drawLegends(
         .text(shortenName(run, 40));
     });
   }
-  if (small) {
+  if (changes) {
     next(presence ? 34 : 50);
+    drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`));
+  }
+  if (small) {
+    next(changes ? 50 : presence ? 34 : 50);
     const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
     g.append("circle")
       .attr("class", "cct-key-glyph")
@@ -76,6 +82,36 @@ export function drawLegends(
     const label = g.append("text").attr("x", 16).attr("y", 10).text("too small to judge");
     label.append("title").text(`${small}: grey, not on the colour scale`);
   }
+}
+
+/**
+ * The key of the change rings: solid, the node's own change; dashed, one in what it calls; red
+ * up, blue down.
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ */
+function drawChangeKey(g) {
+  g.attr("class", "cct-change-key");
+  const items = /** @type {const} */ ([
+    [RING_COLORS.up, null, "ring: own change, up"],
+    [RING_COLORS.down, "3 2", "dashed: in callees"],
+    [RING_COLORS.down, null, "blue: down"],
+  ]);
+  items.forEach(([color, dash, text], i) => {
+    const cy = 6 + 16 * i;
+    g.append("circle")
+      .attr("class", "cct-key-ring")
+      .attr("cx", 6)
+      .attr("cy", cy)
+      .attr("r", 5)
+      .attr("fill", "none")
+      .attr("stroke", color)
+      .attr("stroke-width", 2)
+      .attr("stroke-dasharray", dash);
+    g.append("text")
+      .attr("x", 16)
+      .attr("y", cy + 4)
+      .text(text);
+  });
 }
 
 /** @type {Record<string, string>} */

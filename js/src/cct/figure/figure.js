@@ -167,7 +167,7 @@ function draw(table, view, options, style, legendScale) {
     const layer = /** @type {SVGGElement} */ (svg.querySelector(".cct-legends"));
     // a compare view's runs are keyed with the other glyphs, below the legends
     // the figure's own key (glyphsOf) says what squares, hexagons and grey nodes are
-    for (const key of layer.querySelectorAll(".cct-presence-key, .cct-small-key")) key.remove();
+    for (const key of layer.querySelectorAll(".cct-presence-key, .cct-small-key, .cct-change-key")) key.remove();
     const colours = layer.querySelectorAll(".cct-color-legend").length;
     const measure = textWidth(doc, style);
     const legendsEnd = figureLegends(select(layer), {

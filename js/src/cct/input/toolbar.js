@@ -134,6 +134,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     "functions",
     "callers (bottom-up)",
     "caller/callee",
+    "changes (runs)",
   ]);
 
   // roots
@@ -249,6 +250,8 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       options(sizeSelect, names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);
       rootsMenu.setData(table, rootNames);
+      // an ensemble's changes along its runs, once Python found them
+      /** @type {HTMLOptionElement} */ (tableSelect.querySelector('option[value="changes"]')).hidden = !table.changes;
     },
 
     /** Narrow views show one row (history, search) and a "⋯" menu for the rest. @param {boolean} narrow */

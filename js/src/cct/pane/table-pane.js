@@ -1,16 +1,18 @@
 // The table pane beside the tree: calling contexts as expandable rows, the flat list of functions,
-// the bottom-up callers tree, and one function's callers and callees (the sandwich). Rows come
+// the bottom-up callers tree, one function's callers and callees (the sandwich) and, for an
+// ensemble, its changes along the runs (changes-list.js). Rows come
 // from `fetchRows` (Python computes them over the full tree) and are drawn virtualised: only
 // the rows in view are in the page, so 100,000 rows scroll like 100. It holds no view state: a
 // pick, a focus, a sandwich or a search is reported, and the shared state comes back in.
 import { append } from "../base/dom.js";
 import { matcher } from "../state/search.js";
+import { createChangesList } from "./changes-list.js";
 import { drawHeaders, ROW_HEIGHT, rowElement } from "./table-lines.js";
 import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
 
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").RowMode} RowMode */
-/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich"} PaneMode */
+/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} PaneMode */
 /**
  * @typedef {{ mode: RowMode, node?: number | null, path?: string[], part?: number, itself?: boolean }} RowsRequest
  *   `part`: how many of the path's last names are loops or lines of its function
@@ -24,6 +26,8 @@ import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
  * @property {(name: string) => void} sandwich the user asked for a function's callers and callees
  * @property {(mode: PaneMode) => void} setMode the user chose another table
  * @property {(text: string) => void} search the user typed in the filter box
+ * @property {Omit<import("./changes-list.js").ChangesHandlers, "pick">} changes an ensemble's
+ *   changes (the Changes tab, shown by `setChanges(true)`)
  */
 
 export { ROW_HEIGHT };
@@ -33,9 +37,10 @@ const MODES = /** @type {const} */ ([
   ["functions", "Functions"],
   ["callers", "Callers (bottom-up)"],
   ["sandwich", "Caller/callee"],
+  ["changes", "Changes"],
 ]);
 /** Which column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
-const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1 };
+const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1, changes: 0 };
 
 /** A loop's or a line's request names how many of its path's names are loops or lines. @param {Row} row */
 const partOf = (row) => (row.part ? { part: row.part } : {});
@@ -76,6 +81,11 @@ export function createTablePane(parent, handlers) {
     attrs: { role: "treegrid", tabindex: "0", "aria-label": "Rows" },
   });
   const spacer = append(body, "div", { className: "cct-pane-spacer" });
+  const changes = createChangesList(element, {
+    ...handlers.changes,
+    pick: (node, add) => handlers.pick({ mode: "contexts", node, path: [], add }),
+  });
+  /** @type {HTMLElement} */ (tabs.get("changes")).hidden = true; // an ensemble's only
 
   /** @type {PaneMode} */
   let mode = "off";
@@ -118,7 +128,10 @@ export function createTablePane(parent, handlers) {
     roots = [];
     shown = [];
     draw();
+    changes.show(mode === "changes");
+    columnsRow.hidden = body.hidden = mode === "changes";
     if (mode === "off") return;
+    if (mode === "changes") return changes.load();
     try {
       if (mode === "sandwich") {
         if (!sandwichOf) {
@@ -310,6 +323,7 @@ export function createTablePane(parent, handlers) {
     async setSelection(ids, names, paths) {
       selectedIds = new Set(ids);
       selectedNames = new Set(names);
+      changes.setSelection(ids);
       if (!ids.some((id) => findRow(roots, `contexts:${id}`)?.key === pickedKey)) pickedKey = "";
       refresh();
       if (mode !== "contexts" || !paths.length) return;
@@ -331,6 +345,12 @@ export function createTablePane(parent, handlers) {
       test = made instanceof Error ? null : made;
       draw();
     },
+    /** Whether the data is an ensemble: the Changes tab shows. @param {boolean} on */
+    setChanges(on) {
+      /** @type {HTMLElement} */ (tabs.get("changes")).hidden = !on;
+    },
+    /** The Changes tab's list (for tests and the console). */
+    changes,
     destroy() {
       generation += 1;
       cancelAnimationFrame(frame);

@@ -89,7 +89,7 @@ export function createRenderer(container, options = {}) {
   /** The frame the camera fits into; the legends' place follows the view's width. */
   const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
   const camera = createCamera(frame, {
-    onMove: (t, moving) => painter.backend?.setTransform(t, moving),
+    onMove: (t, moving) => painter.setTransform(t, moving),
     onEnd: (t) => {
       painter.backend?.settle();
       painter.updateLabels();

@@ -1,0 +1,276 @@
+"""An ensemble's changes in the widget: where the tree's metric moved to a new level along the
+runs (``Ensemble.regressions`` over the profiles shown), marked in the tree by rings and held
+in a colour metric of each node's relative change; ``w.changes``, ``w.explain(change)`` and the
+front end's ``changes`` and ``explain`` requests (the Changes tab, "compare runs").
+
+Finding changes reads every node's series of the store (seconds on a store of thousands of runs
+and nodes), so it never delays the first picture: the view asks for them once it has drawn a new
+tree (a ``changes`` request), and ``w.changes`` finds them when first read. They are kept per
+(``where``, metric, axis) until the data changes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import traitlets as t
+
+from ..table import Metric, NodeTable
+from .part import Message, handles
+from .profile_strip import ProfileStrip
+
+CAUSES = {"exclusive": 1, "inclusive only": 2}
+"""A change's cause as the table's ``change_cause`` codes (0: no change; "unknown": 1)."""
+
+
+def change_metric_name(basis: str) -> str:
+    """The colour metric of each node's relative change of ``basis`` (percent)."""
+    return f"change % ({basis})"
+
+
+class Changes(ProfileStrip):
+    """The changes part of ``CCT`` (a widget of a ``cctviz.Ensemble`` only)."""
+
+    _found: dict[tuple[str, str, str], pd.DataFrame]
+    """Changes found, by (where, metric, axis): what ``regressions`` gave (node ids are added
+    for the tree drawn, ``_with_nodes``)."""
+    _explained: Any = None
+    _explained_by_page = False
+    """Whether ``_explained`` was opened by the page's "compare runs" (the next one closes it)."""
+
+    # -- what the user reads -----------------------------------------------------------------
+    @property
+    def changes(self) -> pd.DataFrame:
+        """The changes of level along the runs of the profiles shown (``where``), one row per
+        (node, change), largest effect first: ``Ensemble.regressions`` of the colour metric's
+        inclusive partner (a node and what it calls, so a change is seen on the path down to
+        where it happened) by the launch date (else the run), plus ``node``, the node's id in
+        this tree (-1: not in it). Found when first read (seconds on a big store), then kept
+        until ``where`` or the metric changes. Read-only."""
+        return self._changes_found().copy()
+
+    @property
+    def explained(self) -> Any:
+        """The compare view last opened on a change (``explain``, or "compare runs" in the
+        Changes tab), or None. One the page opened is closed when the page opens the next (the
+        view shows one at a time; each holds two runs' trees)."""
+        return self._explained
+
+    def explain(self, change: Any) -> Any:
+        """The compare view (``cctviz.compare``) of the run just before ``change`` and the run
+        where its new level starts, aligned by call path, focused on the changed node: ``change``
+        is a row of ``w.changes`` or its position there. Kept in ``w.explained``."""
+        found = self._changes_found()
+        if isinstance(change, (int, np.integer)) and not isinstance(change, bool):
+            if not 0 <= int(change) < len(found):
+                rows = f"{len(found)} row(s), 0 to {len(found) - 1}" if len(found) else "no row"
+                raise IndexError(f"no change {int(change)}: w.changes has {rows}")
+            change = found.iloc[int(change)]
+        elif not isinstance(change, (pd.Series, dict)):
+            raise TypeError(
+                f"explain() takes a row of w.changes or its position; got {type(change).__name__}"
+            )
+        _, _, by = self._changes_key()
+        self._explained = self._data.explain(change, by)
+        self._explained_by_page = False
+        return self._explained
+
+    # -- finding them --------------------------------------------------------------------------
+    def _start_ensemble(self, data: Any) -> None:
+        super()._start_ensemble(data)
+        self._found = {}  # other data: other changes
+
+    def _changes_key(self) -> tuple[str, str, str]:
+        """(where, metric, axis) of the changes the view shows."""
+        if self._ensemble is None:
+            raise TypeError(
+                "changes are found along the runs of a cctviz.Ensemble; this widget shows a "
+                "single GraphFrame or Thicket (compare two with cctviz.compare)"
+            )
+        from ..ensemble.trend import check_axis
+
+        return self.where, self._change_basis(), check_axis(self._data.profiles, None)
+
+    def _change_basis(self) -> str:
+        """The metric whose changes are found: the colour metric's inclusive partner where the
+        store has it, else the colour metric; a colour the store does not hold (the change
+        metric itself, ``profiles``) keeps the one of the table drawn, else the size metric's."""
+        stored = {str(m) for m in self._ensemble.metrics.index}
+        if self._table.change_metric is not None and self.color_by not in stored:
+            return self._table.change_metric.removeprefix("change % (").removesuffix(")")
+        for name in (self.color_by, self.size_by):
+            if name in stored:
+                m = self._table.metrics[name]
+                if m.kind == "exclusive" and m.partner in stored:
+                    return str(m.partner)
+                return name
+        raise ValueError(
+            f"the colour metric {self.color_by!r} is not a metric of the store; changes are "
+            f"found for {', '.join(sorted(stored))}"
+        )
+
+    def _changes_found(self) -> pd.DataFrame:
+        """The changes of the view's key (found now if they were not yet), with their node ids
+        in the tree drawn; drawn in it if they were not yet."""
+        key = self._changes_key()
+        if key not in self._found:
+            _where, basis, by = key
+            self._found[key] = self._data.regressions(basis, by=by)
+        found = _with_nodes(self._found[key], self._store_keys())
+        # drawn once: none found, nothing to draw (the view's table is not sent again)
+        if (found["node"] >= 0).any() and self._table.change_metric != change_metric_name(key[1]):
+            self._show(_with_changes(self._table, found, key[1]))
+        return found
+
+    def _show(self, table: NodeTable) -> None:
+        """Send ``table``, the one drawn with its changes added or taken away: the same nodes,
+        so the level of detail keeps what the browser has."""
+        self._use(self._data, table)
+        if self._lod is not None:
+            self._lod.table = table  # the change metric is of no kind: nothing to aggregate
+        with self.hold_trait_notifications():
+            if self.color_by == table.change_metric:
+                self.palette = "rdbu"
+            self._payload = self._encode()
+
+    def _make_table(self, data: Any) -> NodeTable:
+        """An ensemble's table keeps the changes already found for the profiles it shows."""
+        table = super()._make_table(data)
+        if self._ensemble is None or not getattr(self, "_found", None):
+            return table
+        from ..ensemble.keys import table_keys
+        from ..ensemble.trend import check_axis
+
+        by = check_axis(data.profiles, None)
+        for (where, basis, axis), found in self._found.items():
+            if where == self.where and axis == by and basis == self._change_basis():
+                # the same profiles under another reducer: the same tree, its keys are known
+                same = data is self._data and self._derived.store_keys is not None
+                keys = self._store_keys() if same else table_keys(table)[0]
+                found = _with_nodes(found, keys)
+                return _with_changes(table, found, basis) if (found["node"] >= 0).any() else table
+        return table
+
+    def _swap(self, data: Any) -> None:
+        """Other profiles: coloured by the old change metric, the view goes back to the usual
+        palette (the new profiles' changes come when the view asks for them)."""
+        by_change = self._table.change_metric is not None and self.color_by == (
+            self._table.change_metric
+        )
+        super()._swap(data)
+        if by_change and self.color_by != self._table.change_metric and self.palette == "rdbu":
+            self.palette = "auto"
+
+    @t.validate("table_mode")
+    def _valid_changes_tab(self, proposal: t.Bunch) -> str:
+        if proposal["value"] == "changes" and self._ensemble is None:
+            raise t.TraitError(
+                "table_mode 'changes' lists the changes along the runs of a cctviz.Ensemble; "
+                "this widget shows a single GraphFrame or Thicket"
+            )
+        return str(proposal["value"])
+
+    @t.observe("color_by")
+    def _colour_by_change(self, change: t.Bunch) -> None:
+        if self._ensemble is None:
+            return
+        name = self._table.change_metric
+        if name is not None and change["new"] == name:  # diverging, centred on "no change"
+            self.palette = "rdbu"
+            return
+        if str(change["old"]).startswith("change % (") and self.palette == "rdbu":
+            self.palette = "auto"
+        if name is not None and name != change_metric_name(self._change_basis()):
+            # another metric's changes: the view asks for them once it has drawn this table
+            self._show(_without_changes(self._table))
+
+    # -- the page's requests ---------------------------------------------------------------------
+    @handles("changes")
+    def _changes_request(self, _content: Message) -> dict[str, Any]:
+        """Find the changes (once per where and metric), draw them, and list them."""
+        try:
+            found = self._changes_found()
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+        _where, basis, by = self._changes_key()
+        rows = [
+            {
+                "key": str(int(r.key)),
+                "node": int(r.node),
+                "path": [str(p) for p in r.path],
+                "at": _text(r.at),
+                "before": _number(r.before),
+                "after": _number(r.after),
+                "change": _number(r.change),
+                "cause": str(r.cause),
+            }
+            for r in found.itertuples(index=False)
+        ]
+        return {"changes": {"metric": basis, "by": by, "rows": rows}}
+
+    @handles("explain")
+    def _explain_request(self, content: Message) -> dict[str, Any]:
+        """Compare runs on the change at ``index`` of ``w.changes``: the compare view's model."""
+        index = content.get("index")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ValueError(f"explain needs the change's position in w.changes; got {index!r}")
+        old = self._explained if self._explained_by_page else None
+        try:
+            widget = self.explain(index)
+        except (IndexError, TypeError) as error:
+            raise ValueError(str(error)) from None
+        self._explained_by_page = True
+        if old is not None:
+            old.close()  # its view in the page goes with it; the new one takes its place
+        return {"model": f"IPY_MODEL_{widget.model_id}"}
+
+
+def _text(at: Any) -> str:
+    from ..ensemble.trend import axis_text
+
+    return axis_text(at)
+
+
+def _number(value: Any) -> float | None:
+    v = float(value)
+    return v if np.isfinite(v) else None
+
+
+def _with_nodes(found: pd.DataFrame, keys: np.ndarray) -> pd.DataFrame:
+    """``found`` with column ``node``: each change's node id in the tree of ``keys`` (-1: none)."""
+    ids = {int(k): i for i, k in enumerate(keys.tolist())}
+    out = found.copy()
+    out.insert(1, "node", np.asarray([ids.get(int(k), -1) for k in found["key"]], np.int64))
+    return out
+
+
+def _without_changes(table: NodeTable) -> NodeTable:
+    metrics = {k: m for k, m in table.metrics.items() if k != table.change_metric}
+    empty = np.empty(0, np.int32)
+    return dataclasses.replace(table, metrics=metrics, change_cause=empty, change_metric=None)
+
+
+def _with_changes(table: NodeTable, found: pd.DataFrame, basis: str) -> NodeTable:
+    """``table`` with each node's largest change (percent; 0: none) and its cause."""
+    change = np.zeros(table.size)
+    cause = np.zeros(table.size, np.int32)
+    first = found[found["node"] >= 0].drop_duplicates("node")  # largest effect first
+    nodes = first["node"].to_numpy(np.int64)
+    change[nodes] = 100 * first["change"].to_numpy(np.float64)
+    cause[nodes] = [CAUSES.get(str(c), 1) for c in first["cause"]]
+    name = change_metric_name(basis)
+    metric = Metric(
+        name=name,
+        values=change,
+        kind="other",
+        rule="changes",
+        detail=f"each node's largest change of level of {basis} along the runs (after ÷ before "
+        "− 1, in %; 0: none), from Ensemble.regressions",
+        share=False,
+    )
+    metrics = {k: m for k, m in _without_changes(table).metrics.items()}
+    return dataclasses.replace(
+        table, metrics={**metrics, name: metric}, change_cause=cause, change_metric=name
+    )

@@ -1,11 +1,15 @@
 """Words as well as pictures: a Markdown summary of what a view shows — what colour and size
-are, the hot path, the nodes that cost most themselves, what is selected — for notebooks,
-reports and tools that read text. Shares follow the one rule of ``payload.share_base``; a
+are, the hot path, the nodes that cost most themselves, the most imbalanced nodes (over ranks,
+threads or profiles), the changes found along an ensemble's runs, what is selected — for
+notebooks, reports and tools that read text. Shares follow the one rule of ``payload.share_base``; a
 metric whose share means nothing is given as a value only."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pandas as pd
 
 from .markdown import text
 from .payload import share_base
@@ -13,6 +17,7 @@ from .table import Metric, NodeTable
 
 HOT_PATH_SHARE = 0.05  # the hot path stops where the next node holds less than this share
 TOP = 5
+IMBALANCE_SHARE = 0.01  # imbalance is told of nodes holding at least this share of the size
 
 
 def _value(v: float) -> str:
@@ -85,14 +90,24 @@ def hot_path(table: NodeTable, size: Metric) -> list[int]:
 
 
 def describe(
-    table: NodeTable, color_by: str, size_by: str, selection: tuple[int, ...], reducer: str | None
+    table: NodeTable,
+    color_by: str,
+    size_by: str,
+    selection: tuple[int, ...],
+    reducer: str | None,
+    imbalance: tuple[str, np.ndarray] | None = None,
+    changes: tuple[str, pd.DataFrame] | None = None,
+    title: str | None = None,
 ) -> str:
     """Markdown: what the view's colour and size are, its hot path, the top nodes by colour,
+    the most imbalanced nodes (``imbalance``: what the values are over, and max ÷ mean per
+    node), the changes found (``changes``: the axis and ``regressions``' rows with ``node``),
     what is selected."""
     color, size = table.metrics[color_by], table.metrics[size_by]
-    over = f", ranks and threads combined by {reducer}" if reducer else ""
+    rows = " and ".join(f"{r}s" for r in table.reduced_over)  # none: one row per node
+    over = f", {rows} combined by {reducer}" if reducer and rows else ""
     lines = [
-        f"## {text(table.source or 'Profile')}: {table.size} calling contexts",
+        f"## {text(title or table.source or 'Profile')}: {table.size} calling contexts",
         "",
         f"Colour: {text(color_by)} ({color.kind}); size: {text(size_by)} ({size.kind}){over}.",
         "",
@@ -106,6 +121,10 @@ def describe(
         f"{k}. {_named(table, int(i))}: {_value(color.values[i])}{_share(table, color, int(i))}"
         for k, i in enumerate(order, 1)
     ]
+    if imbalance is not None:
+        lines += _imbalance(table, size, color_by, *imbalance)
+    if changes is not None:
+        lines += _changes(table, *changes)
     if selection:
         shown = ", ".join(
             f"{_named(table, i)} {_value(color.values[i])}{_share(table, color, i)}"
@@ -114,3 +133,41 @@ def describe(
         more = f" and {len(selection) - TOP} more" if len(selection) > TOP else ""
         lines += ["", f"**Selected** ({len(selection)}): {shown}{more}."]
     return "\n".join(lines)
+
+
+def _imbalance(
+    table: NodeTable, size: Metric, color_by: str, over: str, ratio: np.ndarray
+) -> list[str]:
+    """The nodes whose ``color_by`` varies most over ``over`` (max ÷ mean), among those holding
+    at least IMBALANCE_SHARE of the largest root's size (a tiny node's imbalance is noise)."""
+    sizes = np.nan_to_num(size.values, nan=0.0)
+    top = float(sizes[table.roots].max()) if len(table.roots) else 0.0
+    big = sizes >= IMBALANCE_SHARE * top if top > 0 else np.ones(table.size, bool)
+    ok = big & np.isfinite(ratio) & (ratio > 1)
+    order = np.flatnonzero(ok)[np.argsort(-ratio[ok], kind="stable")][:TOP]
+    head = f"**Imbalance** ({text(color_by)}: max ÷ mean over {text(over)})"
+    if not len(order):
+        return ["", f"{head}: none (every node with ≥ 1 % of the size is balanced)."]
+    shown = ", ".join(f"{_named(table, int(i))} {ratio[i]:.2f}×" for i in order)
+    return ["", f"{head}: {shown}."]
+
+
+def _changes(table: NodeTable, by: str, found: Any) -> list[str]:
+    """The changes found, own changes first, then the largest effect (as the Changes tab)."""
+    head = f"**Changes** along {text(by)}"
+    if found is None or not len(found):
+        return ["", f"{head}: none found."]
+    own = found["cause"] == "exclusive"
+    rows = pd.concat([found[own], found[~own]]).head(TOP)
+    items = []
+    for _, row in rows.iterrows():
+        where = int(row["node"])
+        name = _named(table, where) if where >= 0 else text(" → ".join(row["path"]))
+        cause = "own" if row["cause"] == "exclusive" else "in what it calls"
+        at = row["at"].date().isoformat() if hasattr(row["at"], "date") else str(row["at"])
+        items.append(
+            f"{name} {row['change']:+.1%} at {text(at)} ({_value(row['before'])} → "
+            f"{_value(row['after'])}, {cause})"
+        )
+    more = f" and {len(found) - TOP} more" if len(found) > TOP else ""
+    return ["", f"{head} ({len(found)}): {'; '.join(items)}{more}."]

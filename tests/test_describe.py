@@ -71,3 +71,43 @@ def test_a_metric_without_shares_is_given_as_values() -> None:
     w = cctviz.CCT(_gf(), color_by="time", size_by="time (inc)", metric_kinds={"time": "other"})
     top = w.describe().split("**Top")[1]
     assert "of total" not in top.split("\n\n")[0]
+
+
+def test_describe_tells_imbalance_over_ranks_and_nothing_where_one_row_per_node() -> None:
+    from .profiles import data_root
+
+    gf = ht.GraphFrame.from_hpctoolkit(str(data_root("hatchet/hpctoolkit-cpi-database")))
+    w = cctviz.CCT(gf)
+    out = w.describe()
+    assert "ranks combined by mean" in out
+    ratio = cctviz.from_graphframe(gf, reducer="imbalance").metrics["time"].values
+    size = w.table.metrics[w.size_by].values
+    big = np.nan_to_num(size) >= 0.01 * np.nanmax(size[w.table.roots])
+    worst = int(np.flatnonzero(big)[np.nanargmax(np.where(big, ratio, np.nan)[big])])
+    line = next(x for x in out.splitlines() if x.startswith("**Imbalance** (time: max ÷ mean"))
+    assert line.split(": ", 2)[2].split(",")[0].endswith(f"{ratio[worst]:.2f}×"), line
+    # one row per node: nothing combined, no imbalance to tell
+    plain = cctviz.CCT(_gf(), color_by="time", size_by="time (inc)").describe()
+    assert "**Imbalance**" not in plain and "combined by" not in plain
+
+
+def test_describe_of_an_ensemble_tells_its_profiles_imbalance_and_changes(tmp_path) -> None:
+    from cctviz.ensemble.synthetic import Change
+
+    ens = cctviz.examples.ensemble(
+        tmp_path / "e",
+        60,
+        40,
+        seed=1,
+        changes=[Change(30, 30, 1.5)],
+        job_sizes=(64,),
+        problem_sizes=(30,),
+    )
+    w = cctviz.CCT(ens)
+    out = w.describe()
+    assert out.startswith(f"## cctviz\\.Ensemble {text(str(ens.path))} \\(60 profiles\\)")
+    assert "profiles combined by mean" in out and "max ÷ mean over profiles" in out
+    changes = next(x for x in out.splitlines() if x.startswith("**Changes** along launchdate"))
+    own = w.changes[w.changes["cause"] == "exclusive"].iloc[0]
+    assert f"({len(w.changes)}): {text(w.table.name(int(own['node'])))}" in changes
+    assert f"{own['change']:+.1%}" in changes and ", own)" in changes

@@ -13,6 +13,7 @@ import traitlets as t
 from .. import flat, frames
 from .. import selection as sel
 from ..callpath import ContextKeys
+from . import imbalance
 from .part import Message, WidgetPart, handles, node_of
 
 Handler = Callable[[t.Bunch], None]
@@ -116,11 +117,24 @@ class Scripting(WidgetPart):
 
     def describe(self) -> str:
         """What the view shows, in words (Markdown): what colour and size are, the hot path, the
-        top nodes by colour with their shares, what is selected."""
+        top nodes by colour with their shares, the most imbalanced nodes (over ranks, threads or
+        an ensemble's profiles), an ensemble's changes along its runs, what is selected."""
         from ..describe import describe
 
+        ensemble = getattr(self, "_ensemble", None) is not None
+        changes = None
+        if ensemble:
+            part: Any = self  # the Changes part of CCT
+            changes = (part._changes_key()[2], part.changes)
         return describe(
-            self._table, self.color_by, self.size_by, tuple(self.selection), self._table.reducer
+            self._table,
+            self.color_by,
+            self.size_by,
+            tuple(self.selection),
+            self._table.reducer,
+            imbalance=imbalance.of_view(self, ensemble),
+            changes=changes,
+            title=f"{self.source} ({len(self._data)} profiles)" if ensemble else None,
         )
 
     def flat_profile(self, by: str | list[str] = "name") -> Any:

@@ -110,3 +110,11 @@ class UnknownMetricError(KeyError, ValueError):
     def __str__(self) -> str:
         listed = ", ".join(repr(m) for m in self.available) or "none"
         return f"no metric {self.metric!r} in this profile; available metrics: {listed}"
+
+
+def name_paths(table: NodeTable) -> list[tuple[str, ...]]:
+    """Each node's call path as the names from its root (parents come before children)."""
+    paths: list[tuple[str, ...]] = []
+    for i, p in enumerate(table.parent.tolist()):
+        paths.append((*(paths[p] if p >= 0 else ()), table.name(i)))
+    return paths

@@ -17,6 +17,7 @@ import traitlets
 
 import cctviz
 from cctviz import frames
+from cctviz.table import name_paths
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
@@ -31,11 +32,7 @@ def ens(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def _paths(w: Any) -> list[tuple[str, ...]]:
-    paths: list[tuple[str, ...]] = []
-    for i in range(w.table.size):
-        p = int(w.table.parent[i])
-        paths.append((*(paths[p] if p >= 0 else ()), w.table.name(i)))
-    return paths
+    return name_paths(w.table)
 
 
 def _assert_reduced_over(w: Any, sub: Any) -> None:

@@ -14,6 +14,7 @@ import pytest
 import traitlets
 
 import cctviz
+from cctviz.table import name_paths
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
@@ -43,11 +44,7 @@ def ens(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def _paths(w: Any) -> list[tuple[str, ...]]:
-    paths: list[tuple[str, ...]] = []
-    for i in range(w.table.size):
-        p = int(w.table.parent[i])
-        paths.append((*(paths[p] if p >= 0 else ()), w.table.name(i)))
-    return paths
+    return name_paths(w.table)
 
 
 def _replies(w: Any, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

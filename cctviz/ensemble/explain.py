@@ -7,16 +7,14 @@ from typing import Any
 
 import pandas as pd
 
+from ..table import name_paths
 from .trend import axis_text, check_axis
 
 
 def _path_ids(table: Any) -> dict[tuple[str, ...], int]:
-    paths: dict[int, tuple[str, ...]] = {}
     out: dict[tuple[str, ...], int] = {}
-    for i in range(table.size):
-        p = int(table.parent[i])
-        paths[i] = (*(paths[p] if p >= 0 else ()), table.name(i))
-        out.setdefault(paths[i], i)
+    for i, path in enumerate(name_paths(table)):
+        out.setdefault(path, i)
     return out
 
 

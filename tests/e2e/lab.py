@@ -187,6 +187,21 @@ def _wait_ready(lab: Lab) -> None:
     )
 
 
+# an ensemble of 60 nightly runs of an 80-node tree, in a notebook: what the ensemble e2e tests open
+ENSEMBLE_CELL = [
+    "import tempfile\nfrom pathlib import Path\nimport cctviz\n"
+    "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'runs', 60, 80, seed=1)\n"
+    "w = cctviz.CCT(ens)\nw"
+]
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot of the first view to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
+    folder = os.environ.get("CCTVIZ_SCREENSHOTS")
+    if folder:
+        page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
 def page_position(page: Any, target: int | dict[str, int]) -> dict[str, float]:
     """Page coordinates of a drawn node (its full-tree id), or of the level-of-detail fold under
     a node (``{"fold": id}``), from the renderer's own transform."""

@@ -7,10 +7,9 @@ view of the runs around it in place of the tree, which is ``w.explained`` in the
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+
+from .lab import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -27,13 +26,6 @@ NODE = (
     f"int(w.changes.set_index('key').loc[int(ens.nodes.index[{INJECTED}]), 'node'])"
     " if w.table.change_metric else None"
 )
-
-
-def _shot(page, name: str) -> None:
-    """A screenshot to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
-    folder = os.environ.get("CCTVIZ_SCREENSHOTS")
-    if folder:
-        page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 @pytest.mark.parametrize("notebook7", [False, True], ids=["lab", "notebook7"])
@@ -55,7 +47,7 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     )
     assert dashed == ancestors and 0 in dashed  # the path down to it, from the root
     assert "ring: own change" in view.locator(".cct-legends .cct-change-key").text_content()
-    _shot(page, f"{'nb7-' if notebook7 else ''}changes-rings")
+    shot(page, f"{'nb7-' if notebook7 else ''}changes-rings")
 
     # the table pane's Changes tab lists the injected change first
     notebook.execute("w.table_mode = 'contexts'")
@@ -69,7 +61,7 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     assert first.locator(".cct-pane-name").inner_text() == name
     assert first.locator(".cct-change-pct").inner_text().startswith("+")
     assert "own change" in first.inner_text()
-    _shot(page, f"{'nb7-' if notebook7 else ''}changes-tab")
+    shot(page, f"{'nb7-' if notebook7 else ''}changes-tab")
 
     # a click on it selects its node in the kernel
     first.click()
@@ -95,13 +87,13 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     compared = panel.locator(".cctviz").first
     assert compared.locator(".cct-breadcrumb").inner_text().strip().endswith(name)
     assert "Δ time (inc)" in compared.locator(".cct-legends").text_content()
-    _shot(page, f"{'nb7-' if notebook7 else ''}changes-compare")
+    shot(page, f"{'nb7-' if notebook7 else ''}changes-compare")
 
     # back to the ensemble: the tree again
     panel.get_by_role("button", name="← back to the ensemble").click()
     panel.wait_for(state="detached")
     assert view.locator(".cct-change-ring.cct-change-own").count() == 1
-    _shot(page, f"{'nb7-' if notebook7 else ''}changes-back")
+    shot(page, f"{'nb7-' if notebook7 else ''}changes-back")
 
 
 def test_the_rings_arriving_keep_the_zoom_the_user_set(lab, page, request) -> None:

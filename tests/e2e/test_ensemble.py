@@ -5,27 +5,13 @@ them back in ``w.profiles_selected``; a node's tooltip shows its spread over tho
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from .lab import page_position
+from .lab import ENSEMBLE_CELL, page_position, shot
 
 pytestmark = pytest.mark.e2e
 
-STORE = [
-    "import tempfile\nfrom pathlib import Path\nimport cctviz\n"
-    "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'runs', 60, 80, seed=1)\n"
-    "w = cctviz.CCT(ens)\nw"
-]
-
-
-def _shot(page, name: str) -> None:
-    """A screenshot to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
-    folder = os.environ.get("CCTVIZ_SCREENSHOTS")
-    if folder:
-        page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
+STORE = ENSEMBLE_CELL
 
 
 def _tooltip_of_root(page, view) -> str:
@@ -53,7 +39,7 @@ def test_brushing_the_profile_strip_reduces_the_tree_again(open_notebook, page) 
     assert view.locator('.cct-profiles select[aria-label="x axis"]').input_value() == "launchdate"
     before = _tooltip_of_root(page, view)
     assert "over 60 × profile" in before
-    _shot(page, "ensemble-strip")
+    shot(page, "ensemble-strip")
 
     # a flat drag over the middle of the plot brushes a range of launch dates
     plot = view.locator(".cct-profiles-plot").bounding_box()
@@ -91,7 +77,7 @@ def test_brushing_the_profile_strip_reduces_the_tree_again(open_notebook, page) 
     assert notebook.python_json("float(w.table.metrics['time'].values[0])") == pytest.approx(
         root_mean
     )
-    _shot(page, "ensemble-strip-brushed")
+    shot(page, "ensemble-strip-brushed")
 
     # a click clears the brush: the whole ensemble again
     page.mouse.click(plot["x"] + plot["width"] * 0.5, y)
@@ -119,4 +105,4 @@ def test_the_strip_sits_above_the_tree_in_narrow_cells(open_notebook, page) -> N
     box = view.locator(".cct-profiles").bounding_box()
     stage = view.locator(".cct-stage").bounding_box()
     assert box["y"] + box["height"] <= stage["y"] + 1 and stage["height"] > 200
-    _shot(page, "ensemble-strip-narrow")
+    shot(page, "ensemble-strip-narrow")

@@ -3,23 +3,13 @@ and the caller/callee sandwich), its selection shared with the tree and the kern
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from .lab import page_position
+from .lab import page_position, shot
 
 pytestmark = pytest.mark.e2e
 
 CPI = ["import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw"]
-
-
-def _shot(page, name: str) -> None:
-    """A screenshot to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
-    folder = os.environ.get("CCTVIZ_SCREENSHOTS")
-    if folder:
-        page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def _rows(view) -> list[str]:
@@ -42,7 +32,7 @@ def test_functions_table_selects_every_context(open_notebook, page) -> None:
     ranked = notebook.python_json("w.flat_profile().query('time > 0').name.tolist()")
     names = [name.strip() for name in _rows(view)]
     assert len(ranked) >= 2 and names[: len(ranked)] == ranked
-    _shot(page, "pane-functions")
+    shot(page, "pane-functions")
     # a function called from several contexts: clicking its row selects all of them in Python
     name, contexts = next((n, c) for n, c in flat if c > 1)
     view.locator(".cct-pane-row", has_text=name).first.click()
@@ -91,7 +81,7 @@ def test_contexts_table_and_tree_share_selection_and_focus(open_notebook, page) 
     assert selected.inner_text().startswith(name)
     level = int(selected.get_attribute("aria-level"))
     assert level == notebook.python_json(f"int(w.table.depth[{deep}])") + 1
-    _shot(page, "pane-contexts")
+    shot(page, "pane-contexts")
     # a click on another row selects that context; a double click focuses it
     view.locator(".cct-pane-body").evaluate("body => body.scrollTo(0, 0)")
     view.locator('.cct-pane-row[data-index="0"]').click()
@@ -143,7 +133,7 @@ def test_callers_and_sandwich(open_notebook, page) -> None:
     assert sorted(s.strip() for s in shown) == callers
     parts = view.locator('.cct-pane-row.cct-pane-part[aria-level="2"] .cct-pane-label')
     assert lines and sorted(s.strip() for s in parts.all_inner_texts()) == lines
-    _shot(page, "pane-callers-lines")
+    shot(page, "pane-callers-lines")
     # a double click opens that function's callers and callees
     first.dblclick()
     notebook.wait_python("(w.table_mode, w.sandwich)", ["sandwich", top])
@@ -153,7 +143,7 @@ def test_callers_and_sandwich(open_notebook, page) -> None:
     )
     texts = sections.all_inner_texts()
     assert texts[0].strip().startswith("callers of") and texts[1].strip().endswith("calls ▼")
-    _shot(page, "pane-sandwich")
+    shot(page, "pane-sandwich")
     # a caller row selects the contexts of the function on that call path
     row = view.locator('.cct-pane-row[aria-level="2"]').first
     caller = row.locator(".cct-pane-label").inner_text().strip()
@@ -191,4 +181,4 @@ def test_pane_goes_below_the_tree_in_a_narrow_cell(open_notebook, page) -> None:
     assert pane["y"] >= stage["y"] + stage["height"] - 1
     assert pane["width"] >= stage["width"] - 2  # full width, under the tree
     assert notebook.python_json("w._stage_size[0]") <= stage["width"] + 1
-    _shot(page, "pane-narrow")
+    shot(page, "pane-narrow")

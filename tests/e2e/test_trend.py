@@ -5,27 +5,15 @@ drills down to it), the breadcrumb goes back up, and the pane's menu sets ``w.tr
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from .lab import page_position
+from .lab import ENSEMBLE_CELL, page_position, shot
 
 pytestmark = pytest.mark.e2e
 
-STORE = [
-    "import tempfile\nfrom pathlib import Path\nimport cctviz\n"
-    "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'runs', 60, 80, seed=1)\n"
-    "w = cctviz.CCT(ens)\nw"
-]
-
-
-def _shot(page, name: str) -> None:
-    """A screenshot to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
-    folder = os.environ.get("CCTVIZ_SCREENSHOTS")
-    if folder:
-        page.locator(".cctviz").first.screenshot(path=str(Path(folder) / f"{name}.png"))
+STORE = ENSEMBLE_CELL
 
 
 def _pane_shows(page, node: int) -> None:
@@ -58,7 +46,7 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
     charts = view.locator(".cct-trend-chart")
     assert charts.evaluate_all("cs => cs.map((c) => Number(c.dataset.id))") == shown
     assert view.locator(".cct-trend-node .cct-trend-line").count() == 1
-    _shot(page, "trend-root")
+    shot(page, "trend-root")
 
     # a click in the tree: the pane shows that node, its path and its children
     node = notebook.python_json(
@@ -73,7 +61,7 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
     assert crumbs.count() == 1 and crumbs.first.inner_text() == notebook.python_json(
         "w.table.name(int(w.table.roots[0]))"
     )
-    _shot(page, "trend-node")
+    shot(page, "trend-node")
 
     # a click on a child's chart selects it in the tree and in Python, and the pane drills down
     child = int(view.locator(".cct-trend-chart[role='button']").first.get_attribute("data-id"))
@@ -97,7 +85,7 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
     view.locator(".cct-trend-node .cct-trend-point").first.wait_for()
     assert view.locator(".cct-trend-node .cct-trend-point").count() == 3
     assert view.locator(".cct-trend-node .cct-trend-spread").count() == 3
-    _shot(page, "trend-compiler")
+    shot(page, "trend-compiler")
     # the toolbar's SVG download draws the pane below the tree, as w.save does
     more = view.get_by_role("button", name="More controls")
     if more.is_visible():  # a narrow toolbar (the strip beside the tree) keeps it in its menu
@@ -114,7 +102,7 @@ def test_selecting_a_node_shows_its_trend_and_a_chart_click_drills_down(
         "() => !document.querySelector('.cctviz .cct-trend-log').hidden"
         " && document.querySelector('.cctviz .cct-trend-log input').checked"
     )
-    _shot(page, "trend-jobsize-log")
+    shot(page, "trend-jobsize-log")
 
 
 @pytest.mark.parametrize("viewport", [760, 1100])  # cells of about 390 and 670 pixels
@@ -135,4 +123,4 @@ def test_the_pane_stays_readable_in_a_narrow_cell(open_notebook, page, viewport)
     )
     assert all(right <= pane["x"] + pane["width"] + 1 for _, right, _ in boxes)
     assert len({top for _, _, top in boxes}) < len(boxes)
-    _shot(page, f"trend-narrow-{viewport}")
+    shot(page, f"trend-narrow-{viewport}")

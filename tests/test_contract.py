@@ -62,7 +62,7 @@ def test_renderer_state_has_the_contract_keys(cpi: Any) -> None:
 def test_python_lists_come_from_the_contract(cpi: Any) -> None:
     assert contract.BY_TRAIT["palette"].values == contract.PALETTES
     assert contract.values("reducer") == table.REDUCERS
-    assert table.REDUCERS == ("mean", "sum", "min", "max", "std", "imbalance")
+    assert table.REDUCERS == ("mean", "median", "sum", "min", "max", "std", "imbalance")
     assert contract.CONTRACT["payload_version"] == payload.PAYLOAD_VERSION
     assert cctviz.CCT(cpi)._payload["version"] == contract.PAYLOAD_VERSION
 

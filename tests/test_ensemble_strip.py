@@ -265,3 +265,24 @@ def test_queries_from_several_threads_wait_their_turn(ens: Any) -> None:
         counts = list(pool.map(lambda _: len(ens.where("jobsize >= 256")), range(16)))
         spreads = list(pool.map(lambda i: len(w.distribution(i % 5, "time")), range(16)))
     assert counts == [expected] * 16 and all(s > 0 for s in spreads)
+
+
+def test_the_median_over_an_ensembles_profiles_is_the_engines(ens: Any) -> None:
+    w = cctviz.CCT(ens, reducer="median", where="jobsize >= 128")
+    got = ens.where("jobsize >= 128").reduce("time (inc)", ("median",))
+    paths = name_paths(w.table)
+    want = got.set_index("path")["median"]
+    drawn = w.table.metrics["time (inc)"].values
+    assert w.table.metrics["time (inc)"].kind == "max"  # a median does not add up the tree
+    np.testing.assert_allclose([drawn[paths.index(p)] for p in want.index], want.to_numpy())
+    # size shows the mean over the profiles, which adds up (size_reducer "auto")
+    mean = ens.where("jobsize >= 128").reduce("time (inc)", ("mean",)).set_index("path")["mean"]
+    sized = w.table.metrics["time (inc) (mean)"]
+    assert sized.kind == "inclusive" and w.size_by == "time (inc) (mean)"
+    np.testing.assert_allclose([sized.values[paths.index(p)] for p in mean.index], mean)
+    w.reducer = "imbalance"
+    assert w.table.metrics["time (inc)"].kind == "ratio"
+    assert w.table.metrics["time (inc)"].rule == "reducer"
+    w.reducer = "mean"
+    assert w.table.metrics["time (inc)"].kind == "inclusive"
+    assert "time (inc) (mean)" not in w.table.metrics

@@ -60,7 +60,7 @@ def test_hpctoolkit_exclusive_values_repeat_so_their_sum_is_no_base() -> None:
 
 def test_no_share_under_the_reducers_that_do_not_add_up() -> None:
     gf = cctviz.examples.load("hpctoolkit-cpi")  # 4 ranks
-    for reducer in ("std", "imbalance"):
+    for reducer in ("median", "std", "imbalance"):
         w = cctviz.CCT(gf, reducer=reducer)
         sent = shares(w)
         assert {sent["time"], sent["time (inc)"]} == {None}, reducer

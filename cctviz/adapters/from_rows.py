@@ -156,8 +156,9 @@ def from_rows(
 
 
 def _reduced_kind(kind: str, reducer: str) -> str:
-    """A metric's kind once reduced: under ``imbalance`` a ratio, under ``std`` a spread whose
-    glyphs show the largest one (neither adds up along the tree); else as it was."""
+    """A metric's kind once reduced: under ``imbalance`` a ratio, under ``std`` a spread and
+    under ``median`` a middle value, whose glyphs show the largest one (none adds up along the
+    tree); else as it was."""
     if reducer not in NOT_ADDITIVE or kind == "other":
         return kind
     return "ratio" if reducer == "imbalance" else "max"

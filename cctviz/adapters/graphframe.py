@@ -42,7 +42,8 @@ def from_graphframe(
     """Build the node table of a Hatchet GraphFrame or Thicket.
 
     Rows of one node (per rank, thread, or Thicket profile) are combined with ``reducer``
-    (``"mean"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"``: max ÷ mean);
+    (``"mean"``, ``"median"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"``:
+    max ÷ mean);
     missing values stay NaN. An exclusive metric without an inclusive partner gets a derived one
     (see :mod:`cctviz.adapters.derived`). ``metric_kinds`` overrides what the reader says a metric
     is: ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max`` or ``other``;

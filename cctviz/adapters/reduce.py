@@ -45,11 +45,11 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
         reduced = grouped.sum(min_count=1)
     elif reducer == "imbalance":
         reduced = grouped.max() / grouped.mean()
-    else:  # mean, min, max, std (pandas' ddof=1)
+    else:  # mean, median, min, max, std (pandas' ddof=1)
         reduced = getattr(grouped, reducer)()
     out[reduced.index.to_numpy()] = reduced.to_numpy(dtype=np.float64)
     return out
 
 
 #: Reducers whose per-node values do not add up along the tree (no sums of them are shown).
-NOT_ADDITIVE = frozenset({"std", "imbalance"})
+NOT_ADDITIVE = frozenset({"median", "std", "imbalance"})

@@ -5,7 +5,6 @@ and sends it in one message."""
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from typing import Any
 
@@ -57,14 +56,12 @@ class Reducers(LevelOfDetailBridge):
         reducer, size_reducer = self._reduced_with
         kinds = self._metric_kinds
         if is_ensemble(data):
-            from ..ensemble.graphframe import PROFILES, to_graphframe
+            from ..ensemble.graphframe import PROFILES
+            from .ensemble_table import ensemble_table
 
-            gf = to_graphframe(data, reducer)  # one row per node now
+            # reduced by the engine; the tooltip says so and asks for a node's spread
             kinds = {PROFILES: "max", **(kinds or {})}
-            size = effective(size_reducer, "mean")
-            table = from_graphframe(gf, reducer="mean", metric_kinds=kinds, size_reducer=size)
-            # what the engine did: the tooltip says so and asks for a node's spread
-            return dataclasses.replace(table, reducer=reducer, reduced_over=("profile",))
+            return ensemble_table(data, reducer, effective(size_reducer, reducer), kinds)
         size = effective(size_reducer, reducer)
         return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
 

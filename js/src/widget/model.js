@@ -37,7 +37,7 @@
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
  * @property {import("../cct/data/ids.js").NodeId[]} selection node ids in selection order
- * @property {"mean" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
+ * @property {"mean" | "median" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
  * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit

@@ -229,3 +229,16 @@ def test_a_store_written_before_values_held_parents_gives_the_same_trend(
     assert not old._shared.duck.by_parent()
     pd.testing.assert_frame_equal(old.trend(node, "time (inc)", children=True), new)
     assert old.metric_names == ["time", "time (inc)"] == ens.metric_names
+
+
+def test_the_trend_of_some_children_is_the_full_trends_rows_for_them(tmp_path: Path) -> None:
+    from cctviz.ensemble.trend import trend_of
+
+    ens = cctviz.examples.ensemble(tmp_path / "s", 20, 80, seed=6)
+    root = int(ens.nodes.index[0])
+    kids = [int(k) for k in ens.nodes.index[ens.nodes["parent"] == root]]
+    assert len(kids) > 2
+    full = ens.trend(root, "time (inc)", children=True)
+    some = trend_of(ens, root, kids[::2], "time (inc)", "launchdate", "mean")
+    want = full[full["key"].isin([root, *kids[::2]])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(some, want)

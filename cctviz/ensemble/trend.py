@@ -50,14 +50,18 @@ def trend(
     """One row per (node, value of ``by``): ``key``, ``path``, ``name``, the axis, ``value``
     (``reducer`` over the profiles with that value) and ``count``; the node first, then its
     children (when asked) in tree order. Profiles without a value of ``by`` are left out."""
+    tree = ens.nodes
+    key = find_key(tree, node)
+    kids = tree.index[tree["parent"] == key] if children else tree.index[:0]
+    return _trend(ens, np.asarray([key, *kids], np.int64), metric, by, reducer)
+
+
+def _trend(ens: Any, keys: np.ndarray, metric: str, by: str | None, reducer: str) -> pd.DataFrame:
     (reducer,) = red.check((reducer,))
     metric = ens._metric(metric)
     profiles = ens.profiles
     by = check_axis(profiles, by)
     tree = ens.nodes
-    key = find_key(tree, node)
-    kids = tree.index[tree["parent"] == key] if children else tree.index[:0]
-    keys = np.asarray([key, *kids], np.int64)
     axis = se.axis_of(profiles, by)
     rows, cols, values = gathered(ens, metric, keys, axis, tree)
     width = len(axis.values)
@@ -71,6 +75,14 @@ def trend(
     return out
 
 
+def trend_of(
+    ens: Any, node: int, children: list[int], metric: str, by: str, reducer: str
+) -> pd.DataFrame:
+    """``trend`` of ``node`` and only the children ``children`` (store keys; the trend pane's
+    largest few): the same rows as ``trend(..., children=True)`` gives for them, read alone."""
+    return _trend(ens, np.asarray([node, *children], np.int64), metric, by, reducer)
+
+
 def gathered(
     ens: Any, metric: str, keys: np.ndarray, axis: se.Axis, tree: pd.DataFrame
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -82,7 +94,8 @@ def gathered(
     family = all(int(tree.loc[int(k), "parent"]) == first for k in keys[1:])
     if family and ens._shared.duck.by_parent():
         own = f"parent = {parent} AND key = {first}"
-        nodes = (own, f"parent = {first}") if len(keys) > 1 else (own,)
+        kids = ", ".join(str(int(k)) for k in keys[1:])
+        nodes = (own, f"parent = {first} AND key IN ({kids})") if len(keys) > 1 else (own,)
     else:  # other nodes, or a store written before values held the parent's key
         nodes = (f"key IN ({', '.join(str(int(k)) for k in keys)})",)
     got = list(se.cells(ens, metric, keys, axis, nodes))

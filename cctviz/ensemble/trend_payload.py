@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..table import NodeTable
+from .trend import trend_of
 from .trend_spread import spread
 
 MAX_CHILDREN = 12
@@ -110,9 +111,9 @@ def payload(
     weight = table.metrics[share_of or metric].values
     order = sorted(children.tolist(), key=lambda c: -np.nan_to_num(weight[c], nan=-np.inf))
     shown = [node, *order[:MAX_CHILDREN]]
-    rows = ens.trend(int(keys[node]), metric, by, reducer, children=True)
+    # only the series shown are read (the root of a wide tree has a hundred children)
+    rows = trend_of(ens, int(keys[node]), [int(keys[i]) for i in shown[1:]], metric, by, reducer)
     by_key = {int(keys[i]): i for i in shown}
-    rows = rows[rows["key"].isin(list(by_key))]
     values = table.metrics[share_of].values if share_of else None
 
     def share(i: int) -> float | None:

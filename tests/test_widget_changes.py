@@ -162,10 +162,10 @@ def test_explain_opens_the_compare_view_of_the_runs_around_a_change(ens: Any) ->
     own = int(np.flatnonzero(found["cause"] == "exclusive")[0])
     shown = w.explain(own)
     assert isinstance(shown, Compare) and w.explained is shown
-    focused = shown.focused
-    assert focused is not None
-    assert _paths(shown)[focused] == tuple(found.iloc[own]["path"])
-    assert shown.selection == (focused,)
+    (node,) = shown.selection
+    assert _paths(shown)[node] == tuple(found.iloc[own]["path"])
+    leaf = not (shown.table.parent == node).any()
+    assert shown.focused == (int(shown.table.parent[node]) if leaf else node)
     day = found.iloc[own]["at"]
     assert shown.labels == (
         f"launchdate {(day - pd.Timedelta(days=1)).date()}",

@@ -20,7 +20,8 @@ def _path_ids(table: Any) -> dict[tuple[str, ...], int]:
 
 def explain(ens: Any, change: Any, by: str | None) -> Any:
     """A ``cctviz.Compare`` of the run before ``change`` (a row of ``regressions``) and the run
-    where its new level starts, with the changed node selected and focused."""
+    where its new level starts, with the changed node selected and focused (a leaf: its caller,
+    so that it shows among its siblings)."""
     from ..widget.compare_view import compare
 
     row = pd.Series(change) if isinstance(change, dict) else change
@@ -40,5 +41,8 @@ def explain(ens: Any, change: Any, by: str | None) -> Any:
     node = _path_ids(w.table).get(tuple(row["path"]))
     if node is not None:
         w.select([node])
-        w.focus(node)
+        # a leaf alone says nothing: it is shown among its siblings, under its caller
+        parent = int(w.table.parent[node])
+        leaf = not (w.table.parent == node).any()
+        w.focus(parent if leaf and parent >= 0 else node)
     return w

@@ -76,16 +76,19 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     assert panel.get_attribute("data-model") == notebook.python_json("w.explained.model_id")
     labels = notebook.python_json("list(w.explained.labels)")
     assert labels == ["launchdate 2025-01-30", "launchdate 2025-01-31"]
-    # focused on the changed node (by call path), which it shows coloured by the difference
+    # the changed node (by call path) selected, and focused (a leaf: under its caller), shown
+    # coloured by the difference
     path = notebook.python_json(f"list(w.changes.set_index('node').loc[{node}, 'path'])")
     explained_path = notebook.python_json(
         "(lambda t, i: (lambda walk: walk(walk, i))("
         "lambda walk, j: [] if j < 0 else [*walk(walk, int(t.parent[j])), t.name(j)]))"
-        "(w.explained.table, w.explained.focused)"
+        "(w.explained.table, w.explained.selection[0])"
     )
     assert explained_path == path
+    focused = notebook.python_json("w.explained.table.name(w.explained.focused)")
+    assert focused in path[-2:]
     compared = panel.locator(".cctviz").first
-    assert compared.locator(".cct-breadcrumb").inner_text().strip().endswith(name)
+    assert compared.locator(".cct-breadcrumb").inner_text().strip().endswith(focused)
     assert "Δ time (inc)" in compared.locator(".cct-legends").text_content()
     shot(page, f"{'nb7-' if notebook7 else ''}changes-compare")
 

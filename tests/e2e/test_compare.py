@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ..profiles import data_root, distribution
-from .lab import page_position
-from .test_table_pane import _shot
+from .lab import page_position, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +39,7 @@ def test_compare_view_marks_what_only_one_run_has(open_notebook, page) -> None:
     tip = view.locator(".cct-tooltip")
     tip.locator(".cct-tooltip-presence").wait_for()
     assert tip.locator(".cct-tooltip-presence").inner_text() == "only in full"
-    _shot(page, "compare")
+    shot(page, "compare")
     assert "full: time (inc)" in tip.inner_text() and "filtered: time (inc)" in tip.inner_text()
     # the colour menu switches to a run's own values
     view.locator('select[aria-label="colour"]').select_option("filtered: time (inc)")
@@ -109,7 +108,7 @@ def test_a_series_tooltip_by_the_edge_stays_inside_the_widget(open_notebook, pag
         tip = view.locator(".cct-tooltip")
         tip.locator(".cct-tooltip-series").wait_for()
         assert _inside(page, ".cctviz .cct-tooltip", ".cctviz .cct-root"), name
-        _shot(page, f"compare-series-tooltip-{name}")
+        shot(page, f"compare-series-tooltip-{name}")
         page.mouse.move(0, 0)
     assert "weak scaling" in tip.inner_text()
 
@@ -138,4 +137,4 @@ def test_an_hpctoolkit_exclusive_share_is_of_the_program_time(open_notebook, pag
     tip.locator(".cct-share").first.wait_for()
     shares = tip.locator(".cct-share").all_inner_texts()
     assert shares == [f"{want} of total", f"{want} of total"]
-    _shot(page, "hpctoolkit-v4-tooltip")
+    shot(page, "hpctoolkit-v4-tooltip")

@@ -92,7 +92,10 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
     display_id = picture.transient["display_id"]
     assert "image/png" not in picture.data
     assert f'<div class="{CSS_CLASS}">' in picture.data["text/html"]
-    assert "once a notebook front end has drawn it" in picture.data["text/plain"]
+    # a reader sees the note only where the view does not run: what to install, and where
+    note = picture.data["text/plain"]
+    assert "once it has drawn" in note and "this Jupyter Server cannot run Jupyter widgets" in note
+    assert "pip install anywidget" in note and "conda install -c conda-forge anywidget" in note
 
     png = png_of(300, 200)
     [update] = snapshot(w, png)
@@ -217,3 +220,17 @@ def test_without_a_front_end_the_kernel_draws_it_and_follows_the_view(
         w.expand()
         shell.events.trigger("post_run_cell", None)
     assert captured.outputs == []  # a closed view is left alone
+
+
+def test_an_executed_notebook_without_chromium_says_what_to_install(
+    gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    pytest.importorskip("playwright", reason="the kernel draws with cctviz[export]")
+    monkeypatch.setenv(ENV, "kernel")
+    monkeypatch.setenv("CCTVIZ_CHROMIUM", str(tmp_path / "no-chromium"))
+    w = cctviz.CCT(gf)
+    _, picture = displayed(w)
+    note = picture.data["text/plain"]
+    assert "image/png" not in picture.data
+    assert "No picture of this view: CCTVIZ_CHROMIUM=" in note
+    assert "pip install 'cctviz[export]'" in note and "apt-get install chromium" in note

@@ -68,6 +68,21 @@ def live_host() -> str | None:
     return None
 
 
+def no_view_note(host: str | None) -> str:
+    """What the static output says until the view sends its picture, which a reader sees only
+    where the view does not run (its stylesheet hides the output where it runs): the front end
+    cannot run Jupyter widgets, and what to install where."""
+    where = f"this {host}" if host else "this notebook"
+    return (
+        "The interactive view is drawn by cctviz's JavaScript, and its picture is added here "
+        f"once it has drawn. If no view shows above, {where} cannot run Jupyter widgets: "
+        "install anywidget into the environment the front end (JupyterLab, Notebook) runs from "
+        "— pip install anywidget, or conda install -c conda-forge anywidget — restart it and "
+        "reload the page. Meanwhile w.save('view.png') draws a picture in the kernel (pip "
+        "install 'cctviz[export]')."
+    )
+
+
 def _shell() -> Any:
     try:
         from IPython import get_ipython
@@ -112,10 +127,8 @@ class StaticPicture(Figures, FrontEndErrors):
         """The picture's output: HTML (the class the widget's stylesheet hides) and PNG."""
         label = f"cctviz: {self!r}"
         if self._static_png is None:
-            note = self._static_note or (
-                "The interactive view is drawn by cctviz's JavaScript; its picture is added here "
-                "once a notebook front end has drawn it."
-            )
+            # seen only where the widget's stylesheet is not loaded: the view is not running
+            note = self._static_note or no_view_note(live_host())
             text = f"{label}\n{note}"
             markup = f'<div class="{CSS_CLASS}"><pre>{html.escape(text)}</pre></div>'
             return {"text/html": markup, "text/plain": text}, {}
@@ -166,7 +179,14 @@ class StaticPicture(Figures, FrontEndErrors):
             picture = _compact(raw) or raw
         except (ImportError, BrowserUnavailableError) as error:
             self._static_png = None
-            self._static_note = f"No picture of this view: {error}."
+            self._static_note = (
+                f"No picture of this view: {error}. An executed notebook (nbconvert --execute, "
+                "papermill) gets the picture of each view from the kernel, which draws it with "
+                "Chromium: pip install 'cctviz[export]' and then `playwright install chromium` "
+                "(a download), or offline a system Chromium (apt-get install chromium, dnf "
+                "install chromium) on PATH or named by CCTVIZ_CHROMIUM. Opened in JupyterLab, "
+                "the notebook shows the interactive view."
+            )
             return
         width, height = round(figure.options.width.px), round(figure.options.height.px)
         self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)

@@ -285,3 +285,28 @@ def test_zoom_on_screen_is_what_to_svg_draws(open_notebook, page) -> None:
     # Fit: the view is fitted again, and so are figures
     view.get_by_role("button", name="Fit the whole tree in view").click()
     notebook.wait_python("w._view_transform is None", True)
+
+
+def test_reopened_after_a_restart_the_picture_shows_without_an_error(open_notebook, page) -> None:
+    """Saved without widget state, a notebook reopened after its kernel restarted has no model
+    for its view: JupyterLab shows the view's text (what it is) and no error, and the picture
+    below it stands in for the view."""
+    notebook = open_notebook(CELLS)
+    page.locator(".cctviz circle.cct-node").first.wait_for()
+    wait_snapshot(page)
+    src = wait_picture(page)
+    nb = save(notebook)
+    nb["metadata"].pop("widgets", None)  # as saved without widget state
+    (notebook.lab.root / notebook.name).write_text(json.dumps(nb))
+    page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()"
+    )
+    notebook.wait_idle()
+    page.goto("about:blank")
+    NotebookPage(page, notebook.lab, notebook.name).open()
+    picture = page.locator(f".{CSS_CLASS} img")
+    picture.wait_for()
+    assert picture.is_visible() and picture.get_attribute("src") == src
+    assert page.locator(".cctviz").count() == 0  # no view: the picture stands in for it
+    text = page.locator(".jp-OutputArea").first.inner_text()
+    assert "Error displaying widget" not in text and "CCT(GraphFrame: 34 nodes" in text

@@ -304,7 +304,7 @@ describe("the reducer menu", () => {
     expect(menu.parentElement.hidden).toBe(false);
     expect(menu.parentElement.textContent).toContain("over rank");
     expect(menu.value).toBe("mean");
-    expect([...menu.options].map((o) => o.value)).toEqual(["mean", "sum", "min", "max", "std", "imbalance"]);
+    expect([...menu.options].map((o) => o.value)).toEqual(["mean", "median", "sum", "min", "max", "std", "imbalance"]);
     menu.value = "imbalance";
     menu.dispatchEvent(new Event("change"));
     expect(chosen).toEqual(["imbalance"]);

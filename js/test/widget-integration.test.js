@@ -74,3 +74,33 @@ describe("the widget with the real renderer (integration)", () => {
     expect(el.querySelector(".cct-root")).toBeNull();
   });
 });
+
+describe("keys typed in the view", () => {
+  test("stay in it in hosts without Lumino's mark, but for those that leave it", () => {
+    const model = mockModel({ _payload: lodTree() });
+    const el = document.createElement("div");
+    document.body.append(el);
+    const dispose = widget.render({ model, el });
+    /** @type {string[]} */
+    const host = [];
+    const listen = (/** @type {KeyboardEvent} */ event) => host.push(event.key);
+    document.addEventListener("keydown", listen);
+    const stage = el.querySelector(".cct-stage");
+    stage.focus();
+    const press = (key) => stage.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+    for (const key of ["d", "ArrowDown", "Enter", "z"]) press(key);
+    expect(host).toEqual([]);
+    click(el.querySelector('.cct-node[data-id="0"]'));
+    press("Escape"); // clears the selection: the view's
+    expect(host).toEqual([]);
+    expect(el.contains(document.activeElement)).toBe(true);
+    press("Escape"); // nothing left to clear: the focus leaves, the host gets its Escape
+    expect(host).toEqual(["Escape"]);
+    stage.focus();
+    press("Tab");
+    expect(host).toEqual(["Escape", "Tab"]);
+    document.removeEventListener("keydown", listen);
+    dispose?.();
+    el.remove();
+  });
+});

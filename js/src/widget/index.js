@@ -5,11 +5,13 @@
 // snapshot.js (the notebook's static picture, sent to Python), download.js (toolbar downloads),
 // replacement.js (a view JupyterLab replaced hands its zoom on), connection.js (a view whose
 // kernel is gone says so and sends nothing).
+
 import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { bindChanges, ringsAdded } from "./changes.js";
 import { watchConnection } from "./connection.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
+import { keepKeys } from "./keys.js";
 import { createLodClient } from "./lod-client.js";
 import { bindPane } from "./pane.js";
 import { watchRefusals } from "./refusals.js";
@@ -26,9 +28,6 @@ import { bindTrend } from "./trend.js";
  * @typedef {import("./model.js").Traits} Traits
  * @typedef {import("./renderer-api.js").TableLike} TableLike
  */
-
-/** Lumino's mark of elements whose keys are not shortcuts. */
-const SUPPRESS = "data-lm-suppress-shortcuts";
 
 /** Room for the toolbar and status line in the first guess at the drawing's height. */
 const CHROME_HEIGHT = 90;
@@ -75,17 +74,7 @@ function releaseWhenClosed(model) {
  */
 function renderView(deps, model, el) {
   el.classList.add("cctviz");
-  // Keys typed in the view are the view's: Lumino (JupyterLab, Notebook 7) matches no shortcut
-  // from an element marked so upwards, so "d d" no longer deletes the cell and the arrows move
-  // the tree's cursor, not the active cell. Lumino tests the focused element itself first (the
-  // notebook's selectors end in ":focus"), so each element that takes the focus is marked as it
-  // does. Escape (when there is nothing left to clear) and Tab leave the view.
-  el.setAttribute(SUPPRESS, "true");
-  /** @param {FocusEvent} event */
-  const markFocused = (event) => {
-    if (event.target instanceof Element) event.target.setAttribute(SUPPRESS, "true");
-  };
-  el.addEventListener("focusin", markFocused);
+  const releaseKeys = keepKeys(el);
   /** @type {T | null} the table drawn now */
   let table = null;
   let started = false;
@@ -287,7 +276,7 @@ function renderView(deps, model, el) {
     if (disposed) return;
     disposed = true;
     saves.flush(); // what the user changed last still reaches Python
-    el.removeEventListener("focusin", markFocused);
+    releaseKeys();
     stopTheme();
     stopWatching();
     observer?.disconnect();

@@ -20,12 +20,14 @@ pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 pytest.importorskip("ruptures")
 
+from cctviz.ensemble import changes
 from cctviz.ensemble.synthetic import Change
 from cctviz.widget.changes import change_metric_name
 from cctviz.widget.compare_view import Compare
 
 SLOWER, FASTER = 28, 20  # synthetic node indices (pre-order of the store's tree) with big costs
-METRIC = change_metric_name("time (inc)")
+METRIC = change_metric_name("time (inc)")  # the changes of an inclusive colour: with their causes
+OWN = change_metric_name("time")  # of the default, exclusive colour: each node's own changes
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +59,11 @@ def _key(ens: Any, index: int) -> int:
     return int(ens.nodes.index[index])
 
 
-def test_changes_are_the_regressions_of_the_tree_on_its_nodes(ens: Any) -> None:
-    w = cctviz.CCT(ens)
+@pytest.mark.parametrize("colour", ["time", "time (inc)"])
+def test_changes_are_the_regressions_of_the_tree_on_its_nodes(ens: Any, colour: str) -> None:
+    w = cctviz.CCT(ens, color_by=colour)
     found = w.changes
-    expected = ens.regressions("time (inc)", by="launchdate")
+    expected = changes.regressions(ens, colour, "launchdate")
     pd.testing.assert_frame_equal(found.drop(columns="node"), expected)
     assert len(found) >= 2
     paths = _paths(w)
@@ -79,7 +82,7 @@ def test_changes_are_the_regressions_of_the_tree_on_its_nodes(ens: Any) -> None:
 
 
 def test_the_table_drawn_carries_rings_and_the_change_metric(ens: Any) -> None:
-    w = cctviz.CCT(ens)
+    w = cctviz.CCT(ens, color_by="time (inc)")
     assert w.table.change_metric is None and "changes" not in w._payload
     found = w.changes
     table = w.table
@@ -105,7 +108,7 @@ def test_the_table_drawn_carries_rings_and_the_change_metric(ens: Any) -> None:
     # coloured by it: the diverging palette, centred on "no change"
     w.color_by = METRIC
     assert w.palette == "rdbu"
-    w.color_by = "time"
+    w.color_by = "time (inc)"
     assert w.palette == "auto"
 
 
@@ -113,18 +116,19 @@ def test_they_are_found_lazily_and_once_per_where_and_metric(
     ens: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[Any, ...]] = []
-    original = type(ens).regressions
+    original = changes.regressions
 
-    def counted(self: Any, metric: str, *args: Any, **kwargs: Any) -> Any:
-        calls.append((self.filters, metric))
-        return original(self, metric, *args, **kwargs)
+    def counted(ens: Any, metric: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append((ens.filters, metric))
+        return original(ens, metric, *args, **kwargs)
 
-    monkeypatch.setattr(type(ens), "regressions", counted)
-    w = cctviz.CCT(ens)
+    monkeypatch.setattr(changes, "regressions", counted)
+    w = cctviz.CCT(ens, color_by="time (inc)")
     assert calls == []  # the first picture never waits for them
     w.changes  # noqa: B018
     w.changes  # noqa: B018
-    w.color_by = "time (inc)"  # the same metric's changes
+    w.color_by = METRIC  # coloured by the change: the same metric's changes
+    w.color_by = "time (inc)"
     w.reducer = "max"  # another reduction of the same profiles: the rings stay
     assert w.table.change_metric == METRIC
     assert calls == [((), "time (inc)")]
@@ -166,10 +170,11 @@ def test_explain_opens_the_compare_view_of_the_runs_around_a_change(ens: Any) ->
     assert _paths(shown)[node] == tuple(found.iloc[own]["path"])
     leaf = not (shown.table.parent == node).any()
     assert shown.focused == (int(shown.table.parent[node]) if leaf else node)
-    day = found.iloc[own]["at"]
+    day = found.iloc[own]["at"]  # five nightly runs each side, their medians compared
     assert shown.labels == (
-        f"launchdate {(day - pd.Timedelta(days=1)).date()}",
-        f"launchdate {day.date()}",
+        f"launchdate {(day - pd.Timedelta(days=5)).date()} … "
+        f"{(day - pd.Timedelta(days=1)).date()} (median of 5)",
+        f"launchdate {day.date()} … {(day + pd.Timedelta(days=4)).date()} (median of 5)",
     )
     assert isinstance(w.explain(found.iloc[1]), Compare)  # a row does as well
     with pytest.raises(IndexError, match=r"no change 99: w.changes has \d+ row"):
@@ -185,13 +190,16 @@ def test_the_pages_requests(ens: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     reply = sent[-1]
     assert reply["ok"] is True and reply["id"] == 1
     listed = reply["changes"]
-    assert (listed["metric"], listed["by"]) == ("time (inc)", "launchdate")
+    assert (listed["metric"], listed["by"]) == ("time", "launchdate")
+    # the synthetic runs mix compilers: said with the changes
+    compilers = ens.profiles["compiler"].nunique()
+    assert listed["caution"].startswith(f"these runs differ in compiler ({compilers} values)")
     found = w.changes
     assert [r["node"] for r in listed["rows"]] == found["node"].tolist()
     assert [tuple(r["path"]) for r in listed["rows"]] == [tuple(p) for p in found["path"]]
     assert [r["change"] for r in listed["rows"]] == pytest.approx(found["change"].tolist())
     assert listed["rows"][0]["at"] == str(found["at"].iloc[0].date())
-    assert w.table.change_metric == METRIC  # the table was sent with them
+    assert w.table.change_metric == OWN  # the table was sent with them
     w._on_message(w, {"type": "explain", "id": 2, "index": 1}, [])
     assert sent[-1] == {
         "type": "reply",
@@ -231,7 +239,7 @@ def test_a_single_profile_has_no_changes(ens: Any, monkeypatch: pytest.MonkeyPat
 def test_other_profiles_drop_the_change_colour(ens: Any) -> None:
     w = cctviz.CCT(ens)
     w.changes  # noqa: B018
-    w.color_by = METRIC
+    w.color_by = OWN
     w.where = "run >= 5"  # their changes are not found yet: coloured by time again
     assert (w.color_by, w.palette) == ("time", "auto")
     assert w.table.change_metric is None
@@ -239,7 +247,7 @@ def test_other_profiles_drop_the_change_colour(ens: Any) -> None:
 
 def test_figures_draw_the_rings_and_key_them(ens: Any) -> None:
     pytest.importorskip("playwright", reason="figures need Playwright (cctviz[export])")
-    w = cctviz.CCT(ens)
+    w = cctviz.CCT(ens, color_by="time (inc)")
     plain = w.to_svg()
     assert "cct-change-ring" not in plain  # not found yet: the figure is as before
     found = w.changes

@@ -5,6 +5,7 @@ Dask on a cluster when given a client. Nothing holds the whole ensemble in memor
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -281,9 +282,17 @@ class Ensemble:
         where the new level starts), ``profile`` (the first profile there), ``before``,
         ``after``, ``change`` (after ÷ before − 1), ``score`` (standard errors) and ``cause``
         ("exclusive": the node's own value changed; "inclusive only": its descendants'). The
-        method is in cctviz.ensemble.changes."""
+        method is in cctviz.ensemble.changes. Runs that differ in configuration (job sizes,
+        problem sizes, compilers: cctviz.ensemble.configs) give a ``ConfigurationWarning``."""
+        from . import configs
         from .changes import regressions
+        from .trend import check_axis
 
+        profiles = self.profiles
+        axis = check_axis(profiles, by)
+        said = configs.sentence(configs.varying(profiles, axis), axis)
+        if said:
+            warnings.warn(said[0].upper() + said[1:] + ".", configs.ConfigurationWarning, 2)
         return regressions(self, metric, by, min_change, min_score)
 
     def report(

@@ -1,5 +1,6 @@
 """From a change to its cause: the compare view of the runs just before and just after a change
-found by ``Ensemble.regressions``, aligned by call path and focused on the changed node."""
+found by ``Ensemble.regressions`` (the median of up to five runs each side), aligned by call path
+and focused on the changed node."""
 
 from __future__ import annotations
 
@@ -18,10 +19,24 @@ def _path_ids(table: Any) -> dict[tuple[str, ...], int]:
     return out
 
 
+WINDOW = 5  # runs each side of a change: the detector's shortest level (changes.MIN_SEGMENT)
+
+
+def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
+    """One side of the comparison: the median of ``runs`` (one run: itself), and its label."""
+    first, last = axis_text(runs[by].iloc[0]), axis_text(runs[by].iloc[-1])
+    if len(runs) == 1:
+        return ens.at(str(runs.index[0])), f"{by} {first}"
+    ids = ", ".join("'" + str(p).replace("'", "''") + "'" for p in runs.index)
+    median = ens.where(f"profile IN ({ids})").to_graphframe("median")
+    return median, f"{by} {first} … {last} (median of {len(runs)})"
+
+
 def explain(ens: Any, change: Any, by: str | None) -> Any:
-    """A ``cctviz.Compare`` of the run before ``change`` (a row of ``regressions``) and the run
-    where its new level starts, with the changed node selected and focused (a leaf: its caller,
-    so that it shows among its siblings)."""
+    """A ``cctviz.Compare`` of the runs before ``change`` (a row of ``regressions``) and the
+    runs from where its new level starts (the median of up to five runs each side, so that one
+    outlier run does not pass for the change), with the changed node selected and focused (a
+    leaf: its caller, so that it shows among its siblings)."""
     from ..widget.compare_view import compare
 
     row = pd.Series(change) if isinstance(change, dict) else change
@@ -32,12 +47,13 @@ def explain(ens: Any, change: Any, by: str | None) -> Any:
             )
     profiles = ens.profiles
     by = check_axis(profiles, by)
-    earlier = profiles[profiles[by] < row["at"]].sort_values(by)
+    ordered = profiles.dropna(subset=[by]).sort_values(by, kind="stable")
+    earlier = ordered[ordered[by] < row["at"]].tail(WINDOW)
     if earlier.empty:
         raise ValueError(f"no run comes before {by} {row['at']}: nothing to compare with")
-    before, after = str(earlier.index[-1]), str(row["profile"])
-    labels = [f"{by} {axis_text(earlier[by].iloc[-1])}", f"{by} {axis_text(row['at'])}"]
-    w = compare(ens.at(before), ens.at(after), labels=labels)
+    later = ordered[ordered[by] >= row["at"]].head(WINDOW)
+    sides = [_side(ens, earlier, by), _side(ens, later, by)]
+    w = compare([gf for gf, _ in sides], labels=[label for _, label in sides])
     node = _path_ids(w.table).get(tuple(row["path"]))
     if node is not None:
         w.select([node])

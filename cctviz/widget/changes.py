@@ -44,9 +44,9 @@ class Changes(ProfileStrip):
     @property
     def changes(self) -> pd.DataFrame:
         """The changes of level along the runs of the profiles shown (``where``), one row per
-        (node, change), largest effect first: ``Ensemble.regressions`` of the colour metric's
-        inclusive partner (a node and what it calls, so a change is seen on the path down to
-        where it happened) by the launch date (else the run), plus ``node``, the node's id in
+        (node, change), largest effect first: ``Ensemble.regressions`` of the colour metric (an
+        exclusive one: each node's own changes; an inclusive one: also on the path down to
+        where they happened) by the launch date (else the run), plus ``node``, the node's id in
         this tree (-1: not in it). Found when first read (seconds on a big store), then kept
         until ``where`` or the metric changes. Read-only."""
         return self._changes_found().copy()
@@ -94,17 +94,17 @@ class Changes(ProfileStrip):
         return self.where, self._change_basis(), check_axis(self._data.profiles, None)
 
     def _change_basis(self) -> str:
-        """The metric whose changes are found: the colour metric's inclusive partner where the
-        store has it, else the colour metric; a colour the store does not hold (the change
-        metric itself, ``profiles``) keeps the one of the table drawn, else the size metric's."""
+        """The metric whose changes are found: the colour metric; a colour the store does not
+        hold (the change metric itself, ``profiles``) keeps the one of the table drawn, else the
+        size metric."""
         stored = {str(m) for m in self._ensemble.metrics.index}
         if self._table.change_metric is not None and self.color_by not in stored:
             return self._table.change_metric.removeprefix("change % (").removesuffix(")")
+        # the colour metric itself: an exclusive one finds each node's own changes, at the node
+        # where they happened (its inclusive partner would bury a small node's change in its
+        # caller's subtree); an inclusive one finds them on the path down, each with its cause
         for name in (self.color_by, self.size_by):
             if name in stored:
-                m = self._table.metrics[name]
-                if m.kind == "exclusive" and m.partner in stored:
-                    return str(m.partner)
                 return name
         raise ValueError(
             f"the colour metric {self.color_by!r} is not a metric of the store; changes are "
@@ -117,7 +117,9 @@ class Changes(ProfileStrip):
         key = self._changes_key()
         if key not in self._found:
             _where, basis, by = key
-            self._found[key] = self._data.regressions(basis, by=by)
+            from ..ensemble.changes import regressions
+
+            self._found[key] = regressions(self._data, basis, by)
         found = _with_nodes(self._found[key], self._store_keys())
         # drawn once: none found, nothing to draw (the view's table is not sent again)
         if (found["node"] >= 0).any() and self._table.change_metric != change_metric_name(key[1]):
@@ -208,7 +210,10 @@ class Changes(ProfileStrip):
             }
             for r in found.itertuples(index=False)
         ]
-        return {"changes": {"metric": basis, "by": by, "rows": rows}}
+        from ..ensemble import configs
+
+        mixed = configs.sentence(configs.varying(self._data.profiles, by), by)
+        return {"changes": {"metric": basis, "by": by, "rows": rows, "caution": mixed}}
 
     @handles("explain")
     def _explain_request(self, content: Message) -> dict[str, Any]:

@@ -19,7 +19,7 @@ STORE = [
     "from cctviz.ensemble.synthetic import Change\n"
     "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'nightly', 60, 40, seed=3,\n"
     f"    changes=[Change({INJECTED}, 30, 1.5)], job_sizes=(64,), problem_sizes=(30,))\n"
-    "w = cctviz.CCT(ens)\nw"
+    "w = cctviz.CCT(ens, color_by='time (inc)')\nw"
 ]
 # the injected node's id in the widget's tree, from what the kernel found
 NODE = (
@@ -75,7 +75,10 @@ def test_a_change_is_ringed_listed_first_and_compared(open_notebook, page, noteb
     notebook.wait_python("type(w.explained).__name__", "Compare")
     assert panel.get_attribute("data-model") == notebook.python_json("w.explained.model_id")
     labels = notebook.python_json("list(w.explained.labels)")
-    assert labels == ["launchdate 2025-01-30", "launchdate 2025-01-31"]
+    assert labels == [  # the medians of five nightly runs each side
+        "launchdate 2025-01-26 … 2025-01-30 (median of 5)",
+        "launchdate 2025-01-31 … 2025-02-04 (median of 5)",
+    ]
     # the changed node (by call path) selected, and focused (a leaf: under its caller), shown
     # coloured by the difference
     path = notebook.python_json(f"list(w.changes.set_index('node').loc[{node}, 'path'])")

@@ -19,7 +19,7 @@ import { displayText } from "../base/text.js";
  * @property {number | null} change after ÷ before − 1
  * @property {string} cause "exclusive", "inclusive only" or "unknown"
  */
-/** @typedef {{ metric: string, by: string, rows: Change[] }} ChangesReply */
+/** @typedef {{ metric: string, by: string, rows: Change[], caution?: string }} ChangesReply */
 /** @typedef {Change & { index: number }} ChangeRow a change and its position in w.changes */
 /**
  * @typedef {object} ChangesHandlers
@@ -126,9 +126,11 @@ export function createChangesList(parent, handlers) {
         if (mine !== generation) return;
         rows = changeOrder(reply.rows);
         const of = `of ${displayText(reply.metric)} by ${displayText(reply.by)}`;
-        note.textContent = rows.length
-          ? `${rows.length} change(s) ${of}: own changes first, then largest`
+        const found = rows.length
+          ? `${rows.length} change(s) ${of}: own changes first, then the largest in ${displayText(reply.metric)}`
           : `No change ${of} (5 % or more)`;
+        // runs of several configurations: a change may be the configuration's (said, not hidden)
+        note.textContent = reply.caution ? `${found}. Caution: ${reply.caution}.` : found;
         list.replaceChildren();
         for (const r of rows) rowElement(r);
       } catch (error) {

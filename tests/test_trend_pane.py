@@ -110,8 +110,8 @@ def test_the_reducer_the_colour_metric_and_where_are_the_trees(ens: Any) -> None
     w.color_by = "time (inc)"
     assert w._trend["metric"] == "time (inc)"
     _check_series(w, _expected(ens, w, root, "launchdate"), "launchdate")
-    w.color_by = "profiles"  # no column of the store: its first metric
-    assert w._trend["metric"] == "time"
+    w.color_by = "profiles"  # no column of the store: what size shows (the trend of sizes)
+    assert w._trend["metric"] == w.size_by == "time (inc)"
     _check_series(w, _expected(ens, w, root, "launchdate"), "launchdate")
     w.where = "jobsize >= 256"
     sub = ens.where("jobsize >= 256")
@@ -219,3 +219,25 @@ def test_other_data_without_the_axis_gets_a_varying_number_axis(ens: Any, tmp_pa
     w.data = other  # no compiler, no launch date nor run: the number that varies
     assert w.trend_by == "problem" and w._trend["by"] == "problem"
     assert w._trend["kind"] == "number" and w._trend["profiles"] == 2
+
+
+def test_the_axes_offered_put_what_makes_a_trend_first() -> None:
+    from cctviz.ensemble.trend_payload import axes
+
+    n = 30
+    profiles = pd.DataFrame(
+        {
+            "cmdline": [f"./lulesh -s {i} -P spot" for i in range(n)],  # a text per run
+            "cluster": ["quartz"] * n,  # one value
+            "compiler": ["gcc", "clang"] * (n // 2),
+            "jobsize": [8, 64, 216] * (n // 3),
+            "launchdate": pd.date_range("2025-01-01", periods=n),
+        }
+    )
+    assert [a["name"] for a in axes(profiles)] == [
+        "launchdate",
+        "jobsize",
+        "compiler",
+        "cmdline",
+        "cluster",
+    ]

@@ -18,6 +18,7 @@ from .trend_spread import spread
 
 MAX_CHILDREN = 12
 """Children drawn at most (the largest by the tree's value); the pane says how many are left."""
+MAX_CATEGORIES = 24  # a category axis of more values than this is a text, not a trend
 MAX_POINTS = 480
 """Points of one series sent at most: a longer one keeps, in each of ``MAX_POINTS / 4`` runs of
 its points, the first, the last, the lowest and the highest (its shape, in its own values)."""
@@ -27,14 +28,23 @@ NOT_AXES = ("hash", "source", "nodes")
 
 def axes(profiles: pd.DataFrame) -> list[dict[str, str]]:
     """The axes the pane offers: each metadata column with its kind, ``"date"``, ``"number"``
-    or ``"category"`` (text, booleans)."""
-    out = []
+    or ``"category"`` (text, booleans); first the dates, then the numbers and the categories of
+    a few values that vary, last what cannot make a trend (one value for every profile, texts
+    such as command lines)."""
+    ranked = []
     for column in profiles.columns:
         name = str(column)
         if name in NOT_AXES:
             continue
-        out.append({"name": name, "kind": axis_kind(profiles[column])})
-    return out
+        kind = axis_kind(profiles[column])
+        try:
+            distinct = profiles[column].nunique()
+        except TypeError:  # lists: no axis to speak of
+            distinct = 0
+        useful = distinct > 1 and (kind != "category" or distinct <= MAX_CATEGORIES)
+        rank = (0 if useful else 1, ("date", "number", "category").index(kind))
+        ranked.append((rank, {"name": name, "kind": kind}))
+    return [axis for _, axis in sorted(ranked, key=lambda r: r[0])]  # stable: store order kept
 
 
 def profiles_of(ens: Any) -> dict[str, Any]:

@@ -94,15 +94,21 @@ class TrendPane(WidgetPart):
         """The stored metric the pane draws and the one its shares are of (None: no share).
         Of an exclusive colour metric, its inclusive partner: a node's line then holds its
         children's, one y scale shows what each child weighs, and the share in each title is
-        of the values drawn. Else the colour metric (its partner, or the first stored metric,
-        when the store has no column of it)."""
+        of the values drawn. Else the colour metric (its partner; a colour the store has no
+        column of, such as the change %: the size metric, else the first inclusive one)."""
+        from .size_reducer import unreduced
+
         stored = [str(m) for m in self._data.metrics.index]
         metrics = self._table.metrics
         colour = metrics.get(self.color_by)
         partner = colour.partner if colour is not None else None
         first = (partner, self.color_by) if colour and colour.kind == "exclusive" else ()
-        wanted = (*first, self.color_by, partner)
-        metric = next((m for m in wanted if m in stored), stored[0])
+        # a colour the store does not hold (the change %, profiles): what size shows
+        size = unreduced(self._table, self.size_by)
+        wanted = (*first, self.color_by, partner, size)
+        kinds = self._data.metrics["kind"]
+        inclusive = [m for m in stored if kinds.get(m) == "inclusive"]
+        metric = next((m for m in wanted if m in stored), (inclusive or stored)[0])
         inclusive = [m for m in (metric, metrics[metric].partner) if m in metrics]
         share = next((m for m in inclusive if metrics[m].kind == "inclusive"), None)
         return metric, share

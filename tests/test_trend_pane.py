@@ -126,6 +126,12 @@ def test_a_number_axis_and_a_category_axis_with_its_spread(ens: Any) -> None:
     w.trend_by = "jobsize"
     assert w._trend["kind"] == "number" and w._trend["by"] == "jobsize"
     _check_series(w, _expected(ens, w, root, "jobsize"), "jobsize")
+    # several runs at each job size: each point with their spread, as a category's
+    values = ens.distribution(_path(w, root), "time (inc)")
+    first = w._trend["series"][0]
+    for at, low, high in zip(first["x"], first["low"], first["high"], strict=True):
+        mine = values.loc[values["jobsize"] == at, "value"]
+        assert (low, high) == pytest.approx((mine.quantile(0.25), mine.quantile(0.75)))
     w.trend_by = "compiler"
     pane = w._trend
     assert pane["kind"] == "category"

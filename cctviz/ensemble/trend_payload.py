@@ -135,6 +135,10 @@ def payload(
     categories: list[str] = []
     if kind == "category":
         categories = sorted({str(v) for v in rows[by]})
+    # each point's spread where points combine profiles: a category's, or a number axis that
+    # mixes runs (a job size run at several problem sizes)
+    spreads = kind == "category" or (kind == "number" and bool((rows["count"] > 1).any()))
+    if spreads:
         bounds = spread(ens, list(by_key), metric, by).set_index(["key", by])
     series = []
     thinned = False
@@ -158,7 +162,7 @@ def payload(
             "y": [_number(v) for v in ys[kept]],
             "count": [int(c) for c in mine["count"].to_numpy()[kept]],
         }
-        if kind == "category":
+        if spreads:
             spans = [
                 bounds.loc[(int(keys[i]), v)] if (int(keys[i]), v) in bounds.index else None
                 for v in at

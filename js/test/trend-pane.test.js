@@ -190,6 +190,22 @@ describe("the trend pane", () => {
     expect(main.querySelectorAll(".cct-trend-axis text")[1].textContent).toBe("8");
   });
 
+  test("a number axis whose points mix runs draws the line with each point's spread", () => {
+    const { pane, el } = mount();
+    const series = { id: 0, name: "main", share: null, x: [8, 64, 216], y: [5, 6, 7], count: [2, 2, 1] };
+    pane.setData(trend({ by: "jobsize", kind: "number", series: [series] }));
+    let chart = el.querySelector(".cct-trend-chart");
+    expect(chart.querySelector(".cct-trend-line")).not.toBeNull();
+    expect(chart.querySelectorAll(".cct-trend-spread")).toHaveLength(0); // one run a point: a line
+    pane.setData(
+      trend({ by: "jobsize", kind: "number", series: [{ ...series, low: [4, 5, null], high: [7, 6.5, null] }] }),
+    );
+    chart = el.querySelector(".cct-trend-chart");
+    expect(chart.querySelector(".cct-trend-line")).not.toBeNull();
+    expect(chart.querySelectorAll(".cct-trend-spread")).toHaveLength(2);
+    expect(chart.querySelector(".cct-trend-point title").textContent).toBe("8: 5 (2 profiles; middle half 4–7)");
+  });
+
   test("names from the data stay text, never markup", () => {
     const { pane, el } = mount();
     const evil = '<img src=x onerror="alert(1)">\u0007';

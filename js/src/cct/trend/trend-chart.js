@@ -81,7 +81,9 @@ export function plotChart(parent, d, s, scales, look) {
   const marks = parent.append("g").attr("class", "cct-trend-marks").attr("fill", "none").attr("stroke", look.line);
   if (d.kind !== "category") {
     marks.append("path").attr("class", "cct-trend-line").attr("d", linePath(s, scales)).attr("stroke-width", 1.2);
-    return;
+    // a number axis whose points combine several profiles (a scaling study's runs of other
+    // sizes at one job size) shows their spread as well: the mean alone would hide the mix
+    if (!s.low) return;
   }
   s.x.forEach((at, i) => {
     const low = s.low?.[i] ?? Number.NaN;

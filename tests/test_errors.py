@@ -49,9 +49,9 @@ def test_unknown_metric_lists_the_available_ones(gf) -> None:
 
 def test_unknown_reducer(gf) -> None:
     with pytest.raises(
-        ValueError, match=r"unknown reducer 'median'; accepted: 'mean', 'sum', 'min', 'max'"
+        ValueError, match=r"unknown reducer 'mode'; accepted: 'mean', 'median', 'sum'"
     ):
-        cctviz.CCT(gf, reducer="median")
+        cctviz.CCT(gf, reducer="mode")
 
 
 def test_unknown_keyword_suggests_the_right_one(gf) -> None:

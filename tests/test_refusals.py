@@ -84,7 +84,7 @@ BAD_UPDATES = [
     {"highlighted": ["main"]},
     {"selection": [10**9]},
     {"search_regex": True, "search": "("},
-    {"reducer": "median"},
+    {"reducer": "mode"},
     {"height": 10},
 ]
 

@@ -97,7 +97,7 @@ PAGE_FORGED = [
     ("color_by", "nope"),
     ("selection", [10**9]),
     ("visible_roots", [10**9]),
-    ("reducer", "median"),
+    ("reducer", "mode"),
     ("height", 10),
 ]
 

@@ -353,6 +353,11 @@ export function createRenderer(container, options = {}) {
       get matches() {
         return commands.matches;
       },
+      /** How many nodes match the search in the full tree, as Python counted them (level of
+       * detail: the browser has only some); null: count the table's. @param {number | null} n */
+      setSearchCount(n) {
+        commands.setSearchCount(n);
+      },
       get cursor() {
         return store.cursor;
       },
@@ -422,6 +427,7 @@ export function createRenderer(container, options = {}) {
       setUnits: painter.setUnits,
       destroy() {
         later.cancel();
+        toolbar?.destroy();
         gestures.destroy();
         camera.detach();
         painter.destroy();

@@ -202,3 +202,33 @@ describe("a real profile (HPCToolkit allgather, 1,474 nodes)", () => {
     expect(drawnIds(container).length).toBeLessThan(before.length + 100);
   });
 });
+
+describe("under level of detail", () => {
+  test("matches not loaded are counted from Python's count of the same search; steps ask Python", async () => {
+    /** @type {[number, number][]} */
+    const asked = [];
+    const { container, renderer } = mountRenderer(lodTree(), {
+      state: { ...TIME, search: "kernel" },
+      onFind: async (node, step) => {
+        asked.push([node, step]);
+        return step === 0 ? null : 9;
+      },
+    });
+    expect(info(container)).toBe("1 match");
+    // a count of another search (typed since) is not this one's
+    renderer.setSearchCount({ search: "kern", regex: false, caseSensitive: false, count: 40 });
+    expect(info(container)).toBe("1 match");
+    renderer.setSearchCount({ search: "kernel", regex: false, caseSensitive: false, count: 3 });
+    expect(info(container)).toBe("3 matches, 2 not loaded");
+    renderer.command("match", 1);
+    await wait(0);
+    expect(asked).toEqual([[-1, 1]]);
+    expect(renderer.cursor).toBe(9); // Python's answer, shown
+    renderer.command("showMatches");
+    await wait(0);
+    expect(asked).toEqual([
+      [-1, 1],
+      [-1, 0],
+    ]);
+  });
+});

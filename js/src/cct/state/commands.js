@@ -61,6 +61,9 @@ import { createSearch } from "./search-commands.js";
  * @property {((format: "svg" | "png") => void) | null} download
  * @property {((reducer: string) => void) | null} reducer how a node's rows combine
  * @property {(node: NodeId) => void} loadMore the hidden children of `node` (-1: hidden roots)
+ * @property {((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null} [find] level of
+ *   detail: loads the search match after (`step` 1) or before (-1) `node` (-1: none), or (0) the
+ *   matches, and gives the match
  */
 
 /**
@@ -230,12 +233,21 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
     if (reveal && id !== null) screen.reveal([id], { readable: true });
   }
 
-  const search = createSearch({ store, table: tableNow, shown, screen, toolbar, change, setCursor });
+  const search = createSearch({
+    store,
+    table: tableNow,
+    shown,
+    screen,
+    toolbar,
+    change,
+    setCursor,
+    find: requests.find ?? null,
+  });
 
   return {
     dispatch,
     updateSearch: search.update,
-    /** Matches Python counted over the full tree (level of detail). */
+    /** Python's count of a search's matches over the full tree (level of detail). */
     setSearchCount: search.setCounted,
     /** Ids of the search matches that are drawn, in tree order. */
     get matches() {

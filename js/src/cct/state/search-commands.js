@@ -21,20 +21,33 @@ import { matcher, matchIds, matchSummary, nextMatch, nodesOpened, openAncestors 
  */
 
 /**
+ * Python's count of a search's matches over the full tree (level of detail), and the search.
+ * @typedef {{ search: string, regex: boolean, caseSensitive: boolean, count: number }} Counted
+ */
+
+/**
  * @param {{ store: import("./store.js").Store, table: () => Table | null, shown: () => Picture | null,
  *   screen: import("./commands.js").Screen, toolbar: SearchBox | null,
  *   change: (partial: Record<string, unknown> | null, anchor?: NodeId | null) => void,
- *   setCursor: (id: NodeId | null, reveal: boolean) => void }} parts
+ *   setCursor: (id: NodeId | null, reveal: boolean) => void,
+ *   find: ((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null }} parts
+ *   `find`: under level of detail, Python loads the match after (before) a node, or the matches
  */
-export function createSearch({ store, table: tableNow, shown, screen, toolbar, change, setCursor }) {
+export function createSearch({ store, table: tableNow, shown, screen, toolbar, change, setCursor, find }) {
   /** @type {NodeId[]} every match the table has, ascending */
   let ids = [];
   /** @type {NodeId[]} the matches a step can reach: drawn, or inside a collapsed subtree */
   let reachable = [];
   /** @type {NodeId | null} the match the last step went to */
   let at = null;
-  /** matches Python counted over the full tree (level of detail), null: the table's count */
-  let counted = /** @type {number | null} */ (null);
+  /** @type {Counted | null} Python's count (level of detail) */
+  let python = null;
+  /** Matches Python counted over the full tree, when it counted the view's search; else null. */
+  const counted = () => {
+    const v = state();
+    const same = python && python.search === v.search && python.regex === v.searchRegex;
+    return same && python?.caseSensitive === v.searchCase ? python.count : null;
+  };
   const state = () => store.view;
   const test = () => matcher(state().search, { regex: state().searchRegex, caseSensitive: state().searchCase });
 
@@ -71,7 +84,7 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     if (at !== null && !ids.includes(at)) at = null;
     screen.marks.matches(ids);
     const hidden = ids.length - placed.drawn.size - placed.outside;
-    const notLoaded = Math.max(0, (counted ?? 0) - ids.length);
+    const notLoaded = Math.max(0, (counted() ?? 0) - ids.length);
     toolbar?.setSearchInfo(
       matchSummary({ total: ids.length + notLoaded, hidden, outside: placed.outside, notLoaded }),
       false,
@@ -87,8 +100,16 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     return nodesOpened(table, statsOf(table), state(), open, values);
   }
 
+  /** Whether Python counted matches this table has not got (level of detail): it finds them. */
+  const askPython = () => !!find && (counted() ?? 0) > ids.length;
+
   /** To the next (1) or previous (-1) match: its ancestors open, it comes into view. @param {1 | -1} step */
   function stepTo(step) {
+    if (askPython() && find) {
+      const from = at ?? /** @type {NodeId} */ (-1);
+      find(from, step).then((id) => id !== null && show(id), noAnswer);
+      return;
+    }
     const id = nextMatch(reachable, at, step);
     if (id !== null) show(id);
   }
@@ -104,12 +125,18 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     screen.centerOn(id);
     screen.reveal([id], { readable: true });
     const index = reachable.indexOf(id);
-    const total = Math.max(ids.length, counted ?? 0);
+    const total = Math.max(ids.length, counted() ?? 0);
     if (index >= 0) toolbar?.setSearchInfo(`${index + 1} of ${total.toLocaleString("en-US")}`, false);
   }
 
-  /** Every reachable match's ancestors open (on request), and the view fits what opened. */
+  /** Every reachable match's ancestors open (on request): under level of detail, once Python
+   * loaded them. */
   function showAll() {
+    if (askPython() && find) find(/** @type {NodeId} */ (-1), 0).then(openAll, noAnswer);
+    else openAll();
+  }
+  /** Opens the ancestors of every reachable match the table has; the view fits what opened. */
+  function openAll() {
     const table = tableNow();
     const pic = shown();
     if (!table || !pic) return;
@@ -123,15 +150,18 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     );
   }
 
+  /** Python could not answer (its error is reported by the widget): the search stays as it is. */
+  const noAnswer = () => {};
+
   return {
     type,
     update,
     stepTo,
     show,
     showAll,
-    /** Matches Python counted over the full tree (level of detail; null: count the table's). @param {number | null} n */
-    setCounted(n) {
-      counted = n;
+    /** Python's count of a search over the full tree (level of detail; null: none). @param {Counted | null} c */
+    setCounted(c) {
+      python = c;
       update();
     },
     /** Ids of the search matches that are drawn, in tree order. */

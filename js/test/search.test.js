@@ -97,6 +97,14 @@ describe("typing", () => {
     expect(button(container, "Show all matches").getAttribute("aria-label")).toBe("Show all matches (opens 2 nodes)");
   });
 
+  test("on the canvas backend the glyphs holding matches get dashed rings saying how many", () => {
+    const { container } = mount({ backend: "canvas", collapsed: [1, 3], search: "kern" });
+    const rings = [...container.querySelectorAll(".cct-ring.cct-match")];
+    const holding = rings.filter((r) => r.classList.contains("cct-holds-match"));
+    expect(rings.length).toBe(3);
+    expect(holding.map((r) => r.getAttribute("data-holds-match"))).toEqual(["1", "1"]);
+  });
+
   test("setting the search from Python is the same: counted and marked, nothing opens, nothing reported", () => {
     const { container, renderer, changes } = mount({ collapsed: [1, 3] });
     renderer.setState({ search: "kern" });
@@ -230,5 +238,6 @@ describe("under level of detail", () => {
       [-1, 1],
       [-1, 0],
     ]);
+    expect(info(container)).toBe("3 matches, 2 not loaded; opened 0 nodes");
   });
 });

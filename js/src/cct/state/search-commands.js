@@ -144,10 +144,9 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     const open = openAncestors(table, state().collapsed, reachable);
     change(open && { collapsed: open });
     screen.reveal(reachable);
-    toolbar?.setSearchInfo(
-      `${matchSummary({ total: ids.length, hidden: 0, outside: 0 })}; opened ${n.toLocaleString("en-US")} nodes`,
-      false,
-    );
+    const notLoaded = Math.max(0, (counted() ?? 0) - ids.length);
+    const summary = matchSummary({ total: ids.length + notLoaded, hidden: 0, outside: 0, notLoaded });
+    toolbar?.setSearchInfo(`${summary}; opened ${n.toLocaleString("en-US")} nodes`, false);
   }
 
   /** Python could not answer (its error is reported by the widget): the search stays as it is. */
@@ -168,10 +167,6 @@ export function createSearch({ store, table: tableNow, shown, screen, toolbar, c
     get drawn() {
       const pic = shown();
       return pic ? ids.filter((id) => pic.drawn(id)) : [];
-    },
-    /** Ids of every match the table has, in tree order. */
-    get all() {
-      return [...ids];
     },
   };
 }

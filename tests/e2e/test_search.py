@@ -161,3 +161,38 @@ def test_python_search_is_typing_step_and_show_all_from_python(open_notebook, pa
         arg=matches,
     )
     assert len(drawn(page)) == notebook.python_json("len(drawn_ids(w))")
+
+
+def test_level_of_detail_counts_from_python_and_loads_what_enter_steps_to(open_notebook, page):
+    notebook = open_notebook(
+        [
+            "import cctviz\nimport numpy as np\n"
+            "w = cctviz.CCT(cctviz.examples.synthetic(20_000, seed=3), budget=500)\n"
+            "hidden = np.flatnonzero(~w._lod.revealed)\n"
+            "name = w.table.name(int(hidden[-1]))\nw"
+        ]
+    )
+    view(page).locator(".cct-nodes .cct-node").first.wait_for()
+    name = notebook.python_json("name")
+    search = view(page).get_by_label("Search node names")
+    search.fill(name)
+    notebook.wait_python("w.search", name)
+    matches = notebook.python_json("w.search_matches")
+    have = notebook.python_json("[m for m in w.search_matches if w._lod.revealed[m]]")
+    assert len(have) < len(matches)
+    # the view has only some matches: the rest are counted from Python's count
+    page.wait_for_function(
+        "(n) => document.querySelector('.cct-search-info').textContent.includes(`${n} not loaded`)",
+        arg=len(matches) - len(have),
+    )
+    assert notebook.python_json("len(w.loaded)") <= 500 + 200  # nothing loaded by the search
+    assert matches[0] not in have
+    search.press("Enter")  # Python finds the first match, loads its path; the view opens it
+    page.wait_for_function(
+        "(id) => document.querySelector('.cctviz').cctRenderer.cursor === id", arg=matches[0]
+    )
+    page.wait_for_function(
+        '(id) => document.querySelector(`.cctviz .cct-node[data-id="${id}"]`)', arg=matches[0]
+    )
+    assert notebook.python_json(f"bool(w._lod.revealed[{matches[0]}])")
+    shot(page, "search-7-level-of-detail-enter")

@@ -201,14 +201,16 @@ def test_focus_and_highlight_load_their_nodes(big: Any) -> None:
     assert w._lod.revealed[hidden[:2]].all()
 
 
-def test_search_runs_over_the_full_tree_and_loads_matches(big: Any) -> None:
+def test_search_runs_over_the_full_tree_and_loads_nothing(big: Any) -> None:
+    # a search only counts (the page marks and counts); a step or "show all" loads (test_search.py)
     w = cctviz.CCT(big, budget=500)
     hidden = np.flatnonzero(~w._lod.revealed)
     name = w.table.name(int(hidden[-1]))
     w.search = name
     matches = w.search_matches
     assert int(hidden[-1]) in matches
-    assert w._lod.revealed[matches].all()
+    assert not w._lod.revealed[int(hidden[-1])]
+    assert w._search_count["count"] == len(matches)
 
 
 def test_small_trees_and_budget_none_send_everything(big: Any) -> None:

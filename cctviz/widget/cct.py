@@ -3,29 +3,26 @@
 ``CCT`` is its parts (each derives from ``part.WidgetPart``, which holds the synced traits, built
 from ``cctviz/contract.json`` by ``traits.py``, and the data): scripting (``select``, ``focus``,
 ...) in ``scripting.py``, the table pane in ``table_pane.py``, reducers in ``reducers.py``, what
-is sent to the browser and its requests for more in ``lod_bridge.py``, figures in
-``figures.py``, the notebook's static picture in ``static_picture.py``, an ensemble's strip
-and changes in ``profile_strip.py`` and ``changes.py``, the page's messages in
-``messages.py``; ``to_code`` in ``code.py``. Here: building it, swapping its data, and the checks
-and effects that involve several parts.
+is sent to the browser and its requests for more in ``lod_bridge.py``, the search in
+``search.py``, figures in ``figures.py``, the notebook's static picture in
+``static_picture.py``, an ensemble's strip and changes in ``profile_strip.py`` and
+``changes.py``, the page's messages in ``messages.py``; ``to_code`` in ``code.py``. Here:
+building it and swapping its data.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 import uuid
 from typing import Any
-
-import traitlets as t
 
 from ..lod import DEFAULT_BUDGET
 from . import bundle, code
 from .changes import Changes
-from .lod_bridge import MAX_LOADED_MATCHES
 from .messages import MessageRouter
 from .reducers import is_ensemble
 from .scripting import Scripting
+from .search import Search
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
@@ -34,7 +31,7 @@ from .trend_pane import TrendPane
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, TablePane, Changes, TrendPane, StaticPicture, MessageRouter):
+class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, MessageRouter):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -108,29 +105,6 @@ class CCT(Scripting, TablePane, Changes, TrendPane, StaticPicture, MessageRouter
         with Hatchet's own ``filter``: the nodes drawn, collapsed glyphs included, aggregates and
         level-of-detail folds not, each holding the values the view shows (see ``code.py``)."""
         return code.to_code(self, name)
-
-    # -- checks that involve several traits (each trait checks its own value: traits.py) -------
-    @t.validate("search", "search_regex", "search_case")
-    def _valid_search(self, proposal: t.Bunch) -> Any:
-        name, value = proposal["trait"].name, proposal["value"]
-        pattern = value if name == "search" else self.search
-        regex = value if name == "search_regex" else self.search_regex
-        if regex and pattern:
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                raise t.TraitError(
-                    f"invalid regular expression {pattern!r}: {error}; "
-                    "set search_regex=False to search for the text as it is"
-                ) from None
-        return value
-
-    # -- effects of changes --------------------------------------------------------------------
-    @t.observe("search", "search_regex", "search_case")
-    def _load_matches(self, _change: t.Bunch) -> None:
-        # search runs over the full tree here; matches not in the browser yet are loaded
-        if self._lod is not None and self.search:
-            self._reveal(self.search_matches[:MAX_LOADED_MATCHES])
 
     def __repr__(self) -> str:
         table = self._table

@@ -25,7 +25,7 @@ def to_code(w: CCT, name: str = "gf") -> str:
     filters nothing."""
     data = w.data
     table = w.table
-    ids = _drawn(w)
+    ids = drawn_ids(w)
     notes = [f"# cctviz view of {name}: {len(ids)} of {table.size} nodes"]
     if w._lod is not None:
         notes.append(f"# level of detail: {len(w.loaded)} nodes loaded, the rest folded")
@@ -123,29 +123,25 @@ def _merged_note(table: NodeTable, ids: list[int]) -> list[str]:
     ]
 
 
-def _drawn(w: CCT) -> list[int]:
-    """Ids of the nodes the view draws."""
+def drawn_ids(w: CCT, collapsed: tuple[int, ...] | None = None) -> list[int]:
+    """Ids of the nodes the view draws (with ``collapsed`` in place of ``w.collapsed``)."""
     table = w.table
     lod = w._lod
+    state: dict[str, Any] = {
+        "collapsed": w.collapsed if collapsed is None else collapsed,
+        "prune_range": w.prune_range,
+        "focused": w.focused,
+        "visible_roots": w.visible_roots,
+    }
     if lod is None:
-        return view.visible_nodes(
-            table,
-            collapsed=w.collapsed,
-            prune_range=w.prune_range,
-            color_values=table.metrics[w.color_by].values,
-            focused=w.focused,
-            visible_roots=w.visible_roots,
-        )
+        return view.visible_nodes(table, color_values=table.metrics[w.color_by].values, **state)
     drawn = lod.drawn()  # what the browser draws: the loaded nodes and their folds
     return view.visible_nodes(
         drawn.table,
-        collapsed=w.collapsed,
-        prune_range=w.prune_range,
         color_values=drawn.table.metrics[w.color_by].values,
-        focused=w.focused,
-        visible_roots=w.visible_roots,
         node_id=drawn.node_id,
         folded=drawn.folded,
+        **state,
     )
 
 

@@ -114,6 +114,7 @@ class WidgetPart(bundle.PackedWidget):
     trend_log: bool = traits.trait("trend_log")
     _trend: dict[str, Any] = traits.trait("_trend")
     _payload: dict[str, Any] = traits.trait("_payload")
+    _search_count: dict[str, Any] = traits.trait("_search_count")
 
     # the data (``CCT.__init__`` sets them; ``_use`` swaps the data and its table)
     _data: Any

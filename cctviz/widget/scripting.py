@@ -3,11 +3,9 @@ highlighting, focusing, collapsing and expanding nodes by anything ``select`` ac
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import traitlets as t
 
 from .. import flat, frames
@@ -204,16 +202,3 @@ class Scripting(WidgetPart):
             if parent[i] >= 0 and int(parent[i]) in out:
                 out.add(i)
         return out
-
-    @property
-    def search_matches(self) -> list[int]:
-        """Ids of the nodes whose names match ``search`` (with ``search_regex``/``search_case``)."""
-        if not self.search:
-            return []
-        flags = 0 if self.search_case else re.IGNORECASE
-        pattern = self.search if self.search_regex else re.escape(self.search)
-        test = re.compile(pattern, flags).search
-        # each distinct name is tested once: a million nodes share far fewer names
-        hits = [code for code, name in enumerate(self._table.names) if test(name)]
-        matches: list[int] = np.flatnonzero(np.isin(self._table.name_code, hits)).tolist()
-        return matches

@@ -198,7 +198,7 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return t.Int(default, min=spec.min, help=help_)
     if kind == "units":
         return t.Dict(value_trait=t.Unicode(), default_value=dict(default), help=help_)
-    if kind in ("payload", "strip", "trend"):
+    if kind in ("payload", "strip", "trend", "counted"):
         return t.Dict(default_value=dict(default), help=help_)
     if kind == "node_ids":
         return NodeIds(ordered=spec.ordered, default_value=tuple(default), help=help_)

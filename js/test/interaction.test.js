@@ -121,35 +121,7 @@ describe("prune", () => {
 });
 
 describe("search", () => {
-  test("matches are highlighted, counted, and their collapsed ancestors expanded", () => {
-    const { container, renderer, changes } = mount(smallTree(), { collapsed: [1] });
-    const input = container.querySelector(".cct-search");
-    input.value = "kernel";
-    input.dispatchEvent(new Event("input"));
-    expect(changes.at(-1)).toEqual({ search: "kernel", collapsed: [] });
-    expect(renderer.matches).toEqual([2, 3]);
-    expect(container.querySelectorAll(".cct-match").length).toBe(2);
-    expect(container.querySelector(".cct-search-info").textContent).toBe("2 matches");
-    button(container, "Next match").click();
-    button(container, "Next match").click();
-    expect(renderer.cursor).toBe(3);
-    expect(container.querySelector(".cct-search-info").textContent).toBe("2 of 2");
-  });
-
-  test("an invalid regular expression is an inline message, not an exception", () => {
-    const { container, renderer, changes } = mount(smallTree(), { searchRegex: true });
-    const input = container.querySelector(".cct-search");
-    input.value = "kernel_(";
-    expect(() => input.dispatchEvent(new Event("input"))).not.toThrow();
-    const info = container.querySelector(".cct-search-info");
-    expect(info.textContent).toMatch(/invalid regular expression/);
-    expect(info.classList.contains("cct-error-text")).toBe(true);
-    expect(changes).toEqual([]);
-    input.value = "kernel_[ab]";
-    input.dispatchEvent(new Event("input"));
-    expect(renderer.matches).toEqual([2, 3]);
-  });
-
+  // typing, stepping and showing all: search.test.js
   test("case option", () => {
     const { renderer } = mount(smallTree(), { search: "MAIN" });
     expect(renderer.matches).toEqual([0]);

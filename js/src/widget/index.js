@@ -18,6 +18,7 @@ import { watchRefusals } from "./refusals.js";
 import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
+import { bindSearch } from "./search.js";
 import { createSnapshots } from "./snapshot.js";
 import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
@@ -150,6 +151,7 @@ function renderView(deps, model, el) {
       );
     },
     onSpread: (node, metric) => lod.distribution(node, metric),
+    onFind: (node, step) => lod.find(node, step),
     onReducer(reducer) {
       if (!connection.live) connectionNote.flash();
       // Python reduces the rows again and sends the new table
@@ -187,6 +189,8 @@ function renderView(deps, model, el) {
   const strip = deps.createProfileStrip
     ? bindStrip({ model: messenger, body, client: lod, create: deps.createProfileStrip })
     : null;
+  // under level of detail, Python's count of the search's matches; steps Python took
+  const stopSearch = bindSearch({ model, renderer });
   // an ensemble's trend pane, below the body (the tree keeps the width); selects as the tree does
   const trend = deps.createTrendPane
     ? bindTrend({ model: messenger, el, renderer, create: deps.createTrendPane })
@@ -284,6 +288,7 @@ function renderView(deps, model, el) {
     model.off("change:_payload", onData);
     model.off("comm:close", onClosed);
     unbind();
+    stopSearch();
     stopRefusals();
     paneBinding?.dispose();
     changes.dispose();

@@ -27,6 +27,7 @@ function messageKind(kind) {
 }
 const LOAD_MORE = messageKind("load_more");
 const DISTRIBUTION = messageKind("distribution");
+const FIND = messageKind("find");
 const PANE_KINDS = new Set([
   messageKind("rows"),
   messageKind("pick"),
@@ -44,6 +45,9 @@ messageKind("reply"); // what asReply reads
  *   also reported on the console) or when the view is closed first
  * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("./model.js").Spread>} distribution
  *   asks for the spread of a node's rows of a metric (its tooltip); rejects with Python's error
+ * @property {(node: import("../cct/data/ids.js").NodeId, step: 1 | -1 | 0) => Promise<import("../cct/data/ids.js").NodeId | null>} find
+ *   loads the search match after (`step` 1) or before (-1) node `node` (-1: none), or (0) the
+ *   matches; resolves with the match (null: none, or all were asked for) once its table came
  * @property {(type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain", fields: Record<string, unknown>) => Promise<LoadedReply>} request
  *   a table pane request, the profile strip's brush, or an ensemble's changes (contract.json "messages"); resolves with Python's reply, rejects
  *   with its error
@@ -109,6 +113,15 @@ export function createLodClient(
   return {
     loadMore(node) {
       return ask((id) => /** @type {LoadMoreMessage} */ ({ type: LOAD_MORE, id, node }), node, true);
+    },
+    find(node, step) {
+      /** @type {(id: number) => import("./model.js").FindMessage} */
+      const message = (id) => ({ type: FIND, id, node, step });
+      return ask(message, NO_ID, false).then((r) =>
+        typeof r.match === "number" && r.match >= 0
+          ? /** @type {import("../cct/data/ids.js").NodeId} */ (r.match)
+          : null,
+      );
     },
     distribution(node, metric) {
       /** @type {(id: number) => import("./model.js").DistributionMessage} */

@@ -49,6 +49,9 @@
  * @property {unknown} _trend the trend pane (js/src/cct/trend/trend-pane.js checks it); written by
  *   Python only
  * @property {Payload} _payload written by Python only
+ * @property {{ search?: string, regex?: boolean, case?: boolean, count?: number }} _search_count
+ *   under level of detail, Python's count of the search's matches over the full tree; written by
+ *   Python only
  */
 /** @typedef {keyof Traits} TraitName */
 /** @typedef {`change:${TraitName}`} ChangeEvent */
@@ -56,6 +59,11 @@
 /**
  * Sent to Python: load more, the next hidden children of `node` (-1: hidden roots).
  * @typedef {{ type: "load_more", id: number, node: number }} LoadMoreMessage
+ */
+/**
+ * Sent to Python: load the search match after (`step` 1) or before (-1) node `node` (-1: none),
+ * or (0) the matches, under level of detail.
+ * @typedef {{ type: "find", id: number, node: number, step: 1 | -1 | 0 }} FindMessage
  */
 /**
  * Sent to Python: the spread of node `node`'s rows of `metric` (for its tooltip).
@@ -76,7 +84,7 @@
  * before it.
  * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
  *   rows?: unknown, picked?: number, located?: Located | null, where?: string, changes?: unknown,
- *   model?: string }
+ *   model?: string, match?: number }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
 /**
@@ -106,7 +114,7 @@
  * @property {() => void} save_changes sends what `set` changed to Python
  * @property {ModelEvents} on
  * @property {ModelEvents} off
- * @property {(message: LoadMoreMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage | ErrorMessage) => void} send
+ * @property {(message: LoadMoreMessage | FindMessage | DistributionMessage | PaneMessage | ScreenMessage | SnapshotMessage | ErrorMessage) => void} send
  */
 
 /** @type {Readonly<Record<TraitName, Kind>>} the kind of every trait, as in contract.json */
@@ -145,6 +153,7 @@ export const TRAIT_KINDS = Object.freeze({
   trend_log: "bool",
   _trend: "trend",
   _payload: "payload",
+  _search_count: "counted",
 });
 
 /**
@@ -169,6 +178,7 @@ export function asReply(message) {
     // an ensemble's changes (checked by js/src/cct/pane/changes-list.js), a compare view's model
     if ("changes" in m) reply.changes = m.changes;
     if (typeof m.model === "string") reply.model = m.model;
+    if (typeof m.match === "number") reply.match = m.match;
     return reply;
   }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };

@@ -25,6 +25,8 @@
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
  * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
  *   asks Python for a node's per-row spread (its tooltip)
+ * @property {(node: import("../cct/data/ids.js").NodeId, step: 1 | -1 | 0) => Promise<import("../cct/data/ids.js").NodeId | null>} onFind
+ *   under level of detail: Python loads the search match after (`step` 1) or before (-1) a node, or (0) the matches
  * @property {(t: Transform | null) => void} onZoom a zoom or pan ended: what the user set, or
  *   null when the view is fitted
  * @property {number} width
@@ -54,6 +56,8 @@
  * @property {(scale: number) => Promise<string> | null} [picture] the view as drawn, a PNG
  *   (base64) at `scale` device pixels per CSS pixel, where the renderer can make one from its
  *   own drawing (cheaper than a figure); null where it cannot
+ * @property {(counted: import("../cct/state/search-commands.js").Counted | null) => void} [setSearchCount]
+ *   Python's count of a search's matches over the full tree (level of detail); null: none
  * @property {() => void} [refreshTheme] paints again in the page's current colours (a theme
  *   switch: the canvas backend reads them when it paints)
  */

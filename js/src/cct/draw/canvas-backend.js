@@ -36,6 +36,8 @@ export function createCanvasBackend(container, { labelPx }) {
   let holding = new Map();
   /** @type {Set<number>} mark keys */
   let matches = new Set();
+  /** @type {Map<number, number[]>} glyphs that hide search matches: mark key → their ids */
+  let holdingMatches = new Map();
   /** @type {Set<number>} */
   let highlighted = new Set();
   /** @type {number | null} */
@@ -219,6 +221,15 @@ export function createCanvasBackend(container, { labelPx }) {
       .attr("aria-description", (/** @type {any} */ m) => holdsText(holding.get(m.key)?.length ?? 0));
   }
 
+  /** Rings on the matches drawn, and dashed ones on the glyphs that hide matches, saying how many. */
+  function drawMatches() {
+    drawRings(matchRings, [...matches, ...holdingMatches.keys()], "cct-match");
+    matchRings
+      .selectAll("circle")
+      .classed("cct-holds-match", (/** @type {any} */ m) => holdingMatches.has(m.key))
+      .attr("data-holds-match", (/** @type {any} */ m) => holdingMatches.get(m.key)?.length ?? null);
+  }
+
   return {
     kind: "canvas",
     svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
@@ -261,7 +272,7 @@ export function createCanvasBackend(container, { labelPx }) {
       marksChanged();
       drawRings(rings, selected, "cct-selected");
       drawHolding();
-      drawRings(matchRings, matches, "cct-match");
+      drawMatches();
       drawRings(highlightRings, highlighted, "cct-highlight");
       drawRings(cursorRing, cursor === null ? [] : [cursor], "cct-cursor");
       schedule();
@@ -294,10 +305,12 @@ export function createCanvasBackend(container, { labelPx }) {
       drawRings(hoverRing, key === null ? [] : [key], "cct-hovered");
     },
 
-    /** Search matches, by item key. @param {Iterable<import("../data/ids.js").ItemKey>} keys */
-    setMatches(keys) {
+    /** Search matches, by item key, and the glyphs that hide some: mark key → their ids.
+     * @param {Iterable<import("../data/ids.js").ItemKey>} keys @param {Map<number, number[]>} [holders] */
+    setMatches(keys, holders = new Map()) {
       matches = new Set(keys);
-      drawRings(matchRings, matches, "cct-match");
+      holdingMatches = new Map(holders);
+      drawMatches();
     },
 
     /** Nodes marked from Python, by item key. @param {Iterable<import("../data/ids.js").ItemKey>} keys */

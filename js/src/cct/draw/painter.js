@@ -359,8 +359,13 @@ export function createPainter({
     highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
     /** @param {NodeId | null} id */
     cursor: (id) => backend?.setCursor(id !== null && picture()?.tree.byKey.has(keyOf(id)) ? keyOf(id) : null),
-    /** @param {import("../data/ids.js").NodeId[]} ids */
-    matches: (ids) => backend?.setMatches(keysOf(ids)),
+    /** Matches drawn are outlined; a glyph that hides some is outlined dashed, with their count. @param {NodeId[]} ids */
+    matches(ids) {
+      const pic = picture();
+      if (!backend || !pic) return;
+      const placed = placeSelection(pic.table, pic.tree, ids);
+      backend.setMatches(placed.drawn, placed.holders);
+    },
   };
 
   // where nodes and folds are on screen, and the moves that bring them into view

@@ -121,9 +121,14 @@ export function createSvgBackend(container, { labelPx }) {
         markOf.set(el, m);
         place(el, m, k);
         el.setAttribute("fill", m.fill ?? missingFill);
-        const keep = ["cct-selected", "cct-holds-selected", "cct-match", "cct-cursor", "cct-highlight"].filter((c) =>
-          el.classList.contains(c),
-        );
+        const keep = [
+          "cct-selected",
+          "cct-holds-selected",
+          "cct-match",
+          "cct-holds-match",
+          "cct-cursor",
+          "cct-highlight",
+        ].filter((c) => el.classList.contains(c));
         el.setAttribute("class", [nodeClass(m), ...keep].join(" "));
       }
     },
@@ -161,10 +166,20 @@ export function createSvgBackend(container, { labelPx }) {
       }
     },
 
-    /** Search matches, by item key. @param {Set<import("../data/ids.js").ItemKey>} keys */
-    setMatches(keys) {
-      for (const el of nodeGroup.querySelectorAll(".cct-match")) el.classList.remove("cct-match");
+    /** Search matches, by item key, and the glyphs that hide some: mark key → their ids.
+     * @param {Set<import("../data/ids.js").ItemKey>} keys @param {Map<number, number[]>} [holders] */
+    setMatches(keys, holders = new Map()) {
+      for (const el of nodeGroup.querySelectorAll(".cct-match")) {
+        el.classList.remove("cct-match", "cct-holds-match");
+        el.removeAttribute("data-holds-match");
+      }
       for (const key of keys) elements[key]?.classList.add("cct-match");
+      for (const [key, held] of holders) {
+        const el = elements[key];
+        if (!el) continue;
+        el.classList.add("cct-match", "cct-holds-match");
+        el.setAttribute("data-holds-match", String(held.length));
+      }
     },
 
     /** Nodes marked from Python, by item key. @param {Set<import("../data/ids.js").ItemKey>} keys */

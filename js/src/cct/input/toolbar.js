@@ -6,6 +6,7 @@ import { append } from "../base/dom.js";
 import { PALETTE_NAMES } from "../picture/scales.js";
 import { createPruneRange } from "./prune-range.js";
 import { createRootsMenu } from "./roots-menu.js";
+import { createSearchBox } from "./search-box.js";
 
 /** How the metric menus name a kind: "time (exc)", "b ÷ a (ratio)", never "(rat)". */
 const KIND_WORD = /** @type {Record<string, string>} */ ({ exclusive: "exc", inclusive: "inc", ratio: "ratio" });
@@ -191,41 +192,17 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   // search
   const searchGroup = group(row2, "Search");
   searchGroup.classList.add("cct-primary");
-  const searchInput = /** @type {HTMLInputElement} */ (
-    append(searchGroup, "input", {
-      className: "cct-search",
-      attrs: { type: "search", placeholder: "search names  ( / )", "aria-label": "Search node names" },
-    })
-  );
-  searchInput.addEventListener("input", () => dispatch({ type: "search", pattern: searchInput.value }));
-  /**
-   * A button that flips a boolean of the view state.
-   * @param {string} text
-   * @param {string} label
-   * @param {"searchRegex" | "searchCase"} key
-   */
-  const toggle = (text, label, key) => {
-    const b = button(searchGroup, text, label, () =>
-      dispatch({ type: "set", state: { [key]: b.getAttribute("aria-pressed") !== "true" } }),
-    );
-    b.setAttribute("aria-pressed", "false");
-    return b;
-  };
-  const regexButton = toggle(".*", "Regular expression", "searchRegex");
-  const caseButton = toggle("Aa", "Match case", "searchCase");
-  button(searchGroup, "◀", "Previous match", () => dispatch({ type: "match", step: -1 }));
-  button(searchGroup, "▶", "Next match", () => dispatch({ type: "match", step: 1 }));
-  const searchInfo = append(searchGroup, "span", { className: "cct-search-info", attrs: { "aria-live": "polite" } });
+  const searchBox = createSearchBox(searchGroup, dispatch, button);
 
   // prune range over the colour metric
   const pruneRange = createPruneRange(group(row2, "Prune by range"), dispatch);
 
   return {
     element: bar,
-    searchInput,
+    searchInput: searchBox.input,
     /** The keyboard goes to the search box (the "/" key). */
     focusSearch() {
-      searchInput.focus();
+      searchBox.input.focus();
     },
 
     /**
@@ -276,19 +253,13 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       undoButton.disabled = !canUndo;
       redoButton.disabled = !canRedo;
       brushButton.setAttribute("aria-pressed", String(brush));
-      regexButton.setAttribute("aria-pressed", String(view.searchRegex));
-      caseButton.setAttribute("aria-pressed", String(view.searchCase));
-      if (searchInput.value !== view.search && parent.ownerDocument.activeElement !== searchInput) {
-        searchInput.value = view.search;
-      }
+      searchBox.update(view);
       rootsMenu.update(view, rootCount);
     },
 
-    /** The search's outcome, or the message of an invalid pattern. @param {string} text @param {boolean} isError */
-    setSearchInfo(text, isError) {
-      searchInfo.textContent = text;
-      searchInfo.classList.toggle("cct-error-text", isError);
-    },
+    setSearchInfo: searchBox.setSearchInfo,
+    setShowAll: searchBox.setShowAll,
+    destroy: searchBox.destroy,
 
     /** The colour metric's distribution under the prune range sliders (prune-range.js). */
     setHistogram: pruneRange.setHistogram,

@@ -2,12 +2,12 @@
 // renderer's API's `command`, as one typed union (`Command`) run by one `dispatch`. Each turns the
 // state into a change through the pure tree changes (changes.js) and applies it through the view
 // (recorded and reported, or stepped through the history); node ids are full-tree ids. The search
-// (typing, updating the matches, stepping through them) is here too.
+// (typing, stepping through the matches, showing them all) runs in search-commands.js.
 import { valuesOf } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { statsOf } from "../picture/picture.js";
 import * as changes from "./changes.js";
-import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
+import { createSearch } from "./search-commands.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -30,6 +30,7 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  *   | { type: "cursor", id: NodeId | null, reveal: boolean } | { type: "escape" } | { type: "brush" }
  *   | { type: "undo" } | { type: "redo" } | { type: "reset" } | { type: "fit" }
  *   | { type: "search", pattern: string } | { type: "match", step: 1 | -1 }
+ *   | { type: "showMatch", id: NodeId } | { type: "showMatches" }
  *   | { type: "reducer", reducer: string } | { type: "download", format: "svg" | "png" }} Command
  */
 /** @typedef {(command: Command) => void} Dispatch */
@@ -60,6 +61,9 @@ import { findMatches, matcher, matchSummary, revealMatches } from "./search.js";
  * @property {((format: "svg" | "png") => void) | null} download
  * @property {((reducer: string) => void) | null} reducer how a node's rows combine
  * @property {(node: NodeId) => void} loadMore the hidden children of `node` (-1: hidden roots)
+ * @property {((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null} [find] level of
+ *   detail: loads the search match after (`step` 1) or before (-1) `node` (-1: none), or (0) the
+ *   matches, and gives the match
  */
 
 /**
@@ -79,6 +83,7 @@ export function commandOf(name, value) {
     "redo",
     "reset",
     "fit",
+    "showMatches",
   ]);
   const simple = bare.find((b) => b === name);
   if (simple) return { type: simple };
@@ -96,6 +101,9 @@ export function commandOf(name, value) {
     case "match":
       if (value !== 1 && value !== -1) throw wrong();
       return { type: name, step: value };
+    case "showMatch":
+      if (!Number.isInteger(value) || Number(value) < 0) throw wrong();
+      return { type: name, id: /** @type {NodeId} */ (value) };
     case "select": // as a click: the view marks the nodes and reports them (onSelect)
       if (!Array.isArray(value) || !value.every((id) => Number.isInteger(id) && id >= 0)) throw wrong();
       return { type: name, ids: /** @type {NodeId[]} */ (value) };
@@ -111,14 +119,11 @@ export function commandOf(name, value) {
 /**
  * @param {{ store: import("./store.js").Store, table: () => Table | null, shown: () => Picture | null,
  *   screen: Screen, view: View, requests: Requests,
- *   toolbar: { setSearchInfo: (text: string, error: boolean) => void } | null }} parts
+ *   toolbar: import("./search-commands.js").SearchBox | null }} parts
  *   `table`: the table the view has (drawn, or about to be); `shown`: the picture drawn now
  */
 export function createCommands({ store, table: tableNow, shown, screen, view, requests, toolbar }) {
   const REDUCERS = valuesOf("reducer");
-  /** @type {NodeId[]} */
-  let matches = [];
-  let matchAt = -1;
   const state = () => store.view;
   /** A change the user made: applied, recorded, reported. @param {Record<string, unknown> | null} partial */
   const change = (partial, anchor = /** @type {NodeId | null} */ (null)) => {
@@ -191,9 +196,13 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
       case "fit":
         return screen.fitToView();
       case "search":
-        return searchFor(command.pattern);
+        return search.type(command.pattern);
       case "match":
-        return stepMatch(command.step);
+        return search.stepTo(command.step);
+      case "showMatch":
+        return search.show(command.id);
+      case "showMatches":
+        return search.showAll();
       case "reducer":
         if (!REDUCERS.includes(command.reducer))
           throw new RangeError(`reducer is one of ${REDUCERS.join(", ")}; got ${JSON.stringify(command.reducer)}`);
@@ -224,51 +233,25 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
     if (reveal && id !== null) screen.reveal([id], { readable: true });
   }
 
-  /** The search the user types: matches are revealed by expanding their collapsed ancestors. @param {string} pattern */
-  function searchFor(pattern) {
-    const table = tableNow();
-    if (!table) return;
-    const test = matcher(pattern, { regex: state().searchRegex, caseSensitive: state().searchCase });
-    if (test instanceof Error) {
-      store.keepTyped("search", pattern);
-      return toolbar?.setSearchInfo(test.message, true);
-    }
-    const opened = test ? revealMatches(table, state().collapsed, test) : null;
-    change(opened ? { search: pattern, collapsed: opened } : { search: pattern });
-  }
-  function updateSearch() {
-    const table = tableNow();
-    const pic = shown();
-    if (!table || !pic) return;
-    const test = matcher(state().search, { regex: state().searchRegex, caseSensitive: state().searchCase });
-    matches = [];
-    if (test instanceof Error) {
-      screen.marks.matches([]);
-      return toolbar?.setSearchInfo(test.message, true);
-    }
-    const found = test ? findMatches(table, test, (row) => pic.drawn(table.idOf(row))) : null;
-    matches = found?.shown ?? [];
-    matchAt = Math.min(matchAt, matches.length - 1);
-    screen.marks.matches(matches);
-    toolbar?.setSearchInfo(found ? matchSummary(found.shown.length, found.hidden) : "", false);
-  }
-  /** @param {number} step */
-  function stepMatch(step) {
-    if (!matches.length) return;
-    matchAt = (matchAt + step + matches.length) % matches.length;
-    const id = matches[matchAt];
-    setCursor(id, false);
-    screen.centerOn(id);
-    screen.reveal([id], { readable: true }); // and at a zoom where it can be read
-    toolbar?.setSearchInfo(`${matchAt + 1} of ${matches.length}`, false);
-  }
+  const search = createSearch({
+    store,
+    table: tableNow,
+    shown,
+    screen,
+    toolbar,
+    change,
+    setCursor,
+    find: requests.find ?? null,
+  });
 
   return {
     dispatch,
-    updateSearch,
+    updateSearch: search.update,
+    /** Python's count of a search's matches over the full tree (level of detail). */
+    setSearchCount: search.setCounted,
     /** Ids of the search matches that are drawn, in tree order. */
     get matches() {
-      return [...matches];
+      return search.drawn;
     },
   };
 }

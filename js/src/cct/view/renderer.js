@@ -40,13 +40,15 @@ const SEARCH = keysRedrawing("search");
  * @param {HTMLElement} container
  * @param {{ onSelect?: (ids: NodeId[]) => void, onChange?: (state: Partial<ViewState>) => void,
  *   onExpand?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ *   onFind?: ((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null,
  *   onReducer?: ((reducer: string) => void) | null,
  *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
  *   node whose hidden children should load (-1: hidden roots). `onDownload`: the toolbar shows
- *   SVG/PNG buttons. `onZoom`: a zoom or pan ended (null: the view is fitted, not moved by hand).
+ *   SVG/PNG buttons. `onFind`: under level of detail, loads the search match after (before) a
+ *   node, or (step 0) the matches, and gives the match. `onZoom`: a zoom or pan ended (null: the view is fitted, not moved by hand).
  *   `layout` overrides sizes in DEFAULT_SIZES (picture/sizes.js) (figures set their font size and legend placement).
  */
 export function createRenderer(container, options = {}) {
@@ -54,6 +56,7 @@ export function createRenderer(container, options = {}) {
     onSelect = () => {},
     onChange = () => {},
     onExpand = () => {},
+    onFind = null,
     onDownload = null,
     onReducer = null,
     onSpread = null,
@@ -230,7 +233,7 @@ export function createRenderer(container, options = {}) {
       },
       leave: () => chrome.stage.blur(),
     },
-    requests: { download: onDownload, reducer: onReducer, loadMore: onExpand },
+    requests: { download: onDownload, reducer: onReducer, loadMore: onExpand, find: onFind },
     toolbar,
   });
   const { updateSearch } = commands;
@@ -353,6 +356,12 @@ export function createRenderer(container, options = {}) {
       get matches() {
         return commands.matches;
       },
+      /** How many nodes match a search in the full tree, as Python counted them (level of
+       * detail: the browser has only some); used while that search is the view's. null: none.
+       * @param {import("../state/search-commands.js").Counted | null} counted */
+      setSearchCount(counted) {
+        commands.setSearchCount(counted);
+      },
       get cursor() {
         return store.cursor;
       },
@@ -422,6 +431,7 @@ export function createRenderer(container, options = {}) {
       setUnits: painter.setUnits,
       destroy() {
         later.cancel();
+        toolbar?.destroy();
         gestures.destroy();
         camera.detach();
         painter.destroy();

@@ -242,3 +242,30 @@ def test_merged_levels_are_built_for_all_rows_at_once() -> None:
     per_level = whole.groupby(whole["path"].map(len))["contexts"].sum()
     reach = np.cumsum(depth_counts[::-1])[::-1][1:]
     assert per_level.tolist() == reach[: len(per_level)].tolist()
+
+
+def test_a_context_picked_in_the_table_is_shown_in_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    w = cctviz.CCT(load(_by_folder(CPI)))
+    deep = max(range(w.table.size), key=lambda i: _depth(w, i))
+    ancestors = []
+    j = int(w.table.parent[deep])
+    while j >= 0:
+        ancestors.append(j)
+        j = int(w.table.parent[j])
+    w.collapsed = tuple(ancestors[:2])  # hidden inside collapsed callers
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
+    w._on_message(w, {"type": "pick", "id": 1, "mode": "contexts", "node": deep}, [])
+    assert w.selection == (deep,)
+    assert not set(w.collapsed) & set(ancestors)  # its callers opened
+    assert {"type": "show_match", "node": deep} in sent  # the view goes to it
+
+
+def _depth(w: Any, i: int) -> int:
+    d = 0
+    while int(w.table.parent[i]) >= 0:
+        i = int(w.table.parent[i])
+        d += 1
+    return d

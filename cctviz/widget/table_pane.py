@@ -138,7 +138,19 @@ class TablePane(WidgetPart):
         ids = self._pick_ids(content)
         kept = list(self.selection) if content.get("add") else []
         self.selection = tuple(dict.fromkeys([*kept, *ids]))
+        if content.get("mode") in ("contexts", "changes") and len(ids) == 1:
+            self._show_picked(ids[0])
         return {"picked": len(ids)}
+
+    def _show_picked(self, node: int) -> None:
+        """A node picked in the table is shown in the tree, as a search step shows its match:
+        loaded under level of detail, its collapsed ancestors opened, the view brought to it."""
+        from .search import SHOW_MATCH
+
+        part: Any = self  # the search and level-of-detail parts of CCT
+        part._reveal([node])
+        self.collapsed = part._open_ancestors([node])
+        self.send({"type": SHOW_MATCH, "node": node})
 
     def _rows(self, content: Message) -> dict[str, Any]:
         req = request(content)

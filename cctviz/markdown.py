@@ -14,3 +14,11 @@ def text(value: object) -> str:
     """``value`` as literal text inside Markdown."""
     escaped = html.escape(str(value), quote=True)
     return _MARKDOWN.sub(r"\\\1", escaped).replace("\n", " ")
+
+
+class Markdown(str):
+    """Markdown text (what ``describe`` and ``report`` return): a ``str`` that a notebook shows
+    rendered when it is a cell's last value; ``print`` gives the Markdown source."""
+
+    def _repr_markdown_(self) -> str:
+        return str(self)

@@ -111,3 +111,9 @@ def test_describe_of_an_ensemble_tells_its_profiles_imbalance_and_changes(tmp_pa
     own = w.changes[w.changes["cause"] == "exclusive"].iloc[0]
     assert f"({len(w.changes)}): {text(w.table.name(int(own['node'])))}" in changes
     assert f"{own['change']:+.1%}" in changes and ", own)" in changes
+
+
+def test_the_summary_renders_in_a_notebook_and_prints_as_markdown() -> None:
+    out = cctviz.CCT(_gf(), color_by="time", size_by="time (inc)").describe()
+    assert isinstance(out, str) and out._repr_markdown_() == str(out)
+    assert str(out).startswith("## ")

@@ -301,9 +301,10 @@ class Ensemble:
         """The changes ``regressions`` finds, as Markdown: largest first, each with its call path,
         the run where it happened (with its metadata), before and after, and the share of the
         total it explains."""
+        from ..markdown import Markdown
         from .report import report
 
-        return report(self, metric, by, min_change, top)
+        return Markdown(report(self, metric, by, min_change, top))
 
     def explain(self, change: Any, by: str | None = None) -> Any:
         """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of

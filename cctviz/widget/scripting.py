@@ -11,6 +11,7 @@ import traitlets as t
 from .. import flat, frames
 from .. import selection as sel
 from ..callpath import ContextKeys
+from ..markdown import Markdown
 from . import imbalance
 from .part import Message, WidgetPart, handles, node_of
 
@@ -113,7 +114,7 @@ class Scripting(WidgetPart):
             raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
         return {"spread": frames.spread(self.distribution(node, metric))}
 
-    def describe(self) -> str:
+    def describe(self) -> Markdown:
         """What the view shows, in words (Markdown): what colour and size are, the hot path, the
         top nodes by colour with their shares, the most imbalanced nodes (over ranks, threads or
         an ensemble's profiles), an ensemble's changes along its runs, what is selected."""
@@ -124,15 +125,17 @@ class Scripting(WidgetPart):
         if ensemble:
             part: Any = self  # the Changes part of CCT
             changes = (part._changes_key()[2], part.changes)
-        return describe(
-            self._table,
-            self.color_by,
-            self.size_by,
-            tuple(self.selection),
-            self._table.reducer,
-            imbalance=imbalance.of_view(self, ensemble),
-            changes=changes,
-            title=f"{self.source} ({len(self._data)} profiles)" if ensemble else None,
+        return Markdown(
+            describe(
+                self._table,
+                self.color_by,
+                self.size_by,
+                tuple(self.selection),
+                self._table.reducer,
+                imbalance=imbalance.of_view(self, ensemble),
+                changes=changes,
+                title=f"{self.source} ({len(self._data)} profiles)" if ensemble else None,
+            )
         )
 
     def flat_profile(self, by: str | list[str] = "name") -> Any:

@@ -180,9 +180,10 @@ def test_the_tooltip_spread_is_over_the_profiles(ens: Any, monkeypatch: pytest.M
     w._on_message(w, {"type": "distribution", "id": 9, "node": node, "metric": "time"}, [])
     spread = sent[-1]["spread"]
     assert spread["count"] == len(sub) == len(expected)
-    assert spread["over"] == "profile" and spread["at_max"].startswith("profile synthetic-1-")
+    top = sub.profiles.loc[expected.idxmax(), "launchdate"].date().isoformat()
+    assert spread["over"] == "profile" and spread["at_max"] == f"profile launchdate {top}"
     assert spread["mean"] == pytest.approx(expected.mean())
-    assert spread == frames.spread(values)
+    assert spread == frames.spread(w._named_profiles(values))
     w._on_message(w, {"type": "distribution", "id": 10, "node": node, "metric": "profiles"}, [])
     assert not sent[-1]["ok"] and "not a metric of the ensemble's store" in sent[-1]["error"]
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
+import pandas as pd
 
 from .. import selection as sel
 from .. import view
@@ -171,6 +172,19 @@ class WidgetPart(bundle.PackedWidget):
             )
         values = self._data.distribution(self._store_key(node), metric)["value"]
         return values.rename(metric)
+
+    def _named_profiles(self, values: Any) -> Any:
+        """``values`` (indexed by profile id) with each profile named by its launch date (or
+        run) instead: what a tooltip says of the profile holding the max."""
+        from ..ensemble.trend import TIME_AXES, axis_text
+
+        profiles = self._data.profiles
+        axis = next((a for a in TIME_AXES if a in profiles.columns), None)
+        if axis is None:
+            return values
+        at = profiles[axis].reindex(values.index)
+        labels = [f"{axis} {axis_text(v)}" if pd.notna(v) else str(p) for p, v in at.items()]
+        return values.set_axis(pd.Index(labels, name="profile"))
 
     def _default_metrics(self) -> tuple[str, str]:
         """The (colour, size) metrics a view of this data starts with."""

@@ -112,7 +112,10 @@ class Scripting(WidgetPart):
             raise ValueError(f"distribution needs a metric name; got {metric!r}")
         if not 0 <= node < self._table.size:
             raise ValueError(f"no node {node}: ids run from 0 to {self._table.size - 1}")
-        return {"spread": frames.spread(self.distribution(node, metric))}
+        values = self.distribution(node, metric)
+        if getattr(self, "_ensemble", None) is not None:  # the max's profile by its date
+            values = self._named_profiles(values)
+        return {"spread": frames.spread(values)}
 
     def describe(self) -> Markdown:
         """What the view shows, in words (Markdown): what colour and size are, the hot path, the

@@ -348,6 +348,7 @@ describe("the spread of a node's rows in its tooltip", () => {
     expect(tip.querySelector(".cct-tooltip-spread").textContent).toContain(
       "min 1 · mean 2.5 · max 4 (rank 3) · std 1.29",
     );
+    expect(tip.querySelector(".cct-tooltip-spread").textContent).toContain("over 4 ranks");
     expect(tip.querySelectorAll(".cct-strip .cct-strip-bar")).toHaveLength(4);
     // heights follow the values: the largest bar is the last
     const heights = [...tip.querySelectorAll(".cct-strip-bar")].map((r) => Number(r.getAttribute("height")));

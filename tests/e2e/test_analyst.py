@@ -24,7 +24,7 @@ def test_reducer_menu_and_rank_spread(open_notebook, page) -> None:
     page.mouse.move(at["x"], at["y"])
     spread = view.locator(".cct-tooltip .cct-tooltip-spread")
     spread.wait_for()
-    assert "over 4 × rank" in spread.inner_text()
+    assert "over 4 ranks" in spread.inner_text()
     assert view.locator(".cct-tooltip .cct-strip-bar").count() == 4
     at_max = notebook.python_json(f"f'rank {{w.distribution({main}).idxmax()[1]}}'")
     assert f"({at_max})" in spread.inner_text()

@@ -5,6 +5,13 @@ import { judgedText } from "../picture/judge.js";
 import { shareText, totals } from "../picture/shares.js";
 import { seriesContent } from "./sparkline.js";
 
+/** "60 profiles", "4 ranks", "8 rows (rank × thread)": what a node's values are over. */
+const rowsOf = (/** @type {number} */ n, /** @type {string} */ over) => {
+  const count = n.toLocaleString("en-US");
+  if (over.includes("×")) return `${count} rows (${over})`;
+  return `${count} ${over}${n === 1 ? "" : "s"}`;
+};
+
 const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio", max: "max" };
 
 /**
@@ -181,7 +188,7 @@ export function spreadContent(doc, s, metric) {
   box.className = "cct-tooltip-spread";
   const head = box.appendChild(doc.createElement("div"));
   head.className = "cct-tooltip-reducer";
-  head.textContent = `${metric} over ${s.count.toLocaleString("en-US")} × ${s.over}`;
+  head.textContent = `${metric} over ${rowsOf(s.count, s.over)}`;
   const line = box.appendChild(doc.createElement("div"));
   const f = (/** @type {number | null} */ v) => (v === null ? "–" : formatValue(v));
   const where = s.atMax ? ` (${s.atMax})` : "";

@@ -109,7 +109,12 @@ class UnknownMetricError(KeyError, ValueError):
 
     def __str__(self) -> str:
         listed = ", ".join(repr(m) for m in self.available) or "none"
-        return f"no metric {self.metric!r} in this profile; available metrics: {listed}"
+        said = f"no metric {self.metric!r} in this profile; available metrics: {listed}"
+        # the metric menus add the kind to a name ("time (exc)"): say which name that is
+        name, _, mark = str(self.metric).rpartition(" (")
+        if mark in ("exc)", "inc)", "ratio)", "max)") and name in self.available:
+            said += f" (the menus show {self.metric!r} for {name!r}: its kind after the name)"
+        return said
 
 
 def name_paths(table: NodeTable) -> list[tuple[str, ...]]:

@@ -121,3 +121,9 @@ def test_bad_regex_is_refused_whichever_is_set_last(gf) -> None:
     with pytest.raises(traitlets.TraitError, match=r"invalid regular expression"):
         w.search = "a["
     assert w.search == "MPI_[IB]"
+
+
+def test_a_menus_label_of_a_metric_says_its_name(gf) -> None:
+    w = cctviz.CCT(gf)
+    with pytest.raises(ValueError, match=r"the menus show 'time \(exc\)' for 'time'"):
+        w.color_by = "time (exc)"

@@ -50,6 +50,23 @@ describe("the host's theme", () => {
     expect(hostTheme(document)).toBe("light");
   });
 
+  test("JupyterLab's colours defined light over a dark background (Colab's dark mode): dark", () => {
+    system(false);
+    document.body.style.setProperty("--jp-layout-color0", "#ffffff");
+    const el = document.body.appendChild(document.createElement("div"));
+    expect(hostTheme(document, el)).toBe("jupyter"); // nothing behind it: JupyterLab's colours
+    document.body.style.backgroundColor = "rgb(30, 30, 30)";
+    expect(hostTheme(document, el)).toBe("dark");
+    document.body.style.backgroundColor = "rgb(255, 255, 255)";
+    expect(hostTheme(document, el)).toBe("jupyter");
+    // JupyterLab's own dark theme: its dark colours are the view's (nothing of ours over them)
+    document.body.style.setProperty("--jp-layout-color0", "#111111");
+    document.body.style.backgroundColor = "rgb(17, 17, 17)";
+    expect(hostTheme(document, el)).toBe("jupyter");
+    document.body.style.removeProperty("background-color");
+    el.remove();
+  });
+
   test("the view is marked dark, and a live switch repaints it", async () => {
     const media = system(false);
     const el = document.body.appendChild(document.createElement("div"));

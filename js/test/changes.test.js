@@ -170,6 +170,10 @@ describe("the Changes tab", () => {
     expect(rows[0].querySelector(".cct-change-pct").classList.contains("cct-change-up")).toBe(true);
     expect(rows[1].querySelector(".cct-change-pct").classList.contains("cct-change-down")).toBe(true);
     expect(rows[0].querySelector(".cct-change-facts").textContent).toBe("from 2025-01-31 · 10 → 14 · own change");
+    // callers nearest first (cut to its room, the path keeps the caller); all of it in the title
+    const path = rows[0].querySelector(".cct-change-path");
+    expect(path.textContent).toBe("in solve ‹ main");
+    expect(path.getAttribute("title")).toBe("main › solve › kernel");
     // a name is text, never markup
     expect(rows[3].querySelector(".cct-pane-name").innerHTML).toBe("&lt;gone&gt;");
     expect(p.element.querySelector(".cct-pane-body").hidden).toBe(true);

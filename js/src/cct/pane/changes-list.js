@@ -67,9 +67,11 @@ export function createChangesList(parent, handlers) {
     const where = append(el, "div", { className: "cct-change-where", attrs: { role: "cell" } });
     const name = r.path.at(-1) ?? "";
     append(where, "span", { className: "cct-pane-name", text: displayText(name) });
+    // callers nearest first: a path cut to its room keeps the caller, not the root
+    const callers = r.path.slice(0, -1).reverse();
     append(where, "span", {
       className: "cct-change-path",
-      text: displayText(r.path.slice(0, -1).join(" › ")),
+      text: callers.length ? `in ${displayText(callers.join(" ‹ "))}` : "",
       attrs: { title: displayText(r.path.join(" › ")) },
     });
     const up = (r.change ?? 0) > 0;
@@ -79,7 +81,8 @@ export function createChangesList(parent, handlers) {
       attrs: { role: "cell" },
     });
     const facts = append(el, "div", { className: "cct-change-facts", attrs: { role: "cell" } });
-    const own = r.cause === "exclusive" ? "own change" : r.cause === "inclusive only" ? "in its callees" : r.cause;
+    const own =
+      r.cause === "exclusive" ? "own change" : r.cause === "inclusive only" ? "in its callees" : "cause unknown";
     const values = `${formatValue(r.before ?? Number.NaN)} → ${formatValue(r.after ?? Number.NaN)}`;
     facts.textContent = `from ${displayText(r.at)} · ${values} · ${own}`;
     const button = append(el, "button", {

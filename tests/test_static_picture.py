@@ -226,8 +226,17 @@ def test_an_executed_notebook_without_chromium_says_what_to_install(
     gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     pytest.importorskip("playwright", reason="the kernel draws with cctviz[export]")
+    import cctviz.figure
+    from cctviz.figure.browser import BrowserUnavailableError
+
+    def no_chromium(*_args: Any, **_kwargs: Any) -> Any:
+        # what the figure pipeline raises without a Chromium (a browser of earlier tests may run)
+        raise BrowserUnavailableError(
+            f"CCTVIZ_CHROMIUM={str(tmp_path / 'no-chromium')!r} is not a file"
+        )
+
     monkeypatch.setenv(ENV, "kernel")
-    monkeypatch.setenv("CCTVIZ_CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(cctviz.figure, "figure_of", no_chromium)
     w = cctviz.CCT(gf)
     _, picture = displayed(w)
     note = picture.data["text/plain"]

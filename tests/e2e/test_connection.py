@@ -20,7 +20,9 @@ CELLS = [
     "ipywidgets.IntSlider()",
 ]
 NOTE = ".cctviz .cct-connection-note"
-PANE_NOTE = ".cctviz .cct-pane-note"
+PANE_NOTE = (
+    ".cctviz .cct-pane-note:not(.cct-changes .cct-pane-note)"  # the table's, not the Changes tab's
+)
 ROWS = ".cctviz .cct-pane-body .cct-pane-row"
 
 # unhandled rejections, counted from the page (Playwright's pageerror has uncaught errors)

@@ -302,10 +302,11 @@ export function createPainter({
     );
   }
 
-  function fitToView() {
+  /** @param {boolean} [glide] animated, as navigation */
+  function fitToView(glide = false) {
     const layout = picture()?.layout;
     if (!layout || layout.nodes.length === 0) return;
-    camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
+    camera.fit(layout, glide); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
   function centerOn(/** @type {NodeId} */ id, onlyIfOutside = false) {

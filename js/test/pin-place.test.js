@@ -80,6 +80,29 @@ describe("the pinned spread box keeps off the tree", () => {
       top: 8,
       scale: 1,
     });
+    // legends on top: the top corners are under them
+    expect(
+      pinCorner({
+        W: 500,
+        H: 400,
+        w: 200,
+        h: 100,
+        boxes: [bottomLeft, { ...bottomLeft, x0: 300, x1: 500 }],
+        below: 40,
+      }),
+    ).toEqual({
+      left: 8,
+      top: 48,
+      scale: 1,
+    });
+    // every corner covers a node at full size: smaller, where that frees one
+    const corners = [
+      { x0: 200, y0: 390, x1: 205, y1: 395 },
+      { x0: 300, y0: 390, x1: 305, y1: 395 },
+      { x0: 200, y0: 10, x1: 205, y1: 15 },
+      { x0: 300, y0: 10, x1: 305, y1: 15 },
+    ];
+    expect(pinCorner({ W: 500, H: 400, w: 200, h: 100, boxes: corners })).toEqual({ left: 8, top: 312, scale: 0.8 });
     const small = pinCorner({ W: 300, H: 200, w: 260, h: 120, boxes: [] });
     expect(small.scale).toBeCloseTo((150 - 8) / 260); // the narrower side: half the width
     expect(small.left + 260 * small.scale).toBeLessThanOrEqual(150);

@@ -311,7 +311,17 @@ export function createPainter({
     if (!pic || chrome.pinned.hidden || !measure) return;
     const last = store.selection.at(-1);
     const selected = last === undefined ? NO_KEY : keyOf(last);
-    placePin(chrome.pinned, { camera, marks: markList(pic), labels, measure, labelPx: D.labelPx, legends, selected });
+    const onTop = legendsOnTop();
+    placePin(chrome.pinned, {
+      camera,
+      marks: markList(pic),
+      labels,
+      measure,
+      labelPx: D.labelPx,
+      legends,
+      onTop,
+      selected,
+    });
   }
 
   /** @param {boolean} [glide] animated, as navigation */

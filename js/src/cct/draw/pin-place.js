@@ -11,22 +11,26 @@ const INSET = 8;
 /**
  * The corner of a `W` × `H` stage for a `w` × `h` box that covers the least of `boxes`: bottom
  * left (where it always was) unless another costs less (then bottom right, top left, top right).
- * @param {{ W: number, H: number, w: number, h: number, boxes: Box[] }} p
+ * Where every corner covers something, the box shrinks (to 80 %, then 65 %) while that helps.
+ * The top corners are `below` the stage's top (legends on top: under them).
+ * @param {{ W: number, H: number, w: number, h: number, boxes: Box[], below?: number }} p
  * @returns {{ left: number, top: number, scale: number }}
  */
-export function pinCorner({ W, H, w, h, boxes }) {
-  const scale = Math.max(0.25, Math.min(1, (W / 2 - INSET) / w, (H / 2 - INSET) / h));
-  let best = { left: 0, top: 0, scale };
+export function pinCorner({ W, H, w, h, boxes, below = 0 }) {
+  const fits = Math.max(0.25, Math.min(1, (W / 2 - INSET) / w, ((H - below) / 2 - INSET) / h));
+  let best = { left: 0, top: 0, scale: fits };
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 4; i++) {
-    const left = i % 2 ? Math.max(INSET, W - INSET - w * scale) : INSET;
-    const top = i < 2 ? Math.max(INSET, H - INSET - h * scale) : INSET;
-    let cost = 0;
-    for (const b of boxes)
-      if (left < b.x1 && b.x0 < left + w * scale && top < b.y1 && b.y0 < top + h * scale) cost += b.weight ?? 1;
-    if (cost < least) {
-      least = cost;
-      best = { left, top, scale };
+  for (const scale of [fits, fits * 0.8, fits * 0.65]) {
+    for (let i = 0; i < 4 && least > 0; i++) {
+      const left = i % 2 ? Math.max(INSET, W - INSET - w * scale) : INSET;
+      const top = i < 2 ? Math.max(below + INSET, H - INSET - h * scale) : below + INSET;
+      let cost = 0;
+      for (const b of boxes)
+        if (left < b.x1 && b.x0 < left + w * scale && top < b.y1 && b.y0 < top + h * scale) cost += b.weight ?? 1;
+      if (cost < least) {
+        least = cost;
+        best = { left, top, scale };
+      }
     }
   }
   return best;
@@ -38,9 +42,10 @@ export function pinCorner({ W, H, w, h, boxes }) {
  * @param {HTMLElement} el
  * @param {{ camera: import("../input/camera.js").Camera, marks: import("../picture/scene.js").NodeMark[],
  *   labels: import("../picture/label-layout.js").LabelMark[], measure: (text: string) => number, labelPx: number,
- *   legends: Box, selected: number }} drawn `selected`: the item key of the selected node (-1: none drawn)
+ *   legends: Box, onTop: boolean, selected: number }} drawn `onTop`: the legends are a row on top (the
+ *   top corners are under it); `selected`: the item key of the selected node (-1: none drawn)
  */
-export function placePin(el, { camera, marks, labels, measure, labelPx, legends, selected }) {
+export function placePin(el, { camera, marks, labels, measure, labelPx, legends, onTop, selected }) {
   const { width: W, height: H } = camera.size;
   /** @type {Box[]} */
   const boxes = [{ ...legends, weight: 50 }];
@@ -58,7 +63,7 @@ export function placePin(el, { camera, marks, labels, measure, labelPx, legends,
     const dx = l.dx ?? l.r + 4;
     add([l.x, l.y, dx, dx + measure(l.text), l.dy ?? 0, labelPx / 2]);
   }
-  const p = pinCorner({ W, H, w: el.offsetWidth, h: el.offsetHeight, boxes });
+  const p = pinCorner({ W, H, w: el.offsetWidth, h: el.offsetHeight, boxes, below: onTop ? legends.y1 : 0 });
   el.style.left = `${p.left}px`;
   el.style.top = `${p.top}px`;
   el.style.bottom = "auto";

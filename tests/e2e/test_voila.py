@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .lab import downloads_svg, serving
+from .lab import downloads_svg, serving, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -64,3 +64,37 @@ def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None
         ".some((el) => el.textContent.trim() === 'selected:')"
     )
     downloads_svg(page, view)
+
+
+def test_after_arrow_keys_the_view_still_follows_a_resize(voila_app: str, page: Any) -> None:
+    """Keyboard cursor moves pan a fitted view (a node by an edge comes in) but do not take the
+    camera: narrowing the page fits the whole tree into the narrower view again."""
+    page.goto(voila_app)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+    view.locator('.cct-nodes .cct-node[data-id="1"]').click()
+    page.mouse.move(0, 0)  # no tooltip in the picture
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+    outside = """() => {
+      const el = document.querySelector('.cctviz');
+      const r = el.cctRenderer;
+      const { width, height } = r.size;
+      const marks = el.querySelectorAll('.cct-nodes .cct-node[data-id]');
+      const ids = [...marks].map((e) => +e.dataset.id);
+      return { width, drawn: ids.length, out: ids.filter((id) => {
+        const p = r.screenPosition(id);
+        return p && (p.x < 0 || p.x > width || p.y < 0 || p.y > height);
+      }).length };
+    }"""
+    before = page.evaluate(outside)
+    assert before["out"] == 0, before
+    page.set_viewport_size({"width": 760, "height": 1000})
+    width = "document.querySelector('.cctviz').cctRenderer.size.width"
+    narrower = f"() => {width} < {before['width'] - 200}"
+    page.wait_for_function(narrower)
+    page.wait_for_timeout(800)  # the resize settles (and a glide would end)
+    after = page.evaluate(outside)
+    shot(page, "voila-arrow-keys-then-narrower")
+    assert after["width"] >= 600, after  # above narrowBelow: the legends stay on the left
+    assert after["out"] == 0, after

@@ -39,6 +39,8 @@ export function createChrome(root) {
     onStage,
     /** the tooltip box (tooltip.js) */
     tooltip,
+    /** the pinned spread's box (placed by pin-place.js) */
+    pinned,
 
     /** @param {{ text: string, title: string }} line */
     setStatus({ text, title }) {

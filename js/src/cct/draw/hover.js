@@ -65,12 +65,13 @@ export function createHover({ doc, chrome, camera, D, spreads, now }) {
 
 /**
  * The selected node's spread over its rows (ranks…), pinned in a corner of the stage while it
- * is selected: the last node selected, for data with several rows per node.
+ * is selected: the last node selected, for data with several rows per node; `place` puts it in
+ * its corner once shown.
  * @param {{ doc: Document, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
- *   spreads: ReturnType<typeof import("./spreads.js").createSpreads> }} parts
+ *   spreads: ReturnType<typeof import("./spreads.js").createSpreads>, place: () => void }} parts
  * @returns {(table: import("../data/decode.js").Table | null, selection: import("../data/ids.js").NodeId[], metric: string) => void}
  */
-export function createPin({ doc, chrome, spreads }) {
+export function createPin({ doc, chrome, spreads, place }) {
   let shown = "";
   /** @type {WeakMap<object, number>} a number per table: new data (another reducer) pins afresh */
   const tables = new WeakMap();
@@ -91,7 +92,9 @@ export function createPin({ doc, chrome, spreads }) {
     const name = table.names[table.nameCode[row]];
     spread
       .then((s) => {
-        if (shown === key) chrome.setPinned(name, spreadContent(doc, s, metric));
+        if (shown !== key) return;
+        chrome.setPinned(name, spreadContent(doc, s, metric));
+        place();
       })
       .catch(() => {
         if (shown === key) chrome.setPinned(null, null);

@@ -17,6 +17,7 @@ import { createCanvasBackend } from "./canvas-backend.js";
 import { createChangeRings } from "./change-rings.js";
 import { createHover, createPin } from "./hover.js";
 import { createNavigation } from "./navigation.js";
+import { placePin } from "./pin-place.js";
 import { createSpreads } from "./spreads.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { textMeasure } from "./text-measure.js";
@@ -101,7 +102,7 @@ export function createPainter({
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
-  const pin = createPin({ doc, chrome, spreads });
+  const pin = createPin({ doc, chrome, spreads, place: placePinned });
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
   const hover = createHover({
     doc,
@@ -283,7 +284,7 @@ export function createPainter({
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
     // the legends' corner: a column on the left, or a row on top
     const { width } = camera.size;
-    const legends = legendsOnTop()
+    legends = legendsOnTop()
       ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
       : {
           x0: 0,
@@ -297,15 +298,37 @@ export function createPainter({
     const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
     const { sizeBy, focus } = view();
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
-    backend.drawLabels(
-      viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share }),
-    );
+    labels = viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share });
+    backend.drawLabels(labels);
+    placePinned();
+  }
+  /** what the labels were placed among: the labels drawn and the legends' box */
+  /** @type {import("../picture/label-layout.js").LabelMark[]} */ let labels = [];
+  let legends = { x0: 0, y0: 0, x1: 0, y1: 0 };
+  /** The pinned spread, shown, in the corner where it covers the least of the tree (pin-place.js). */
+  function placePinned() {
+    const pic = drawable();
+    if (!pic || chrome.pinned.hidden || !measure) return;
+    const last = store.selection.at(-1);
+    const selected = last === undefined ? NO_KEY : keyOf(last);
+    const onTop = legendsOnTop();
+    placePin(chrome.pinned, {
+      camera,
+      marks: markList(pic),
+      labels,
+      measure,
+      labelPx: D.labelPx,
+      legends,
+      onTop,
+      selected,
+    });
   }
 
-  function fitToView() {
+  /** @param {boolean} [glide] animated, as navigation */
+  function fitToView(glide = false) {
     const layout = picture()?.layout;
     if (!layout || layout.nodes.length === 0) return;
-    camera.fit(layout); // its zoom ends with new labels (the camera's onEnd)
+    camera.fit(layout, glide); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
   function centerOn(/** @type {NodeId} */ id, onlyIfOutside = false) {

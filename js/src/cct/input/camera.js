@@ -120,8 +120,11 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
     /** @param {number} y */
     toScreenY: (y) => transform.applyY(y),
 
-    /** Zooms and pans so that every node of `layout` is in the room left for the tree. @param {Layout} layout */
-    fit(layout) {
+    /**
+     * Zooms and pans so that every node of `layout` is in the room left for the tree.
+     * @param {Layout} layout @param {boolean} [glide] animated, as navigation (a collapse refits)
+     */
+    fit(layout, glide = false) {
       if (layout.nodes.length === 0) return;
       let x0 = Infinity;
       let x1 = -Infinity;
@@ -140,7 +143,7 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       const tx = leftRoom() + (w - k * (x1 - x0)) / 2 - k * x0;
       const ty = frame.margin + frame.topRoom + (h - k * (y1 - y0)) / 2 - k * y0;
       userMoved = false;
-      jump(zoomIdentity.translate(tx, ty).scale(k));
+      jump(zoomIdentity.translate(tx, ty).scale(k), glide);
     },
 
     /** Zooms and pans to `t` as if the user had. @param {Transform} t */
@@ -198,7 +201,9 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       if (ty + k * y0 < top) ty = top - k * y0;
       else if (ty + k * y1 > size.height - pad) ty = size.height - pad - k * y1;
       if (Math.abs(tx - transform.x) < 0.5 && Math.abs(ty - transform.y) < 0.5 && k === transform.k) return;
-      userMoved = true;
+      // a pan at the same zoom (a keyboard cursor near an edge) leaves a fitted view fitted: it
+      // still follows the container's size; a zoom to a readable scale takes the camera
+      if (k !== transform.k) userMoved = true;
       jump(zoomIdentity.translate(tx, ty).scale(k), true);
     },
 

@@ -41,7 +41,8 @@ import { createSearch } from "./search-commands.js";
  * @typedef {object} Screen
  * @property {(ids: NodeId[], how?: { readable?: boolean, children?: boolean }) => void} reveal
  * @property {(id: NodeId) => void} centerOn
- * @property {() => void} fitToView
+ * @property {(glide?: boolean) => void} fitToView `glide`: animated, as navigation
+ * @property {() => boolean} fitted the view is fitted (the user has not zoomed or panned it)
  * @property {{ matches: (ids: NodeId[]) => void, selection: () => void, cursor: (id: NodeId | null) => void }} marks
  * @property {(text: string) => void} announce
  */
@@ -143,9 +144,13 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
         return change({ collapsed: [] });
       case "collapseToDepth":
         return change(changes.collapseToDepth(table, stats, command.depth));
-      case "collapse":
+      case "collapse": {
+        const fitted = screen.fitted();
         change(changes.toggleCollapse(table, stats, v, command.id), command.id);
+        // a collapse: a fitted view refits the smaller tree; a zoomed one keeps the node in place
+        if (state().collapsed.includes(command.id)) return fitted ? screen.fitToView(true) : undefined;
         return screen.reveal([command.id], { children: true }); // what opened is in view
+      }
       case "loadMore":
         return requests.loadMore(command.parent);
       case "hotPath": {

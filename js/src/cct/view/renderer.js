@@ -220,6 +220,7 @@ export function createRenderer(container, options = {}) {
       reveal: painter.reveal,
       centerOn: painter.centerOn,
       fitToView: painter.fitToView,
+      fitted: () => !camera.userMoved,
       marks: painter.marks,
       announce: chrome.announce,
     },
@@ -369,7 +370,7 @@ export function createRenderer(container, options = {}) {
       screenPosition: painter.screenPosition,
       /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. */
       foldPosition: painter.foldPosition,
-      fitToView: painter.fitToView,
+      fitToView: () => painter.fitToView(),
       /**
        * Pans (at the same zoom) so that node `target` is in the middle of the view; `{ fold: id }`:
        * the level-of-detail fold under node `id`.

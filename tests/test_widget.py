@@ -157,7 +157,9 @@ def test_bundle_is_built_and_used() -> None:
 # issue 32: the trend pane with its figure (~10 KB) and the change rings, Changes tab and compare
 # runs (~8 KB), views of an ensemble's history. Splitting them into a chunk loaded only by an
 # ensemble's view would need a second module beside anywidget's one `_esm`: not worth 18 KB.
-BUNDLE_BUDGET_MINIFIED = 264 * 1024
+# Raised to 268 KB the same day for issue 33 (search that steps and loads its matches under level
+# of detail, the view keeping its place, keys kept in the view, the real background's theme).
+BUNDLE_BUDGET_MINIFIED = 268 * 1024
 BUNDLE_BUDGET_GZIPPED = 100 * 1024
 
 

@@ -106,7 +106,7 @@ def from_rows(
             name=str(m),
             values=np.ascontiguousarray(values[:, j]),
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
-            kind=_reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
+            kind=reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
             rule=rule,
             detail=detail,
@@ -155,7 +155,7 @@ def from_rows(
     )
 
 
-def _reduced_kind(kind: str, reducer: str) -> str:
+def reduced_kind(kind: str, reducer: str) -> str:
     """A metric's kind once reduced: under ``imbalance`` a ratio, under ``std`` a spread and
     under ``median`` a middle value, whose glyphs show the largest one (none adds up along the
     tree); else as it was."""
@@ -166,7 +166,7 @@ def _reduced_kind(kind: str, reducer: str) -> str:
 
 def _rule(decision: semantics.Decision, kind: str, reducer: str) -> tuple[str, str]:
     """The ``rule`` and ``detail`` of a metric once reduced (the reducer can decide it last)."""
-    if _reduced_kind(kind, reducer) != kind:
+    if reduced_kind(kind, reducer) != kind:
         detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
         return "reducer", detail
     return decision.rule, decision.detail

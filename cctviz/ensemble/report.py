@@ -30,7 +30,8 @@ def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -
     found = regressions(ens, metric, by, min_change)
     title = f"## Changes of {text(metric)} in {len(ens)} profiles"
     where = f" (where {text(' and '.join(ens.filters))})" if ens.filters else ""
-    mixed = configs.sentence(configs.varying(profiles, by), by)
+    varying = configs.varying(profiles, by)  # read once: the caution and each run's columns
+    mixed = configs.sentence(varying, by)
     caution = f"\n\n**Caution**: {text(mixed)}." if mixed else ""
     if found.empty:
         return f"{title}{where}\n\nNo change of {min_change:.0%} or more was found.{caution}"
@@ -51,7 +52,7 @@ def report(ens: Any, metric: str, by: str | None, min_change: float, top: int) -
     lines = [f"{title}{where}", "", said, ""]
     if caution:
         lines[2:2] = [caution.strip(), ""]
-    named_columns = [*KEEP, *(c for c in configs.varying(profiles, by) if c not in KEEP)]
+    named_columns = [*KEEP, *(c for c in varying if c not in KEEP)]
     for i, row in enumerate(own.head(top).itertuples(), 1):
         meta = (
             profiles.loc[row.profile] if row.profile in profiles.index else pd.Series(dtype=object)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..adapters.from_rows import _reduced_kind
+from ..adapters.from_rows import reduced_kind
 from ..adapters.graphframe import from_graphframe
 from ..adapters.reduce import NOT_ADDITIVE
 from ..adapters.rows import companion_name
@@ -25,7 +25,7 @@ def ensemble_table(ens: Any, reducer: str, size: str | None, kinds: dict[str, st
     metrics = dict(table.metrics)
     if reducer in NOT_ADDITIVE:
         for name, m in table.metrics.items():
-            kind = _reduced_kind(m.kind, reducer)
+            kind = reduced_kind(m.kind, reducer)
             if kind != m.kind:
                 detail = f"{m.detail}; under the {reducer} reducer its values do not add up"
                 metrics[name] = dataclasses.replace(m, kind=kind, rule="reducer", detail=detail)  # type: ignore[arg-type]

@@ -267,3 +267,73 @@ def test_rows_find_their_node_however_hatchet_numbered_it(numbering: str) -> Non
     expected = np.array([ref.get(id(n), np.nan) for n in table.nodes])
     assert np.isfinite(expected).sum() > len(nodes) // 2
     np.testing.assert_allclose(table.metrics[str(metric)].values, expected, equal_nan=True)
+
+
+def _preorder_reference(roots: list) -> tuple[list[int], list[int], list[int], list]:
+    """The drawn tree as plainly as it can be said: recursive pre-order, children in list order,
+    each node under the first parent it is reached from (ids, parent index, depth, other edges)."""
+    import sys
+
+    seen: dict[int, int] = {}
+    order: list = []
+    parent: list[int] = []
+    depth: list[int] = []
+    extra: list[tuple[int, int]] = []
+
+    def visit(node, up: int) -> None:
+        if id(node) in seen:
+            if up >= 0:
+                extra.append((up, seen[id(node)]))
+            return
+        seen[id(node)] = i = len(order)
+        order.append(node)
+        parent.append(up)
+        depth.append(depth[up] + 1 if up >= 0 else 0)
+        for child in node.children:
+            visit(child, i)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        for root in roots:
+            visit(root, -1)
+    finally:
+        sys.setrecursionlimit(limit)
+    return [id(n) for n in order], parent, depth, extra
+
+
+@pytest.mark.parametrize("folder", ["hatchet/cprofile-cycle", "hatchet/gprof2dot-cpi", "deep"])
+def test_the_walk_is_the_plain_recursive_preorder(folder: str) -> None:
+    """The adapter's fast walk (a stack of children iterators, depths by pointer doubling) draws
+    the same tree as a plain recursive walk: on a cycle, a DAG and a 3,000-deep chain with
+    branches."""
+    from cctviz.adapters.spanning import spanning_tree
+
+    if folder == "deep":
+        import hatchet as ht
+
+        chain: dict = {"frame": {"name": "leaf", "type": "function"}, "metrics": {"time": 1.0}}
+        for i in range(3000):
+            twig = {"frame": {"name": f"t{i}", "type": "function"}, "metrics": {"time": 1.0}}
+            chain = {
+                "frame": {"name": f"f{i}", "type": "function"},
+                "metrics": {"time": 1.0},
+                "children": [twig, chain] if i % 3 else [chain],
+            }
+        import sys
+
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(30_000)
+        try:
+            gf = ht.GraphFrame.from_literal([chain])
+        finally:
+            sys.setrecursionlimit(limit)
+    else:
+        gf = load(_by_folder(folder))
+    roots = list(gf.graph.roots)
+    nodes, parent, depth, extra = spanning_tree(roots)
+    ids, ref_parent, ref_depth, ref_extra = _preorder_reference(roots)
+    assert [id(n) for n in nodes] == ids
+    assert list(parent) == ref_parent and list(depth) == ref_depth
+    assert extra == ref_extra
+    assert max(depth) >= (3000 if folder == "deep" else 2)

@@ -26,7 +26,7 @@ def spanning_tree(
     extra: list[tuple[int, int]] = []
     # This loop is the adapter's hot path (1M nodes): a stack of children iterators, one per open
     # node, not a stack of nodes (no reversed copy and parent list per node), and bound methods;
-    # depths are computed afterwards with numpy. 1M nodes: ~0.4 s, against ~1.2 s before.
+    # depths are computed afterwards with numpy. 1M nodes: ~0.26 s, against ~0.45 s before.
     iterators, owners = [iter(roots)], [-1]
     top, owner = iterators[-1], -1
     add_node, add_parent = nodes.append, parent.append
@@ -62,7 +62,7 @@ def spanning_tree(
     return nodes, parent, depth, extra
 
 
-_END = object()
+_END: Any = object()  # what `next` gives at the end of a children list (a sentinel, not None)
 
 
 def _depths(parent: np.ndarray) -> np.ndarray:

@@ -80,21 +80,34 @@ def test_modes_and_hosts(monkeypatch: pytest.MonkeyPatch, shell: Any) -> None:
     assert static_picture.live_host() == "Jupyter Server"
 
 
+@pytest.mark.parametrize(
+    ("variable", "host"), [("JPY_SESSION_NAME", "Jupyter Server"), ("VOILA_BASE_URL", "Voilà")]
+)
 def test_in_a_live_front_end_the_view_sends_the_picture(
-    gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch
+    gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch, variable: str, host: str
 ) -> None:
+    """JupyterLab and Notebook 7 (a Jupyter Server) get the picture as a PNG and text, no HTML:
+    an HTML output makes JupyterLab load MathJax while the view draws. Other hosts get it inside
+    HTML with the class the widget's stylesheet hides."""
     pytest.importorskip("PIL")
-    monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/run.ipynb")
+    monkeypatch.setenv(variable, "/home/me/run.ipynb")
+    plain = host == "Jupyter Server"
     w = cctviz.CCT(gf)
+    assert w._static_follows is False
     view, picture = displayed(w)
     assert WIDGET_MIME in view.data and view.data[WIDGET_MIME]["model_id"] == w.model_id
+    # the view marks itself: its stylesheet hides the output that follows it
+    assert w._static_follows is True
     # until the view has drawn: a note, in the element the widget's stylesheet hides
     display_id = picture.transient["display_id"]
     assert "image/png" not in picture.data
-    assert f'<div class="{CSS_CLASS}">' in picture.data["text/html"]
+    if plain:
+        assert set(picture.data) == {"text/plain"}
+    else:
+        assert f'<div class="{CSS_CLASS}">' in picture.data["text/html"]
     # a reader sees the note only where the view does not run: what to install, and where
     note = picture.data["text/plain"]
-    assert "once it has drawn" in note and "this Jupyter Server cannot run Jupyter widgets" in note
+    assert "once it has drawn" in note and f"this {host} cannot run Jupyter widgets" in note
     assert "pip install anywidget" in note and "conda install -c conda-forge anywidget" in note
 
     png = png_of(300, 200)
@@ -103,9 +116,11 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
     stored = update.data["image/png"]
     assert pixels(stored) == pixels(png)
     assert update.metadata == {"image/png": {"width": 300, "height": 200}}
-    assert (
-        f'src="data:image/png;base64,{stored}" width="300" height="200"' in update.data["text/html"]
-    )
+    if plain:
+        assert set(update.data) == {"image/png", "text/plain"}
+    else:
+        html = update.data["text/html"]
+        assert f'src="data:image/png;base64,{stored}" width="300" height="200"' in html
 
     # what is not a PNG of a sane size changes nothing
     for bad in (

@@ -114,6 +114,7 @@ class WidgetPart(bundle.PackedWidget):
     trend_by: str = traits.trait("trend_by")
     trend_log: bool = traits.trait("trend_log")
     _trend: dict[str, Any] = traits.trait("_trend")
+    _static_follows: bool = traits.trait("_static_follows")
     _payload: dict[str, Any] = traits.trait("_payload")
     _search_count: dict[str, Any] = traits.trait("_search_count")
 

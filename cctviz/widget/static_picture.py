@@ -13,7 +13,9 @@ second output, right after the widget's, that holds a PNG of the view:
   again at the end of each later cell that changed the view.
 
 The widget's stylesheet hides that output, and it is loaded only where the view runs: there the
-live view shows alone, elsewhere the picture does. ``CCTVIZ_STATIC_PICTURE`` chooses: ``auto``
+live view shows alone, elsewhere the picture does. In JupyterLab and Notebook 7 the output is a
+PNG (and text) without HTML, which would make JupyterLab load MathJax while the view draws: the
+view marks itself (``_static_follows``) and the stylesheet hides the output right after it. ``CCTVIZ_STATIC_PICTURE`` chooses: ``auto``
 (the default: the kernel draws when no live front end started it), ``kernel``, ``view`` or
 ``off`` (no second output).
 """
@@ -100,6 +102,7 @@ class StaticPicture(Figures, FrontEndErrors):
     _static_png: tuple[str, int, int] | None = None  # base64 PNG, width, height (CSS pixels)
     _static_note: str = ""
     _static_drawn_for: str | None = None  # the view the kernel's picture shows
+    _static_plain = False  # the picture's output has no HTML (JupyterLab, Notebook 7)
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -110,11 +113,15 @@ class StaticPicture(Figures, FrontEndErrors):
             return
         # anywidget gives (data, metadata), ipywidgets data alone
         view, view_metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        mode, host = picture_mode(), live_host()
+        kernel = mode == "kernel" or (mode == "auto" and host is None)
+        # JupyterLab and Notebook 7 get the picture without HTML: an HTML output makes JupyterLab
+        # load MathJax (16 scripts, ~100 ms) while the view draws its first picture
+        self._static_plain = not kernel and host == "Jupyter Server"
+        self._static_follows = mode != "off"  # the view marks itself: its stylesheet hides it
         display(view, raw=True, metadata=view_metadata)  # type: ignore[no-untyped-call]
-        mode = picture_mode()
         if mode == "off":
             return
-        kernel = mode == "kernel" or (mode == "auto" and live_host() is None)
         if kernel:
             self._draw_in_kernel()
             _watch(self)
@@ -130,15 +137,19 @@ class StaticPicture(Figures, FrontEndErrors):
             # seen only where the widget's stylesheet is not loaded: the view is not running
             note = self._static_note or no_view_note(live_host())
             text = f"{label}\n{note}"
+            if self._static_plain:
+                return {"text/plain": text}, {}
             markup = f'<div class="{CSS_CLASS}"><pre>{html.escape(text)}</pre></div>'
             return {"text/html": markup, "text/plain": text}, {}
         png, width, height = self._static_png
+        size = {"image/png": {"width": width, "height": height}}
+        if self._static_plain:
+            return {"image/png": png, "text/plain": label}, size
         markup = (
             f'<div class="{CSS_CLASS}"><img src="data:image/png;base64,{png}" '
             f'width="{width}" height="{height}" alt="{html.escape(label, quote=True)}"></div>'
         )
-        data = {"text/html": markup, "image/png": png, "text/plain": label}
-        return data, {"image/png": {"width": width, "height": height}}
+        return {"text/html": markup, "image/png": png, "text/plain": label}, size
 
     def _show_static(self) -> None:
         """Put the current picture into the displayed outputs (all of them: one display id)."""

@@ -225,8 +225,8 @@ describe("cleanup", () => {
     const model = mockModel();
     const { renderer, dispose, deps, el } = mountWidget(model);
     // + selection, units, height; _payload, msg:custom (replies), msg:custom (refusals),
-    // comm:close, comm_live_update; _search_count, msg:custom (show_match)
-    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 5 + 2);
+    // comm:close, comm_live_update; _search_count, msg:custom (show_match); _static_follows
+    expect(model.listenerCount()).toBe(VIEW_TRAITS.length + 3 + 5 + 2 + 1);
     expect(el.cctRenderer).toBe(renderer);
     renderer.user.zoom({ x: 1, y: 1, k: 3 });
     renderer.user.change({ collapsed: [1] });

@@ -108,7 +108,7 @@ describe("scheduling", () => {
 
 describe("in the widget", () => {
   test("every change schedules the image of what is on screen", async () => {
-    const model = mockModel({ selection: [1] });
+    const model = mockModel({ selection: [1], _static_follows: true });
     const { renderer, deps } = mountWidget(model);
     await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
     expect(deps.figureSVG).toHaveBeenCalledTimes(1); // the first draw
@@ -124,9 +124,28 @@ describe("in the widget", () => {
   });
 });
 
+describe("only where Python shows the picture", () => {
+  test("a view no picture output follows draws none; once one does, it marks itself and draws", async () => {
+    const model = mockModel({ selection: [1] });
+    const { renderer, deps, el } = mountWidget(model);
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    renderer.user.change({ collapsed: [2] });
+    await vi.advanceTimersByTimeAsync(2 * SNAPSHOT_DELAY_MS);
+    expect(deps.figureSVG).not.toHaveBeenCalled();
+    expect(el.dataset.cctStatic).toBeUndefined();
+    model.python("_static_follows", true); // displayed directly: the picture output follows
+    expect(el.dataset.cctStatic).toBe("follows");
+    await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
+    expect(deps.figureSVG).toHaveBeenCalledTimes(1);
+    expect(model.sent.filter((m) => m.type === "snapshot")).toHaveLength(1);
+    model.python("_static_follows", false);
+    expect(el.dataset.cctStatic).toBeUndefined();
+  });
+});
+
 describe("sent to Python", () => {
   test("each new picture goes to Python as a snapshot message; the same picture once", async () => {
-    const model = mockModel({ selection: [1] });
+    const model = mockModel({ selection: [1], _static_follows: true });
     const { renderer, deps, dispose } = mountWidget(model);
     await vi.advanceTimersByTimeAsync(SNAPSHOT_DELAY_MS);
     const sent = () => model.sent.filter((m) => m.type === "snapshot");

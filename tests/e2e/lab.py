@@ -28,6 +28,11 @@ START_TIMEOUT_S = 90
 KERNEL_IDLE_TIMEOUT_MS = 60_000
 
 
+# the row of a view's static picture in JupyterLab: a PNG output (no HTML, which would load
+# MathJax) right after the view's row, hidden there by the widget's stylesheet
+PICTURE_ROW = ".jp-OutputArea-child:has(> .jp-OutputArea-output > .cctviz) + .jp-OutputArea-child"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

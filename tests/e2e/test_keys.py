@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .lab import downloads_svg, page_position
+from .lab import PICTURE_ROW, downloads_svg, page_position
 
 pytestmark = pytest.mark.e2e
 
@@ -32,8 +32,8 @@ def test_notebook_shortcuts_do_not_fire_in_the_tree(open_notebook, page) -> None
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
     # the static picture's output is there, hidden with its row where the view runs
-    page.locator(".cctviz-static").wait_for(state="attached")
-    row = page.locator(".jp-OutputArea-child:has(.cctviz-static)")
+    row = page.locator(PICTURE_ROW)
+    row.wait_for(state="attached")
     assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     cells = _cells(page)
     main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")
@@ -68,8 +68,8 @@ def test_notebook_7_draws_shares_state_and_keeps_its_keys_out(open_notebook, pag
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
     # the static picture's output is there, hidden with its row where the view runs
-    page.locator(".cctviz-static").wait_for(state="attached")
-    row = page.locator(".jp-OutputArea-child:has(.cctviz-static)")
+    row = page.locator(PICTURE_ROW)
+    row.wait_for(state="attached")
     assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     cells = _cells(page)
     main = notebook.python_json("next(i for i in range(w.table.size) if w.table.name(i) == 'main')")

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from .lab import NotebookPage
+from .lab import PICTURE_ROW, NotebookPage
 
 pytestmark = pytest.mark.e2e
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 CSS_CLASS = "cctviz-static"
+PICTURE = '.jp-OutputArea-output[data-mime-type="image/png"] img'  # in JupyterLab: a PNG
 CELLS = ["import cctviz\ngf = cctviz.examples.load('hpctoolkit-cpi')\nw = cctviz.CCT(gf)\nw"]
 COLLAPSE = "w.collapse(w.table.roots[0] + 2)"
 
@@ -34,6 +35,7 @@ def pictures(nb: dict[str, Any]) -> list[dict[str, Any]]:
         for cell in nb["cells"]
         for output in cell.get("outputs", [])
         if CSS_CLASS in str(output.get("data", {}).get("text/html", ""))
+        or "".join(output.get("data", {}).get("text/plain", "")).startswith("cctviz: ")
     ]
 
 
@@ -54,7 +56,9 @@ def wait_picture(page: Any, before: str | None = None) -> str:
     """Wait until the notebook's picture output holds a PNG other than ``before``."""
     handle = page.wait_for_function(
         """(before) => {
-          const src = document.querySelector('.cctviz-static img')?.getAttribute('src');
+          const src = document.querySelector(
+            '.cctviz-static img, .jp-OutputArea-output[data-mime-type="image/png"] img'
+          )?.getAttribute('src');
           return src && src !== before ? src : null;
         }""",
         arg=before,
@@ -78,7 +82,7 @@ def shown_offline(page: Any, html: str, tmp_path: Any) -> dict[str, Any]:
         )
         offline.goto(path.as_uri())
         offline.wait_for_load_state("load")
-        image = offline.locator(".cctviz-static img")
+        image = offline.locator('img[src^="data:image/png"]')
         image.wait_for(timeout=10_000)
         result: dict[str, Any] = image.evaluate(
             "(img) => ({ visible: img.getBoundingClientRect().width > 0 && img.complete,"
@@ -96,11 +100,14 @@ def test_saved_notebook_carries_the_view_as_png(open_notebook, page, tmp_path) -
     notebook = open_notebook(CELLS)
     page.locator(".cctviz circle.cct-node").first.wait_for()
     # where the view runs, its picture's output is there but hidden, with its row
-    page.locator(f".{CSS_CLASS}").wait_for(state="attached")
-    row = page.locator(f".jp-OutputArea-child:has(.{CSS_CLASS})")
+    row = page.locator(PICTURE_ROW)
+    row.wait_for(state="attached")
+    # as a PNG and text, no HTML: JupyterLab loads no MathJax for it
+    assert page.locator(".jp-OutputArea .jp-RenderedHTMLCommon").count() == 0
     assert row.evaluate("(el) => getComputedStyle(el).display") == "none"
     stamp = wait_snapshot(page)
     src = wait_picture(page)
+    assert row.evaluate("(el) => getComputedStyle(el).display") == "none"  # the PNG too
     view = page.locator(".cctviz").element_handle()
     nb = save(notebook)
     [output] = pictures(nb)
@@ -304,7 +311,7 @@ def test_reopened_after_a_restart_the_picture_shows_without_an_error(open_notebo
     notebook.wait_idle()
     page.goto("about:blank")
     NotebookPage(page, notebook.lab, notebook.name).open()
-    picture = page.locator(f".{CSS_CLASS} img")
+    picture = page.locator(PICTURE)
     picture.wait_for()
     assert picture.is_visible() and picture.get_attribute("src") == src
     assert page.locator(".cctviz").count() == 0  # no view: the picture stands in for it

@@ -19,7 +19,7 @@ import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
 import { bindSearch } from "./search.js";
-import { createSnapshots } from "./snapshot.js";
+import { createSnapshots, markStatic } from "./snapshot.js";
 import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
 import { bindTrend } from "./trend.js";
@@ -120,8 +120,9 @@ function renderView(deps, model, el) {
   });
   // no picture is drawn for a Python that is gone
   const changed = () => {
-    if (connection.live) snapshots.schedule();
+    if (connection.live && el.dataset.cctStatic) snapshots.schedule();
   };
+  const unmark = markStatic(model, el, changed);
   const toTraits = traitWriter(model, changed, saves.save);
   // the tree and the table pane side by side (or the pane below, in narrow cells)
   const body = el.ownerDocument.createElement("div");
@@ -297,6 +298,7 @@ function renderView(deps, model, el) {
     lod.dispose();
     screen.dispose();
     snapshots.dispose();
+    unmark();
     connection.dispose();
     renderer.destroy();
     // Jupyter may keep a removed view object alive as long as its model (ipywidgets keeps every

@@ -48,6 +48,7 @@
  * @property {string} trend_by @property {boolean} trend_log the trend pane's axis and log scales
  * @property {unknown} _trend the trend pane (js/src/cct/trend/trend-pane.js checks it); written by
  *   Python only
+ * @property {boolean} _static_follows the view's picture is the next output (Python only)
  * @property {Payload} _payload written by Python only
  * @property {{ search?: string, regex?: boolean, case?: boolean, count?: number }} _search_count
  *   under level of detail, Python's count of the search's matches over the full tree; written by
@@ -152,6 +153,7 @@ export const TRAIT_KINDS = Object.freeze({
   trend_by: "string",
   trend_log: "bool",
   _trend: "trend",
+  _static_follows: "bool",
   _payload: "payload",
   _search_count: "counted",
 });

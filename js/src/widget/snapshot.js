@@ -95,7 +95,9 @@ export function createSnapshots({
     schedule() {
       if (disposed) return;
       clearTimeout(timer);
-      timer = setTimeout(take, delay);
+      // then in a moment the page is idle: drawing the picture never holds up a gesture
+      const idle = globalThis.requestIdleCallback;
+      timer = setTimeout(() => (idle ? idle(() => take(), { timeout: delay }) : take()), delay);
     },
     get latest() {
       return latest;
@@ -106,4 +108,26 @@ export function createSnapshots({
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Marks `el` (`data-cct-static`) while Python shows the view's picture in an output right after
+ * the view's (`_static_follows`): the widget's stylesheet hides that output where the view runs
+ * (a PNG output carries no class of ours). Only then are pictures worth drawing: `follows` is
+ * called when it becomes so.
+ * @param {Pick<import("./model.js").CCTModel, "get" | "on" | "off">} model
+ * @param {HTMLElement} el
+ * @param {() => void} follows
+ * @returns {() => void} stops watching
+ */
+export function markStatic(model, el, follows) {
+  const mark = () => {
+    const on = model.get("_static_follows") === true;
+    if (on) el.dataset.cctStatic = "follows";
+    else delete el.dataset.cctStatic;
+    if (on) follows();
+  };
+  mark();
+  model.on("change:_static_follows", mark);
+  return () => model.off("change:_static_follows", mark);
 }

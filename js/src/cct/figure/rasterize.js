@@ -1,4 +1,5 @@
 // SVG text → PNG, in the browser: the SVG is drawn as an image onto a canvas.
+import { canvasPng } from "../draw/live-picture.js";
 
 /**
  * @param {string} svg a standalone SVG document
@@ -19,8 +20,7 @@ export async function svgToPng(svg, width, height, scale = 1) {
     canvas.height = Math.max(1, Math.round(height * scale));
     const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d")); // any browser has one
     context.drawImage(image, 0, 0, canvas.width, canvas.height);
-    const data = canvas.toDataURL("image/png");
-    return data.slice(data.indexOf(",") + 1);
+    return await canvasPng(canvas);
   } finally {
     URL.revokeObjectURL(url);
   }

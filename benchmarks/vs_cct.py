@@ -1,15 +1,23 @@
-"""Hatchet's `%cct` and cctviz side by side: cell run → every node drawn, interleaved.
+"""Hatchet's `%cct` and cctviz side by side: cell run → picture painted and page idle, interleaved.
 
 The anchor runs where it was made for: classic Notebook 6, IPython 7, ipykernel 6 and
 llnl-hatchet, in a venv of its own that this script builds if it is missing (pins in
 benchmarks/anchor-requirements.txt; hatchet.vis builds its JavaScript with npm on first import).
-cctviz runs in JupyterLab from the project's venv, with every node drawn (`budget=None,
-fold_to_fit=False`), as benchmarks/render.py. Both draw the same synthetic trees
-(cctviz/examples/_synthetic.py, loaded by path in the anchor's kernel). Each repetition measures
-`%cct` then cctviz, size by size; the table gives medians, the spread (min–max) and the ratio
-`%cct` ÷ cctviz of each pair, the bytes each page received over its websocket for the cell, and
-the load average before and after. A first round at 100 nodes,
-not counted, warms both servers, kernels and browser caches.
+cctviz runs in JupyterLab from the project's venv, twice: the default view (`CCT(gf)`: what a user
+gets, folded to fit) and the whole tree (`budget=None, fold_to_fit=False`: every node drawn, as
+`%cct` draws). All draw the same synthetic trees (cctviz/examples/_synthetic.py, loaded by path in
+the anchor's kernel) with a realistic count of distinct names (n^0.85: real profiles repeat MPI
+calls and loops; 5,000 names is what the old benchmark used).
+
+What a user feels: every run opens the notebook in a fresh browser context (a new page, nothing
+cached from the last run), the clock starts when the cell is run and stops when the picture is
+painted (every node for `%cct` and the whole view, the first picture for the default view) and
+the page's main thread has been idle (no long task) for 300 ms; the end is the later of the
+painted frame and the end of the last long task. Long tasks (over 50 ms) are reported before the
+picture and after it. The table gives medians, the spread (min–max) and the ratio `%cct` ÷
+cctviz of each pair, the bytes each page received over its websocket for the cell, and the load
+average before and after. A first round at 100 nodes, not counted, warms both servers and
+kernels.
 
     python benchmarks/vs_cct.py                     # 100, 1k, 10k nodes, 3 repetitions
     python benchmarks/vs_cct.py --sizes 10000 --repeat 5
@@ -43,6 +51,30 @@ from tests.e2e.lab import NotebookPage, launch_browser, running_lab  # noqa: E40
 PINS = REPO / "benchmarks" / "anchor-requirements.txt"
 SYNTHETIC = REPO / "cctviz" / "examples" / "_synthetic.py"
 DRAWN_TIMEOUT_MS = 600_000
+QUIET_MS = 300  # the page is idle once no long task has run for this long
+
+# every page records its long tasks from its first script on
+LONG_TASKS = """window.__cctLong = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__cctLong.push([e.startTime, e.duration]);
+}).observe({ type: "longtask", buffered: true });"""
+# the frame after the picture has been painted; then the main thread idle for `quiet` ms
+PAINTED = (
+    "() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()))))"
+)
+SETTLED = """async (quiet) => {
+  for (;;) {
+    const ends = window.__cctLong.map(([s, d]) => s + d);
+    const last = ends.length ? Math.max(...ends) : 0;
+    if (performance.now() - last >= quiet) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}"""
+
+
+def names(n: int) -> int:
+    """Distinct names of a realistic tree of ``n`` nodes: 50 of 100, 355 of 1k, 2.5k of 10k."""
+    return max(1, round(n**0.85))
 
 
 def ensure_anchor(venv: Path) -> Path:
@@ -123,73 +155,114 @@ def write_notebook(folder: Path, name: str, cells: list[str]) -> str:
     return name
 
 
-def time_cct(
-    page: Any, got: Received, url: str, folder: Path, n: int, run: int
-) -> tuple[float, int]:
-    """`%cct gf` in Notebook 6: cell run → its output holds n drawn nodes (`.node`)."""
+class Run:
+    """One measured run: seconds to the picture painted and the page idle, the longest task
+    before and after the picture (ms), bytes received."""
+
+    def __init__(self, page: Any, got: Received, t0: float, painted: float, sent: int):
+        settled = page.evaluate(SETTLED, QUIET_MS)
+        longs = [(s, d) for s, d in page.evaluate("() => window.__cctLong") if s >= t0]
+        self.seconds = (max(painted, settled) - t0) / 1000
+        self.before = max((d for s, d in longs if s < painted), default=0.0)
+        self.after = max((d for s, d in longs if s >= painted), default=0.0)
+        self.sent = got.since(sent)
+
+
+def fresh_page(browser: Any) -> tuple[Any, Any, Received]:
+    """A new browser context and page (no cache from earlier runs) recording its long tasks."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(LONG_TASKS)
+    page = context.new_page()
+    return context, page, Received(page)
+
+
+def time_cct(browser: Any, url: str, folder: Path, n: int, run: int) -> Run:
+    """`%cct gf` in Notebook 6: cell run → its output holds n drawn nodes (`.node`), idle."""
     build = (
         "import importlib.util\n"
         f"spec = importlib.util.spec_from_file_location('synthetic', {str(SYNTHETIC)!r})\n"
         "synthetic = importlib.util.module_from_spec(spec); spec.loader.exec_module(synthetic)\n"
-        f"gf = synthetic.graphframe({n})\n%load_ext hatchet.vis.loader"
+        f"gf = synthetic.graphframe({n}, names={names(n)})\n%load_ext hatchet.vis.loader"
     )
     name = write_notebook(folder, f"cct-{n}-{run}.ipynb", [build, "%cct gf"])
-    page.goto(f"{url}/notebooks/{name}")
-    page.wait_for_function(
-        "() => window.Jupyter?.notebook?.kernel?.is_connected()", timeout=120_000
+    context, page, got = fresh_page(browser)
+    try:
+        page.goto(f"{url}/notebooks/{name}")
+        page.wait_for_function(
+            "() => window.Jupyter?.notebook?.kernel?.is_connected()", timeout=120_000
+        )
+        page.evaluate("() => Jupyter.notebook.execute_cells([0])")
+        page.wait_for_function(
+            "() => typeof Jupyter.notebook.get_cell(0).input_prompt_number === 'number'"
+            " && !Jupyter.notebook.kernel_busy",
+            timeout=DRAWN_TIMEOUT_MS,
+        )
+        page.evaluate(SETTLED, QUIET_MS)
+        sent = got.total
+        t0 = page.evaluate(
+            "() => { const t = performance.now(); Jupyter.notebook.execute_cells([1]); return t; }"
+        )
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('.cell:nth-child(2) .output_area .node').length >= n",
+            arg=n,
+            timeout=DRAWN_TIMEOUT_MS,
+            polling="raf",
+        ).dispose()
+        painted = page.evaluate(PAINTED)
+        page.wait_for_function("() => !Jupyter.notebook.kernel_busy", timeout=DRAWN_TIMEOUT_MS)
+        result = Run(page, got, t0, painted, sent)
+        # its kernel ends: runs do not pile up kernels (memory) behind the later ones
+        page.evaluate("() => Jupyter.notebook.session.delete()")
+        return result
+    finally:
+        context.close()
+
+
+def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
+    """cctviz in JupyterLab: cell run → the default view's first picture (`[data-node-count]`
+    set once a picture is painted), or with ``whole`` every node drawn; then the page idle."""
+    args = ", budget=None, fold_to_fit=False" if whole else ""
+    show = f"w = cctviz.CCT(gf{args})\nw"
+    build = synthetic.notebook_source(n).replace(
+        f"synthetic.graphframe({n})", f"synthetic.graphframe({n}, names={names(n)})"
     )
-    page.evaluate("() => Jupyter.notebook.execute_cells([0])")
-    page.wait_for_function(
-        "() => typeof Jupyter.notebook.get_cell(0).input_prompt_number === 'number'"
-        " && !Jupyter.notebook.kernel_busy",
-        timeout=DRAWN_TIMEOUT_MS,
-    )
-    start, bytes_before = time.perf_counter(), got.total
-    page.evaluate("() => Jupyter.notebook.execute_cells([1])")
-    page.wait_for_function(
-        "(n) => document.querySelectorAll('.cell:nth-child(2) .output_area .node').length >= n",
-        arg=n,
-        timeout=DRAWN_TIMEOUT_MS,
-        polling="raf",
-    ).dispose()
-    took = time.perf_counter() - start
-    notebook_idle = "() => !Jupyter.notebook.kernel_busy"
-    page.wait_for_function(notebook_idle, timeout=DRAWN_TIMEOUT_MS)  # every message received
-    sent = got.since(bytes_before)
-    # its kernel ends: runs do not pile up kernels (memory) behind the later ones
-    page.evaluate("() => Jupyter.notebook.session.delete()")
-    return took, sent
+    kind = "whole" if whole else "default"
+    name = lab.write_notebook(f"cctviz-{kind}-{n}-{run}.ipynb", [build, show])
+    context, page, got = fresh_page(browser)
+    try:
+        notebook = NotebookPage(page, lab, name).open()
+        run_cell = (
+            "(i) => { const p = window.jupyterapp.shell.currentWidget;"
+            " p.content.activeCellIndex = i; const t = performance.now();"
+            " window.jupyterapp.commands.execute('notebook:run-cell'); return t; }"
+        )
+        page.evaluate(run_cell, 0)
+        notebook.wait_python("'gf' in globals()", True, timeout_s=600)
+        notebook.wait_idle()
+        page.evaluate(SETTLED, QUIET_MS)
+        sent = got.total
+        t0 = page.evaluate(run_cell, 1)
+        drawn = f"[data-node-count='{n}']" if whole else "[data-node-count]"
+        page.wait_for_function(
+            f'() => !!document.querySelector(".cctviz {drawn}")',
+            timeout=DRAWN_TIMEOUT_MS,
+            polling="raf",
+        ).dispose()
+        painted = page.evaluate(PAINTED)
+        notebook.wait_idle()
+        result = Run(page, got, t0, painted, sent)
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+        return result
+    finally:
+        context.close()
 
 
-def time_cctviz(page: Any, got: Received, lab: Any, n: int, run: int) -> tuple[float, int]:
-    """`w = cctviz.CCT(gf, budget=None, fold_to_fit=False); w` in JupyterLab: cell run → every
-    node drawn (`[data-node-count]` is set once the whole tree is painted)."""
-    show = "w = cctviz.CCT(gf, budget=None, fold_to_fit=False)\nw"
-    name = lab.write_notebook(f"cctviz-{n}-{run}.ipynb", [synthetic.notebook_source(n), show])
-    notebook = NotebookPage(page, lab, name).open()
-    run_cell = (
-        "(i) => { const p = window.jupyterapp.shell.currentWidget; p.content.activeCellIndex = i;"
-        " return window.jupyterapp.commands.execute('notebook:run-cell'); }"
-    )
-    page.evaluate(run_cell, 0)
-    notebook.wait_python("'gf' in globals()", True, timeout_s=600)
-    notebook.wait_idle()
-    start, bytes_before = time.perf_counter(), got.total
-    page.evaluate(run_cell, 1)
-    page.wait_for_function(
-        f"() => !!document.querySelector(\".cctviz [data-node-count='{n}']\")",
-        timeout=DRAWN_TIMEOUT_MS,
-        polling="raf",
-    ).dispose()
-    took = time.perf_counter() - start
-    notebook.wait_idle()
-    sent = got.since(bytes_before)
-    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
-    return took, sent
+def spread(xs: list[float], unit: str = "s", digits: int = 2) -> str:
+    m = statistics.median(xs)
+    return f"{m:.{digits}f} {unit} ({min(xs):.{digits}f}–{max(xs):.{digits}f})"
 
 
-def spread(xs: list[float], unit: str = "s") -> str:
-    return f"{statistics.median(xs):.2f} {unit} ({min(xs):.2f}–{max(xs):.2f})"
+TOOLS = ("%cct", "cctviz default", "cctviz whole")
 
 
 def main() -> None:
@@ -202,48 +275,69 @@ def main() -> None:
     sizes, repeat = ([100], 1) if args.smoke else (args.sizes, args.repeat)
     python = ensure_anchor(args.anchor_venv)
     load_before = os.getloadavg()
-    times: dict[tuple[str, int], list[float]] = {}
-    received: dict[tuple[str, int], int] = {}  # bytes the page received for the cell (last run)
+    runs: dict[tuple[str, int], list[Run]] = {}
     from playwright.sync_api import sync_playwright
 
     with classic_notebook(python) as (url, folder), running_lab() as lab, sync_playwright() as pw:
         browser = launch_browser(pw)
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        got = Received(page)
-        if not args.smoke:  # not counted: first kernels, imports and bundle loads on both sides
-            time_cct(page, got, url, folder, 100, -1)
-            time_cctviz(page, got, lab, 100, -1)
+        if not args.smoke:  # not counted: first kernels and imports on both sides
+            time_cct(browser, url, folder, 100, -1)
+            time_cctviz(browser, lab, 100, -1, whole=False)
         for run in range(repeat):
             for n in sizes:
-                for tool, (took, sent) in (
-                    ("%cct", time_cct(page, got, url, folder, n, run)),
-                    ("cctviz", time_cctviz(page, got, lab, n, run)),
-                ):
-                    times.setdefault((tool, n), []).append(took)
-                    received[tool, n] = sent
-                print(f"run {run + 1}, {n:,} nodes: %cct {times['%cct', n][-1]:.2f} s,"
-                      f" cctviz {times['cctviz', n][-1]:.2f} s", flush=True)  # fmt: skip
+                measured = (
+                    time_cct(browser, url, folder, n, run),
+                    time_cctviz(browser, lab, n, run, whole=False),
+                    time_cctviz(browser, lab, n, run, whole=True),
+                )
+                for tool, result in zip(TOOLS, measured, strict=True):
+                    runs.setdefault((tool, n), []).append(result)
+                print(f"run {run + 1}, {n:,} nodes: " + ", ".join(
+                    f"{t} {r.seconds:.2f} s" for t, r in zip(TOOLS, measured, strict=True)
+                ), flush=True)  # fmt: skip
         browser.close()
     load_after = os.getloadavg()
-    print("\ncell run → every node drawn; median (min–max) over the repetitions")
-    print(f"{'nodes':>8} | {'%cct':>22} | {'cctviz':>22} | {'%cct ÷ cctviz':>22}")
-    print("-" * 84)
+    report(sizes, runs, args.anchor_venv, load_before, load_after)
+
+
+def report(
+    sizes: list[int],
+    runs: dict[tuple[str, int], list[Run]],
+    anchor_venv: Path,
+    load_before: tuple[float, float, float],
+    load_after: tuple[float, float, float],
+) -> None:
+    print("\ncell run → picture painted and the page idle; median (min–max) over the repetitions")
+    print(f"{'nodes':>8} | {'%cct':>20} | {'cctviz default':>20} | {'÷':>6} |"
+          f" {'cctviz whole':>20} | {'÷':>6}")  # fmt: skip
+    print("-" * 96)
     for n in sizes:
-        anchor, ours = times["%cct", n], times["cctviz", n]
-        ratios = [a / b for a, b in zip(anchor, ours, strict=True)]
-        print(f"{n:>8,} | {spread(anchor):>22} | {spread(ours):>22} | {spread(ratios, '×'):>22}")
-    print("\nbytes the page received over the websocket from running the cell to the kernel idle")
-    print("(the first view of a kernel: cctviz's includes its packed bundle, sent once a kernel)")
-    print(f"{'nodes':>8} | {'%cct':>14} | {'cctviz':>14} | {'%cct ÷ cctviz':>14}")
-    print("-" * 60)
-    for n in sizes:
-        anchor_bytes, our_bytes = received["%cct", n], received["cctviz", n]
-        ratio = f"{anchor_bytes / our_bytes:.1f} ×"
-        print(f"{n:>8,} | {anchor_bytes:>14,} | {our_bytes:>14,} | {ratio:>14}")
-    bundle = (REPO / "cctviz/widget/static/widget.js").stat().st_size
-    anchor_js = next(
-        args.anchor_venv.glob("lib/python*/site-packages/hatchet/vis/static/cct_bundle.js")
+        secs = {t: [r.seconds for r in runs[t, n]] for t in TOOLS}
+        ratio = {
+            t: statistics.median(a / b for a, b in zip(secs["%cct"], secs[t], strict=True))
+            for t in TOOLS[1:]
+        }
+        print(f"{n:>8,} | {spread(secs['%cct']):>20} | {spread(secs['cctviz default']):>20} |"
+              f" {ratio['cctviz default']:>5.1f}× | {spread(secs['cctviz whole']):>20} |"
+              f" {ratio['cctviz whole']:>5.1f}×")  # fmt: skip
+    print(
+        "\nlongest main-thread task (ms, median over the repetitions): before | after the picture"
     )
+    print(f"{'nodes':>8} | " + " | ".join(f"{t:>20}" for t in TOOLS))
+    print("-" * 76)
+    for n in sizes:
+        cells = [
+            f"{statistics.median(r.before for r in runs[t, n]):>8.0f} | "
+            f"{statistics.median(r.after for r in runs[t, n]):<9.0f}"
+            for t in TOOLS
+        ]
+        print(f"{n:>8,} | " + " | ".join(f"{c:>20}" for c in cells))
+    print("\nbytes the page received over the websocket from running the cell to the kernel idle")
+    print(f"{'nodes':>8} | " + " | ".join(f"{t:>16}" for t in TOOLS))
+    for n in sizes:
+        print(f"{n:>8,} | " + " | ".join(f"{runs[t, n][-1].sent:>16,}" for t in TOOLS))
+    bundle = (REPO / "cctviz/widget/static/widget.js").stat().st_size
+    anchor_js = next(anchor_venv.glob("lib/python*/site-packages/hatchet/vis/static/cct_bundle.js"))
     print(
         f"\nJavaScript: %cct's cct_bundle.js {anchor_js.stat().st_size / 1024:.0f} KB,"
         f" cctviz's widget.js {bundle / 1024:.0f} KB (minified)"

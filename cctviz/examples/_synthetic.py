@@ -27,8 +27,20 @@ def parents(n: int, max_depth: int = 40, seed: int = 0) -> tuple[np.ndarray, np.
     return parent, depth
 
 
-def graphframe(n: int, max_depth: int = 40, seed: int = 0):
-    """A GraphFrame of ``n`` nodes with exclusive ``time`` and inclusive ``time (inc)``."""
+_SPACES = ("solver", "mesh", "io", "comm", "physics", "util", "linalg")
+_CLASSES = ("Domain", "Kernel", "Halo", "Field", "Stencil", "Reducer", "Timer", "Grid", "Pool")
+_VERBS = ("apply", "update", "exchange", "compute", "pack", "unpack", "reduce", "advance", "init")
+
+
+def name_of(k: int) -> str:
+    """The ``k``-th of the synthetic trees' function names, C++-like: ``mesh::Halo::pack_42``."""
+    return f"{_SPACES[k % 7]}::{_CLASSES[k // 7 % 9]}::{_VERBS[k // 63 % 9]}_{k}"
+
+
+def graphframe(n: int, max_depth: int = 40, seed: int = 0, names: int | None = None):
+    """A GraphFrame of ``n`` nodes with exclusive ``time`` and inclusive ``time (inc)``; its
+    nodes are named ``function_{i % 5000}``, or with ``names`` (a count of distinct names)
+    C++-like names (``name_of``) drawn so that a few recur often, as in real profiles."""
     from hatchet import GraphFrame
     from hatchet.frame import Frame
     from hatchet.graph import Graph
@@ -40,17 +52,23 @@ def graphframe(n: int, max_depth: int = 40, seed: int = 0):
     inclusive = exclusive.copy()
     for i in range(n - 1, 0, -1):  # children come after parents: accumulate bottom-up
         inclusive[parent[i]] += inclusive[i]
-    names = [f"function_{i % 5000}" for i in range(n)]
+    if names is None:
+        labels = [f"function_{i % 5000}" for i in range(n)]
+    else:  # every name at least once, then a heavy tail: a few (MPI calls, loops) recur often
+        pick = (names * rng.random(n) ** 2).astype(np.int64)  # name k: density ~ 1/sqrt(k)
+        pick[: min(n, names)] = np.arange(min(n, names))
+        table = [name_of(k) for k in range(min(n, names))]
+        labels = [table[k] for k in rng.permutation(pick).tolist()]
     nodes: list[Node] = []
     for i in range(n):
         p = nodes[parent[i]] if parent[i] >= 0 else None
-        node = Node(Frame({"name": names[i], "type": "function"}), p, hnid=i, depth=0)
+        node = Node(Frame({"name": labels[i], "type": "function"}), p, hnid=i, depth=0)
         if p is not None:
             p.add_child(node)
         nodes.append(node)
     graph = Graph([nodes[0]])
     graph.enumerate_traverse()
     df = pd.DataFrame(
-        {"node": nodes, "name": names, "time": exclusive, "time (inc)": inclusive}
+        {"node": nodes, "name": labels, "time": exclusive, "time (inc)": inclusive}
     ).set_index("node")
     return GraphFrame(graph, df, ["time"], ["time (inc)"])

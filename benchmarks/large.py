@@ -16,6 +16,7 @@ Prints two tables. Hover and click latency at 10k drawn nodes: benchmarks/intera
     python benchmarks/large.py                        # 10k, 100k, 1M and real profiles
     python benchmarks/large.py --sizes 10000 --no-real
     python benchmarks/large.py --smoke                # 10k only, no browser (CI)
+    python benchmarks/large.py --sizes 1000000 --no-real --distinct-names   # 1M names
 """
 
 from __future__ import annotations
@@ -136,13 +137,20 @@ def main() -> None:
     parser.add_argument("--no-real", action="store_true", help="synthetic trees only")
     parser.add_argument("--smoke", action="store_true", help="10k nodes, Python side only (CI)")
     parser.add_argument("--no-browser", action="store_true", help="the Python table only")
+    parser.add_argument(
+        "--distinct-names",
+        action="store_true",
+        help="every node of the synthetic trees has its own name (default: 5,000 names)",
+    )
     args = parser.parse_args()
     sizes = [10_000] if args.smoke else args.sizes
 
     cases: list[tuple[str, Any, str]] = []
     for n in sizes:
-        build = synthetic.notebook_source(n)
-        cases.append((f"synthetic {n:,}", synthetic.graphframe(n), build))
+        names = n if args.distinct_names else None
+        build = synthetic.notebook_source(n, names=names)
+        label = f"synthetic {n:,}" + (" (all names)" if names else "")
+        cases.append((label, synthetic.graphframe(n, names=names), build))
     if not (args.no_real or args.smoke):
         from tests.profiles import readable
 

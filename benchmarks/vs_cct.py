@@ -223,9 +223,7 @@ def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
     set once a picture is painted), or with ``whole`` every node drawn; then the page idle."""
     args = ", budget=None, fold_to_fit=False" if whole else ""
     show = f"w = cctviz.CCT(gf{args})\nw"
-    build = synthetic.notebook_source(n).replace(
-        f"synthetic.graphframe({n})", f"synthetic.graphframe({n}, names={names(n)})"
-    )
+    build = synthetic.notebook_source(n, names=names(n))
     kind = "whole" if whole else "default"
     name = lab.write_notebook(f"cctviz-{kind}-{n}-{run}.ipynb", [build, show])
     context, page, got = fresh_page(browser)

@@ -56,7 +56,10 @@ const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
     throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
   }
-  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  // a plain loop: Uint8Array.from(text, fn) walks the text through its iterator (~30x slower)
+  const text = atob(data);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const url = URL.createObjectURL(new Blob([await new Response(stream).text()], { type: "text/javascript" }));
   try {

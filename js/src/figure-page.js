@@ -5,6 +5,7 @@
 // widget.js again.)
 import { decodeTable } from "./cct/data/decode.js";
 import { figureSVG } from "./cct/figure/figure.js";
+import { bytesOf } from "./widget/download.js";
 
 /**
  * Binary columns cross from Python as `{ $b64: "..." }` (page.evaluate takes JSON only).
@@ -14,8 +15,7 @@ import { figureSVG } from "./cct/figure/figure.js";
 export function fromBase64(value) {
   if (Array.isArray(value)) return value.map(fromBase64);
   if (value && typeof value === "object") {
-    if ("$b64" in value && typeof value.$b64 === "string")
-      return Uint8Array.from(atob(value.$b64), (c) => c.charCodeAt(0));
+    if ("$b64" in value && typeof value.$b64 === "string") return bytesOf(value.$b64);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromBase64(v)]));
   }
   return value;

@@ -61,7 +61,9 @@ const unpack = async (data) => {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const url = URL.createObjectURL(new Blob([await new Response(stream).text()], { type: "text/javascript" }));
+  // bytes to a module's blob as they are: no decoding to text and encoding again
+  const blob = await new Response(stream, { headers: { "content-type": "text/javascript" } }).blob();
+  const url = URL.createObjectURL(blob);
   try {
     return (await import(url)).default;
   } finally {

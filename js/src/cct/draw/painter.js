@@ -296,9 +296,12 @@ export function createPainter({
     const { marks } = scene;
     const size = camera.size;
     const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
-    const { sizeBy, focus } = view();
+    const { sizeBy, focus, colorBy } = view();
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
-    labels = viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share });
+    // selected and searched nodes are labelled first
+    const first = new Set([...placeSelection(table, tree, [...store.selection, ...matched]).drawn]);
+    const on = { table, stats, tree, marks, screenOf, size, measure, keepOut, bands, share, first, colorBy };
+    labels = viewLabels({ ...on, sizes: D });
     backend.drawLabels(labels);
     placePinned();
   }
@@ -362,6 +365,8 @@ export function createPainter({
     else updateLabels();
   }
 
+  /** @type {NodeId[]} the search's matches, labelled first */
+  let matched = [];
   /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
    * which the status line names (hidden-selection.js). */
   function showSelection() {
@@ -374,6 +379,7 @@ export function createPainter({
     pin(table, store.selection, view().colorBy);
     const hidden = hiddenSelectionText(table, stats, tree, placed);
     chrome.setStatus(statusText(table, stats, tree, view(), hidden));
+    if (labels.length) updateLabels(); // the selected nodes' labels come first
   }
 
   /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
@@ -388,6 +394,8 @@ export function createPainter({
       if (!backend || !pic) return;
       const placed = placeSelection(pic.table, pic.tree, ids);
       backend.setMatches(placed.drawn, placed.holders);
+      matched = ids;
+      updateLabels();
     },
   };
 

@@ -3,6 +3,9 @@
 
 import { formatValue } from "../base/format.js";
 import { characters, displayText } from "../base/text.js";
+import { wrapText } from "./wrap-text.js";
+
+export { wrapText };
 
 // Ids must be unique on the page: several widgets (each may load its own copy of this module)
 // and inline figures share one document.
@@ -145,12 +148,15 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
  * @property {boolean} onTop side by side in rows above the tree; else one column
  * @property {number} fontPx
  * @property {(text: string, bold?: boolean) => number} measure text width in CSS pixels
+ * @property {boolean} [compact] a small figure's: tighter lines, the values beside the bar and the circles
  */
 /** Narrowest column a legend gets side by side with another. */
 const MIN_COLUMN = 100;
 /** Text box from its baseline, in font sizes: ascent above, descent (and a little air) below. */
 export const ASCENT = 0.95;
 export const DESCENT = 0.3;
+/** A compact legend's line height, in font sizes. */
+const COMPACT_LINE = 1.12;
 
 /**
  * Draws the renderer's legends of `layer` again for a figure: every title whole (wrapped at
@@ -164,7 +170,7 @@ export function figureLegends(layer, o) {
   const drawn = [...(node?.children ?? [])].flatMap((el) => specs.get(el) ?? []);
   layer.selectAll("*").remove();
   layer.attr("transform", null);
-  const pad = 8;
+  const pad = o.compact ? 3 : 8;
   const gap = 14;
   const room = o.width - 2 * pad;
   const fit = Math.floor((room + gap) / (MIN_COLUMN + gap));
@@ -178,12 +184,14 @@ export function figureLegends(layer, o) {
       g.attr("class", `cct-legend cct-${spec.kind}-legend`);
       specs.set(/** @type {Element} */ (g.node()), spec);
       const top = titleBlock(g, spec.title, column, o);
-      height = Math.max(
-        height,
-        spec.kind === "color" ? colorBlock(g, spec, top, column, o) : sizeBlock(g, spec, top, column, o),
-      );
+      const end = o.compact
+        ? compactRow(g, spec, top, column, o)
+        : spec.kind === "color"
+          ? colorBlock(g, spec, top, column, o)
+          : sizeBlock(g, spec, top, column, o);
+      height = Math.max(height, end);
     });
-    y += height + o.fontPx * 0.6;
+    y += height + o.fontPx * (o.compact ? 0.2 : 0.6);
   }
   return Math.ceil(y);
 }
@@ -204,45 +212,10 @@ export function text(g, className, x, y, content, anchor = "start") {
  */
 function titleBlock(g, title, width, o) {
   const { lines, cut } = wrapText(title, width, (t) => o.measure(t, true));
-  const lh = o.fontPx * (ASCENT + DESCENT);
+  const lh = o.fontPx * (o.compact ? COMPACT_LINE : ASCENT + DESCENT);
   for (const [i, line] of lines.entries()) text(g, "cct-legend-title", 0, o.fontPx * ASCENT + i * lh, line);
   if (cut) g.append("title").text(displayText(title)); // the legend's tooltip
   return lines.length * lh;
-}
-
-/**
- * Lines of `whole` (as displayed) no wider than `width`, broken after spaces and `#./:_`; a part wider than a
- * line is cut (…), and so is a 4th line.
- * @param {string} whole @param {number} width @param {(text: string) => number} measure
- * @returns {{ lines: string[], cut: boolean }}
- */
-export function wrapText(whole, width, measure, maxLines = 3) {
-  const text = displayText(whole);
-  const parts = text.match(/[^\s#./:_]*[\s#./:_]*/g)?.filter(Boolean) ?? [text];
-  /** @type {string[]} */
-  const lines = [];
-  let line = "";
-  for (const part of parts) {
-    if (line && measure((line + part).trimEnd()) > width) {
-      lines.push(line.trimEnd());
-      line = part;
-    } else line += part;
-  }
-  lines.push(line.trimEnd());
-  let cut = lines.length > maxLines;
-  const kept = lines.slice(0, maxLines);
-  if (cut) kept[maxLines - 1] += "…";
-  return {
-    lines: kept.map((l) => {
-      if (measure(l) <= width) return l;
-      cut = true;
-      const chars = characters(l.replace(/…$/, ""));
-      let n = chars.length;
-      while (n > 1 && measure(`${chars.slice(0, n).join("")}…`) > width) n--;
-      return `${chars.slice(0, n).join("")}…`;
-    }),
-    cut,
-  };
 }
 
 /**
@@ -297,4 +270,46 @@ function sizeBlock(g, { scale }, top, column, o) {
     x += slot(it) + gap;
   }
   return base + o.fontPx * DESCENT;
+}
+
+/**
+ * A compact legend's one row below its title: the colour bar between its end values, or the
+ * size circles each with its value right of it (fewer where they do not fit).
+ * @param {G} g @param {LegendSpec} spec @param {number} top
+ * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
+ */
+function compactRow(g, spec, top, column, o) {
+  const f = o.fontPx;
+  const base = top + f * ASCENT;
+  if (spec.kind === "color") {
+    if (!spec.scale.domain) return colorBlock(g, spec, top, column, o);
+    const format = spec.format ?? formatValue;
+    const [lo, hi] = spec.scale.domain.map(format);
+    const x = o.measure(lo) + 4;
+    text(g, "cct-legend-tick", 0, base, lo);
+    text(g, "cct-legend-tick", column, base, hi, "end");
+    const bar = g.append("g").attr("transform", `translate(${x}, 0)`);
+    gradientBar(bar, spec.scale, {
+      y: base - 0.75 * f,
+      width: Math.max(8, column - x - o.measure(hi) - 4),
+      height: 0.75 * f,
+    });
+    return base + f * DESCENT;
+  }
+  const values = spec.scale.max > 0 ? [spec.scale.max / 16, spec.scale.max / 4, spec.scale.max] : [0];
+  let items = values.map((v) => ({ r: spec.scale.radius(v), text: formatValue(v) }));
+  const total = () => items.reduce((sum, it) => sum + 2 * it.r + 3 + o.measure(it.text) + 8, -8);
+  while (items.length > 1 && total() > column) items = items.filter((_, i) => i !== items.length - 2);
+  const cy = top + Math.max(f * 0.6, Math.max(...items.map((it) => it.r)));
+  let x = 0;
+  for (const it of items) {
+    g.append("circle")
+      .attr("class", "cct-legend-circle")
+      .attr("cx", x + it.r)
+      .attr("cy", cy)
+      .attr("r", it.r);
+    text(g, "cct-legend-tick", x + 2 * it.r + 3, cy + 0.35 * f, it.text);
+    x += 2 * it.r + 3 + o.measure(it.text) + 8;
+  }
+  return Math.max(cy + Math.max(...items.map((it) => it.r)), cy + 0.35 * f + f * DESCENT);
 }

@@ -9,6 +9,7 @@ import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { judged, judgedKey } from "../picture/judge.js";
+import { fitMarksToRows } from "../picture/mark-room.js";
 import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
 import { legendShare } from "../picture/shares.js";
 import { viewLabels } from "../picture/view-labels.js";
@@ -280,6 +281,8 @@ export function createPainter({
     const pic = drawable();
     if (!pic || !backend) return;
     const { table, stats, tree, layout, scene } = pic;
+    // a figure's marks no larger than their rows (its zoom is known now)
+    if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) backend.moveNodes(markList(pic));
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
     // the legends' corner: a column on the left, or a row on top

@@ -64,7 +64,9 @@ function keepTail(chars, max, cutLast = true) {
   // none fits whole: the start of the last ("Allgath…" of "997:MPIR_Allgather_impl")
   const last = parts.at(-1);
   if (last === undefined || !cutLast || max - 1 < MIN_NAME) return null;
-  return `${characters(whole.slice(whole.length - last)).slice(0, max - 1).join("")}${ELLIPSIS}`;
+  return `${characters(whole.slice(whole.length - last))
+    .slice(0, max - 1)
+    .join("")}${ELLIPSIS}`;
 }
 
 /**

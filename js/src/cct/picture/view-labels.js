@@ -99,8 +99,7 @@ export function viewLabels(view) {
   const top = (count) =>
     largest(count)
       .sort(
-        (a, b) =>
-          tier(a.it.key) - tier(b.it.key) || rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y,
+        (a, b) => tier(a.it.key) - tier(b.it.key) || rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y,
       )
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();

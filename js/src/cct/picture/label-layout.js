@@ -96,18 +96,20 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
   const placedKeys = new Set();
   for (const c of candidates) {
     if (c.unless !== undefined && placedKeys.has(c.unless)) continue;
+    const off = c.r + GAP + h / 2; // above or below the mark
+    const near = -Math.min(c.r, 3);
     /** @type {Spot[]} */
     const spots = c.spots
       ? c.spots
       : c.leaf
         ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
         : [
-            { dx: -Math.min(c.r, 3), dy: -(c.r + GAP + h / 2), align: "start" },
-            { dx: -Math.min(c.r, 3), dy: c.r + GAP + h / 2, align: "start" },
+            { dx: near, dy: -off, align: "start" },
+            { dx: near, dy: off, align: "start" },
             { dx: -(c.r + GAP), dy: 0, align: "end" },
             // centred above or below: between the marks of the next level and of the previous one
-            { dx: 0, dy: -(c.r + GAP + h / 2), align: "middle" },
-            { dx: 0, dy: c.r + GAP + h / 2, align: "middle" },
+            { dx: 0, dy: -off, align: "middle" },
+            { dx: 0, dy: off, align: "middle" },
           ];
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;

@@ -30,43 +30,33 @@ export function shortenName(name, max = 32) {
 const SEPARATOR = /::|[./\\:#]|\b[A-Z]{2,5}_(?=[A-Z][a-z])/g;
 
 /**
- * The lengths of the ends of a qualified name that tell it apart, longest first: its qualified
+ * The ends of a qualified name that tell it apart, longest first, as characters: its qualified
  * parts with three letters or more ("Allreduce" of "MPI_Allreduce", "cycle" of "lulesh.cycle",
  * "SweepSolver(…)" of "Kripke::SweepSolver(…)"; a file's "81" of "x.S:81" is too little). None
  * for a name without parts; separators in its parameters do not count.
  * @param {string} name
  */
-function distinctParts(name) {
+function distinctEnds(name) {
   const open = name.search(/[(<]/);
-  const lengths = [];
-  for (const m of name.slice(0, open < 0 ? name.length : open).matchAll(SEPARATOR)) {
-    const rest = name.slice(m.index + m[0].length);
-    if ((rest.match(/\p{L}/gu)?.length ?? 0) >= 3) lengths.push(rest.length);
-  }
-  return lengths;
+  return [...name.slice(0, open < 0 ? undefined : open).matchAll(SEPARATOR)]
+    .map((m) => name.slice(m.index + m[0].length))
+    .filter((end) => /\p{L}.*\p{L}.*\p{L}/u.test(end))
+    .map(characters);
 }
 
 /**
  * A qualified name in `max` characters keeping a distinct end whole (the longest that fits): the
  * start of the name before it (five characters or more, else none) and an ellipsis; else the
- * start of the shortest end; null for a name without parts.
+ * start of the shortest end ("Allgath…" of "997:MPIR_Allgather_impl"); null for a name without parts.
  * @param {string[]} chars @param {number} max @param {boolean} [cutLast] else null there
  */
 function keepTail(chars, max, cutLast = true) {
-  const whole = chars.join("");
-  const parts = distinctParts(whole);
-  for (const length of parts) {
-    const part = characters(whole.slice(whole.length - length)).length;
-    if (part + 1 > max) continue;
-    const head = max - 1 - part;
-    return (head >= 5 ? chars.slice(0, head).join("") : "") + ELLIPSIS + chars.slice(chars.length - part).join("");
-  }
-  // none fits whole: the start of the last ("Allgath…" of "997:MPIR_Allgather_impl")
-  const last = parts.at(-1);
-  if (last === undefined || !cutLast || max - 1 < MIN_NAME) return null;
-  return `${characters(whole.slice(whole.length - last))
-    .slice(0, max - 1)
-    .join("")}${ELLIPSIS}`;
+  const ends = distinctEnds(chars.join(""));
+  const end = ends.find((e) => e.length < max);
+  const head = max - 1 - (end?.length ?? 0);
+  if (end) return (head >= 5 ? chars.slice(0, head).join("") : "") + ELLIPSIS + end.join("");
+  const last = ends.at(-1);
+  return last && cutLast && max > MIN_NAME ? last.slice(0, max - 1).join("") + ELLIPSIS : null;
 }
 
 /**

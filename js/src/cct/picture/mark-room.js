@@ -10,20 +10,18 @@
  * @returns {boolean} whether any mark shrank
  */
 export function fitMarksToRows(marks, k, rMin) {
-  const sorted = [...marks].sort((a, b) => a.x - b.x || a.y - b.y);
+  const s = [...marks].sort((a, b) => a.x - b.x || a.y - b.y);
   let changed = false;
-  for (let i = 0; i < sorted.length; i++) {
-    const m = sorted[i];
-    let gap = Number.POSITIVE_INFINITY;
-    for (const j of [i - 1, i + 1]) {
-      const o = sorted[j];
-      if (o && Math.abs(o.x - m.x) * k < 1) gap = Math.min(gap, Math.abs(o.y - m.y) * k);
-    }
-    const r = Math.max(rMin, Math.min(m.r, 0.6 * gap)); // a triangle reaches past its radius
+  s.forEach((m, i) => {
+    // a triangle reaches past its radius: 0.6 of the gap
+    const room = [s[i - 1], s[i + 1]].map((o) =>
+      o && Math.abs(o.x - m.x) * k < 1 ? 0.6 * k * Math.abs(o.y - m.y) : m.r,
+    );
+    const r = Math.max(rMin, Math.min(m.r, ...room));
     if (r < m.r) {
       m.r = r;
       changed = true;
     }
-  }
+  });
   return changed;
 }

@@ -139,23 +139,16 @@ export function viewLabels(view) {
  * @returns {Set<number>}
  */
 function colorExtremes(table, colorBy, drawn) {
-  const metric = colorBy === undefined ? null : metricByName(table, colorBy);
-  /** @type {Set<number>} */
-  const out = new Set();
-  if (!metric) return out;
-  let hi = -1;
-  let lo = -1;
-  const value = (/** @type {number} */ i) => metric.values[drawn[i].it.id];
-  for (let i = 0; i < drawn.length; i++) {
-    const { it, m } = drawn[i];
-    const v = metric.values[it.id];
+  const values = metricByName(table, colorBy ?? "")?.values;
+  let hi = { v: Number.NEGATIVE_INFINITY, key: -1 };
+  let lo = { v: 0, key: -1 };
+  for (const { it, m } of drawn) {
+    const v = values?.[it.id] ?? Number.NaN;
     if (it.kind === "aggregate" || m.small || !Number.isFinite(v)) continue;
-    if (hi < 0 || v > value(hi)) hi = i;
-    if (lo < 0 || v < value(lo)) lo = i;
+    if (v > hi.v) hi = { v, key: it.key };
+    if (v < lo.v) lo = { v, key: it.key };
   }
-  if (hi >= 0) out.add(drawn[hi].it.key);
-  if (lo >= 0 && value(lo) < 0) out.add(drawn[lo].it.key);
-  return out;
+  return new Set([hi.key, lo.key]);
 }
 
 /**

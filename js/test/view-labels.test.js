@@ -75,6 +75,8 @@ describe("shortened labels keep what tells the name apart", () => {
     expect(cutText("Kripke::Kernel_3d_DGZ::SweepSolver", 24)).toBe("Kripke::Kern…SweepSolver");
     // no part fits whole: the start of the last one
     expect(cutText("997:MPIR_Allgather_impl", 10)).toBe("Allgather…");
+    // a name shortened before (its middle elided) is cut with one ellipsis
+    expect(cutText(shortenName("MPIR_Reduce_inter_knomial_wrapper_MV2"), 10)).toBe("Reduce_i…");
     expect(cutText("MPI_Allreduce (+4)", 9)).toBe("Allr… (+4)"); // a collapsed count kept
   });
 
@@ -85,7 +87,8 @@ describe("shortened labels keep what tells the name apart", () => {
   });
 
   test("a long C++ name keeps its function rather than its namespaces", () => {
-    const name = "RAJA::policy::sequential::forall_impl<RAJA::TypedRangeSegment<long, long>>(RAJA::resources::Host, long)";
+    const name =
+      "RAJA::policy::sequential::forall_impl<RAJA::TypedRangeSegment<long, long>>(RAJA::resources::Host, long)";
     const short = shortenName(name);
     expect([...short].length).toBeLessThanOrEqual(32);
     expect(short.endsWith("forall_impl<…>(…)")).toBe(true);

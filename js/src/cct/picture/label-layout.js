@@ -2,7 +2,7 @@
 // nodes first — placed where it overlaps no other label and no node mark and stays inside the
 // picture. A leaf's label goes right of its mark; an internal node's above or below its mark,
 // starting at its centre (the links leave to the right at the mark's height), else left of it,
-// else centred above or below it.
+// else centred above or below it, else right of it, over its links.
 // A label that does not fit whole is cut at its end (label-text.js), down to a few characters;
 // below that it is left out. Also the plain greedy placement of labels right of their nodes
 // (placeLabels). Pure: boxes in, boxes out.
@@ -110,6 +110,7 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
             // centred above or below: between the marks of the next level and of the previous one
             { dx: 0, dy: -off, align: "middle" },
             { dx: 0, dy: off, align: "middle" },
+            { dx: c.r + GAP, dy: 0, align: "start" }, // last: over the links it leaves by
           ];
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;

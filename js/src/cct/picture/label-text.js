@@ -56,7 +56,12 @@ function keepTail(chars, max, cutLast = true) {
   const head = max - 1 - (end?.length ?? 0);
   if (end) return (head >= 5 ? chars.slice(0, head).join("") : "") + ELLIPSIS + end.join("");
   const last = ends.at(-1);
-  return last && cutLast && max > MIN_NAME ? last.slice(0, max - 1).join("") + ELLIPSIS : null;
+  return last && cutLast && max > MIN_NAME
+    ? last
+        .slice(0, max - 1)
+        .join("")
+        .replace(/…$/, "") + ELLIPSIS
+    : null;
 }
 
 /**

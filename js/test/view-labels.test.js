@@ -96,3 +96,29 @@ describe("shortened labels keep what tells the name apart", () => {
     expect(short).not.toContain("Host");
   });
 });
+
+describe("in the live view", () => {
+  test("a selected node left unlabelled for want of room takes a label's place where one fits", async () => {
+    const { mountRenderer } = await import("./mount.js");
+    const { randomTree } = await import("./fixtures.js");
+    const { container, renderer } = mountRenderer(randomTree(300, 7), { width: 500, height: 300 });
+    const labelled = () =>
+      new Set([...container.querySelectorAll(".cct-labels text[data-id]")].map((t) => t.getAttribute("data-id")));
+    const before = labelled();
+    const unlabelled = [...container.querySelectorAll(".cct-nodes [data-id]")]
+      .map((e) => e.getAttribute("data-id"))
+      .filter((id) => !before.has(id));
+    expect(unlabelled.length).toBeGreaterThan(2);
+    // without the priority, selecting changes no label; with it, some of them (those not boxed
+    // in by marks) are labelled, in the place of others
+    const named = unlabelled.filter((id) => {
+      renderer.setSelection([Number(id)]);
+      return labelled().has(id);
+    });
+    expect(named.length).toBeGreaterThan(0);
+    renderer.setSelection([]);
+    expect(labelled()).toEqual(before);
+    renderer.destroy();
+    container.remove();
+  });
+});

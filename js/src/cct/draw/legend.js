@@ -249,8 +249,7 @@ function sizeBlock(g, { scale }, top, column, o) {
   for (const it of items) {
     const cx = o.compact ? x + it.r : x + slot(it) / 2;
     g.append("circle").attr("class", "cct-legend-circle").attr("cx", cx).attr("cy", cy).attr("r", it.r);
-    if (o.compact) text(g, "cct-legend-tick", cx + it.r + 3, base, it.text);
-    else text(g, "cct-legend-tick", cx, base, it.text, "middle");
+    text(g, "cct-legend-tick", o.compact ? cx + it.r + 3 : cx, base, it.text, o.compact ? "start" : "middle");
     x += slot(it) + gap;
   }
   return Math.max(cy + rMax, base + f * DESCENT);

@@ -302,9 +302,22 @@ export function createPainter({
     const { sizeBy, focus, colorBy } = view();
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
     // selected and searched nodes are labelled first
-    const first = new Set([...placeSelection(table, tree, [...store.selection, ...matched]).drawn]);
-    const on = { table, stats, tree, marks, screenOf, size, measure, keepOut, bands, share, first, colorBy };
-    labels = viewLabels({ ...on, sizes: D });
+    const first = placeSelection(table, tree, [...store.selection, ...matched]).drawn;
+    labels = viewLabels({
+      table,
+      stats,
+      tree,
+      marks,
+      screenOf,
+      size,
+      sizes: D,
+      measure,
+      keepOut,
+      bands,
+      share,
+      first,
+      colorBy,
+    });
     backend.drawLabels(labels);
     placePinned();
   }

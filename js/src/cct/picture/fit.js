@@ -148,15 +148,9 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
   // a figure rather folds the hot path, from its end up, than squeezes rows until marks overlap:
   // below two thirds of the spacing its first four nodes stay (the fourth one maybe folded); below
   // a third (marks at their smallest would overlap) only its root
-  if (hotToo) {
-    for (const [most, top] of [
-      [1.5, 3],
-      [3, 1],
-    ]) {
-      for (let i = n - 1; i >= 0 && total > most * rows; i--) {
-        if (hot[i] && depth[i] >= top && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
-      }
-    }
+  for (let i = n - 1; hotToo && i > 0; i--) {
+    const squeezed = total > (depth[i] >= 3 ? 1.5 : 3) * rows;
+    if (squeezed && hot[i] && depth[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
   }
   return ids();
 }

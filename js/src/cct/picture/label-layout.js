@@ -28,6 +28,7 @@ import { cutText } from "./label-text.js";
  * @property {Spot[]} [spots] where to try the label instead of the usual places
  * @property {number} [unless] the key of a label that, once placed, makes this one unneeded
  * @property {number} [widthScale] text drawn wider than measured (bold): its factor
+ * @property {boolean} [first] where the eye goes first (view-labels.js): a leaf tries more places
  * @typedef {{ dx: number, dy: number, align: "start" | "end" | "middle" }} Spot from the node's
  *   centre to the start (end, middle) of the text and its vertical middle
  * @typedef {{ key: number, text: string, dx: number, dy: number, box: Box }} PlacedLabel dx, dy:
@@ -98,20 +99,29 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
     if (c.unless !== undefined && placedKeys.has(c.unless)) continue;
     const off = c.r + GAP + h / 2; // above or below the mark
     const near = -Math.min(c.r, 3);
+    /** @type {Spot} */
+    const right = { dx: c.r + GAP, dy: 0, align: "start" };
+    /** @type {Spot} */
+    const left = { dx: -(c.r + GAP), dy: 0, align: "end" };
     /** @type {Spot[]} */
-    const spots = c.spots
-      ? c.spots
-      : c.leaf
-        ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
+    const centred = [
+      // centred above or below: between the marks of the next level and of the previous one
+      { dx: 0, dy: -off, align: "middle" },
+      { dx: 0, dy: off, align: "middle" },
+    ];
+    /** @type {Spot[]} */
+    const spots =
+      c.spots ??
+      (c.leaf
+        ? // a leaf the eye goes to first: above, below or left of it where right of it is taken
+          [right, ...(c.first ? [...centred, left] : [])]
         : [
             { dx: near, dy: -off, align: "start" },
             { dx: near, dy: off, align: "start" },
-            { dx: -(c.r + GAP), dy: 0, align: "end" },
-            // centred above or below: between the marks of the next level and of the previous one
-            { dx: 0, dy: -off, align: "middle" },
-            { dx: 0, dy: off, align: "middle" },
-            { dx: c.r + GAP, dy: 0, align: "start" }, // last: over the links it leaves by
-          ];
+            left,
+            ...centred,
+            right, // last: over the links it leaves by
+          ]);
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;
     const lengths = [full, 24, 16, 10, MIN_CHARS].filter((n, i) => i === 0 || n < full);

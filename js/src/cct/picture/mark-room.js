@@ -3,14 +3,14 @@
 // neighbour above or below, never under the smallest radius — so that no two marks overlap.
 
 /**
- * Caps the screen radius `r` of the marks (changed in place) to the room their column leaves.
+ * Caps the screen radius `r` of the marks (changed in place, and sorted by column) to the room their column leaves.
  * @param {{ x: number, y: number, r: number }[]} marks layout positions, screen radii
  * @param {number} k the zoom: layout units to screen pixels
  * @param {number} rMin the smallest radius drawn
  * @returns {boolean} whether any mark shrank
  */
 export function fitMarksToRows(marks, k, rMin) {
-  const s = [...marks].sort((a, b) => a.x - b.x || a.y - b.y);
+  const s = marks.sort((a, b) => a.x - b.x || a.y - b.y);
   let changed = false;
   s.forEach((m, i) => {
     // a triangle reaches past its radius: 0.6 of the gap

@@ -77,7 +77,6 @@ export function viewLabels(view) {
   const extremes = colorExtremes(table, view.colorBy, inFrame);
   const tier = (/** @type {number} */ key) => (first.has(key) ? 0 : extremes.has(key) ? 1 : hot.has(key) ? 2 : 3);
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
-  const ahead = (/** @type {number} */ key) => tier(key) < 3;
   /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */
   let radii = null;
   /** the largest `count` entries (and the hot path), in tree order: a threshold on the radius,
@@ -91,8 +90,8 @@ export function viewLabels(view) {
     }
     const cut = radii[radii.length - count];
     // ties at the cut (many marks share the smallest radius) fill up in tree order
-    const above = inFrame.filter((e) => e.m.r > cut || ahead(e.it.key));
-    const at = inFrame.filter((e) => e.m.r === cut && !ahead(e.it.key));
+    const above = inFrame.filter((e) => e.m.r > cut || tier(e.it.key) < 3);
+    const at = inFrame.filter((e) => e.m.r === cut && tier(e.it.key) > 2);
     return above.concat(at.slice(0, Math.max(0, count - above.length)));
   };
   /** the largest `count` entries, those the eye goes to first, then by size @param {number} count */
@@ -112,6 +111,7 @@ export function viewLabels(view) {
       r: m.r,
       text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
       leaf: !parents.has(it.key),
+      first: tier(it.key) < 2,
       unless: bands?.names.get(it.key),
     })),
   );

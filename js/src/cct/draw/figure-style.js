@@ -3,6 +3,7 @@
 // sheet, so a figure style names every colour, width and font as presentation attributes (see
 // figure.js).
 
+import { select } from "d3-selection";
 import { shapePath } from "../picture/shapes.js";
 import { RING_COLORS } from "./change-rings.js";
 import { ASCENT, DESCENT, text } from "./legend.js";
@@ -220,6 +221,7 @@ export function inlineStyles(svg, s, k) {
   all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
   all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
   all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });
+  groundLabels(svg, s.background);
   all(".cct-legends", { "font-size": s.fontPx });
   all(".cct-legend text", { fill: s.text, stroke: "none" });
   all(".cct-legend-title", { "font-weight": 600 });
@@ -228,4 +230,28 @@ export function inlineStyles(svg, s, k) {
   all(".cct-key-glyph", { stroke: s.nodeStroke, "stroke-width": Math.max(s.nodeWidth, 0.75) });
   all(".cct-key-dashed", { "stroke-dasharray": "2 1" });
   all(".cct-key-dotted", { "stroke-dasharray": "0.6 1.4" });
+}
+
+/**
+ * Labels on boxes of the background colour instead of a halo stroked around their letters: a
+ * stroked text is text twice in a PDF (Chromium and cairo draw the stroke as a text of its own, and
+ * text extraction reads "mainmain"). Where the text cannot be measured (jsdom) the halo stays.
+ * @param {SVGSVGElement} svg @param {string} background
+ */
+function groundLabels(svg, background) {
+  const texts = /** @type {SVGTextElement[]} */ ([...svg.querySelectorAll(".cct-labels text")]);
+  if (!texts[0]?.getBBox) return;
+  const layer = /** @type {Element} */ (texts[0].parentNode);
+  layer.setAttribute("stroke", "none");
+  select(/** @type {Element} */ (layer.parentNode))
+    .insert("g", ".cct-labels")
+    .attr("class", "cct-label-grounds")
+    .attr("fill", background)
+    .selectAll("rect")
+    .data(texts.map((t) => t.getBBox()))
+    .join("rect")
+    .attr("x", (b) => b.x)
+    .attr("y", (b) => b.y)
+    .attr("width", (b) => b.width)
+    .attr("height", (b) => b.height);
 }

@@ -3,6 +3,9 @@
 
 import { formatValue } from "../base/format.js";
 import { characters, displayText } from "../base/text.js";
+import { wrapText } from "./wrap-text.js";
+
+export { wrapText };
 
 // Ids must be unique on the page: several widgets (each may load its own copy of this module)
 // and inline figures share one document.
@@ -39,17 +42,17 @@ function legendTitle(g, whole, maxPx) {
   const title = displayText(kindOnce(whole));
   const max = Math.max(4, Math.floor(maxPx / TITLE_CHAR_PX));
   const points = characters(title);
-  const text = points.length <= max ? title : `${points.slice(0, max - 1).join("")}…`;
-  const el = g.append("text").attr("class", "cct-legend-title").attr("y", 0).text(text);
-  if (text !== title) el.append("title").text(title);
+  const shown = points.length <= max ? title : `${points.slice(0, max - 1).join("")}…`;
+  const el = text(g, "cct-legend-title", 0, 0, shown);
+  if (shown !== title) el.append("title").text(title);
 }
 
 /**
  * The palette as a bar, low end left.
  * @param {G} g @param {import("../picture/scales.js").ColorScale} scale
- * @param {{ y: number, width: number, height: number }} box
+ * @param {{ x?: number, y: number, width: number, height: number }} box
  */
-function gradientBar(g, scale, { y, width, height }) {
+function gradientBar(g, scale, { x = 0, y, width, height }) {
   const id = `${PREFIX}-gradient-${++gradientCount}`;
   const gradient = g.append("defs").append("linearGradient").attr("id", id);
   const stops = 16;
@@ -61,6 +64,7 @@ function gradientBar(g, scale, { y, width, height }) {
   }
   g.append("rect")
     .attr("class", "cct-legend-bar")
+    .attr("x", x || null)
     .attr("y", y)
     .attr("width", width)
     .attr("height", height)
@@ -81,30 +85,18 @@ export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Inf
   if (node) specs.set(node, { kind: "color", title: kindOnce(title), scale, format });
   legendTitle(g, title, titleWidth);
   if (!scale.domain) {
-    g.append("text").attr("class", "cct-legend-note").attr("y", 16).text("no values to colour");
+    text(g, "cct-legend-note", 0, 16, "no values to colour");
     return;
   }
   gradientBar(g, scale, { y: 6, width, height: 10 });
   const [lo, hi] = scale.domain;
-  const ends = [
-    { v: lo, x: 0, anchor: "start" },
-    { v: hi, x: width, anchor: "end" },
-  ];
-  for (const e of ends) {
-    g.append("text")
-      .attr("class", "cct-legend-tick")
-      .attr("x", e.x)
-      .attr("y", 28)
-      .attr("text-anchor", e.anchor)
-      .text(format(e.v));
-  }
-  g.append("text")
-    .attr("class", "cct-legend-tick")
-    .attr("x", width / 2)
-    .attr("y", 28)
-    .attr("text-anchor", "middle")
-    .text(scale.type === "log" ? "log" : "");
+  text(g, "cct-legend-tick", 0, 28, format(lo));
+  text(g, "cct-legend-tick", width, 28, format(hi), "end");
+  text(g, "cct-legend-tick", width / 2, 28, scale.type === "log" ? "log" : "", "middle");
 }
+
+/** The values a size legend shows: a sixteenth, a quarter and all of the maximum. @param {{ max: number }} scale */
+const sizeValues = ({ max }) => (max > 0 ? [max / 16, max / 4, max] : [0]);
 
 /**
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
@@ -117,9 +109,8 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
   const node = g.node();
   if (node) specs.set(node, { kind: "size", title: kindOnce(title), scale });
   legendTitle(g, title, titleWidth);
-  const values = scale.max > 0 ? [scale.max / 16, scale.max / 4, scale.max] : [0];
   let x = 0;
-  for (const v of values) {
+  for (const v of sizeValues(scale)) {
     const r = scale.radius(v);
     const cx = x + Math.max(r, 18);
     g.append("circle")
@@ -127,12 +118,7 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
       .attr("cx", cx)
       .attr("cy", 8 + scale.rMax)
       .attr("r", r);
-    g.append("text")
-      .attr("class", "cct-legend-tick")
-      .attr("x", cx)
-      .attr("y", 8 + 2 * scale.rMax + 12)
-      .attr("text-anchor", "middle")
-      .text(formatValue(v));
+    text(g, "cct-legend-tick", cx, 8 + 2 * scale.rMax + 12, formatValue(v), "middle");
     x += Math.max(2 * r, 36) + 14;
   }
 }
@@ -145,12 +131,15 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
  * @property {boolean} onTop side by side in rows above the tree; else one column
  * @property {number} fontPx
  * @property {(text: string, bold?: boolean) => number} measure text width in CSS pixels
+ * @property {boolean} [compact] a small figure's: tighter lines, the values beside the bar and the circles
  */
 /** Narrowest column a legend gets side by side with another. */
 const MIN_COLUMN = 100;
 /** Text box from its baseline, in font sizes: ascent above, descent (and a little air) below. */
 export const ASCENT = 0.95;
 export const DESCENT = 0.3;
+/** A compact legend's line height, in font sizes. */
+const COMPACT_LINE = 1.12;
 
 /**
  * Draws the renderer's legends of `layer` again for a figure: every title whole (wrapped at
@@ -164,7 +153,7 @@ export function figureLegends(layer, o) {
   const drawn = [...(node?.children ?? [])].flatMap((el) => specs.get(el) ?? []);
   layer.selectAll("*").remove();
   layer.attr("transform", null);
-  const pad = 8;
+  const pad = o.compact ? 3 : 8;
   const gap = 14;
   const room = o.width - 2 * pad;
   const fit = Math.floor((room + gap) / (MIN_COLUMN + gap));
@@ -183,7 +172,7 @@ export function figureLegends(layer, o) {
         spec.kind === "color" ? colorBlock(g, spec, top, column, o) : sizeBlock(g, spec, top, column, o),
       );
     });
-    y += height + o.fontPx * 0.6;
+    y += height + o.fontPx * (o.compact ? 0.2 : 0.6);
   }
   return Math.ceil(y);
 }
@@ -194,7 +183,7 @@ export function figureLegends(layer, o) {
  */
 export function text(g, className, x, y, content, anchor = "start") {
   const el = g.append("text").attr("class", className).attr("x", x).attr("y", y);
-  el.attr("text-anchor", anchor === "start" ? null : anchor).text(content);
+  return el.attr("text-anchor", anchor === "start" ? null : anchor).text(content);
 }
 
 /**
@@ -204,49 +193,14 @@ export function text(g, className, x, y, content, anchor = "start") {
  */
 function titleBlock(g, title, width, o) {
   const { lines, cut } = wrapText(title, width, (t) => o.measure(t, true));
-  const lh = o.fontPx * (ASCENT + DESCENT);
+  const lh = o.fontPx * (o.compact ? COMPACT_LINE : ASCENT + DESCENT);
   for (const [i, line] of lines.entries()) text(g, "cct-legend-title", 0, o.fontPx * ASCENT + i * lh, line);
   if (cut) g.append("title").text(displayText(title)); // the legend's tooltip
   return lines.length * lh;
 }
 
 /**
- * Lines of `whole` (as displayed) no wider than `width`, broken after spaces and `#./:_`; a part wider than a
- * line is cut (…), and so is a 4th line.
- * @param {string} whole @param {number} width @param {(text: string) => number} measure
- * @returns {{ lines: string[], cut: boolean }}
- */
-export function wrapText(whole, width, measure, maxLines = 3) {
-  const text = displayText(whole);
-  const parts = text.match(/[^\s#./:_]*[\s#./:_]*/g)?.filter(Boolean) ?? [text];
-  /** @type {string[]} */
-  const lines = [];
-  let line = "";
-  for (const part of parts) {
-    if (line && measure((line + part).trimEnd()) > width) {
-      lines.push(line.trimEnd());
-      line = part;
-    } else line += part;
-  }
-  lines.push(line.trimEnd());
-  let cut = lines.length > maxLines;
-  const kept = lines.slice(0, maxLines);
-  if (cut) kept[maxLines - 1] += "…";
-  return {
-    lines: kept.map((l) => {
-      if (measure(l) <= width) return l;
-      cut = true;
-      const chars = characters(l.replace(/…$/, ""));
-      let n = chars.length;
-      while (n > 1 && measure(`${chars.slice(0, n).join("")}…`) > width) n--;
-      return `${chars.slice(0, n).join("")}…`;
-    }),
-    cut,
-  };
-}
-
-/**
- * The gradient bar and its end values below the title.
+ * The gradient bar and its end values below the title (compact: the bar between them).
  * @param {G} g @param {Extract<LegendSpec, { kind: "color" }>} spec @param {number} top
  * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
  */
@@ -258,15 +212,16 @@ function colorBlock(g, { scale, format = formatValue }, top, column, o) {
   }
   const lo = format(scale.domain[0]);
   const hi = format(scale.domain[1]);
-  const mid = scale.type === "log" ? "log" : "";
+  const mid = scale.type === "log" && !o.compact ? "log" : "";
   const ends = o.measure(lo) + o.measure(hi) + 8;
-  const width = Math.min(column, Math.max(160, ends));
-  const height = Math.round(0.8 * f);
-  gradientBar(g, scale, { y: top + 2, width, height });
-  const base = top + 2 + height + 2 + f * ASCENT;
+  const x = o.compact ? o.measure(lo) + 4 : 0;
+  const width = o.compact ? Math.max(8, column - ends) : Math.min(column, Math.max(160, ends));
+  const height = o.compact ? 0.75 * f : Math.round(0.8 * f);
+  const base = top + f * ASCENT + (o.compact ? 0 : height + 4);
+  gradientBar(g, scale, { x, y: o.compact ? base - height : top + 2, width, height });
   const ticks = [
     { text: lo, x: 0, anchor: "start" },
-    { text: hi, x: width, anchor: "end" },
+    { text: hi, x: o.compact ? column : width, anchor: "end" },
   ];
   if (mid && ends + o.measure(mid) + 8 <= width) ticks.push({ text: mid, x: width / 2, anchor: "middle" });
   for (const t of ticks) text(g, "cct-legend-tick", t.x, base, t.text, t.anchor);
@@ -275,26 +230,27 @@ function colorBlock(g, { scale, format = formatValue }, top, column, o) {
 
 /**
  * Circles for a sixteenth, a quarter and all of the maximum (fewer where they do not fit), each
- * with its value below; the circles are the node marks' sizes.
+ * with its value below (compact: right of it); the circles are the node marks' sizes.
  * @param {G} g @param {Extract<LegendSpec, { kind: "size" }>} spec @param {number} top
  * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
  */
 function sizeBlock(g, { scale }, top, column, o) {
   const gap = 8;
-  const values = scale.max > 0 ? [scale.max / 16, scale.max / 4, scale.max] : [0];
-  let items = values.map((v) => ({ r: scale.radius(v), text: formatValue(v) }));
-  const slot = (/** @type {{ r: number, text: string }} */ it) => Math.max(2 * it.r + 1, o.measure(it.text));
+  const f = o.fontPx;
+  let items = sizeValues(scale).map((v) => ({ r: scale.radius(v), text: formatValue(v) }));
+  const slot = (/** @type {{ r: number, text: string }} */ it) =>
+    o.compact ? 2 * it.r + 3 + o.measure(it.text) : Math.max(2 * it.r + 1, o.measure(it.text));
   const total = () => items.reduce((sum, it) => sum + slot(it) + gap, -gap);
   while (items.length > 1 && total() > column) items = items.filter((_, i) => i !== items.length - 2);
   const rMax = Math.max(...items.map((it) => it.r));
-  const cy = top + 3 + rMax;
-  const base = cy + rMax + 2 + o.fontPx * ASCENT;
+  const cy = top + (o.compact ? Math.max(0.6 * f, rMax) : 3 + rMax);
+  const base = o.compact ? cy + 0.35 * f : cy + rMax + 2 + f * ASCENT;
   let x = 0;
   for (const it of items) {
-    const cx = x + slot(it) / 2;
+    const cx = o.compact ? x + it.r : x + slot(it) / 2;
     g.append("circle").attr("class", "cct-legend-circle").attr("cx", cx).attr("cy", cy).attr("r", it.r);
-    text(g, "cct-legend-tick", cx, base, it.text, "middle");
+    text(g, "cct-legend-tick", o.compact ? cx + it.r + 3 : cx, base, it.text, o.compact ? "start" : "middle");
     x += slot(it) + gap;
   }
-  return base + o.fontPx * DESCENT;
+  return Math.max(cy + rMax, base + f * DESCENT);
 }

@@ -9,6 +9,7 @@ import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { judged, judgedKey } from "../picture/judge.js";
+import { fitMarksToRows } from "../picture/mark-room.js";
 import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
 import { legendShare } from "../picture/shares.js";
 import { viewLabels } from "../picture/view-labels.js";
@@ -280,6 +281,8 @@ export function createPainter({
     const pic = drawable();
     if (!pic || !backend) return;
     const { table, stats, tree, layout, scene } = pic;
+    // a figure's marks no larger than their rows (its zoom is known now)
+    if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) backend.moveNodes(markList(pic));
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
     // the legends' corner: a column on the left, or a row on top
@@ -296,9 +299,25 @@ export function createPainter({
     const { marks } = scene;
     const size = camera.size;
     const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
-    const { sizeBy, focus } = view();
+    const { sizeBy, focus, colorBy } = view();
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
-    labels = viewLabels({ table, stats, tree, marks, screenOf, size, sizes: D, measure, keepOut, bands, share });
+    // selected and searched nodes are labelled first
+    const first = placeSelection(table, tree, [...store.selection, ...matched]).drawn;
+    labels = viewLabels({
+      table,
+      stats,
+      tree,
+      marks,
+      screenOf,
+      size,
+      sizes: D,
+      measure,
+      keepOut,
+      bands,
+      share,
+      first,
+      colorBy,
+    });
     backend.drawLabels(labels);
     placePinned();
   }
@@ -362,6 +381,8 @@ export function createPainter({
     else updateLabels();
   }
 
+  /** @type {NodeId[]} the search's matches, labelled first */
+  let matched = [];
   /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
    * which the status line names (hidden-selection.js). */
   function showSelection() {
@@ -374,6 +395,7 @@ export function createPainter({
     pin(table, store.selection, view().colorBy);
     const hidden = hiddenSelectionText(table, stats, tree, placed);
     chrome.setStatus(statusText(table, stats, tree, view(), hidden));
+    if (labels.length) updateLabels(); // the selected nodes' labels come first
   }
 
   /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
@@ -388,6 +410,8 @@ export function createPainter({
       if (!backend || !pic) return;
       const placed = placeSelection(pic.table, pic.tree, ids);
       backend.setMatches(placed.drawn, placed.holders);
+      matched = ids;
+      updateLabels();
     },
   };
 

@@ -148,6 +148,11 @@ function draw(table, view, options, style, legendScale) {
       margin: onTop ? Math.round(style.fontPx + 8) : 24,
       labelRoom: Math.min(180, 0.3 * width),
       minLevelWidth: 32,
+      // a figure folds its hot path too rather than squeeze rows until marks overlap
+      foldHotPath: true,
+      fitMarksToRows: true,
+      // marks in proportion to small text (a paper figure's 8 pt): at most the widget's
+      rMax: Math.min(9, 0.65 * style.fontPx),
       // the tree takes the room the legends leave, however few its rows (no empty band)
       maxFitScale: 12,
       labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
@@ -170,12 +175,10 @@ function draw(table, view, options, style, legendScale) {
     for (const key of layer.querySelectorAll(".cct-presence-key, .cct-small-key, .cct-change-key")) key.remove();
     const colours = layer.querySelectorAll(".cct-color-legend").length;
     const measure = textWidth(doc, style);
-    const legendsEnd = figureLegends(select(layer), {
-      width: onTop ? width : column,
-      onTop,
-      fontPx: style.fontPx,
-      measure,
-    });
+    const room = { width: onTop ? width : column, onTop, fontPx: style.fontPx, measure };
+    let legendsEnd = figureLegends(select(layer), room);
+    // legends on top take at most about a quarter of a small figure: compact ones if need be
+    if (onTop && legendsEnd > height / 5) legendsEnd = figureLegends(select(layer), { ...room, compact: true });
     const key = glyphsOf(svg, table.presenceLabels);
     const at = { x: 8, y: legendsEnd, width: (onTop ? width : column) - 16 };
     const legends = Math.ceil(

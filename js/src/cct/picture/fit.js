@@ -16,7 +16,7 @@ import { bandIndex, bandRoom } from "./layout.js";
  * its inclusive value, or the subtree sum of an exclusive metric.
  * @param {import("../data/decode.js").Table} table
  * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
- * @param {{ items: ViewItem[] }} tree @param {string} sizeBy @param {{ rows: number, levels: number }} room
+ * @param {{ items: ViewItem[] }} tree @param {string} sizeBy @param {{ rows: number, levels: number, hotToo?: boolean }} room
  * @returns {import("../data/ids.js").NodeId[]} full-tree ids
  */
 export function foldsToFit(table, stats, tree, sizeBy, room) {
@@ -29,15 +29,17 @@ export function foldsToFit(table, stats, tree, sizeBy, room) {
 /**
  * @param {{ items: ViewItem[] }} tree the items drawn now, in pre-order
  * @param {(item: ViewItem) => number} sizeOf the size metric of a node item (NaN: unknown, folds first)
- * @param {{ rows: number, levels: number }} room how many leaf rows and depth levels fit
+ * @param {{ rows: number, levels: number, hotToo?: boolean }} room how many leaf rows and depth levels
+ *   fit; `hotToo`: fold the hot path too, from its end up, where folding the rest is not enough
  * @returns {import("../data/ids.js").Row[]} the rows (items' `id`) of the nodes to collapse, smallest first
  *
  * The hot path — from the largest root, the largest child, repeatedly — stays open within the
  * levels that fit: it is what an analyst looks for first. When a node has more children than
- * there are rows, the picture cannot fit by folding alone; it then folds what it can and the
- * rows get closer than `rowPx` (the labels that collide are left out).
+ * there are rows, the picture cannot fit by folding the rest alone; it then folds what it can and
+ * the rows get closer than `rowPx` (the labels that collide are left out) — or, with `hotToo` (a
+ * small figure, where marks would overlap), folds the hot path below its top as well.
  */
-export function foldToFit(tree, sizeOf, { rows, levels }) {
+export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
   const { items } = tree;
   const n = items.length;
   // typed arrays over item indices, not Maps and a list per item: at 10^5 items this runs in a
@@ -88,7 +90,7 @@ export function foldToFit(tree, sizeOf, { rows, levels }) {
     grow(i, -saved[i]);
     out.push(i);
   };
-  const ids = () => out.filter((i) => folded[i]).map((i) => items[i].id);
+  const ids = () => out.filter((i) => folded[i] && !insideFold(i)).map((i) => items[i].id);
   const foldable = (/** @type {number} */ i) => items[i].kind === "node" && childCount[i] > 0;
   /** the size of each item: |value|, -Infinity for an unknown one */
   const size = new Float64Array(n);
@@ -143,6 +145,13 @@ export function foldToFit(tree, sizeOf, { rows, levels }) {
       grow(i, saved[i]);
     }
   }
+  // a figure rather folds the hot path, from its end up, than squeezes rows until marks overlap:
+  // below two thirds of the spacing its first four nodes stay (the fourth one maybe folded); below
+  // a third (marks at their smallest would overlap) only its root
+  for (let i = n - 1; hotToo && i > 0; i--) {
+    const squeezed = total > (depth[i] >= 3 ? 1.5 : 3) * rows;
+    if (squeezed && hot[i] && depth[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
+  }
   return ids();
 }
 
@@ -174,5 +183,5 @@ export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   const bands = tops.length > 1 ? (bandIndex(tops.map((it) => !parents.has(it.key))).at(-1) ?? 0) + 1 : 0;
   const height = Math.max(sizes.minRowPx, free.height - bandRoom(bands, free.height).total);
   const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
-  return foldsToFit(table, stats, tree, sizeBy, room);
+  return foldsToFit(table, stats, tree, sizeBy, { ...room, hotToo: sizes.foldHotPath });
 }

@@ -1,7 +1,8 @@
 // Label layout in screen pixels: every drawn node may get a label — the hot path and the largest
 // nodes first — placed where it overlaps no other label and no node mark and stays inside the
 // picture. A leaf's label goes right of its mark; an internal node's above or below its mark,
-// starting at its centre (the links leave to the right at the mark's height), else left of it.
+// starting at its centre (the links leave to the right at the mark's height), else left of it,
+// else centred above or below it, else right of it, over its links.
 // A label that does not fit whole is cut at its end (label-text.js), down to a few characters;
 // below that it is left out. Also the plain greedy placement of labels right of their nodes
 // (placeLabels). Pure: boxes in, boxes out.
@@ -27,8 +28,9 @@ import { cutText } from "./label-text.js";
  * @property {Spot[]} [spots] where to try the label instead of the usual places
  * @property {number} [unless] the key of a label that, once placed, makes this one unneeded
  * @property {number} [widthScale] text drawn wider than measured (bold): its factor
- * @typedef {{ dx: number, dy: number, align: "start" | "end" }} Spot from the node's centre to
- *   the start (or end) of the text and its vertical middle
+ * @property {boolean} [first] where the eye goes first (view-labels.js): a leaf tries more places
+ * @typedef {{ dx: number, dy: number, align: "start" | "end" | "middle" }} Spot from the node's
+ *   centre to the start (end, middle) of the text and its vertical middle
  * @typedef {{ key: number, text: string, dx: number, dy: number, box: Box }} PlacedLabel dx, dy:
  *   from the node's centre to the start of the text (and its vertical middle)
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box
@@ -95,16 +97,31 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
   const placedKeys = new Set();
   for (const c of candidates) {
     if (c.unless !== undefined && placedKeys.has(c.unless)) continue;
+    const off = c.r + GAP + h / 2; // above or below the mark
+    const near = -Math.min(c.r, 3);
+    /** @type {Spot} */
+    const right = { dx: c.r + GAP, dy: 0, align: "start" };
+    /** @type {Spot} */
+    const left = { dx: -(c.r + GAP), dy: 0, align: "end" };
     /** @type {Spot[]} */
-    const spots = c.spots
-      ? c.spots
-      : c.leaf
-        ? [{ dx: c.r + GAP, dy: 0, align: "start" }]
+    const centred = [
+      // centred above or below: between the marks of the next level and of the previous one
+      { dx: 0, dy: -off, align: "middle" },
+      { dx: 0, dy: off, align: "middle" },
+    ];
+    /** @type {Spot[]} */
+    const spots =
+      c.spots ??
+      (c.leaf
+        ? // a leaf the eye goes to first: above, below or left of it where right of it is taken
+          [right, ...(c.first ? [...centred, left] : [])]
         : [
-            { dx: -Math.min(c.r, 3), dy: -(c.r + GAP + h / 2), align: "start" },
-            { dx: -Math.min(c.r, 3), dy: c.r + GAP + h / 2, align: "start" },
-            { dx: -(c.r + GAP), dy: 0, align: "end" },
-          ];
+            { dx: near, dy: -off, align: "start" },
+            { dx: near, dy: off, align: "start" },
+            left,
+            ...centred,
+            right, // last: over the links it leaves by
+          ]);
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;
     const lengths = [full, 24, 16, 10, MIN_CHARS].filter((n, i) => i === 0 || n < full);
@@ -114,7 +131,7 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
       const text = chars >= full ? c.text : cutText(c.text, chars);
       const w = measure(text) * (c.widthScale ?? 1);
       for (const s of spots) {
-        const x0 = s.align === "start" ? c.x + s.dx : c.x + s.dx - w;
+        const x0 = c.x + s.dx - (s.align === "start" ? 0 : s.align === "end" ? w : w / 2);
         const box = { x0, y0: c.y + s.dy - h / 2, x1: x0 + w, y1: c.y + s.dy + h / 2 };
         if (!inside(box) || !free(box)) continue;
         add(box);

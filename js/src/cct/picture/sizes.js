@@ -16,6 +16,8 @@ export const DEFAULT_SIZES = {
   margin: 24,
   labelRoom: 180, // screen pixels kept free right of the deepest nodes for their labels
   minRowPx: 14, // screen pixels between rows below which a first picture folds small subtrees
+  fitMarksToRows: false, // marks shrink to the room of squeezed rows (figures: never overlapping)
+  foldHotPath: false, // a first picture folds its hot path too rather than squeeze rows (small figures)
   canvasAbove: 4000, // drawn nodes above which backend "auto" paints on canvas instead of SVG
   maxLabelCandidates: 800, // a view has room for a few hundred labels; the largest nodes are tried
   labelsLaterAbove: 4000, // drawn nodes above which labels are placed in a task after the drawing's frame

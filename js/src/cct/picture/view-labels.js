@@ -1,6 +1,8 @@
-// The labels of a view: every drawn node in the picture is a candidate — the hot path first,
+// The labels of a view: every drawn node in the picture is a candidate, where the eye goes first —
+// selected and searched nodes, then the nodes the colour singles out (its extremes), the hot path,
 // then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
+import { metricByName } from "../data/decode.js";
 import { layoutLabels } from "./label-layout.js";
 import { labelMark } from "./scene.js";
 import { focusTotals, shareBase, totals } from "./shares.js";
@@ -42,13 +44,17 @@ function hotKeys(tree, marks) {
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
  *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,
  *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[],
- *   bands?: ReturnType<typeof import("./bands.js").bandHeaders>, share?: { metric: string, focus: number } }} view
+ *   bands?: ReturnType<typeof import("./bands.js").bandHeaders>, share?: { metric: string, focus: number },
+ *   first?: Set<number>, colorBy?: string }} view
  *   `keepOut`: screen boxes no label may cover (the legends); `bands`: the headers of the bands
  *   of several roots, placed first (a root named by its header gets no label of its own);
- *   `share`: labels end with the node's share of `metric`'s total (of the `focus` row's, if not -1)
+ *   `share`: labels end with the node's share of `metric`'s total (of the `focus` row's, if not -1);
+ *   `first`: item keys labelled before all others (selected and searched nodes); `colorBy`: the
+ *   colour metric, whose largest value drawn (and most negative one) is labelled next
  * @returns {import("./label-layout.js").LabelMark[]}
  */
-export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands, share }) {
+export function viewLabels(view) {
+  const { table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands, share } = view;
   const { width: w, height: h } = size;
   /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
   const onScreen = [];
@@ -65,8 +71,12 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     memo.set(marks, cached);
   }
   const { hot, parents } = cached;
-  const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
   const inFrame = onScreen.filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h);
+  // where the eye goes, before the hot path: what the user picked, then the colour's extremes
+  const first = new Set(view.first ?? []);
+  const extremes = colorExtremes(table, view.colorBy, inFrame);
+  const tier = (/** @type {number} */ key) => (first.has(key) ? 0 : extremes.has(key) ? 1 : hot.has(key) ? 2 : 3);
+  const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
   /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */
   let radii = null;
   /** the largest `count` entries (and the hot path), in tree order: a threshold on the radius,
@@ -80,14 +90,16 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     }
     const cut = radii[radii.length - count];
     // ties at the cut (many marks share the smallest radius) fill up in tree order
-    const above = inFrame.filter((e) => e.m.r > cut || hot.has(e.it.key));
-    const at = inFrame.filter((e) => e.m.r === cut && !hot.has(e.it.key));
+    const above = inFrame.filter((e) => e.m.r > cut || tier(e.it.key) < 3);
+    const at = inFrame.filter((e) => e.m.r === cut && tier(e.it.key) > 2);
     return above.concat(at.slice(0, Math.max(0, count - above.length)));
   };
-  /** the largest `count` entries, hot path first, then by size @param {number} count */
+  /** the largest `count` entries, those the eye goes to first, then by size @param {number} count */
   const top = (count) =>
     largest(count)
-      .sort((a, b) => rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y)
+      .sort(
+        (a, b) => tier(a.it.key) - tier(b.it.key) || rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y,
+      )
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
@@ -99,6 +111,7 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
       r: m.r,
       text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
       leaf: !parents.has(it.key),
+      first: tier(it.key) < 2,
       unless: bands?.names.get(it.key),
     })),
   );
@@ -116,6 +129,26 @@ export function viewLabels({ table, stats, tree, marks, screenOf, size, sizes, m
     const item = /** @type {ViewItem} */ (tree.byKey.get(l.key));
     return { ...labelMark(table, stats, item, marks[l.key], sizes), text: l.text, dx: l.dx, dy: l.dy };
   });
+}
+
+/**
+ * The item keys of the nodes the colour singles out among `drawn`: the largest value of `colorBy`
+ * and, on a scale through 0, the most negative one (grey marks too small to judge are not coloured).
+ * @param {import("../data/decode.js").Table} table @param {string | undefined} colorBy
+ * @param {{ it: ViewItem, m: NodeMark }[]} drawn
+ * @returns {Set<number>}
+ */
+function colorExtremes(table, colorBy, drawn) {
+  const values = metricByName(table, colorBy ?? "")?.values;
+  let hi = { v: Number.NEGATIVE_INFINITY, key: -1 };
+  let lo = { v: 0, key: -1 };
+  for (const { it, m } of drawn) {
+    const v = values?.[it.id] ?? Number.NaN;
+    if (it.kind === "aggregate" || m.small || !Number.isFinite(v)) continue;
+    if (v > hi.v) hi = { v, key: it.key };
+    if (v < lo.v) lo = { v, key: it.key };
+  }
+  return new Set([hi.key, lo.key]);
 }
 
 /**

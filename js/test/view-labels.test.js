@@ -1,0 +1,125 @@
+// Which labels a view draws first: selected and searched nodes, then the colour's extremes, then
+// the hot path, then the largest marks; and how a cut label keeps what tells the name apart.
+import { describe, expect, test } from "vitest";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { cutText, shortenName } from "../src/cct/picture/label-text.js";
+import { viewLabels } from "../src/cct/picture/view-labels.js";
+import { subtreeStats } from "../src/cct/picture/view-tree.js";
+import { payload } from "./fixtures.js";
+
+// main → solve → kernel (the hot path by mark size), main → setup (a leaf larger than kernel)
+const NAMES = ["main", "solve", "kernel", "setup"];
+const PARENT = [-1, 0, 1, 0];
+const RADII = [9, 8, 5, 6];
+/** kernel and setup share one spot: only one of their labels fits, the one that comes first */
+const AT = [
+  { x: 20, y: 100 },
+  { x: 120, y: 40 },
+  { x: 220, y: 100 },
+  { x: 220, y: 100 },
+];
+
+/** @param {{ color?: number[], first?: number[], colorBy?: string }} [o] */
+function labelsOf({ color = [1, 1, 1, 1], first = [], colorBy } = {}) {
+  const table = decodeTable(payload({ parent: PARENT, names: NAMES, metrics: { time: [10, 8, 3, 6], hue: color } }));
+  const items = PARENT.map((p, row) => ({ key: row, id: row, kind: "node", parentKey: p, hidden: [] }));
+  const tree = { items, byKey: new Map(items.map((it) => [it.key, it])) };
+  const marks = items.map((it) => ({ key: it.key, attr: "data-id", ref: it.key, ...AT[it.key], r: RADII[it.key] }));
+  const placed = viewLabels({
+    table,
+    stats: subtreeStats(table),
+    // @ts-expect-error the view-tree items the labels read
+    tree,
+    // @ts-expect-error the marks' fields the labels read
+    marks,
+    screenOf: (key) => AT[key],
+    size: { width: 300, height: 200 },
+    sizes: { rMin: 2.5, labelPx: 11, maxLabelCandidates: 800 },
+    measure: (text) => [...text].length * 6,
+    first: new Set(first),
+    colorBy,
+  });
+  return placed.map((l) => l.text);
+}
+
+describe("labels where the eye goes", () => {
+  test("the hot path before the largest marks", () => {
+    const texts = labelsOf();
+    expect(texts).toContain("kernel");
+    expect(texts).not.toContain("setup");
+  });
+
+  test("the colour's extremes before the hot path: its largest value, and its most negative one", () => {
+    expect(labelsOf({ colorBy: "hue", color: [1, 1, 1, 5] })).toContain("setup");
+    expect(labelsOf({ colorBy: "hue", color: [1, 1, 1, 5] })).not.toContain("kernel");
+    // on a scale through 0 the most negative value is an extreme too
+    expect(labelsOf({ colorBy: "hue", color: [9, 1, 1, -5] })).toContain("setup");
+    // a scale all above 0: its smallest value is no extreme
+    expect(labelsOf({ colorBy: "hue", color: [9, 1, 1, 0.5] })).toContain("kernel");
+  });
+
+  test("selected and searched nodes before everything else", () => {
+    const texts = labelsOf({ colorBy: "hue", color: [1, 1, 5, 1], first: [3] });
+    // placed first, right of its mark; the colour's extreme (a leaf the eye goes to) above it
+    expect(texts.slice(0, 2)).toEqual(["setup", "kernel"]);
+    expect(labelsOf({ colorBy: "hue", color: [1, 1, 5, 1] }).slice(0, 1)).toEqual(["kernel"]);
+  });
+});
+
+describe("shortened labels keep what tells the name apart", () => {
+  test("a qualified name keeps its last part, not its prefix", () => {
+    expect(cutText("MPI_Allreduce", 10)).toBe("…Allreduce");
+    expect(cutText("MPI_Allreduce 12%", 10)).toBe("…Allreduce");
+    expect(cutText("lulesh.cycle", 8)).toBe("…cycle");
+    expect(cutText("Kripke::Kernel_3d_DGZ::SweepSolver", 16)).toBe("…SweepSolver");
+    // with room, the start of the name too (five characters or more), the ellipsis in the middle
+    expect(cutText("Kripke::Kernel_3d_DGZ::SweepSolver", 24)).toBe("Kripke::Kern…SweepSolver");
+    // no part fits whole: the start of the last one
+    expect(cutText("997:MPIR_Allgather_impl", 10)).toBe("Allgather…");
+    // a name shortened before (its middle elided) is cut with one ellipsis
+    expect(cutText(shortenName("MPIR_Reduce_inter_knomial_wrapper_MV2"), 10)).toBe("Reduce_i…");
+    expect(cutText("MPI_Allreduce (+4)", 9)).toBe("Allr… (+4)"); // a collapsed count kept
+  });
+
+  test("a plain name, or one whose last part is no name, keeps its start", () => {
+    expect(cutText("LagrangeLeapFrog", 10)).toBe("LagrangeL…");
+    expect(cutText("syscall-template.S:81", 10)).toBe("syscall-t…");
+    expect(cutText("TIME_STEPPING", 8)).toBe("TIME_ST…"); // a capital word after "_" is no library prefix
+  });
+
+  test("a long C++ name keeps its function rather than its namespaces", () => {
+    const name =
+      "RAJA::policy::sequential::forall_impl<RAJA::TypedRangeSegment<long, long>>(RAJA::resources::Host, long)";
+    const short = shortenName(name);
+    expect([...short].length).toBeLessThanOrEqual(32);
+    expect(short.endsWith("forall_impl<…>(…)")).toBe(true);
+    // separators inside the parameters are no parts of the name
+    expect(short).not.toContain("Host");
+  });
+});
+
+describe("in the live view", () => {
+  test("a selected node left unlabelled for want of room takes a label's place where one fits", async () => {
+    const { mountRenderer } = await import("./mount.js");
+    const { randomTree } = await import("./fixtures.js");
+    const { container, renderer } = mountRenderer(randomTree(300, 7), { width: 500, height: 300 });
+    const labelled = () =>
+      new Set([...container.querySelectorAll(".cct-labels text[data-id]")].map((t) => t.getAttribute("data-id")));
+    const before = labelled();
+    const unlabelled = [...container.querySelectorAll(".cct-nodes [data-id]")]
+      .map((e) => e.getAttribute("data-id"))
+      .filter((id) => !before.has(id));
+    expect(unlabelled.length).toBeGreaterThan(2);
+    // without the priority, selecting changes no label; with it, some of them (those not boxed
+    // in by marks) are labelled, in the place of others
+    const named = unlabelled.filter((id) => {
+      renderer.setSelection([Number(id)]);
+      return labelled().has(id);
+    });
+    expect(named.length).toBeGreaterThan(0);
+    renderer.setSelection([]);
+    expect(labelled()).toEqual(before);
+    renderer.destroy();
+    container.remove();
+  });
+});

@@ -56,12 +56,12 @@ const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
     throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
   }
-  // a plain loop: Uint8Array.from(text, fn) walks the text through its iterator (~30x slower)
+  // a loop: Uint8Array.from(text, fn) walks the text's iterator, ~30x slower
   const text = atob(data);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  // bytes to a module's blob as they are: no decoding to text and encoding again
+  // the bytes as they are (no text decoded and encoded again)
   const blob = await new Response(stream, { headers: { "content-type": "text/javascript" } }).blob();
   const url = URL.createObjectURL(blob);
   try {

@@ -16,11 +16,12 @@ import difflib
 import uuid
 from typing import Any
 
+from .. import progress
 from ..lod import DEFAULT_BUDGET
 from . import bundle, code
 from .changes import Changes
 from .messages import MessageRouter
-from .reducers import is_ensemble
+from .reducers import STAGES, is_ensemble
 from .scripting import Scripting
 from .search import Search
 from .static_picture import StaticPicture
@@ -64,24 +65,34 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
             )
         self._budget = budget
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
-        self._start_ensemble(data)  # profile_strip.py
-        self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
-        self._lod = self._level_of_detail(self._table)
-        self.source = source if source is not None else data_source(data)
-        default_colour, default_size = self._default_metrics()
-        super().__init__(
-            _payload=self._encode(),
-            reducer=reducer,
-            size_reducer=size_reducer,
-            color_by=color_by if color_by is not None else default_colour,
-            size_by=size_by if size_by is not None else default_size,
-            **kwargs,
-        )
-        self._first_strip()
-        self._first_trend()  # trend_pane.py
-        self._start_messages()  # every message from the page goes to its part: messages.py
-        if state is not None:
-            self._apply_state(state)
+        # a big profile takes seconds: progress shows, and an interrupt leaves no widget open
+        try:
+            with progress.work(f"reading the {type(data).__name__}", STAGES):
+                self._start_ensemble(data)  # profile_strip.py
+                self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
+                progress.stage("choosing what to draw")
+                self._lod = self._level_of_detail(self._table)
+                self.source = source if source is not None else data_source(data)
+                default_colour, default_size = self._default_metrics()
+                progress.stage("sending to the view")
+                super().__init__(
+                    _payload=self._encode(),
+                    reducer=reducer,
+                    size_reducer=size_reducer,
+                    color_by=color_by if color_by is not None else default_colour,
+                    size_by=size_by if size_by is not None else default_size,
+                    **kwargs,
+                )
+                self._first_strip()
+                self._first_trend()  # trend_pane.py
+                self._start_messages()  # every message from the page goes to its part
+                if state is not None:
+                    progress.stage("applying the saved view")
+                    self._apply_state(state)
+        except BaseException:
+            if self.comm is not None:  # opened: the front end forgets the half-built view
+                self.close()
+            raise
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -93,12 +104,13 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
 
     @data.setter
     def data(self, data: Any) -> None:
-        self._start_ensemble(None)  # nothing filters the old data while...
-        self.where = ""  # ...the filter goes: the new data is shown whole
-        self._start_ensemble(data)
-        self._swap(data)  # reducers.py
-        self._first_strip()
-        self._first_trend()
+        with progress.work(f"reading the {type(data).__name__}", STAGES):
+            self._start_ensemble(None)  # nothing filters the old data while...
+            self.where = ""  # ...the filter goes: the new data is shown whole
+            self._start_ensemble(data)
+            self._swap(data)  # reducers.py
+            self._first_strip()
+            self._first_trend()
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``

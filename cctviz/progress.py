@@ -197,11 +197,9 @@ class TerminalLine:
     def end(self, text: str | None) -> None:
         if self._bar is None:
             return
-        if text is not None:
-            self._bar.leave = True
-            self._bar.bar_format = "{desc}"
-            self._bar.set_description(text, refresh=False)
-        self._bar.close()
+        self._bar.close()  # the line is cleared...
+        if text is not None:  # ...and what stopped the work written in its place
+            self._bar.write(text, file=sys.stderr)
 
 
 def _in_kernel() -> bool:

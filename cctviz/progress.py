@@ -61,6 +61,9 @@ class Work:
         )
 
     def begin(self) -> None:
+        if DELAY <= 0:  # shown at once, from the start
+            self._line = new_line()
+            self._show()
         self._thread.start()
 
     def stage(self, name: str) -> None:
@@ -95,13 +98,14 @@ class Work:
             self._line.show(self._description(), self.done, len(self.stages), elapsed)
 
     def _draw(self) -> None:
-        if self._over.wait(DELAY):
-            return
-        with self._lock:
-            if self._over.is_set():
+        if DELAY > 0:
+            if self._over.wait(DELAY):
                 return
-            self._line = new_line()
-            self._show()
+            with self._lock:
+                if self._over.is_set():
+                    return
+                self._line = new_line()
+                self._show()
         while not self._over.wait(REDRAW):
             with self._lock:
                 self._show()

@@ -18,6 +18,7 @@ import pandas as pd
 from .. import progress
 from ..table import NodeTable
 from .from_rows import Tree, from_rows
+from .paths import path_hint
 from .reduce import check_reducer
 from .spanning import spanning_tree
 
@@ -55,7 +56,8 @@ def from_graphframe(
     holds each metric that adds up combined that way, named ``"time (inc) (mean)"``.
     """
     if not is_graphframe(gf):
-        raise TypeError(f"cctviz draws {ACCEPTED}; got {type(gf).__module__}.{type(gf).__name__}")
+        got = path_hint(gf) or f"{type(gf).__module__}.{type(gf).__name__}"
+        raise TypeError(f"cctviz draws {ACCEPTED}; got {got}")
     check_reducer(reducer)
     roots = list(gf.graph.roots)
     if not roots:

@@ -38,6 +38,43 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
     (shift-click toggles more); the selected node ids are in ``selection``. A node id is the
     node's position in ``table`` (depth-first pre-order); ``table.nodes[i]`` is its Hatchet Node.
+
+    Parameters
+    ----------
+    data
+        A Hatchet GraphFrame (UMD ``hatchet`` or LLNL ``llnl-hatchet``), a Thicket or a
+        ``cctviz.Ensemble``; a file or folder is read with Hatchet first
+        (``hatchet.GraphFrame.from_caliperreader(path)``, ``from_hpctoolkit(path)``, ...).
+        ``cctviz.examples.load(name)`` gives bundled real profiles.
+    color_by
+        The metric node colour shows (default: the main exclusive metric).
+    size_by
+        The metric node area shows (default: its inclusive partner).
+    reducer
+        How a node's rows (per rank, thread or Thicket profile) make one value: ``"mean"``,
+        ``"median"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"`` (max ÷ mean).
+    size_reducer
+        The reducer of the size metric when it differs (``"auto"``: one that adds up along the
+        tree when ``reducer`` does not).
+    metric_kinds
+        What metrics are, where the profile does not say or says wrong:
+        ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max``, ``other``).
+    state
+        A saved view (``w.view_state``, plain JSON) to restore: selection, collapsed and focused
+        nodes by call path, metrics, palette, ...
+    source
+        Where the data comes from, shown in the view and recorded in figures (default: what the
+        data says, e.g. a Thicket's files).
+    budget
+        How many nodes are drawn at first (level of detail: the rest load on demand); ``None``
+        sends every node.
+    **kwargs
+        Any other view setting, by its trait name: ``selection``, ``collapsed``, ``focused``,
+        ``highlighted``, ``palette``, ``height``, ``legend``, ``search``, ``table_mode``,
+        ``units``, ... (``help`` on ``cctviz.CCT.<name>`` says what each is).
+
+    Building the view of a big profile takes seconds: after one, the cell shows what it is doing
+    (``cctviz.progress``); interrupting the kernel stops it and leaves no widget.
     """
 
     def __init__(
@@ -91,6 +128,7 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
                     self._apply_state(state)
         except BaseException:
             if self.comm is not None:  # opened: the front end forgets the half-built view
+                self.layout.close()
                 self.close()
             raise
 

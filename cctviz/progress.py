@@ -169,14 +169,14 @@ class NotebookLine:
         self._update(text, f"<progress value='{done}' max='{total}'></progress> ")
 
     def end(self, text: str | None) -> None:
-        if text is None:
-            self._handle.update({"text/plain": ""}, raw=True)
+        if text is None:  # an output with nothing to show: no line, no empty answer
+            self._handle.update({}, raw=True)
         else:
             self._update(text, "")
 
     def _update(self, text: str, bar: str) -> None:
         shown = html.escape(text)
-        bundle = {"text/plain": text, "text/html": f"<div>{bar}<code>{shown}</code></div>"}
+        bundle = {"text/plain": text, "text/html": f"<div>{bar}<span>{shown}</span></div>"}
         self._handle.update(bundle, raw=True)
 
 

@@ -233,7 +233,7 @@ def test_in_a_notebook_the_line_is_an_output_of_the_running_cell() -> None:
     assert quick == []
     # shown while it ran (a display updated in place), empty once done
     assert [o.output_type for o in done] == ["display_data"]
-    assert done[0].data == {"text/plain": ""}
+    assert done[0].data == {}
     assert [o.output_type for o in stopped] == ["display_data"]
     text = stopped[0].data["text/plain"]
     assert text.startswith("cctviz: reading the GraphFrame — interrupted while "), text

@@ -160,6 +160,21 @@ def test_an_interrupted_reducer_change_keeps_the_view_as_it_was(
     assert w.table is not table and w.reducer == "max"
 
 
+def test_an_interrupted_swap_keeps_the_data_shown(
+    big: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = cctviz.examples.load("hpctoolkit-cpi")
+    w = cctviz.CCT(small)
+    table = w.table
+    interrupted_at(monkeypatch, "reading names")
+    with pytest.raises(KeyboardInterrupt):
+        w.data = big
+    assert w.data is small and w.table is table
+    monkeypatch.undo()
+    w.data = big
+    assert w.table.size == 200_000
+
+
 def chromium_children() -> list[int]:
     """This process's descendants running Chromium or Playwright's driver."""
     parents: dict[int, int] = {}

@@ -142,13 +142,17 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
 
     @data.setter
     def data(self, data: Any) -> None:
-        with progress.work(f"reading the {type(data).__name__}", STAGES):
-            self._start_ensemble(None)  # nothing filters the old data while...
-            self.where = ""  # ...the filter goes: the new data is shown whole
-            self._start_ensemble(data)
-            self._swap(data)  # reducers.py
-            self._first_strip()
-            self._first_trend()
+        try:
+            with progress.work(f"reading the {type(data).__name__}", STAGES):
+                self._start_ensemble(None)  # nothing filters the old data while...
+                self.where = ""  # ...the filter goes: the new data is shown whole
+                self._start_ensemble(data)
+                self._swap(data)  # reducers.py
+                self._first_strip()
+                self._first_trend()
+        except BaseException:  # interrupted: the ensemble state of the data still shown
+            self._start_ensemble(self._data)
+            raise
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``

@@ -5,9 +5,12 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
+from . import progress
 from .figure import FIGURE_OPTIONS, figure_of
+from .figure.of_view import stages
 from .figure.render import figure_format
 from .widget import CCT
+from .widget.reducers import STAGES
 
 
 def export(
@@ -24,8 +27,9 @@ def export(
     """
     figure_format(path)  # a bad extension fails before any work
     figure = {k: options.pop(k) for k in list(options) if k in FIGURE_OPTIONS}
-    widget = CCT(data, state=state, **options)
-    try:
-        return figure_of(widget.snapshot(), **figure).write(path)
-    finally:
-        widget.close()
+    with progress.work(f"exporting {pathlib.Path(path).name}", (*STAGES, *stages(path))):
+        widget = CCT(data, state=state, **options)
+        try:
+            return figure_of(widget.snapshot(), **figure).write(path)
+        finally:
+            widget.close()

@@ -23,6 +23,7 @@ path level by level and keeping the origins that follow it.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -91,7 +92,10 @@ class MergedTrees:
         at = next(named, -1)
         code = int(self._canon[at]) if at >= 0 else -1
         if code < 0 or not np.any(self.scope & ~self.part & (self.code == code)):
-            raise ValueError(f"no function named {name!r} in the nodes shown")
+            shown = np.unique(self.code[self.scope & ~self.part]).tolist()
+            close = difflib.get_close_matches(name, [self.names[c] for c in shown], n=3)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise ValueError(f"no function named {name!r} in the nodes shown{hint}")
         return code
 
     # -- the first level ---------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 import traitlets
@@ -10,7 +12,7 @@ import cctviz
 from cctviz import from_graphframe
 
 from .conftest import load
-from .profiles import readable
+from .profiles import SHARED_DATA, readable
 
 
 @pytest.fixture
@@ -24,6 +26,35 @@ def test_not_a_graphframe_is_a_type_error_naming_what_is_accepted(bad) -> None:
         from_graphframe(bad)
     with pytest.raises(TypeError, match=r"Hatchet GraphFrame"):
         cctviz.CCT(bad)
+
+
+@pytest.mark.parametrize(
+    ("path", "reader"),
+    [
+        ("run.cali", "hatchet.GraphFrame.from_caliperreader('run.cali')"),
+        (Path("data/prof.pstats"), "hatchet.GraphFrame.from_cprofile('data/prof.pstats')"),
+        ("lulesh.json", "hatchet.GraphFrame.from_caliper('lulesh.json') if it is Caliper's JSON"),
+        ("notes.txt", "the hatchet.GraphFrame reader of its format (from_caliperreader, "),
+    ],
+)
+def test_a_path_is_read_with_hatchet_first(path: str | Path, reader: str) -> None:
+    with pytest.raises(TypeError, match="read it with Hatchet first") as error:
+        cctviz.CCT(path)
+    assert f"got the path {str(path)!r}" in str(error.value)
+    assert reader in str(error.value)
+    assert str(error.value).endswith("then cctviz.CCT(gf)")
+
+
+@pytest.mark.parametrize(
+    ("folder", "reader"),
+    [("hpctoolkit-cpi-database", "from_hpctoolkit"), ("tau-cpi-mpi", "from_tau")],
+)
+def test_a_folder_is_named_by_what_it_holds(folder: str, reader: str) -> None:
+    path = Path(SHARED_DATA) / "hatchet" / folder
+    if not path.is_dir():
+        pytest.skip(f"no {path}")
+    with pytest.raises(TypeError, match=f"gf = hatchet.GraphFrame.{reader}"):
+        cctviz.CCT(path)
 
 
 def test_empty_graph_is_a_value_error() -> None:

@@ -173,3 +173,19 @@ def test_on_select_and_python_driven_view_state(cpi) -> None:
     assert w.highlight("PMPI_Init") == tuple(w.select("PMPI_Init"))
     with pytest.raises(ValueError, match="exactly one node"):
         w.focus(lambda row: True)
+
+
+def test_a_selected_call_path_hands_off_as_one_tree_with_every_name() -> None:
+    # the selections notebook's hand-off: the hot path of cpi, statements without a name included
+    gf = cctviz.examples.load("hpctoolkit-cpi")
+    w = cctviz.CCT(gf)
+    total = gf.dataframe["time (inc)"].max()
+    w.select(lambda row: row["time (inc)"] > 0.25 * total)
+    names = sorted(w.table.name(i) for i in w.selection)
+    assert len(names) == 15 and "<unknown file>:0" in names
+    sub = w.selected_graphframe()
+    assert len(sub.graph.roots) == 1
+    nodes = list(sub.graph.traverse())
+    assert sorted(sub.dataframe.loc[n, "name"].iloc[0] for n in nodes) == names
+    matched = gf.filter(w.selection_query, squash=False, num_procs=1)
+    assert sorted(matched.dataframe.groupby(level="node")["name"].first()) == names

@@ -113,6 +113,16 @@ def test_callers_and_callees_are_their_definitions(folder: str) -> None:
         w.callers("nope")
 
 
+def test_an_unknown_function_gets_close_names_as_select_gives() -> None:
+    w = cctviz.CCT(cctviz.examples.load("hpctoolkit-cpi"))
+    with pytest.raises(ValueError, match=r"no function named 'mian' .*; did you mean 'main'\?"):
+        w.callers("mian")
+    with pytest.raises(ValueError, match=r"did you mean 'PMPI_Finalize'"):
+        w.callees("PMPI_Finalise")
+    with pytest.raises(ValueError, match=r"no function named 'zzz' in the nodes shown$"):
+        w.callers("zzz")
+
+
 def test_depth_limits_the_merged_frames() -> None:
     w = cctviz.CCT(load(_by_folder(CPI)))
     name = w.flat_profile()["name"][0]

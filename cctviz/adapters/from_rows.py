@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..table import Metric, NodeTable
 from . import derived, rows, semantics
 from . import metrics as metric_rules
@@ -51,6 +52,7 @@ def from_rows(
     """The node table of ``tree`` whose rows are ``df``'s (``keys``: the tree index of each
     row's node, -1 for none): ``listed`` are the reader's exclusive and inclusive metrics,
     ``data`` what gives metadata (the GraphFrame or Thicket); the rest as ``from_graphframe``."""
+    progress.stage("reducing the metrics")
     gf, (parent, depth), n = data, (tree.parent, tree.depth), len(tree.nodes)
     metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
     if metric_kinds:
@@ -119,6 +121,7 @@ def from_rows(
     # free the row-sized temporaries before the string columns (a 1M-node tree's peak)
     del block, values
 
+    progress.stage("reading names")
     first_row = _first_rows(keys, n)
     del keys
     name_code, name_table = _string_column(df, "name", first_row, tree.nodes)

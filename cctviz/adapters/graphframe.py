@@ -15,12 +15,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..table import NodeTable
 from .from_rows import Tree, from_rows
+from .paths import path_hint
 from .reduce import check_reducer
 from .spanning import spanning_tree
 
 ACCEPTED = "a Hatchet GraphFrame (UMD `hatchet` or LLNL `llnl-hatchet`) or a Thicket"
+
+STAGES = ("walking the tree", "matching rows to nodes", "reducing the metrics", "reading names")
+"""What ``from_graphframe`` reports doing (``cctviz.progress``), in order."""
 
 
 def is_graphframe(obj: object) -> bool:
@@ -51,13 +56,16 @@ def from_graphframe(
     holds each metric that adds up combined that way, named ``"time (inc) (mean)"``.
     """
     if not is_graphframe(gf):
-        raise TypeError(f"cctviz draws {ACCEPTED}; got {type(gf).__module__}.{type(gf).__name__}")
+        got = path_hint(gf) or f"{type(gf).__module__}.{type(gf).__name__}"
+        raise TypeError(f"cctviz draws {ACCEPTED}; got {got}")
     check_reducer(reducer)
     roots = list(gf.graph.roots)
     if not roots:
         raise ValueError("the GraphFrame's graph is empty: it has no root node to draw")
 
+    progress.stage("walking the tree")
     nodes, parent, depth, extra = spanning_tree(roots)
+    progress.stage("matching rows to nodes")
     nid = _nids(nodes)
     df = gf.dataframe
     repeated = df.columns[df.columns.duplicated()].unique().tolist()

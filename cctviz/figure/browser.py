@@ -80,9 +80,21 @@ class Browser:
         self._playwright: Any = None
         self._browser: Any = None
 
+    @property
+    def started(self) -> bool:
+        """Whether Chromium runs (else the next job starts it: a second or two)."""
+        return self._browser is not None
+
     def run(self, job: Callable[[Any], T]) -> T:
-        """Run ``job(browser)`` on the browser's thread and return its result."""
-        return self._submit(lambda: job(self._ready())).result()
+        """Run ``job(browser)`` on the browser's thread and return its result. Interrupted
+        (``KeyboardInterrupt`` while waiting), Chromium is stopped once the job ends: it cannot
+        be stopped in the middle, and none is left running for a figure nobody waits for."""
+        future = self._submit(lambda: job(self._ready()))
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            self._submit(self._stop)
+            raise
 
     def close(self) -> None:
         """Stop Chromium (it starts again on the next figure)."""

@@ -20,6 +20,17 @@ FIGURE_OPTIONS = (
     "units",
     "trend",
 )
+
+
+def stages(path: str | pathlib.Path | None) -> tuple[str, ...]:
+    """What drawing a figure reports doing (``cctviz.progress``), in order; ``path``: the file
+    it is written to (None: only its SVG text)."""
+    kind = None if path is None else render.figure_format(path)
+    rendering = () if kind in (None, ".svg") else (f"rendering the {kind[1:].upper()} in Chromium",)
+    writing = () if path is None else ("writing the file",)
+    return ("starting Chromium", "drawing the tree in Chromium", *rendering, *writing)
+
+
 DEFAULT_WIDTH = 900  # when the widget was never drawn (headless): its default drawing size
 CONTROLS_HEIGHT = 90  # the widget's height less its drawing: toolbar and status line
 

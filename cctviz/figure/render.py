@@ -13,6 +13,7 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import progress
 from . import provenance as prov_mod
 from .browser import shared
 from .page import script as figure_script
@@ -165,6 +166,10 @@ def svg_of(
         )
         return result
 
+    if not shared().started:
+        progress.stage("starting Chromium")
+        shared().run(lambda _: None)  # a job of its own: it shows as a stage of its own
+    progress.stage("drawing the tree in Chromium")
     result = shared().run(draw)
     return result["svg"], int(result["nodes"])
 
@@ -273,13 +278,19 @@ def write(
     if not out.parent.is_dir():
         raise FileNotFoundError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} is missing")
     title = options.title or "Calling context tree"
+    if kind != ".svg":
+        progress.stage(f"rendering the {kind[1:].upper()} in Chromium")
     if kind == ".svg":
+        progress.stage("writing the file")
         out.write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + svg + "\n", encoding="utf-8")
     elif kind == ".pdf":
-        out.write_bytes(pdf_bytes(svg, options))
+        data = pdf_bytes(svg, options)
+        progress.stage("writing the file")
+        out.write_bytes(data)
         prov_mod.add_to_pdf(out, provenance, title)
     else:
         image = png_image(svg, options)
+        progress.stage("writing the file")
         dpi = (options.dpi, options.dpi)
         image.save(out, format="PNG", dpi=dpi, pnginfo=prov_mod.png_info(provenance, title))
     return out

@@ -16,11 +16,12 @@ import difflib
 import uuid
 from typing import Any
 
+from .. import progress
 from ..lod import DEFAULT_BUDGET
 from . import bundle, code
 from .changes import Changes
 from .messages import MessageRouter
-from .reducers import is_ensemble
+from .reducers import STAGES, is_ensemble
 from .scripting import Scripting
 from .search import Search
 from .static_picture import StaticPicture
@@ -37,6 +38,43 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
     (shift-click toggles more); the selected node ids are in ``selection``. A node id is the
     node's position in ``table`` (depth-first pre-order); ``table.nodes[i]`` is its Hatchet Node.
+
+    Parameters
+    ----------
+    data
+        A Hatchet GraphFrame (UMD ``hatchet`` or LLNL ``llnl-hatchet``), a Thicket or a
+        ``cctviz.Ensemble``; a file or folder is read with Hatchet first
+        (``hatchet.GraphFrame.from_caliperreader(path)``, ``from_hpctoolkit(path)``, ...).
+        ``cctviz.examples.load(name)`` gives bundled real profiles.
+    color_by
+        The metric node colour shows (default: the main exclusive metric).
+    size_by
+        The metric node area shows (default: its inclusive partner).
+    reducer
+        How a node's rows (per rank, thread or Thicket profile) make one value: ``"mean"``,
+        ``"median"``, ``"sum"``, ``"min"``, ``"max"``, ``"std"`` or ``"imbalance"`` (max ÷ mean).
+    size_reducer
+        The reducer of the size metric when it differs (``"auto"``: one that adds up along the
+        tree when ``reducer`` does not).
+    metric_kinds
+        What metrics are, where the profile does not say or says wrong:
+        ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max``, ``other``).
+    state
+        A saved view (``w.view_state``, plain JSON) to restore: selection, collapsed and focused
+        nodes by call path, metrics, palette, ...
+    source
+        Where the data comes from, shown in the view and recorded in figures (default: what the
+        data says, e.g. a Thicket's files).
+    budget
+        How many nodes are drawn at first (level of detail: the rest load on demand); ``None``
+        sends every node.
+    **kwargs
+        Any other view setting, by its trait name: ``selection``, ``collapsed``, ``focused``,
+        ``highlighted``, ``palette``, ``height``, ``legend``, ``search``, ``table_mode``,
+        ``units``, ... (``help`` on ``cctviz.CCT.<name>`` says what each is).
+
+    Building the view of a big profile takes seconds: after one, the cell shows what it is doing
+    (``cctviz.progress``); interrupting the kernel stops it and leaves no widget.
     """
 
     def __init__(
@@ -64,24 +102,35 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
             )
         self._budget = budget
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
-        self._start_ensemble(data)  # profile_strip.py
-        self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
-        self._lod = self._level_of_detail(self._table)
-        self.source = source if source is not None else data_source(data)
-        default_colour, default_size = self._default_metrics()
-        super().__init__(
-            _payload=self._encode(),
-            reducer=reducer,
-            size_reducer=size_reducer,
-            color_by=color_by if color_by is not None else default_colour,
-            size_by=size_by if size_by is not None else default_size,
-            **kwargs,
-        )
-        self._first_strip()
-        self._first_trend()  # trend_pane.py
-        self._start_messages()  # every message from the page goes to its part: messages.py
-        if state is not None:
-            self._apply_state(state)
+        # a big profile takes seconds: progress shows, and an interrupt leaves no widget open
+        try:
+            with progress.work(f"reading the {type(data).__name__}", STAGES):
+                self._start_ensemble(data)  # profile_strip.py
+                self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
+                progress.stage("choosing what to draw")
+                self._lod = self._level_of_detail(self._table)
+                self.source = source if source is not None else data_source(data)
+                default_colour, default_size = self._default_metrics()
+                progress.stage("sending to the view")
+                super().__init__(
+                    _payload=self._encode(),
+                    reducer=reducer,
+                    size_reducer=size_reducer,
+                    color_by=color_by if color_by is not None else default_colour,
+                    size_by=size_by if size_by is not None else default_size,
+                    **kwargs,
+                )
+                self._first_strip()
+                self._first_trend()  # trend_pane.py
+                self._start_messages()  # every message from the page goes to its part
+                if state is not None:
+                    progress.stage("applying the saved view")
+                    self._apply_state(state)
+        except BaseException:
+            if self.comm is not None:  # opened: the front end forgets the half-built view
+                self.layout.close()
+                self.close()
+            raise
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -93,12 +142,17 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
 
     @data.setter
     def data(self, data: Any) -> None:
-        self._start_ensemble(None)  # nothing filters the old data while...
-        self.where = ""  # ...the filter goes: the new data is shown whole
-        self._start_ensemble(data)
-        self._swap(data)  # reducers.py
-        self._first_strip()
-        self._first_trend()
+        try:
+            with progress.work(f"reading the {type(data).__name__}", STAGES):
+                self._start_ensemble(None)  # nothing filters the old data while...
+                self.where = ""  # ...the filter goes: the new data is shown whole
+                self._start_ensemble(data)
+                self._swap(data)  # reducers.py
+                self._first_strip()
+                self._first_trend()
+        except BaseException:  # interrupted: the ensemble state of the data still shown
+            self._start_ensemble(self._data)
+            raise
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``

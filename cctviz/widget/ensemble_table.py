@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .. import progress
 from ..adapters.from_rows import reduced_kind
 from ..adapters.graphframe import from_graphframe
 from ..adapters.reduce import NOT_ADDITIVE
@@ -21,6 +22,7 @@ def ensemble_table(ens: Any, reducer: str, size: str | None, kinds: dict[str, st
     metrics that add up reduced that way too, as companions."""
     from ..ensemble.graphframe import to_graphframe
 
+    progress.stage(f"combining the profiles by {reducer}")
     table = from_graphframe(to_graphframe(ens, reducer), reducer="mean", metric_kinds=kinds)
     metrics = dict(table.metrics)
     if reducer in NOT_ADDITIVE:
@@ -30,6 +32,7 @@ def ensemble_table(ens: Any, reducer: str, size: str | None, kinds: dict[str, st
                 detail = f"{m.detail}; under the {reducer} reducer its values do not add up"
                 metrics[name] = dataclasses.replace(m, kind=kind, rule="reducer", detail=detail)  # type: ignore[arg-type]
     if size is not None and size != reducer:
+        progress.stage(f"combining the profiles by {size}")
         other = from_graphframe(to_graphframe(ens, size), reducer="mean", metric_kinds=kinds)
         if other.size == table.size:  # the same profiles: the same tree, node for node
             metrics.update(_companions(other, size, set(metrics)))

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
+from .. import progress
 from ..contract import VIEW_TRAITS
 from ..figure import ViewSnapshot, figure_of
+from ..figure.of_view import stages
 from ..figure.render import figure_format
 from .screen import ScreenState
 
@@ -56,7 +58,8 @@ class Figures(ScreenState):
         """A standalone SVG of the current view, drawn by the widget's renderer in headless
         Chromium. Options as for ``save`` (``dpi`` aside); the default size is the widget's
         size on screen."""
-        return figure_of(self.snapshot(), **options).svg
+        with progress.work("drawing the figure", stages(None)):
+            return figure_of(self.snapshot(), **options).svg
 
     def save(self, path: str | pathlib.Path, **options: Any) -> pathlib.Path:
         """Write the current view to ``path``: ``.svg``, ``.pdf`` (vector) or ``.png``.
@@ -69,7 +72,8 @@ class Figures(ScreenState):
         file records the data source, metrics, view state, cctviz version and date (of an
         Ensemble: its store, filter, and the trend's node, axis and method)."""
         figure_format(path)  # a bad extension fails before any drawing
-        return figure_of(self.snapshot(), **options).write(path)
+        with progress.work(f"saving {pathlib.Path(path).name}", stages(path)):
+            return figure_of(self.snapshot(), **options).write(path)
 
 
 def _jsonable(value: Any) -> Any:

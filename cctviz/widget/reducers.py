@@ -11,11 +11,16 @@ from typing import Any
 import pandas as pd
 import traitlets as t
 
+from .. import progress
 from ..adapters import from_graphframe, semantics
+from ..adapters.graphframe import STAGES as READ_STAGES
 from ..contract import REDUCERS
 from ..table import NodeTable
 from .lod_bridge import LevelOfDetailBridge
 from .size_reducer import SIZE_REDUCERS, effective, sized_by, unreduced
+
+STAGES = (*READ_STAGES, "choosing what to draw", "sending to the view")
+"""What building a view's table and payload reports doing (``cctviz.progress``), in order."""
 
 
 def is_ensemble(data: Any) -> bool:
@@ -78,12 +83,14 @@ class Reducers(LevelOfDetailBridge):
             self.set_trait("visible_roots", None)
             self._use(data, table)
             self._tree = uuid.uuid4().hex  # other data: the front end starts a new undo history
+            progress.stage("choosing what to draw")
             self._lod = self._level_of_detail(table)
             colour, size = self._default_metrics()
             if self.color_by not in table.metrics:
                 self.color_by = colour
             if self.size_by not in table.metrics:
                 self.size_by = size
+            progress.stage("sending to the view")
             self._payload = self._encode()
         self._apply_state(saved)
 
@@ -99,8 +106,16 @@ class Reducers(LevelOfDetailBridge):
         if (self.reducer, self.size_reducer) == self._reduced_with:
             return  # the first assignment, in __init__: the table is built with it already
         defaults = (self.color_by, self.size_by) == self._default_metrics()
-        self._reduced_with = (self.reducer, self.size_reducer)
-        self._use(self._data, self._make_table(self._data))
+        previous, self._reduced_with = self._reduced_with, (self.reducer, self.size_reducer)
+        try:
+            with progress.work(f"combining rows by {self.reducer}", STAGES):
+                table = self._make_table(self._data)
+        except BaseException:  # interrupted: the view keeps its table, and says its reducers
+            self._reduced_with = previous
+            with self.hold_trait_notifications():
+                self.reducer, self.size_reducer = previous
+            raise
+        self._use(self._data, table)
         revealed = None if self._lod is None else self._lod.revealed
         self._lod = self._level_of_detail(self._table)
         if self._lod is not None and revealed is not None:

@@ -15,9 +15,9 @@ second output, right after the widget's, that holds a PNG of the view:
 The widget's stylesheet hides that output, and it is loaded only where the view runs: there the
 live view shows alone, elsewhere the picture does. In JupyterLab and Notebook 7 the output is a
 PNG (and text) without HTML, which would make JupyterLab load MathJax while the view draws: the
-view marks itself (``_static_follows``) and the stylesheet hides the output right after it. ``CCTVIZ_STATIC_PICTURE`` chooses: ``auto``
-(the default: the kernel draws when no live front end started it), ``kernel``, ``view`` or
-``off`` (no second output).
+view marks itself (``_static_follows``) and the stylesheet hides the output right after it.
+``CCTVIZ_STATIC_PICTURE`` chooses: ``auto`` (the default: the kernel draws when no live front
+end started it), ``kernel``, ``view`` or ``off`` (no second output).
 """
 
 from __future__ import annotations

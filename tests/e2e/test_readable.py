@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from .lab import more_controls
+
 pytestmark = pytest.mark.e2e
 
 SW4 = "import cctviz\ngf = cctviz.examples.load('caliper-sw4-cuda')\nw = cctviz.CCT(gf)\nw"
@@ -183,6 +185,7 @@ def test_navigation_brings_its_target_into_view(open_notebook, page) -> None:
         page.wait_for_timeout(400)  # the zoom's end
 
     far()
+    more_controls(page.locator(".cctviz").first)
     page.get_by_role(
         "button",
         name="From the focused node, open the child with the largest inclusive value, repeatedly",

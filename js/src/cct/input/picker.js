@@ -131,7 +131,7 @@ export function createPicker(parent, label, onChoose) {
       items = values.map((v, k) => {
         const el = append(list, "li", {
           text: texts[k],
-          attrs: { id: `${id}-${k}`, role: "option" },
+          attrs: { id: `${id}-${k}`, role: "option", "data-value": v },
         });
         return { value: v, text: texts[k], el };
       });

@@ -196,12 +196,13 @@ describe("narrow views", () => {
     expect(row()).toEqual(["Search", "History"]);
     expect(bar.querySelector(".cct-menu [data-picker=colour]")).not.toBeNull();
     const more = bar.querySelector(".cct-more");
+    const menu = bar.querySelector(".cct-menu");
     more.click();
-    expect(bar.classList.contains("cct-open")).toBe(true);
+    expect(menu.hidden).toBe(false);
     expect(more.getAttribute("aria-expanded")).toBe("true");
     renderer.resize(900, 500);
     expect(bar.classList.contains("cct-narrow")).toBe(false);
-    expect(bar.classList.contains("cct-open")).toBe(false);
+    expect(menu.hidden).toBe(true);
     expect(row()).toEqual(["Metrics", "Search", "History"]);
     expect(sizeLegend(container)).toBe("translate(12, 62)");
   });

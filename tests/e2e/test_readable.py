@@ -144,6 +144,7 @@ def test_many_roots_are_labelled_bands_and_other_callers_can_be_drawn(open_noteb
 
     # the DAG's other call edges: off, then dashed curves from the roots menu, in Python too
     assert page.locator(".cctviz .cct-caller-links").get_attribute("d") is None
+    more_controls(page.locator(".cctviz").first)
     page.locator(".cctviz summary", has_text="roots").click()
     page.locator(".cctviz input[data-caller-edges]").click()
     notebook.wait_python("w.caller_edges", True)

@@ -4,6 +4,7 @@
 // move through the list; Enter chooses; Escape closes it and gives the focus back to the
 // button. It holds the choice shown; `onChoose` hears what the user picks.
 import { append } from "../base/dom.js";
+import { popover } from "./popover.js";
 
 let pickers = 0;
 
@@ -17,12 +18,11 @@ export function createPicker(parent, label, onChoose) {
   const wrap = append(parent, "span", { className: "cct-picker" });
   const button = /** @type {HTMLButtonElement} */ (
     append(wrap, "button", {
-      className: "cct-pick",
       attrs: { type: "button", "aria-haspopup": "listbox", "aria-expanded": "false", "data-picker": label },
     })
   );
-  append(button, "span", { className: "cct-pick-label", text: label });
-  const shown = append(button, "span", { className: "cct-pick-value" });
+  append(button, "span", { text: label });
+  const shown = append(button, "span"); // the choice (styled as [data-picker] > :last-child)
   const pop = append(wrap, "div", { className: "cct-pop", attrs: { hidden: "" } });
   const filter = /** @type {HTMLInputElement} */ (
     append(pop, "input", {
@@ -49,22 +49,12 @@ export function createPicker(parent, label, onChoose) {
     active = seen.length ? Math.max(0, Math.min(seen.length - 1, k)) : -1;
     for (const i of items) i.el.classList.toggle("cct-active", i === seen[active]);
     const at = seen[active];
-    if (at) {
-      filter.setAttribute("aria-activedescendant", at.el.id);
-      at.el.scrollIntoView?.({ block: "nearest" });
-    } else filter.removeAttribute("aria-activedescendant");
+    filter.setAttribute("aria-activedescendant", at ? at.el.id : "");
+    at?.el.scrollIntoView?.({ block: "nearest" });
   };
-  const isOpen = () => !pop.hidden;
-  /** @param {boolean} [refocus] the focus goes back to the button */
-  const close = (refocus = false) => {
-    if (!isOpen()) return;
-    pop.hidden = true;
-    button.setAttribute("aria-expanded", "false");
-    if (refocus) button.focus();
-  };
+  const set = popover(button, pop, wrap);
   const open = () => {
-    pop.hidden = false;
-    button.setAttribute("aria-expanded", "true");
+    set(true);
     filter.value = "";
     narrow();
     highlight(visible().findIndex((i) => i.value === value));
@@ -78,13 +68,13 @@ export function createPicker(parent, label, onChoose) {
   };
   /** @param {string} v */
   const choose = (v) => {
-    close(true);
+    set(false, true);
     if (v !== value) onChoose(v);
   };
 
-  button.addEventListener("click", () => (isOpen() ? close() : open()));
+  button.addEventListener("click", () => (pop.hidden ? open() : set(false)));
   button.addEventListener("keydown", (event) => {
-    if (event.key !== "ArrowDown" || isOpen()) return;
+    if (event.key !== "ArrowDown" || !pop.hidden) return;
     event.preventDefault();
     open();
   });
@@ -95,8 +85,7 @@ export function createPicker(parent, label, onChoose) {
     else if (event.key === "Enter") {
       const at = visible()[active];
       if (at) choose(at.value);
-    } else if (event.key === "Escape") close(true);
-    else return;
+    } else return;
     event.preventDefault();
   });
   // a click on an item, not a focus change, chooses it
@@ -106,10 +95,6 @@ export function createPicker(parent, label, onChoose) {
     const at = items.find((i) => i.el === el);
     if (at) choose(at.value);
   });
-  // the focus or a click going elsewhere closes the list
-  wrap.addEventListener("focusout", (event) => {
-    if (!(event.relatedTarget instanceof Node && wrap.contains(event.relatedTarget))) close();
-  });
 
   /** Shows the choice `v`. @param {string} v */
   const show = (v) => {
@@ -118,7 +103,7 @@ export function createPicker(parent, label, onChoose) {
     const text = at ? at.text : v;
     shown.textContent = text;
     button.title = `${label}: ${text}`;
-    button.setAttribute("aria-label", `${label}: ${text}`);
+    button.setAttribute("aria-label", button.title);
     button.dataset.value = v;
     for (const i of items) i.el.setAttribute("aria-selected", String(i === at));
   };
@@ -137,11 +122,6 @@ export function createPicker(parent, label, onChoose) {
       });
       show(value);
     },
-    get value() {
-      return value;
-    },
-    set value(v) {
-      show(v);
-    },
+    show,
   };
 }

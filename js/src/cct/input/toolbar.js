@@ -173,7 +173,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ type: "undo" }));
   const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ type: "redo" }));
   button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ type: "fit" }));
-  button(group(menu, "View"), "Reset", "Reset the view: expand all, no prune, focus or search", () =>
+  button(treeGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
     dispatch({ type: "reset" }),
   );
   if (downloads) {
@@ -233,8 +233,8 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
 
     /** Shows the view state. @param {ViewState} view @param {ToolbarStatus} status */
     update(view, { canUndo, canRedo, brush, rootCount, incChecked }) {
-      colorPicker.value = view.colorBy;
-      sizePicker.value = view.sizeBy;
+      colorPicker.show(view.colorBy);
+      sizePicker.show(view.sizeBy);
       incBox.checked = incChecked;
       paletteSelect.value = view.palette;
       scaleSelect.value = view.colorScale;

@@ -1,6 +1,8 @@
-// The toolbar: metric, palette, scale and legend choices, tree controls, selection tools,
-// history, search and the prune range. It holds no state of its own: it shows the renderer's
-// view (`update`) and reports what the user asks for through `dispatch`.
+// The toolbar: one row of the controls used most (the colour and size metric pickers, search,
+// undo, redo, fit) and a "⋯" menu of the rest (palette, scale and legend choices, ranks, table,
+// roots, tree controls, selection tools, reset, saving, the prune range); narrow views move the
+// pickers into the menu. It holds no state of its own: it shows the renderer's view (`update`)
+// and reports what the user asks for through `dispatch`.
 import { valuesOf } from "../../contract.js";
 import { append } from "../base/dom.js";
 import { PALETTE_NAMES } from "../picture/scales.js";

@@ -329,7 +329,7 @@ describe("toolbar styles", () => {
   test("the toolbar shows state set from outside", () => {
     const { container, renderer } = mount();
     renderer.setState({ colorBy: "time (inc)", palette: "magma", search: "io" });
-    expect(container.querySelector('select[aria-label="colour"]').value).toBe("time (inc)");
+    expect(container.querySelector('[data-picker="colour"]').dataset.value).toBe("time (inc)");
     expect(container.querySelector('select[aria-label="palette"]').value).toBe("magma");
     expect(container.querySelector(".cct-search").value).toBe("io");
   });
@@ -368,7 +368,9 @@ test("new data arrives with its own metric names", () => {
 
 test("metric menus name the kind once", () => {
   const { container } = mount();
-  const labels = [...container.querySelectorAll('select[aria-label="colour"] option')].map((o) => o.textContent);
+  const labels = [...container.querySelectorAll('[role=listbox][aria-label="colour"] [role=option]')].map(
+    (o) => o.textContent,
+  );
   expect(labels).toEqual(["time (exc)", "time (inc)"]);
 });
 

@@ -190,16 +190,20 @@ describe("narrow views", () => {
     renderer.resize(450, 500);
     expect(bar.classList.contains("cct-narrow")).toBe(true);
     expect(sizeLegend(container)).toBe("translate(162, 16)"); // a row on top
-    // the primary controls stay: history and search; the rest is behind "⋯"
-    const primary = [...bar.querySelectorAll(".cct-group.cct-primary")].map((g) => g.getAttribute("aria-label"));
-    expect(primary).toEqual(["History", "Search"]);
+    // the primary controls stay in the row: search and history; the metric pickers join the rest behind "⋯"
+    const row = () =>
+      [...bar.querySelectorAll(".cct-toolbar-row > .cct-group")].map((g) => g.getAttribute("aria-label"));
+    expect(row()).toEqual(["Search", "History"]);
+    expect(bar.querySelector(".cct-menu [data-picker=colour]")).not.toBeNull();
     const more = bar.querySelector(".cct-more");
+    const menu = bar.querySelector(".cct-menu");
     more.click();
-    expect(bar.classList.contains("cct-open")).toBe(true);
+    expect(menu.hidden).toBe(false);
     expect(more.getAttribute("aria-expanded")).toBe("true");
     renderer.resize(900, 500);
     expect(bar.classList.contains("cct-narrow")).toBe(false);
-    expect(bar.classList.contains("cct-open")).toBe(false);
+    expect(menu.hidden).toBe(true);
+    expect(row()).toEqual(["Metrics", "Search", "History"]);
     expect(sizeLegend(container)).toBe("translate(12, 62)");
   });
 });
@@ -460,7 +464,9 @@ describe("a derived inclusive metric's title", () => {
     const size = container.querySelector(".cct-size-legend").textContent;
     expect(size).toContain("size: x (inc, derived)");
     expect(size).not.toContain("(inclusive)");
-    const option = [...container.querySelectorAll('select[aria-label="size"] option')].map((o) => o.textContent);
+    const option = [...container.querySelectorAll('[role=listbox][aria-label="size"] [role=option]')].map(
+      (o) => o.textContent,
+    );
     expect(option).toEqual(["x (exc)", "x (inc, derived)"]);
   });
 });

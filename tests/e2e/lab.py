@@ -225,8 +225,35 @@ def page_position(page: Any, target: int | dict[str, int]) -> dict[str, float]:
     )
 
 
+def more_controls(view: Any) -> None:
+    """Opens the toolbar's "⋯" menu of ``view`` (a locator), where the less used controls are."""
+    more = view.get_by_role("button", name="More controls")
+    if more.get_attribute("aria-expanded") != "true":
+        more.click()
+    view.locator(".cct-menu").wait_for()
+
+
+def close_more_controls(view: Any) -> None:
+    """Closes the toolbar's "⋯" menu of ``view`` if it is open (it covers the top of the tree)."""
+    more = view.get_by_role("button", name="More controls")
+    if more.get_attribute("aria-expanded") == "true":
+        more.click()
+    view.locator(".cct-menu").wait_for(state="hidden")
+
+
+def pick_metric(view: Any, picker: str, metric: str) -> None:
+    """Chooses ``metric`` in the toolbar's ``picker`` ("colour" or "size") of ``view``."""
+    button = view.locator(f'[data-picker="{picker}"]')
+    if not button.is_visible():  # a narrow toolbar keeps the pickers in its menu
+        more_controls(view)
+    button.click()
+    options = view.locator(f'[role=listbox][aria-label="{picker}"] [role=option]')
+    options.and_(view.locator(f'[data-value="{metric}"]')).click()
+
+
 def downloads_svg(page: Any, view: Any) -> None:
     """The toolbar's SVG button of ``view`` (a locator) downloads the figure of the view."""
+    more_controls(view)
     with page.expect_download(timeout=15_000) as download:
         view.get_by_role("button", name="Save the view as an SVG file").click()
     assert download.value.suggested_filename == "cctviz.svg"

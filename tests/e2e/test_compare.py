@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ..profiles import data_root, distribution
-from .lab import page_position, shot
+from .lab import page_position, pick_metric, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -42,7 +42,7 @@ def test_compare_view_marks_what_only_one_run_has(open_notebook, page) -> None:
     shot(page, "compare")
     assert "full: time (inc)" in tip.inner_text() and "filtered: time (inc)" in tip.inner_text()
     # the colour menu switches to a run's own values
-    view.locator('select[aria-label="colour"]').select_option("filtered: time (inc)")
+    pick_metric(view, "colour", "filtered: time (inc)")
     notebook.wait_python("(w.color_by, w.palette)", ["filtered: time (inc)", "auto"])
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from .lab import more_controls, pick_metric
+
 pytestmark = pytest.mark.e2e
 
 CPI = ["import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw"]
@@ -15,7 +17,11 @@ def view(page):
 
 
 def button(page, label: str):
-    return view(page).get_by_role("button", name=label, exact=True)
+    """A toolbar button; those of the "⋯" menu once it is open."""
+    b = view(page).get_by_role("button", name=label, exact=True)
+    if not b.is_visible():
+        more_controls(view(page))
+    return b
 
 
 def test_collapse_expand_and_undo(open_notebook, page) -> None:
@@ -36,6 +42,7 @@ def test_collapse_expand_and_undo(open_notebook, page) -> None:
     notebook.wait_python("list(w.collapsed)", [main])
     button(page, "Expand every collapsed subtree").click()
     notebook.wait_python("list(w.collapsed)", [])
+    more_controls(view(page))
     view(page).get_by_label("depth", exact=True).fill("2")
     button(page, "Collapse every subtree below this depth").click()
     expected = notebook.python_json(
@@ -73,6 +80,7 @@ def test_prune_by_range(open_notebook, page) -> None:
     button(page, "Clear the prune range").click()
     notebook.wait_python("w.prune_range", None)
     # the slider: keep the upper part of the range
+    more_controls(view(page))
     view(page).get_by_label("lowest value kept").fill("500")
     view(page).get_by_label("lowest value kept").dispatch_event("change")
     page.wait_for_function("() => document.querySelector('.cctviz .cct-aggregate')")
@@ -137,6 +145,7 @@ def test_brush_keyboard_and_roots(open_notebook, page) -> None:
     page.keyboard.press("Space")
     notebook.wait_python("list(w.selection)", [1])
     # show one of the two roots, then all again
+    more_controls(view(page))
     view(page).locator("summary", has_text="roots").click()
     view(page).locator('.cct-roots-list input[data-root="0"]').click()
     notebook.wait_python("w.visible_roots", [notebook.python_json("int(w.table.roots[1])")])
@@ -147,8 +156,9 @@ def test_brush_keyboard_and_roots(open_notebook, page) -> None:
 
 def test_toolbar_metric_palette_scale_legend(open_notebook, page) -> None:
     notebook = open_notebook(CPI)
-    view(page).get_by_label("colour", exact=True).select_option("time (inc)")
+    pick_metric(view(page), "colour", "time (inc)")
     notebook.wait_python("w.color_by", "time (inc)")
+    more_controls(view(page))
     view(page).get_by_label("inclusive metrics").uncheck()
     notebook.wait_python("[w.color_by, w.size_by]", ["time", "time"])
     view(page).get_by_label("palette", exact=True).select_option("cividis")

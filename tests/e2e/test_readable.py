@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from .lab import more_controls
+
 pytestmark = pytest.mark.e2e
 
 SW4 = "import cctviz\ngf = cctviz.examples.load('caliper-sw4-cuda')\nw = cctviz.CCT(gf)\nw"
@@ -142,6 +144,7 @@ def test_many_roots_are_labelled_bands_and_other_callers_can_be_drawn(open_noteb
 
     # the DAG's other call edges: off, then dashed curves from the roots menu, in Python too
     assert page.locator(".cctviz .cct-caller-links").get_attribute("d") is None
+    more_controls(page.locator(".cctviz").first)
     page.locator(".cctviz summary", has_text="roots").click()
     page.locator(".cctviz input[data-caller-edges]").click()
     notebook.wait_python("w.caller_edges", True)
@@ -183,6 +186,7 @@ def test_navigation_brings_its_target_into_view(open_notebook, page) -> None:
         page.wait_for_timeout(400)  # the zoom's end
 
     far()
+    more_controls(page.locator(".cctviz").first)
     page.get_by_role(
         "button",
         name="From the focused node, open the child with the largest inclusive value, repeatedly",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .lab import PICTURE_ROW, NotebookPage
+from .lab import PICTURE_ROW, NotebookPage, more_controls
 
 pytestmark = pytest.mark.e2e
 
@@ -249,6 +249,7 @@ def test_toolbar_saves_the_view_as_svg_and_png(open_notebook, page, tmp_path) ->
     view.locator("circle.cct-node").first.wait_for()
     notebook.execute("w.collapse(w.table.roots[0] + 2)")
     page.wait_for_function("() => document.querySelectorAll('.cctviz .cct-collapsed').length")
+    more_controls(view)
     with page.expect_download() as svg_download:
         view.get_by_role("button", name="Save the view as an SVG file").click()
     assert svg_download.value.suggested_filename == "cctviz.svg"
@@ -260,6 +261,7 @@ def test_toolbar_saves_the_view_as_svg_and_png(open_notebook, page, tmp_path) ->
     meta = root.find("{http://www.w3.org/2000/svg}metadata")
     record = json.loads(meta.find("{https://github.com/cctviz/cctviz#provenance}provenance").text)
     assert record["state"]["collapsed"] == notebook.python_json("list(w.collapsed)")
+    more_controls(view)
     with page.expect_download() as png_download:
         view.get_by_role("button", name="Save the view as a PNG file").click()
     png = tmp_path / "view.png"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .lab import page_position, shot
+from .lab import close_more_controls, more_controls, page_position, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -20,8 +20,10 @@ def test_functions_table_selects_every_context(open_notebook, page) -> None:
     notebook = open_notebook(CPI)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
+    more_controls(view)
     view.locator('select[aria-label="table"]').select_option("functions")
     notebook.wait_python("w.table_mode", "functions")
+    close_more_controls(view)
     view.locator(".cct-pane-body .cct-pane-row").first.wait_for()
     # the pane sits beside the tree, and lists functions by exclusive time as pandas does
     pane = view.locator(".cct-pane").bounding_box()

@@ -76,13 +76,15 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
     }
   }
 
-  const leftRoom = () => (frame.legendsOnTop ? frame.margin : frame.legendRoom);
+  // the side margins of a narrow view shrink with it (5% each), so the tree keeps the room
+  const side = () => Math.min(frame.margin, 0.05 * size.width);
+  const leftRoom = () => (frame.legendsOnTop ? side() : frame.legendRoom);
 
   /** Room for the tree in screen pixels (legends on the left or on top, labels on the right). */
   function room() {
     return {
       // labels take at most 30% of a narrow view
-      width: Math.max(50, size.width - leftRoom() - frame.margin - Math.min(frame.labelRoom, 0.3 * size.width)),
+      width: Math.max(50, size.width - leftRoom() - side() - Math.min(frame.labelRoom, 0.3 * size.width)),
       height: Math.max(50, size.height - 2 * frame.margin - frame.topRoom),
     };
   }

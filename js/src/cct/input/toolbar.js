@@ -1,9 +1,13 @@
-// The toolbar: metric, palette, scale and legend choices, tree controls, selection tools,
-// history, search and the prune range. It holds no state of its own: it shows the renderer's
-// view (`update`) and reports what the user asks for through `dispatch`.
+// The toolbar: one row of the controls used most (the colour and size metric pickers, search,
+// undo, redo, fit) and a "⋯" menu of the rest (palette, scale and legend choices, ranks, table,
+// roots, tree controls, selection tools, reset, saving, the prune range); narrow views move the
+// pickers into the menu. It holds no state of its own: it shows the renderer's view (`update`)
+// and reports what the user asks for through `dispatch`.
 import { valuesOf } from "../../contract.js";
 import { append } from "../base/dom.js";
 import { PALETTE_NAMES } from "../picture/scales.js";
+import { createMoreMenu } from "./more-menu.js";
+import { createPicker } from "./picker.js";
 import { createPruneRange } from "./prune-range.js";
 import { createRootsMenu } from "./roots-menu.js";
 import { createSearchBox } from "./search-box.js";
@@ -32,21 +36,11 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     className: "cct-toolbar",
     attrs: { role: "toolbar", "aria-label": "Tree view controls" },
   });
-  // narrow views: one row of the controls used most (history, search) and a menu for the rest
-  const more = /** @type {HTMLButtonElement} */ (
-    append(bar, "button", {
-      className: "cct-more",
-      text: "⋯",
-      attrs: { type: "button", title: "More controls", "aria-label": "More controls", "aria-expanded": "false" },
-    })
-  );
-  more.addEventListener("click", () => {
-    const open = !bar.classList.contains("cct-open");
-    bar.classList.toggle("cct-open", open);
-    more.setAttribute("aria-expanded", String(open));
-  });
-  const row1 = append(bar, "div", { className: "cct-toolbar-row" });
-  const row2 = append(bar, "div", { className: "cct-toolbar-row" });
+  // one row: the metric pickers, search, history; the rest in the "⋯" menu (more-menu.js);
+  // narrow views move the pickers into the menu too
+  const row = append(bar, "div", { className: "cct-toolbar-row" });
+  const more = createMoreMenu(bar);
+  const menu = more.panel;
 
   /** A labelled group of controls. @param {HTMLElement} row @param {string} label */
   const group = (row, label) => {
@@ -89,16 +83,19 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   };
 
   // metrics and colours
-  const metricsGroup = group(row1, "Metrics");
-  const colorSelect = select(metricsGroup, "colour", (v) => dispatch({ type: "set", state: { colorBy: v } }));
-  const sizeSelect = select(metricsGroup, "size", (v) => dispatch({ type: "set", state: { sizeBy: v } }));
-  const incWrap = append(metricsGroup, "label", { className: "cct-field" });
+  const metricsGroup = group(row, "Metrics");
+  const colorPicker = createPicker(metricsGroup, "colour", (v) => dispatch({ type: "set", state: { colorBy: v } }));
+  const sizePicker = createPicker(metricsGroup, "size", (v) => dispatch({ type: "set", state: { sizeBy: v } }));
+  const searchGroup = group(row, "Search");
+  const historyGroup = group(row, "History");
+  row.append(more.button);
+  const incWrap = append(group(menu, "Metric kind"), "label", { className: "cct-field" });
   const incBox = /** @type {HTMLInputElement} */ (
     append(incWrap, "input", { attrs: { type: "checkbox", "aria-label": "inclusive metrics" } })
   );
   append(incWrap, "span", { text: "inclusive" });
   incBox.addEventListener("change", () => dispatch({ type: "inclusive", on: incBox.checked }));
-  const styleGroup = group(row1, "Colour scale");
+  const styleGroup = group(menu, "Colour scale");
   const paletteSelect = select(styleGroup, "palette", (v) => dispatch({ type: "set", state: { palette: v } }));
   options(paletteSelect, PALETTE_NAMES);
   const scaleSelect = select(styleGroup, "scale", (v) =>
@@ -109,7 +106,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     dispatch({ type: "set", state: { legend: /** @type {ViewState["legend"]} */ (v) } }),
   );
   // how a node's rows (ranks, threads, profiles) combine: only for data that has several
-  const ranksGroup = group(row1, "Ranks");
+  const ranksGroup = group(menu, "Ranks");
   const reducerSelect = select(ranksGroup, "over ranks", (v) => dispatch({ type: "reducer", reducer: v }));
   // "[mean ▾] over rank × thread": the choice first, then what it is over
   const reducerWrap = /** @type {HTMLElement} */ (reducerSelect.parentElement);
@@ -126,7 +123,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   );
   options(shareSelect, ["off", "total", "focus"], ["values", "% of total", "% of focus"]);
   // the table pane beside the tree
-  const tableSelect = select(group(row1, "Table"), "table", (v) =>
+  const tableSelect = select(group(menu, "Table"), "table", (v) =>
     dispatch({ type: "set", state: { tableMode: /** @type {ViewState["tableMode"]} */ (v) } }),
   );
   options(tableSelect, valuesOf("table_mode"), [
@@ -139,10 +136,10 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   ]);
 
   // roots
-  const rootsMenu = createRootsMenu(group(row1, "Roots"), dispatch);
+  const rootsMenu = createRootsMenu(group(menu, "Roots"), dispatch);
 
   // tree
-  const treeGroup = group(row1, "Tree");
+  const treeGroup = group(menu, "Tree");
   button(treeGroup, "Expand all", "Expand every collapsed subtree", () => dispatch({ type: "expandAll" }));
   const depthInput = /** @type {HTMLInputElement} */ (
     append(treeGroup, "input", {
@@ -164,7 +161,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   );
 
   // selection
-  const selectGroup = group(row1, "Selection");
+  const selectGroup = group(menu, "Selection");
   const brushButton = button(selectGroup, "Brush", "Select with a rectangle (shift adds)", () =>
     dispatch({ type: "brush" }),
   );
@@ -175,27 +172,23 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
   button(selectGroup, "Clear", "Clear the selection", () => dispatch({ type: "clearSelection" }));
 
   // history and view
-  const historyGroup = group(row1, "History");
-  historyGroup.classList.add("cct-primary");
   const undoButton = button(historyGroup, "↶", "Undo (Ctrl+Z)", () => dispatch({ type: "undo" }));
   const redoButton = button(historyGroup, "↷", "Redo (Ctrl+Shift+Z)", () => dispatch({ type: "redo" }));
-  button(historyGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
+  button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ type: "fit" }));
+  button(treeGroup, "Reset", "Reset the view: expand all, no prune, focus or search", () =>
     dispatch({ type: "reset" }),
   );
-  button(historyGroup, "Fit", "Fit the whole tree in view", () => dispatch({ type: "fit" }));
   if (downloads) {
-    const saveGroup = group(row1, "Save the view");
+    const saveGroup = group(menu, "Save the view");
     button(saveGroup, "SVG", "Save the view as an SVG file", () => dispatch({ type: "download", format: "svg" }));
     button(saveGroup, "PNG", "Save the view as a PNG file", () => dispatch({ type: "download", format: "png" }));
   }
 
   // search
-  const searchGroup = group(row2, "Search");
-  searchGroup.classList.add("cct-primary");
   const searchBox = createSearchBox(searchGroup, dispatch, button);
 
   // prune range over the colour metric
-  const pruneRange = createPruneRange(group(row2, "Prune by range"), dispatch);
+  const pruneRange = createPruneRange(group(menu, "Prune by range"), dispatch);
 
   return {
     element: bar,
@@ -216,7 +209,7 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       const says = (/** @type {import("../data/decode.js").Metric} */ m) =>
         m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
       const labels = table.metrics.map((m) => (says(m) ? m.name : `${m.name} (${KIND_WORD[m.kind] ?? m.kind})`));
-      options(colorSelect, names, labels);
+      colorPicker.setOptions(names, labels);
       const reducerField = /** @type {HTMLElement} */ (reducerSelect.parentElement);
       reducerField.hidden = !table.reducer;
       ranksGroup.hidden = !table.reducer;
@@ -224,26 +217,26 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
       reducerField.title = table.reducer ? `how the values of each node's rows (one per ${over}) combine` : "";
       /** @type {HTMLElement} */ (reducerField.lastElementChild).textContent = `over ${over}`;
       if (table.reducer) reducerSelect.value = table.reducer;
-      options(sizeSelect, names, labels);
+      sizePicker.setOptions(names, labels);
       incBox.disabled = !table.metrics.some((m) => m.partner);
       rootsMenu.setData(table, rootNames);
       // an ensemble's changes along its runs, once Python found them
       /** @type {HTMLOptionElement} */ (tableSelect.querySelector('option[value="changes"]')).hidden = !table.changes;
     },
 
-    /** Narrow views show one row (history, search) and a "⋯" menu for the rest. @param {boolean} narrow */
+    /** Narrow views keep search and history in the row; the metric pickers go in the menu. @param {boolean} narrow */
     setNarrow(narrow) {
+      if (bar.classList.contains("cct-narrow") === narrow) return;
       bar.classList.toggle("cct-narrow", narrow);
-      if (!narrow) {
-        bar.classList.remove("cct-open");
-        more.setAttribute("aria-expanded", "false");
-      }
+      more.close();
+      if (narrow) menu.prepend(metricsGroup);
+      else row.prepend(metricsGroup);
     },
 
     /** Shows the view state. @param {ViewState} view @param {ToolbarStatus} status */
     update(view, { canUndo, canRedo, brush, rootCount, incChecked }) {
-      colorSelect.value = view.colorBy;
-      sizeSelect.value = view.sizeBy;
+      colorPicker.show(view.colorBy);
+      sizePicker.show(view.sizeBy);
       incBox.checked = incChecked;
       paletteSelect.value = view.palette;
       scaleSelect.value = view.colorScale;

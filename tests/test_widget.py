@@ -159,7 +159,11 @@ def test_bundle_is_built_and_used() -> None:
 # ensemble's view would need a second module beside anywidget's one `_esm`: not worth 18 KB.
 # Raised to 268 KB the same day for issue 33 (search that steps and loads its matches under level
 # of detail, the view keeping its place, keys kept in the view, the real background's theme).
-BUNDLE_BUDGET_MINIFIED = 268 * 1024
+# Raised to 274 KB minified (gzipped still 100 KB) for the rest of issue 33: the one-row toolbar's
+# searchable metric pickers and menu (~2.5 KB, in place of the browser's selects), labels by
+# priority that keep a name's distinguishing part, and paper figures that fold and size their
+# marks to fit (~2 KB).
+BUNDLE_BUDGET_MINIFIED = 274 * 1024
 BUNDLE_BUDGET_GZIPPED = 100 * 1024
 
 

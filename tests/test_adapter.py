@@ -337,3 +337,33 @@ def test_the_walk_is_the_plain_recursive_preorder(folder: str) -> None:
     assert list(parent) == ref_parent and list(depth) == ref_depth
     assert extra == ref_extra
     assert max(depth) >= (3000 if folder == "deep" else 2)
+
+
+def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames() -> None:
+    """The name column's quick paths (missing names found by one factorisation, the string table
+    kept as it is) against what the names are: lone surrogates that pandas hashes alike stay
+    apart, None and NaN take the frame's name, a node without rows its frame's text."""
+    from cctviz.adapters.from_rows import _string_column
+
+    class Frame:
+        def __init__(self, attrs: dict) -> None:
+            self.attrs = attrs
+
+        def __str__(self) -> str:
+            return "<frame>"
+
+    class Node:
+        def __init__(self, attrs: dict) -> None:
+            self.frame = Frame(attrs)
+
+    names = ["a", "\ud800", "\udfff", None, float("nan"), "a", "b\ud800", "b\udfff", "x"]
+    nodes = [Node({"name": f"f{i}", "type": "loop"}) for i in range(len(names))]
+    codes, table = _string_column(pd.DataFrame({"name": names}), "name", np.arange(9), nodes)
+    assert [table[c] for c in codes] == ["a", "\ud800", "\udfff", "f3", "f4", "a", "b\ud800",
+                                         "b\udfff", "x"]  # fmt: skip
+    assert len(set(table)) == len(table) and codes.dtype == np.int32
+    codes, table = _string_column(pd.DataFrame({"name": names}), "type", np.arange(9), nodes)
+    assert table == ["loop"] and set(codes.tolist()) == {0}
+    rows = pd.DataFrame({"name": ["p", "q"]})
+    codes, table = _string_column(rows, "name", np.array([0, 1, -1]), [Node({})] * 3)
+    assert [table[c] for c in codes] == ["p", "q", "<frame>"]

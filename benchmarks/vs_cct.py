@@ -15,9 +15,9 @@ painted (every node for `%cct` and the whole view, the first picture for the def
 the page's main thread has been idle (no long task) for 300 ms; the end is the later of the
 painted frame and the end of the last long task. Long tasks (over 50 ms) are reported before the
 picture and in the 3 s after it. The table gives medians, the spread (min–max) and the ratio
-`%cct` ÷ cctviz of each pair, the bytes each page received over its websocket for the cell, and the load
-average before and after. A first round at 100 nodes, not counted, warms both servers and
-kernels.
+`%cct` ÷ cctviz of each pair, the bytes each page received over its websocket for the cell,
+and the load average before and after. A first round at 100 nodes, not counted, warms both
+servers and kernels.
 
     python benchmarks/vs_cct.py                     # 100, 1k, 10k nodes, 3 repetitions
     python benchmarks/vs_cct.py --sizes 10000 --repeat 5

@@ -137,3 +137,23 @@ test("cut links that fall on the same pixels as one already drawn are drawn once
     expect(near).toBe(true);
   }
 });
+
+test("whole links whose ends fall on the same pixels as the link before are drawn once", () => {
+  // fitted, a node's 9,000 children a tenth of a pixel apart: a few hundred distinct curves
+  const links = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100 }));
+  const curves = linksPath(links, { ...box, px: 1 }).curves;
+  expect(linksPath(links, box).curves.length).toBe(9000); // px unset: every link
+  expect(curves.length).toBe(91); // rows 0…90 px
+  // each link left out is within a pixel of the one drawn before it, everywhere along it
+  for (const s of links) {
+    const drawn = curves.find((c) => Math.round(c[7]) === Math.round(s.y1));
+    const whole = curveOf(s);
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      const [a, b] = [at(whole, t), at(drawn, t)];
+      expect(Math.hypot(a[0] - b[0], a[1] - b[1])).toBeLessThanOrEqual(Math.SQRT2);
+    }
+  }
+  // links apart by a pixel or more are all drawn
+  const apart = links.filter((_, j) => j % 100 === 0).map((s, i) => ({ ...s, y1: 2 * i }));
+  expect(linksPath(apart, { ...box, px: 1 }).curves.length).toBe(apart.length);
+});

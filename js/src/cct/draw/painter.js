@@ -218,16 +218,28 @@ export function createPainter({
     // a new structure of a big table: its task already walked the whole table (view tree,
     // statistics, folds), so its labels come later too (100k rows: 15 ms of 158)
     labelsAfterRebuild = table.size > D.drawLaterAbove;
-    draw();
+    // labels are placed once, where the camera ends (the end of its move places them), not
+    // also where the old structure's zoom would show the new one
+    holdLabels = true;
+    try {
+      draw();
+    } finally {
+      holdLabels = false;
+    }
+    labelsAsked = false;
     histogram();
     // labels placed later: those of the old structure would name the wrong places meanwhile
     if (labelsLater()) backend?.drawLabels([]);
     const key = anchor === null ? NO_KEY : pic.keyOf(anchor.id);
-    if (anchor && key >= 0 && tree.byKey.has(key)) {
-      camera.keep(anchor.at, layout.x[key], layout.y[key]);
-      updateLabels();
-    } else fitToView();
+    if (anchor && key >= 0 && tree.byKey.has(key)) camera.keep(anchor.at, layout.x[key], layout.y[key]);
+    else fitToView();
+    if (!labelsAsked) updateLabels();
   }
+  /** a move of the camera is under way (between its start and end) */
+  let gliding = false;
+  /** a rebuild draws: labels wait for its camera; whether they were asked for since */
+  let holdLabels = false;
+  let labelsAsked = false;
 
   /** The font family the labels inherit on the page. */
   function labelFont() {
@@ -256,6 +268,8 @@ export function createPainter({
     return !!pic && (pic.tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
   };
   function updateLabels() {
+    if (holdLabels) return;
+    labelsAsked = true;
     if (!labelsLater()) return placeLabels();
     const win = doc.defaultView;
     if (labelFrame || labelTask || !win) return;
@@ -264,7 +278,8 @@ export function createPainter({
       labelFrame = 0;
       labelTask = win.setTimeout(() => {
         labelTask = 0;
-        placeLabels();
+        // a glide under way (a collapse refitting): its end places them, once, where it ends
+        if (!gliding) placeLabels();
       }, 0);
     });
   }
@@ -410,8 +425,10 @@ export function createPainter({
       if (!backend || !pic) return;
       const placed = placeSelection(pic.table, pic.tree, ids);
       backend.setMatches(placed.drawn, placed.holders);
+      // the same matches after a new structure (its labels are placed): labelled first already
+      const same = ids.length === matched.length && ids.every((id, i) => id === matched[i]);
       matched = ids;
-      updateLabels();
+      if (!same) updateLabels();
     },
   };
 
@@ -448,6 +465,12 @@ export function createPainter({
     moved,
     settleSize,
     hover,
+    /** A move of the camera ended: painted fully, labelled. */
+    settle() {
+      gliding = false;
+      backend?.settle();
+      updateLabels();
+    },
     /** The tooltip follows the pointer. @param {MouseEvent} event */
     moveTooltip(event) {
       chrome.tooltip.move(event, camera.size.width);
@@ -455,6 +478,7 @@ export function createPainter({
     marks,
     /** The camera moved: the backend and the change rings follow. @param {{ x: number, y: number, k: number }} t @param {boolean} moving */
     setTransform(t, moving) {
+      gliding = moving;
       backend?.setTransform(t, moving);
       rings.zoom(t.k);
     },

@@ -94,8 +94,7 @@ export function createRenderer(container, options = {}) {
   const camera = createCamera(frame, {
     onMove: (t, moving) => painter.setTransform(t, moving),
     onEnd: (t) => {
-      painter.backend?.settle();
-      painter.updateLabels();
+      painter.settle();
       onZoom(t);
     },
     allow: () => !brushing,

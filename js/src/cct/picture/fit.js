@@ -147,10 +147,15 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
   }
   // a figure rather folds the hot path, from its end up, than squeezes rows until marks overlap:
   // below two thirds of the spacing its first four nodes stay (the fourth one maybe folded); below
-  // a third (marks at their smallest would overlap) only its root
+  // a sixth (its smallest marks, staggered, would overlap: mark-room.js) only its root
   for (let i = n - 1; hotToo && i > 0; i--) {
-    const squeezed = total > (depth[i] >= 3 ? 1.5 : 3) * rows;
+    const squeezed = total > (depth[i] >= 3 ? 1.5 : 6) * rows;
     if (squeezed && hot[i] && depth[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
+  }
+  // and, squeezed, folds the chains beside the hot path too: their columns leave its labels room
+  for (let i = 0; hotToo && total > rows && i < n; i++) {
+    const p = parentOf[i];
+    if (p >= 0 && hot[p] && !hot[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
   }
   return ids();
 }

@@ -20,6 +20,7 @@ const memo = new WeakMap();
  * @param {import("./scene.js").NodeMark[]} marks
  */
 function hotKeys(tree, marks) {
+  const size = (/** @type {NodeMark | undefined} */ m) => m?.drawnAt ?? m?.r ?? 0;
   /** @type {Map<number, number[]>} */
   const children = new Map();
   for (const it of tree.items) {
@@ -31,7 +32,7 @@ function hotKeys(tree, marks) {
   /** @type {Map<number, number>} */
   const out = new Map();
   for (let list = children.get(-1); list?.length; ) {
-    const best = list.reduce((a, b) => ((marks[b]?.r ?? 0) > (marks[a]?.r ?? 0) ? b : a));
+    const best = list.reduce((a, b) => (size(marks[b]) > size(marks[a]) ? b : a));
     out.set(best, out.size);
     list = children.get(best);
   }
@@ -112,6 +113,7 @@ export function viewLabels(view) {
       text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
       leaf: !parents.has(it.key),
       first: tier(it.key) < 2,
+      hot: tier(it.key) < 3,
       unless: bands?.names.get(it.key),
     })),
   );

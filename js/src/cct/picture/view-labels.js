@@ -104,18 +104,22 @@ export function viewLabels(view) {
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
-  const candidates = (bands?.candidates ?? []).concat(
-    top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
-      key: it.key,
-      x: p.x,
-      y: p.y,
-      r: m.r,
-      text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
-      leaf: !parents.has(it.key),
-      first: tier(it.key) < 2,
-      hot: tier(it.key) < 3,
-      unless: bands?.names.get(it.key),
-    })),
+  const nodes = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
+    key: it.key,
+    x: p.x,
+    y: p.y,
+    r: m.r,
+    text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
+    leaf: !parents.has(it.key),
+    first: tier(it.key) < 2,
+    hot: tier(it.key) < 3,
+    unless: bands?.names.get(it.key),
+  }));
+  // the bands' headers before the rest, after where the eye goes first (a header can move up)
+  const eye = nodes.filter((c) => c.first && c.unless === undefined);
+  const candidates = eye.concat(
+    bands?.candidates ?? [],
+    nodes.filter((c) => !eye.includes(c)),
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to

@@ -72,7 +72,7 @@ export function bandHeaders({ layout, table, stats, tree, marks, transform: t, s
       text,
       leaf: false,
       widthScale: BOLD,
-      spots: [8, 11, 14, 17, 21, 25].map((gap) => ({
+      spots: [8, 11, 14, 17].map((gap) => ({
         dx: -Math.min(mark.r, 3),
         dy: -(h / 2 + gap),
         align: /** @type {const} */ ("start"),

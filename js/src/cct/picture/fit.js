@@ -10,23 +10,11 @@ import { metricByName, withoutFolds } from "../data/decode.js";
 import { bandIndex, bandRoom } from "./layout.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
-/** A small figure's bands at most, its small roots folded (the hot path's labels need the room). */
+/** A small figure's bands at most, its small roots folded (its hot path's labels need the room). */
 const MAX_BANDS = 3;
 
-/**
- * The node ids to collapse so that the tree drawn now fits `room`, sizing subtrees by `sizeBy`:
- * its inclusive value, or the subtree sum of an exclusive metric.
- * @param {import("../data/decode.js").Table} table
- * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
- * @param {{ items: ViewItem[] }} tree @param {string} sizeBy @param {{ rows: number, levels: number, hotToo?: boolean }} room
- * @returns {import("../data/ids.js").NodeId[]} full-tree ids
- */
-export function foldsToFit(table, stats, tree, sizeBy, room) {
-  const sizeOf = sizesOf(table, stats, sizeBy);
-  return sizeOf ? foldToFit(tree, sizeOf, room).map((row) => table.idOf(row)) : [];
-}
-
-/** A node item's size by `sizeBy` (see foldsToFit); null without that metric.
+/** A node item's size by `sizeBy`: its inclusive value, or the subtree sum of an exclusive
+ * metric; null without that metric.
  * @param {import("../data/decode.js").Table} table @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
  * @param {string} sizeBy @returns {((item: ViewItem) => number) | null} */
 function sizesOf(table, stats, sizeBy) {
@@ -40,17 +28,16 @@ function sizesOf(table, stats, sizeBy) {
  * The roots a small figure folds into a band of small roots, the smallest first (those below 2 %
  * of the largest one), until at most MAX_BANDS bands are left.
  * @param {ViewItem[]} tops @param {(item: ViewItem) => number} sizeOf @param {boolean[]} small
- *   whether each top is a small root already (a leaf)
+ *   whether each top is a small root (a leaf, or folded here: changed in place)
  * @returns {Set<number>} their item keys
  */
 function minorRoots(tops, sizeOf, small) {
   const size = (/** @type {number} */ i) => Math.abs(sizeOf(tops[i])) || 0;
   const most = Math.max(0, ...tops.map((_, i) => size(i)));
-  const order = tops.map((_, i) => i).filter((i) => !small[i] && size(i) < 0.02 * most);
-  order.sort((a, b) => size(a) - size(b));
   const minor = new Set();
-  for (const i of order) {
+  for (const i of [...small.keys()].sort((a, b) => size(a) - size(b))) {
     if ((bandIndex(small).at(-1) ?? 0) < MAX_BANDS) break;
+    if (small[i] || size(i) >= 0.02 * most) continue;
     small[i] = true;
     minor.add(tops[i].key);
   }
@@ -180,15 +167,12 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = 
   }
   // a figure rather folds the hot path, from its end up, than squeezes rows until marks overlap:
   // below two thirds of the spacing its first four nodes stay (the fourth one maybe folded); below
-  // a sixth (its smallest marks, staggered, would overlap: mark-room.js) only its root
+  // a sixth (its smallest marks, staggered, would overlap: mark-room.js) only its root. There it
+  // folds the chains beside the hot path too: their columns leave its labels room (hot[-1]: none)
   for (let i = n - 1; hotToo && i > 0; i--) {
-    const squeezed = total > (depth[i] >= 3 ? 1.5 : 6) * rows;
-    if (squeezed && hot[i] && depth[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
-  }
-  // and, squeezed, folds the chains beside the hot path too: their columns leave its labels room
-  for (let i = 0; hotToo && total > 1.5 * rows && i < n; i++) {
-    const p = parentOf[i];
-    if (p >= 0 && hot[p] && !hot[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
+    const beside = total > 1.5 * rows && hot[parentOf[i]] && !hot[i];
+    const squeezed = hot[i] && depth[i] && total > (depth[i] >= 3 ? 1.5 : 6) * rows;
+    if ((beside || squeezed) && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
   }
   return ids();
 }

@@ -37,7 +37,7 @@ import { cutText } from "./label-text.js";
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box
  */
 
-/** Shortest label worth showing (characters, the ellipsis included); a hot one's may be one shorter. */
+/** Shortest label worth showing (characters, the ellipsis included); a hot one's is one shorter. */
 const MIN_CHARS = 7;
 const GAP = 3;
 
@@ -125,7 +125,7 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
           ]);
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;
-    const lengths = [full, 24, 16, 10, MIN_CHARS, c.hot ? MIN_CHARS - 1 : 0].filter((n, i) => i === 0 || (n && n < full));
+    const lengths = [full, 24, 16, 10, MIN_CHARS - (c.hot ? 1 : 0)].filter((n, i) => i === 0 || n < full);
     let done = false;
     for (const chars of lengths) {
       if (done) break;

@@ -16,7 +16,7 @@ export function fitMarksToRows(marks, k, rMin) {
   const s = marks.sort((a, b) => a.x - b.x || a.y - b.y);
   const r0 = s.map((m) => m.r);
   /** whether `o` is `m`'s neighbour in its column @param {typeof s[0]} m @param {typeof s[0] | undefined} o */
-  const near = (m, o) => !!o && Math.abs(o.x - m.x) * k < 1;
+  const near = (m, o) => o && Math.abs(o.x - m.x) * k < 1;
   let changed = false;
   s.forEach((m, i) => {
     // a triangle reaches past its radius: 0.6 of the gap
@@ -28,17 +28,18 @@ export function fitMarksToRows(marks, k, rMin) {
       changed = true;
     }
   });
-  // runs of marks closer than two smallest radii (and a pixel): every other one steps left
-  for (let i = 0; i < s.length; ) {
-    let j = i + 1;
-    while (j < s.length && near(s[j - 1], s[j]) && k * (s[j].y - s[j - 1].y) < 2 * rMin + 1) j++;
-    if (j - i > 1) {
-      let big = i;
-      for (let a = i; a < j; a++) if (r0[a] > r0[big]) big = a;
-      for (let a = i; a < j; a++) if ((a - big) % 2) s[a].x -= (2 * rMin + 1.5) / k;
-      changed = true;
+  // runs of marks closer than two smallest radii and a pixel: every other one steps left as far
+  const step = 2 * rMin + 1;
+  for (let i = 0, j = 1; i < s.length; i = j++) {
+    while (j < s.length && near(s[j - 1], s[j]) && k * (s[j].y - s[j - 1].y) < step) j++;
+    let big = i;
+    for (let a = i; a < j; a++) if (r0[a] > r0[big]) big = a;
+    for (let a = i; a < j; a++) {
+      if ((a - big) % 2) {
+        s[a].x -= step / k;
+        changed = true;
+      }
     }
-    i = j;
   }
   return changed;
 }

@@ -20,7 +20,7 @@ const memo = new WeakMap();
  * @param {import("./scene.js").NodeMark[]} marks
  */
 function hotKeys(tree, marks) {
-  const size = (/** @type {NodeMark | undefined} */ m) => m?.drawnAt ?? m?.r ?? 0;
+  const size = (/** @type {number} */ key) => marks[key]?.drawnAt ?? marks[key]?.r ?? 0;
   /** @type {Map<number, number[]>} */
   const children = new Map();
   for (const it of tree.items) {
@@ -32,7 +32,7 @@ function hotKeys(tree, marks) {
   /** @type {Map<number, number>} */
   const out = new Map();
   for (let list = children.get(-1); list?.length; ) {
-    const best = list.reduce((a, b) => (size(marks[b]) > size(marks[a]) ? b : a));
+    const best = list.reduce((a, b) => (size(b) > size(a) ? b : a));
     out.set(best, out.size);
     list = children.get(best);
   }
@@ -104,6 +104,7 @@ export function viewLabels(view) {
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
+  /** @type {import("./label-layout.js").LabelCandidate[]} */
   const nodes = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
     key: it.key,
     x: p.x,
@@ -116,7 +117,7 @@ export function viewLabels(view) {
     unless: bands?.names.get(it.key),
   }));
   // the bands' headers before the rest, after where the eye goes first (a header can move up)
-  const eye = nodes.filter((c) => c.first && c.unless === undefined);
+  const eye = nodes.filter((c) => c.first && !c.unless); // (a header's key is never 0)
   const candidates = eye.concat(
     bands?.candidates ?? [],
     nodes.filter((c) => !eye.includes(c)),

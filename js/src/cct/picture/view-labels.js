@@ -116,8 +116,9 @@ export function viewLabels(view) {
     hot: tier(it.key) < 3,
     unless: bands?.names.get(it.key),
   }));
-  // the bands' headers before the rest, after where the eye goes first (a header can move up)
-  const eye = nodes.filter((c) => c.first && !c.unless); // (a header's key is never 0)
+  // the bands' headers before the rest, after the hot path and where the eye goes first (a header
+  // gives way: it is cut shorter)
+  const eye = nodes.filter((c) => c.hot && !c.unless); // (a header's key is never 0)
   const candidates = eye.concat(
     bands?.candidates ?? [],
     nodes.filter((c) => !eye.includes(c)),

@@ -24,14 +24,7 @@ HEIGHT = 2.6 * 96  # CSS pixels
 CASES = [
     Profile("hatchet/hpctoolkit-allgather-database", "from_hpctoolkit"),
     Profile("hatchet/caliper-sw4-cuda-activity-profile-cali", "from_caliperreader", "*.cali"),
-    pytest.param(
-        Profile("hatchet/gprof2dot-cpi", "from_gprof_dot", "callgrind.dot*"),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="7 roots in 3.5 in: the bands' headers and the marks around it leave 'main' "
-            "(hot path, colour extreme) no free spot for its label",
-        ),
-    ),
+    Profile("hatchet/gprof2dot-cpi", "from_gprof_dot", "callgrind.dot*"),
     Profile("hatchet/pyinstrument", "from_pyinstrument", "*.json"),
     Profile("thicket/misc", "from_caliperreader", "*.cali"),
     Profile("thicket/mpi_scaling_cali", "from_caliperreader", "343_cores.cali"),

@@ -1,8 +1,14 @@
 // A small figure folds further than the first picture of the widget: its hot path too, from its
 // end up, rather than squeeze rows until marks overlap; and marks shrink to the room of their rows.
 import { describe, expect, test } from "vitest";
-import { foldToFit } from "../src/cct/picture/fit.js";
+import { decodeTable } from "../src/cct/data/decode.js";
+import { foldsOfPicture, foldToFit } from "../src/cct/picture/fit.js";
+import { layoutLabels } from "../src/cct/picture/label-layout.js";
 import { fitMarksToRows } from "../src/cct/picture/mark-room.js";
+import { picture } from "../src/cct/picture/picture.js";
+import { DEFAULT_SIZES } from "../src/cct/picture/sizes.js";
+import { VIEW_DEFAULTS } from "../src/contract.js";
+import { payload } from "./fixtures.js";
 
 /** A hot path 0 → 1 → 2 → 3 → 4 → 5, each of its nodes with `fan` leaves beside the next one. */
 function fanned(fan) {
@@ -39,9 +45,11 @@ describe("a figure folds its hot path rather than squeeze its rows", () => {
     expect(foldToFit(tree, sizeOf, { rows: 5, levels: 10, hotToo: true })).toEqual([hot[3]]);
   });
 
-  test("below a third of the spacing (marks at their smallest would overlap) higher up too", () => {
+  test("below a sixth of the spacing (marks at their smallest, staggered, would overlap) higher up too", () => {
     const { hot, tree, sizeOf } = fanned(30); // 150 leaf rows
-    expect(foldToFit(tree, sizeOf, { rows: 12, levels: 10, hotToo: true })).toEqual([hot[2]]);
+    // folded up to the fourth node, 61 rows are left: more than 6 × 8
+    expect(foldToFit(tree, sizeOf, { rows: 8, levels: 10, hotToo: true })).toEqual([hot[2]]);
+    expect(foldToFit(tree, sizeOf, { rows: 12, levels: 10, hotToo: true })).toEqual([hot[3]]);
     // its root stays open, whatever the rows
     expect(foldToFit(tree, sizeOf, { rows: 1, levels: 10, hotToo: true })).toEqual([hot[1]]);
   });
@@ -58,5 +66,54 @@ describe("marks no larger than their rows", () => {
     expect(fitMarksToRows(marks, 2, 2.5)).toBe(true);
     expect(marks.map((m) => m.r)).toEqual([6, 2.5, 2.5, 9]);
     expect(fitMarksToRows(marks, 2, 2.5)).toBe(false); // once fitted, nothing changes
+  });
+});
+
+describe("crowded marks stagger", () => {
+  test("in a run of marks closer than two smallest radii, every other one steps left; the largest stays", () => {
+    const marks = [0, 1, 2, 3, 4].map((y) => ({ x: 10, y, r: y === 2 ? 4 : 1.5 }));
+    expect(fitMarksToRows(marks, 2, 1.5)).toBe(true);
+    const byY = [...marks].sort((a, b) => a.y - b.y);
+    expect(byY.map((m) => m.x)).toEqual([10, 8, 10, 8, 10]);
+    expect(byY[2].drawnAt).toBe(4); // shrunk, it still leads the hot path
+    // no two marks closer than their radii and a pixel (screen pixels: k = 2)
+    for (const [i, a] of byY.entries()) {
+      for (const b of byY.slice(i + 1)) expect(2 * Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThan(a.r + b.r);
+    }
+  });
+});
+
+describe("a short label", () => {
+  const frame = { width: 47, height: 40, fontPx: 8, measure: (/** @type {string} */ t) => 5 * [...t].length };
+  const leaf = { key: 1, x: 10, y: 20, r: 2, text: "CLEAN_TIME_STEP", leaf: true };
+  test("is left out below six characters and the ellipsis, unless it names the hot path", () => {
+    expect(layoutLabels([leaf], [], frame)).toEqual([]);
+    expect(layoutLabels([{ ...leaf, hot: true }], [], frame).map((l) => l.text)).toEqual(["CLEAN…"]);
+  });
+});
+
+describe("a small figure's small roots", () => {
+  // a large root and five small ones with a child each: six bands, where a figure has room for three
+  const data = payload({
+    parent: [-1, 0, 0, -1, 3, -1, 5, -1, 7, -1, 9, -1, 11],
+    names: ["main", "a", "b", "r1", "c1", "r2", "c2", "r3", "c3", "r4", "c4", "r5", "c5"],
+    metrics: { "time (inc)": [100, 60, 40, 1.5, 1.5, 0.5, 0.5, 1, 1, 0.2, 0.2, 30, 30] },
+    kinds: { "time (inc)": "inclusive" },
+  });
+  const pic = (/** @type {boolean} */ foldHotPath) =>
+    picture(
+      decodeTable(data),
+      { ...VIEW_DEFAULTS, colorBy: "time (inc)", sizeBy: "time (inc)" },
+      {
+        ...DEFAULT_SIZES,
+        foldHotPath,
+        room: { width: 600, height: 400 },
+      },
+    );
+  test("fold into one band, the smallest first, until three bands are left (those above 2 % stay)", () => {
+    // r4, r2, r3 leave four bands (main, r1, r2…r4, r5); r1 too: three. r5 (30 %) stays a band
+    const folds = foldsOfPicture(pic(true), { width: 600, height: 400 }, "time (inc)");
+    expect(folds.sort((a, b) => a - b)).toEqual([3, 5, 7, 9]);
+    expect(foldsOfPicture(pic(false), { width: 600, height: 400 }, "time (inc)")).toEqual([]);
   });
 });

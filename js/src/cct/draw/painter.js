@@ -297,7 +297,10 @@ export function createPainter({
     if (!pic || !backend) return;
     const { table, stats, tree, layout, scene } = pic;
     // a figure's marks no larger than their rows (its zoom is known now)
-    if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) backend.moveNodes(markList(pic));
+    if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) {
+      for (const m of markList(pic)) layout.x[m.key] = m.x; // a staggered mark: its label follows
+      backend.moveNodes(markList(pic));
+    }
     // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
     measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
     // the legends' corner: a column on the left, or a row on top

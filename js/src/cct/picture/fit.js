@@ -10,27 +10,46 @@ import { metricByName, withoutFolds } from "../data/decode.js";
 import { bandIndex, bandRoom } from "./layout.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
+/** A small figure's bands at most, its small roots folded (its hot path's labels need the room). */
+const MAX_BANDS = 3;
+
+/** A node item's size by `sizeBy`: its inclusive value, or the subtree sum of an exclusive
+ * metric; null without that metric.
+ * @param {import("../data/decode.js").Table} table @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
+ * @param {string} sizeBy @returns {((item: ViewItem) => number) | null} */
+function sizesOf(table, stats, sizeBy) {
+  const metric = metricByName(table, sizeBy);
+  if (!metric) return null;
+  const values = withoutFolds(table, stats.sums.get(metric.name) ?? metric.values);
+  return (item) => values[item.id];
+}
 
 /**
- * The node ids to collapse so that the tree drawn now fits `room`, sizing subtrees by `sizeBy`:
- * its inclusive value, or the subtree sum of an exclusive metric.
- * @param {import("../data/decode.js").Table} table
- * @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
- * @param {{ items: ViewItem[] }} tree @param {string} sizeBy @param {{ rows: number, levels: number, hotToo?: boolean }} room
- * @returns {import("../data/ids.js").NodeId[]} full-tree ids
+ * The roots a small figure folds into a band of small roots, the smallest first (those below 2 %
+ * of the largest one), until at most MAX_BANDS bands are left.
+ * @param {ViewItem[]} tops @param {(item: ViewItem) => number} sizeOf @param {boolean[]} small
+ *   whether each top is a small root (a leaf, or folded here: changed in place)
+ * @returns {Set<number>} their item keys
  */
-export function foldsToFit(table, stats, tree, sizeBy, room) {
-  const metric = metricByName(table, sizeBy);
-  if (!metric) return [];
-  const values = withoutFolds(table, stats.sums.get(metric.name) ?? metric.values);
-  return foldToFit(tree, (item) => values[item.id], room).map((row) => table.idOf(row));
+function minorRoots(tops, sizeOf, small) {
+  const size = (/** @type {number} */ i) => Math.abs(sizeOf(tops[i])) || 0;
+  const most = Math.max(0, ...tops.map((_, i) => size(i)));
+  const minor = new Set();
+  for (const i of [...small.keys()].sort((a, b) => size(a) - size(b))) {
+    if ((bandIndex(small).at(-1) ?? 0) < MAX_BANDS) break;
+    if (small[i] || size(i) >= 0.02 * most) continue;
+    small[i] = true;
+    minor.add(tops[i].key);
+  }
+  return minor;
 }
 
 /**
  * @param {{ items: ViewItem[] }} tree the items drawn now, in pre-order
  * @param {(item: ViewItem) => number} sizeOf the size metric of a node item (NaN: unknown, folds first)
- * @param {{ rows: number, levels: number, hotToo?: boolean }} room how many leaf rows and depth levels
- *   fit; `hotToo`: fold the hot path too, from its end up, where folding the rest is not enough
+ * @param {{ rows: number, levels: number, hotToo?: boolean, minor?: Set<number> }} room how many leaf
+ *   rows and depth levels fit; `hotToo`: fold the hot path too, from its end up, where folding the
+ *   rest is not enough; `minor`: the keys of roots to fold first (a small figure's small roots)
  * @returns {import("../data/ids.js").Row[]} the rows (items' `id`) of the nodes to collapse, smallest first
  *
  * The hot path — from the largest root, the largest child, repeatedly — stays open within the
@@ -39,7 +58,7 @@ export function foldsToFit(table, stats, tree, sizeBy, room) {
  * the rows get closer than `rowPx` (the labels that collide are left out) — or, with `hotToo` (a
  * small figure, where marks would overlap), folds the hot path below its top as well.
  */
-export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
+export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = new Set() }) {
   const { items } = tree;
   const n = items.length;
   // typed arrays over item indices, not Maps and a list per item: at 10^5 items this runs in a
@@ -119,6 +138,7 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
   };
   for (let i = largest(tops); i >= 0; i = largest(kids.subarray(kidStart[i], kidStart[i + 1]))) hot[i] = 1;
 
+  for (let i = 0; i < n; i++) if (minor.has(items[i].key) && foldable(i)) fold(i);
   // levels beyond the room: the nodes on the last level that fits stand for their subtrees
   const last = Math.max(0, levels - 1);
   for (let i = 0; i < items.length; i++) {
@@ -147,10 +167,12 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false }) {
   }
   // a figure rather folds the hot path, from its end up, than squeezes rows until marks overlap:
   // below two thirds of the spacing its first four nodes stay (the fourth one maybe folded); below
-  // a third (marks at their smallest would overlap) only its root
+  // a sixth (its smallest marks, staggered, would overlap: mark-room.js) only its root. There it
+  // folds the chains beside the hot path too: their columns leave its labels room (hot[-1]: none)
   for (let i = n - 1; hotToo && i > 0; i--) {
-    const squeezed = total > (depth[i] >= 3 ? 1.5 : 3) * rows;
-    if (squeezed && hot[i] && depth[i] && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
+    const beside = total > 1.5 * rows && hot[parentOf[i]] && !hot[i];
+    const squeezed = hot[i] && depth[i] && total > (depth[i] >= 3 ? 1.5 : 6) * rows;
+    if ((beside || squeezed) && foldable(i) && !folded[i] && !insideFold(i)) fold(i);
   }
   return ids();
 }
@@ -180,8 +202,14 @@ export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   const { items } = tree;
   const parents = new Set(items.map((it) => it.parentKey));
   const tops = items.filter((it) => it.parentKey === -1);
-  const bands = tops.length > 1 ? (bandIndex(tops.map((it) => !parents.has(it.key))).at(-1) ?? 0) + 1 : 0;
+  const sizeOf = sizesOf(table, stats, sizeBy);
+  if (!sizeOf) return [];
+  // a small figure folds its small roots into one band: fewer bands, more room for the largest
+  const small = tops.map((it) => !parents.has(it.key));
+  const minor = sizes.foldHotPath ? minorRoots(tops, sizeOf, small) : new Set();
+  const bands = tops.length > 1 ? (bandIndex(small).at(-1) ?? 0) + 1 : 0;
   const height = Math.max(sizes.minRowPx, free.height - bandRoom(bands, free.height).total);
   const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
-  return foldsToFit(table, stats, tree, sizeBy, { ...room, hotToo: sizes.foldHotPath });
+  const rows = foldToFit(tree, sizeOf, { ...room, hotToo: sizes.foldHotPath, minor });
+  return rows.map((row) => table.idOf(row));
 }

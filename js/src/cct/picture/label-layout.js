@@ -3,8 +3,8 @@
 // picture. A leaf's label goes right of its mark; an internal node's above or below its mark,
 // starting at its centre (the links leave to the right at the mark's height), else left of it,
 // else centred above or below it, else right of it, over its links.
-// A label that does not fit whole is cut at its end (label-text.js), down to a few characters;
-// below that it is left out. Also the plain greedy placement of labels right of their nodes
+// A label that does not fit whole is cut at its end (label-text.js), down to six characters and
+// the ellipsis (five for the hot path and where the eye goes first); below that it is left out. Also the plain greedy placement of labels right of their nodes
 // (placeLabels). Pure: boxes in, boxes out.
 import { cutText } from "./label-text.js";
 
@@ -29,6 +29,7 @@ import { cutText } from "./label-text.js";
  * @property {number} [unless] the key of a label that, once placed, makes this one unneeded
  * @property {number} [widthScale] text drawn wider than measured (bold): its factor
  * @property {boolean} [first] where the eye goes first (view-labels.js): a leaf tries more places
+ * @property {boolean} [hot] on the hot path (or `first`): may be cut shorter than the others
  * @typedef {{ dx: number, dy: number, align: "start" | "end" | "middle" }} Spot from the node's
  *   centre to the start (end, middle) of the text and its vertical middle
  * @typedef {{ key: number, text: string, dx: number, dy: number, box: Box }} PlacedLabel dx, dy:
@@ -36,8 +37,8 @@ import { cutText } from "./label-text.js";
  * @typedef {{ x0: number, y0: number, x1: number, y1: number }} Box
  */
 
-/** Shortest label worth showing (characters, the ellipsis included). */
-const MIN_CHARS = 5;
+/** Shortest label worth showing (characters, the ellipsis included); a hot one's is one shorter. */
+const MIN_CHARS = 7;
 const GAP = 3;
 
 /**
@@ -124,7 +125,7 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
           ]);
     // the whole label, then shorter ones (a few lengths, not every one: thousands of candidates)
     const full = [...c.text].length;
-    const lengths = [full, 24, 16, 10, MIN_CHARS].filter((n, i) => i === 0 || n < full);
+    const lengths = [full, 24, 16, 10, MIN_CHARS - (c.hot ? 1 : 0)].filter((n, i) => i === 0 || n < full);
     let done = false;
     for (const chars of lengths) {
       if (done) break;

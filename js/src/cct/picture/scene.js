@@ -34,6 +34,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-t
  * @property {number} x
  * @property {number} y
  * @property {number} r layout units
+ * @property {number} [drawnAt] r before a figure shrank it to its row (mark-room.js)
  * @property {string | null} fill null: missing value (hatched)
  * @property {boolean} negative
  * @property {boolean} [noSize] the size metric has no value here (drawn smallest, dotted)

@@ -20,6 +20,7 @@ const memo = new WeakMap();
  * @param {import("./scene.js").NodeMark[]} marks
  */
 function hotKeys(tree, marks) {
+  const size = (/** @type {number} */ key) => marks[key]?.drawnAt ?? marks[key]?.r ?? 0;
   /** @type {Map<number, number[]>} */
   const children = new Map();
   for (const it of tree.items) {
@@ -31,7 +32,7 @@ function hotKeys(tree, marks) {
   /** @type {Map<number, number>} */
   const out = new Map();
   for (let list = children.get(-1); list?.length; ) {
-    const best = list.reduce((a, b) => ((marks[b]?.r ?? 0) > (marks[a]?.r ?? 0) ? b : a));
+    const best = list.reduce((a, b) => (size(b) > size(a) ? b : a));
     out.set(best, out.size);
     list = children.get(best);
   }
@@ -103,17 +104,24 @@ export function viewLabels(view) {
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
-  const candidates = (bands?.candidates ?? []).concat(
-    top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
-      key: it.key,
-      x: p.x,
-      y: p.y,
-      r: m.r,
-      text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
-      leaf: !parents.has(it.key),
-      first: tier(it.key) < 2,
-      unless: bands?.names.get(it.key),
-    })),
+  /** @type {import("./label-layout.js").LabelCandidate[]} */
+  const nodes = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
+    key: it.key,
+    x: p.x,
+    y: p.y,
+    r: m.r,
+    text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
+    leaf: !parents.has(it.key),
+    first: tier(it.key) < 2,
+    hot: tier(it.key) < 3,
+    unless: bands?.names.get(it.key),
+  }));
+  // the bands' headers before the rest, after the hot path and where the eye goes first (a header
+  // gives way: it is cut shorter)
+  const eye = nodes.filter((c) => c.hot && !c.unless); // (a header's key is never 0)
+  const candidates = eye.concat(
+    bands?.candidates ?? [],
+    nodes.filter((c) => !eye.includes(c)),
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to

@@ -55,6 +55,32 @@ describe("a figure folds its hot path rather than squeeze its rows", () => {
   });
 });
 
+describe("folds inside folds", () => {
+  test("the widget keeps them (opening the outer one opens a level), a figure only the outer", () => {
+    // 0 → A (large, 2 leaves) and B → (C → 6 leaves, a leaf): C folds first, then B around it
+    const items = [{ key: 0, id: 0, kind: "node", parentKey: -1, hidden: [] }];
+    const size = [1000];
+    const add = (/** @type {number} */ parent, /** @type {number} */ value) => {
+      const key = items.length;
+      items.push({ key, id: key, kind: "node", parentKey: parent, hidden: [] });
+      size[key] = value;
+      return key;
+    };
+    const a = add(0, 900);
+    add(a, 450);
+    add(a, 450);
+    const b = add(0, 5);
+    const c = add(b, 4);
+    for (let i = 0; i < 6; i++) add(c, 0.5);
+    add(b, 0.5);
+    const tree = { items };
+    const sizeOf = (/** @type {{ id: number }} */ it) => size[it.id];
+    expect(foldToFit(tree, sizeOf, { rows: 2, levels: 10 }).sort()).toEqual([b, c].sort());
+    expect(foldToFit(tree, sizeOf, { rows: 2, levels: 10, hotToo: true })).toContain(b);
+    expect(foldToFit(tree, sizeOf, { rows: 2, levels: 10, hotToo: true })).not.toContain(c);
+  });
+});
+
 describe("marks no larger than their rows", () => {
   test("a squeezed column's marks shrink to 0.6 of their gap, never under the smallest radius", () => {
     const marks = [

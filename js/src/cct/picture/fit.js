@@ -109,7 +109,9 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = 
     grow(i, -saved[i]);
     out.push(i);
   };
-  const ids = () => out.filter((i) => folded[i] && !insideFold(i)).map((i) => items[i].id);
+  // the live view keeps the folds inside folds: opening an outer one (a search step to a match in
+  // it) then opens one level, not the whole subtree; a figure draws only the outer ones
+  const ids = () => out.filter((i) => folded[i] && !(hotToo && insideFold(i))).map((i) => items[i].id);
   const foldable = (/** @type {number} */ i) => items[i].kind === "node" && childCount[i] > 0;
   /** the size of each item: |value|, -Infinity for an unknown one */
   const size = new Float64Array(n);

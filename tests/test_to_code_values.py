@@ -80,11 +80,15 @@ def assert_view_values(w: Any, built: Any) -> None:
         pool[path].append(j)
     whole = _whole(t, ids)
     derived = [m for m in t.metrics if m.endswith(SUFFIX)]
-    for i in ids:
-        # nodes with the same call path (equal frames, siblings) are told apart by their values
+    # nodes with the same call path (equal frames, siblings) are told apart by their values, and
+    # where nothing below them is hidden by their derived sums too: equal siblings with equal
+    # values but other subtrees are then not swapped (those nodes are matched first)
+    for i in sorted(ids, key=lambda i: i not in whole):
+
         def same(j: int, i: int = i) -> bool:
-            wanted = [t.metrics[m].values[i] for m in metrics]
-            have = [got.metrics[m].values[j] for m in metrics]
+            told = metrics + derived if i in whole else metrics
+            wanted = [t.metrics[m].values[i] for m in told]
+            have = [got.metrics[m].values[j] for m in told]
             return bool(np.allclose(have, wanted, rtol=1e-9, atol=0, equal_nan=True))
 
         match = next((j for j in pool[want_at[i]] if same(j)), None)
@@ -270,3 +274,23 @@ def test_a_thicket_squash_that_merges_nodes_is_named_in_a_warning_and_the_code()
     b = merged.names.index("b")
     (only,) = np.flatnonzero(merged.name_code == b)
     assert merged.metrics["time"].values[only] == 5.0  # as the warning says: the sum of 2 and 3
+
+
+def test_equal_siblings_with_equal_values_and_other_subtrees_are_told_apart() -> None:
+    """Found by the property test above: siblings with one name and the same values (NaN, 0)
+    whose subtrees differ. Paired by their values alone they were swapped, and their derived
+    sums compared across the wrong subtrees."""
+    nan = float("nan")
+    p = {
+        "parents": [-1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1],
+        "names": ["a"] * 13,
+        "ranks": 1,
+        "columns": {
+            "time": [nan, nan, nan, 0.0, nan, 0.0, nan, nan, nan, nan, 0.0, 0.0, 0.0],
+            "time (inc)": [nan, nan, nan, nan, 0.0, 0.0, nan, nan, nan, nan, 0.0, 0.0, 1.0],
+            "bytes": [nan, nan, nan, nan, nan, 0.0, 0.0, 0.0, nan, 0.0, 0.0, 1.0, nan],
+        },
+    }
+    state = {"reducer": "mean", "color_by": "time", "collapsed": (), "focused": None}
+    state |= {"visible_roots": None, "prune_range": (0.0, 0.0)}
+    _check_any(_graphframe(p), "gf", lambda _strategy: dict(state))

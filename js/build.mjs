@@ -49,19 +49,17 @@ function pack() {
   const data = gzipSync(code, { level: 9 }).toString("base64");
   // one unpacking per page and bundle, however many views (and module copies) load it
   const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
-  const loader = `// cctviz front end: unpacks the bundle in the model's _bundle trait (gzipped, base64) and
-// imports it, once per page and bundle version (the plain bundle is widget.js in the package)
+  const loader = `// cctviz: unpacks the _bundle trait (gzip, base64) and imports it, once per page and version
 const bundles = (globalThis.__cctvizBundles ??= new Map());
 const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
     throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
   }
-  // a loop: Uint8Array.from(text, fn) walks the text's iterator, ~30x slower
+  // a loop: Uint8Array.from(text, fn) is ~30x slower
   const text = atob(data);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  // the bytes as they are (no text decoded and encoded again)
   const blob = await new Response(stream, { headers: { "content-type": "text/javascript" } }).blob();
   const url = URL.createObjectURL(blob);
   try {
@@ -70,7 +68,7 @@ const unpack = async (data) => {
     URL.revokeObjectURL(url);
   }
 };
-// the bundle's text: the view's own, or that of the kernel's one FrontEnd model it names
+// the view's own bundle, or that of the kernel's FrontEnd model it names
 const bundleOf = async (model) => {
   const own = model.get("_bundle");
   if (own) return own;
@@ -89,7 +87,10 @@ const load = (model) => {
 };
 export default {
   async initialize(context) {
-    return (await load(context.model)).initialize?.(context);
+    const loading = load(context.model);
+    // the FrontEnd model (no _front_end): unpacking starts before the first view's model
+    if (context.model.get("_front_end") === undefined) return void loading.catch(() => {});
+    return (await loading).initialize?.(context);
   },
   async render(context) {
     return (await load(context.model)).render(context);

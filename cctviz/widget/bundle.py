@@ -59,7 +59,9 @@ class FrontEnd(anywidget.AnyWidget):
     there are (each view used to carry its own copy, kept by the page for as long as its model
     lives: a re-run of a display cell kept another). It is never displayed."""
 
-    _esm = "export default {};"
+    # the views' loader: its ``initialize`` starts unpacking the bundle as soon as this model is
+    # made, before the first view's model (whose loader then finds it under way)
+    _esm = esm() if packed() else "export default {};"
     _bundle_key = traitlets.Unicode(_PACKED[0]).tag(sync=True)
     _bundle = traitlets.Unicode(_PACKED[1]).tag(sync=True)
 

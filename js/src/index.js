@@ -2,7 +2,7 @@
 // glue (js/src/widget/) drawing with the renderer's modules (js/src/cct/).
 import "./widget.css";
 import { decodeTable } from "./cct/data/decode.js";
-import { figureSVG } from "./cct/figure/figure.js";
+import { figureSteps, figureSVG } from "./cct/figure/figure.js";
 import { svgToPng } from "./cct/figure/rasterize.js";
 import { createTablePane } from "./cct/pane/table-pane.js";
 import { createProfileStrip } from "./cct/strip/profile-strip.js";
@@ -22,5 +22,6 @@ export default createWidget({
   createTrendPane,
   decodeTable,
   figureSVG,
+  figureSteps,
   svgToPng,
 });

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { figureSVG } from "../src/cct/figure/figure.js";
+import { figureSteps, figureSVG } from "../src/cct/figure/figure.js";
 import { lodTree, payload, randomTree, smallTree } from "./fixtures.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "snapshots");
@@ -82,6 +82,23 @@ describe("figure snapshots", () => {
     expect(normalise(svg)).toBe(
       '<svg>\n<metadata/>\n<pattern id="id-1"/>\n<g transform="translate(1.23, 0)">\n<circle r="4" fill="url(#id-1)"/>\n</g>\n</svg>\n',
     );
+  });
+
+  test("figureSteps draws the same figure in steps; ended early, it leaves nothing in the page", () => {
+    const { data, state, options } = CASES[0];
+    const table = decodeTable(data());
+    const steps = figureSteps(table, state, options);
+    let step = steps.next();
+    let pauses = 0;
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(1);
+    expect(normalise(step.value.svg)).toBe(normalise(figureSVG(table, state, options).svg));
+    const before = document.body.childElementCount;
+    const early = figureSteps(table, state, options);
+    early.next(); // drawn off screen, paused
+    expect(document.body.childElementCount).toBe(before + 1);
+    early.return(/** @type {never} */ (undefined));
+    expect(document.body.childElementCount).toBe(before);
   });
 
   for (const { name, data, state, options } of CASES) {

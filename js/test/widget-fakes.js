@@ -167,7 +167,7 @@ export function fakeRenderer(container, options, stageSize = { width: 800, heigh
 
 /**
  * The widget with fake renderer modules: `decodeTable` turns `{ rows: n }` into `{ size: n }`
- * (anything else throws), `figureSVG` and `svgToPng` are spies.
+ * (anything else throws), `figureSVG`, `figureSteps` (two steps) and `svgToPng` are spies.
  * @param {{ width?: number, height?: number }} [stageSize]
  */
 export function fakeDeps(stageSize) {
@@ -184,6 +184,10 @@ export function fakeDeps(stageSize) {
       return { size: payload.rows, payload };
     }),
     figureSVG: vi.fn(() => ({ svg: "<svg/>", nodes: 1 })),
+    figureSteps: vi.fn(function* () {
+      yield;
+      return { svg: "<svg/>", nodes: 1 };
+    }),
     svgToPng: vi.fn(async () => "UE5H"),
   };
   return deps;

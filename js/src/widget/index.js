@@ -114,7 +114,7 @@ function renderView(deps, model, el) {
     model: messenger,
     el,
     current,
-    figureSVG: deps.figureSVG,
+    figureSteps: deps.figureSteps,
     svgToPng: deps.svgToPng,
     picture: (scale) => renderer.picture?.(scale) ?? null,
   });

@@ -88,6 +88,8 @@
  * @property {(container: HTMLElement, options: RendererOptions) => Renderer<T>} createRenderer
  * @property {(payload: Payload) => T} decodeTable throws on a payload it cannot read
  * @property {(table: T, state: Partial<ViewState>, options: FigureOptions) => { svg: string }} figureSVG
+ * @property {(table: T, state: Partial<ViewState>, options: FigureOptions) => Generator<void, { svg: string }, void>} figureSteps
+ *   figureSVG in steps, with a pause between them (the view's static picture draws one per idle moment)
  * @property {(svg: string, width: number, height: number, scale: number) => Promise<string>} svgToPng
  *   base64 PNG
  * @property {(parent: HTMLElement, handlers: PaneHandlers) => TablePane} [createTablePane] the

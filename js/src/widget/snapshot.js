@@ -3,7 +3,8 @@
 // in the output that GitHub, nbviewer and nbconvert show where the view cannot run
 // (cctviz/widget/static_picture.py): through the kernel, with the Jupyter protocol's display
 // updates, so no front end's internals are needed. The element gets `data-cct-snapshot` (a time
-// stamp) whenever a new image is sent: end-to-end tests wait for it.
+// stamp) whenever a new image is sent: end-to-end tests wait for it. The figure is drawn in steps,
+// each in an idle moment of its own (figureSteps): no step holds the page for long.
 import { MESSAGES } from "../contract.js";
 
 if (!("snapshot" in MESSAGES)) throw new Error("the contract has no snapshot message");
@@ -36,7 +37,7 @@ export const SNAPSHOT_MAX_ROWS = 20_000;
  * @param {HTMLElement} options.el gets the `data-cct-snapshot` stamp
  * @param {() => import("./renderer-api.js").ViewFigure<T> | null} options.current what the view
  *   shows now (null: nothing)
- * @param {import("./renderer-api.js").Deps<T>["figureSVG"]} options.figureSVG
+ * @param {import("./renderer-api.js").Deps<T>["figureSteps"]} options.figureSteps
  * @param {import("./renderer-api.js").Deps<T>["svgToPng"]} options.svgToPng
  * @param {(scale: number) => Promise<string> | null} [options.picture] the view's picture of its
  *   own drawing, where the renderer can make one (null: draw a figure)
@@ -48,7 +49,7 @@ export function createSnapshots({
   model,
   el,
   current,
-  figureSVG,
+  figureSteps,
   svgToPng,
   picture = () => null,
   delay = SNAPSHOT_DELAY_MS,
@@ -77,9 +78,9 @@ export function createSnapshots({
       // the whole tree out again as SVG, two main-thread tasks of 200–370 ms at 10,000 nodes
       const own = picture(scale);
       if (!own && figure.table.size > maxRows) return;
-      const data = own
-        ? await own
-        : await svgToPng(figureSVG(figure.table, figure.state, figure.options).svg, width, height, scale);
+      const svg = own ? null : await stepped(figureSteps(figure.table, figure.state, figure.options));
+      if (disposed || (!own && svg === null)) return;
+      const data = own ? await own : await svgToPng(/** @type {string} */ (svg), width, height, scale);
       if (disposed) return;
       drawn = { table: figure.table, key };
       if (latest?.data === data && latest.width === width && latest.height === height) return;
@@ -88,6 +89,21 @@ export function createSnapshots({
       el.dataset.cctSnapshot = String(Date.now());
     } catch (error) {
       console.warn("cctviz: no static image of this view", error);
+    }
+  }
+
+  /** Runs a figure's steps, each in an idle moment; null if the view went away meanwhile.
+   * @param {Generator<void, { svg: string }, void>} steps */
+  async function stepped(steps) {
+    try {
+      for (;;) {
+        const step = steps.next();
+        if (step.done) return step.value.svg;
+        await idleMoment(delay);
+        if (disposed) return null;
+      }
+    } finally {
+      steps.return(/** @type {never} */ (undefined)); // an early end removes its drawing
     }
   }
 
@@ -130,4 +146,11 @@ export function markStatic(model, el, follows) {
   mark();
   model.on("change:_static_follows", mark);
   return () => model.off("change:_static_follows", mark);
+}
+
+/** A promise of the page's next idle moment (at most `timeout` ms away; a task where there is no
+ * requestIdleCallback). @param {number} timeout @returns {Promise<void>} */
+function idleMoment(timeout) {
+  const idle = globalThis.requestIdleCallback;
+  return new Promise((resolve) => (idle ? idle(() => resolve(), { timeout }) : setTimeout(resolve, 0)));
 }

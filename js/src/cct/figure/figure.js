@@ -55,6 +55,24 @@ const MIN_TREE = 160;
  * @returns {{ svg: string, nodes: number }} the SVG text, and how many node marks it holds
  */
 export function figureSVG(table, state, asked) {
+  const steps = figureSteps(table, state, asked);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * figureSVG in steps: it pauses after each drawing of the tree (one to three, see below), so that
+ * a caller in no hurry (the view's static picture, snapshot.js) gives the page its main thread
+ * between them; no step is a long task where the whole would be. Ended early (`return()`), it
+ * removes what it drew off screen.
+ * @param {import("../data/decode.js").Table} table
+ * @param {Partial<import("../view/renderer.js").ViewState>} state
+ * @param {FigureOptions} asked
+ * @returns {Generator<void, { svg: string, nodes: number }, void>}
+ */
+export function* figureSteps(table, state, asked) {
   const { width } = asked;
   if (!(width > 0 && asked.height > 0))
     throw new RangeError(`figure size must be positive; got ${width} × ${asked.height}`);
@@ -79,15 +97,17 @@ export function figureSVG(table, state, asked) {
   let scale = (onTop ? GUESS_BAND / LEGEND_BAND : 1.5) * (style.fontPx / 11);
   let drawn = view;
   let drawing = draw(table, drawn, options, style, scale);
-  for (let pass = 1; pass < 3; pass++) {
-    const wrong = drawing.legends - drawing.keptOut;
-    if (!(wrong > 0.5 || (onTop && wrong < -6))) break;
-    if (pass === 2) drawn = { ...view, collapsed: drawing.renderer.state.collapsed, foldToFit: false };
-    scale *= drawing.legends / drawing.keptOut;
-    drawing.destroy();
-    drawing = draw(table, drawn, options, style, scale);
-  }
   try {
+    for (let pass = 1; pass < 3; pass++) {
+      const wrong = drawing.legends - drawing.keptOut;
+      if (!(wrong > 0.5 || (onTop && wrong < -6))) break;
+      yield;
+      if (pass === 2) drawn = { ...view, collapsed: drawing.renderer.state.collapsed, foldToFit: false };
+      scale *= drawing.legends / drawing.keptOut;
+      drawing.destroy();
+      drawing = draw(table, drawn, options, style, scale);
+    }
+    yield;
     const { renderer } = drawing;
     const svg = renderer.svg;
     inlineStyles(svg, style, renderer.transform.k);
@@ -159,7 +179,10 @@ function draw(table, view, options, style, legendScale) {
       drawLaterAbove: Number.POSITIVE_INFINITY, // and drawn at once
     },
   });
+  let gone = false;
   const destroy = () => {
+    if (gone) return;
+    gone = true;
     renderer.destroy();
     host.remove();
   };

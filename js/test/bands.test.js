@@ -1,6 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { BAND_GAP, BAND_PX, bandRoom, HEAD_PX, itemHierarchy, layoutTree } from "../src/cct/picture/layout.js";
+import {
+  BAND_GAP,
+  BAND_PX,
+  bandCount,
+  bandIndex,
+  bandRoom,
+  HEAD_PX,
+  itemHierarchy,
+  layoutTree,
+} from "../src/cct/picture/layout.js";
 import { payload, realProfile, smallTree } from "./fixtures.js";
 import { mountRenderer, TIME } from "./mount.js";
 
@@ -21,7 +30,7 @@ describe("bands of several roots", () => {
 
   test("each root's subtree is a strip of its own, BAND_GAP rows from the next", () => {
     const layout = layoutTree(itemHierarchy(itemsOf(parent)), { rowHeight: ROW }, parent.length);
-    expect(layout.bands.map((b) => b.keys)).toEqual([[0], [6, 7], [8]]); // leaf roots share one
+    expect(layout.bands.map((b) => b.keys)).toEqual([[0], [8], [6, 7]]); // leaf roots share the last one
     for (const band of layout.bands) {
       const keys = new Set(band.keys.flatMap((k) => [...subtree(parent, k)]));
       for (const k of keys) {
@@ -34,6 +43,27 @@ describe("bands of several roots", () => {
     }
     expect(layout.y[7] - layout.y[6]).toBe(ROW); // small roots stay one row apart
     expect(layout.headRoom).toBeGreaterThan(0);
+  });
+
+  test("small roots before, between and after big ones share one band, the last (lowest)", () => {
+    // 0, 3, 6: leaf roots; 1 → 2 and 4 → 5: roots with a child; 7: a leaf root after them
+    const forest = [-1, -1, 1, -1, -1, 4, -1, -1];
+    const layout = layoutTree(itemHierarchy(itemsOf(forest)), { rowHeight: ROW }, forest.length);
+    expect(layout.bands.map((b) => b.keys)).toEqual([[1], [4], [0, 3, 6, 7]]);
+    const lowestBig = Math.max(...[1, 2, 4, 5].map((k) => layout.y[k]));
+    expect(Math.min(...[0, 3, 6, 7].map((k) => layout.y[k]))).toBeGreaterThanOrEqual(lowestBig + BAND_GAP * ROW);
+    expect([0, 3, 6, 7].map((k) => layout.y[k] - layout.y[0])).toEqual([0, ROW, 2 * ROW, 3 * ROW]); // data order
+    expect(layout.y[4]).toBeGreaterThan(layout.y[1]); // the big ones keep theirs
+  });
+
+  test("band index and count: big roots in data order, then one band for all small ones", () => {
+    expect(bandIndex([true, false, true, false, true])).toEqual([2, 0, 2, 1, 2]);
+    expect(bandCount([true, false, true, false, true])).toBe(3);
+    expect(bandIndex([false, false])).toEqual([0, 1]);
+    expect(bandCount([false, false])).toBe(2);
+    expect(bandIndex([true, true])).toEqual([0, 0]);
+    expect(bandCount([true, true])).toBe(1);
+    expect(bandCount([])).toBe(0);
   });
 
   test("band gaps: BAND_PX in a tall drawing, at most 45 % of a small one's height", () => {
@@ -94,6 +124,36 @@ describe("band headers and rules", () => {
       t.textContent.replace(/ [\d.]+%$/, ""),
     );
     expect(plain).toEqual(expect.arrayContaining(["x", "y", "z"]));
+  });
+
+  test("small roots around the big ones: one band below them all; the keys still follow data order", () => {
+    const spec = payload({
+      parent: [-1, -1, 1, 1, -1, -1, 5, -1],
+      names: ["x", "main", "a", "b", "y", "other", "c", "z"],
+      metrics: { time: [1, 1, 2, 3, 4, 1, 6, 7], "time (inc)": [1, 6, 2, 3, 4, 7, 6, 7] },
+      kinds: { time: "exclusive", "time (inc)": "inclusive" },
+      partners: { time: "time (inc)", "time (inc)": "time" },
+    });
+    const { container, renderer } = mount(spec);
+    expect(headers(container).map((t) => t.textContent)).toEqual(["main", "other", "3 small roots"]);
+    expect(container.querySelectorAll(".cct-band-rule")).toHaveLength(2);
+    const y = (/** @type {number} */ id) => renderer.screenPosition(id).y;
+    const lowestBig = Math.max(...[1, 2, 3, 5, 6].map(y));
+    expect(y(0)).toBeGreaterThan(lowestBig);
+    expect(y(0)).toBeLessThan(y(4));
+    expect(y(4)).toBeLessThan(y(7));
+    // ↓ among the roots goes in data order, not down the bands
+    const stage = container.querySelector(".cct-stage");
+    const press = (/** @type {string} */ k) =>
+      stage.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+    const visited = [];
+    press("ArrowDown"); // the cursor starts on the first item
+    for (let i = 0; i < 4; i++) {
+      visited.push(renderer.cursor);
+      press("ArrowDown");
+    }
+    visited.push(renderer.cursor);
+    expect(visited).toEqual([0, 1, 4, 5, 7]);
   });
 
   test("a real profile with three roots: every root is named by a band header", async () => {

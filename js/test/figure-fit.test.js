@@ -137,9 +137,29 @@ describe("a small figure's small roots", () => {
       },
     );
   test("fold into one band, the smallest first, until three bands are left (those above 2 % stay)", () => {
-    // r4, r2, r3 leave four bands (main, r1, r2…r4, r5); r1 too: three. r5 (30 %) stays a band
+    // r4, r2, r3 leave four bands (main, r1, r5, the small roots); r1 too: three. r5 (30 %) stays
     const folds = foldsOfPicture(pic(true), { width: 600, height: 400 }, "time (inc)");
     expect(folds.sort((a, b) => a - b)).toEqual([3, 5, 7, 9]);
     expect(foldsOfPicture(pic(false), { width: 600, height: 400 }, "time (inc)")).toEqual([]);
+  });
+});
+
+describe("a small figure counts one band for all its small roots", () => {
+  // main, a leaf, a minor root with a child, a leaf: three bands (main, r1, the two leaves), where
+  // runs of small roots would make four and fold r1
+  const data = payload({
+    parent: [-1, 0, 0, -1, -1, 4, -1],
+    names: ["main", "a", "b", "s1", "r1", "c1", "s2"],
+    metrics: { "time (inc)": [100, 60, 40, 0.1, 1, 1, 0.1] },
+    kinds: { "time (inc)": "inclusive" },
+  });
+  test("its minor root stays a band of its own", () => {
+    const pic = picture(
+      decodeTable(data),
+      { ...VIEW_DEFAULTS, colorBy: "time (inc)", sizeBy: "time (inc)" },
+      { ...DEFAULT_SIZES, foldHotPath: true, room: { width: 600, height: 400 } },
+    );
+    expect(foldsOfPicture(pic, { width: 600, height: 400 }, "time (inc)")).toEqual([]);
+    expect(pic.layout.bands.map((b) => b.keys)).toEqual([[0], [4], [3, 6]]);
   });
 });

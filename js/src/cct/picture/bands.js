@@ -1,5 +1,5 @@
 // The bands of a view with several roots (laid out by layout.js): a rule between two bands and a
-// header naming each one — its root's name, or "N small roots" for a run of small ones — that
+// header naming each one — its root's name, or "N small roots" for the band of small ones — that
 // the label layout places before any other label, just above the band's first row. A header
 // stays in view while its band does (it sticks to the top and left edges when the band is
 // panned past them). Pure: the layout and the zoom in, rules and label candidates out.

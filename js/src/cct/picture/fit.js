@@ -7,7 +7,7 @@
 // collapse state (undoable, reported to Python as `collapsed`).
 
 import { metricByName, withoutFolds } from "../data/decode.js";
-import { bandIndex, bandRoom } from "./layout.js";
+import { bandCount, bandRoom } from "./layout.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 /** A small figure's bands at most, its small roots folded (its hot path's labels need the room). */
@@ -25,7 +25,7 @@ function sizesOf(table, stats, sizeBy) {
 }
 
 /**
- * The roots a small figure folds into a band of small roots, the smallest first (those below 2 %
+ * The roots a small figure folds into the band of small roots, the smallest first (those below 2 %
  * of the largest one), until at most MAX_BANDS bands are left.
  * @param {ViewItem[]} tops @param {(item: ViewItem) => number} sizeOf @param {boolean[]} small
  *   whether each top is a small root (a leaf, or folded here: changed in place)
@@ -36,7 +36,7 @@ function minorRoots(tops, sizeOf, small) {
   const most = Math.max(0, ...tops.map((_, i) => size(i)));
   const minor = new Set();
   for (const i of [...small.keys()].sort((a, b) => size(a) - size(b))) {
-    if ((bandIndex(small).at(-1) ?? 0) < MAX_BANDS) break;
+    if (bandCount(small) <= MAX_BANDS) break;
     if (small[i] || size(i) >= 0.02 * most) continue;
     small[i] = true;
     minor.add(tops[i].key);
@@ -194,8 +194,8 @@ export function roomFor(room, { rowPx, levelPx }) {
 /**
  * The node ids a first picture collapses so that it fits `free` (screen pixels: the camera's
  * room) at readable spacing (`minRowPx`, `minLevelWidth`), sizing subtrees by `sizeBy`. The bands
- * of several roots take room of their own (see layout.js): BAND_PX between two bands (a run of
- * small roots is one band) and HEAD_PX above the first.
+ * of several roots take room of their own (see layout.js): BAND_PX between two bands (the small
+ * roots are one band) and HEAD_PX above the first.
  * @param {import("./picture.js").Picture} picture
  * @param {{ width: number, height: number }} free @param {string} sizeBy
  * @returns {import("../data/ids.js").NodeId[]} full-tree ids
@@ -209,7 +209,7 @@ export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   // a small figure folds its small roots into one band: fewer bands, more room for the largest
   const small = tops.map((it) => !parents.has(it.key));
   const minor = sizes.foldHotPath ? minorRoots(tops, sizeOf, small) : new Set();
-  const bands = tops.length > 1 ? (bandIndex(small).at(-1) ?? 0) + 1 : 0;
+  const bands = tops.length > 1 ? bandCount(small) : 0;
   const height = Math.max(sizes.minRowPx, free.height - bandRoom(bands, free.height).total);
   const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
   const rows = foldToFit(tree, sizeOf, { ...room, hotToo: sizes.foldHotPath, minor });

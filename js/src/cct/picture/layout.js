@@ -30,8 +30,8 @@ export function bandRoom(bands, height) {
 }
 
 /**
- * A band of a view with several roots: one root and its subtree, or a run of small roots (no
- * drawn children: leaves, collapsed glyphs, folds) grouped under one header.
+ * A band of a view with several roots: one root and its subtree, or all its small roots (no
+ * drawn children: leaves, collapsed glyphs, folds) under one header, below the others.
  * @typedef {{ keys: number[], y0: number, y1: number }} Band keys: its top-level items; y0, y1:
  *   the extent of its nodes (layout units)
  */
@@ -75,26 +75,27 @@ export function itemHierarchy(items) {
 }
 
 /**
- * The band of each top-level item, in order: a root with drawn children is a band of its own;
- * a run of small ones (leaves, collapsed glyphs, folds) shares one.
+ * The band of each top-level item: a root with drawn children is a band of its own, in data
+ * order; the small ones (leaves, collapsed glyphs, folds) share one, the last, wherever they are.
  * @param {boolean[]} small whether each top-level item is small
  * @returns {number[]} band index per item
  */
 export function bandIndex(small) {
-  let band = -1;
-  return small.map((s, i) => {
-    if (!(s && small[i - 1])) band++;
-    return band;
-  });
+  let band = 0;
+  const index = small.map((s) => (s ? -1 : band++));
+  return index.map((b) => (b < 0 ? band : b));
 }
+
+/** How many bands bandIndex makes of these top-level items. @param {boolean[]} small */
+export const bandCount = (small) => small.filter((s) => !s).length + (small.includes(true) ? 1 : 0);
 
 /**
  * Tidy-tree layout, left to right. The tidy algorithm fixes only the vertical positions `y`
  * (rows `rowHeight` apart); the horizontal position is depth × level width, set by `placeLevels`
  * so that the spacing can follow the view's size without laying the tree out again.
  * The hidden root is not drawn; real roots sit at x = 0. With several roots, each root's
- * subtree is a band `BAND_GAP` rows from the next (small roots share one), so that it can be
- * headed by its name.
+ * subtree is a band `BAND_GAP` rows from the next (small roots share the last one), so that it
+ * can be headed by its name.
  * @param {import("d3-hierarchy").HierarchyNode<number>} root
  * @param {{ rowHeight: number }} spacing
  * @param {number} size number of nodes in the table
@@ -106,10 +107,11 @@ export function layoutTree(root, { rowHeight }, size) {
   /** @type {number[][]} */
   const bandKeys = [];
   if (tops.length > 1) {
-    const index = bandIndex(tops.map((top) => !top.children));
+    const small = tops.map((top) => !top.children);
+    const index = bandIndex(small);
+    for (let b = 0; b < bandCount(small); b++) bandKeys.push([]);
     tops.forEach((top, i) => {
       const b = index[i];
-      if (b === bandKeys.length) bandKeys.push([]);
       bandKeys[b].push(top.data);
       top.each((n) => {
         bandOf[n.data] = b;
@@ -147,7 +149,7 @@ export function layoutTree(root, { rowHeight }, size) {
       band.y1 = Math.max(band.y1, y[node.data]);
     }
     for (const node of nodes) tidy[node.data] = y[node.data] - bands[bandOf[node.data]].y0;
-    // a run of small roots: one row each
+    // the small roots: one row each, in data order
     for (const band of bands) {
       if (band.keys.length < 2) continue;
       for (const [i, key] of band.keys.entries()) tidy[key] = i * rowHeight;

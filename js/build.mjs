@@ -49,13 +49,13 @@ function pack() {
   const data = gzipSync(code, { level: 9 }).toString("base64");
   // one unpacking per page and bundle, however many views (and module copies) load it
   const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
-  const loader = `// cctviz: unpacks the _bundle trait (gzip, base64) and imports it, once per page and version
+  const loader = `// cctviz: unpacks the _bundle trait (gzip, base64), imports it once per page
 const bundles = (globalThis.__cctvizBundles ??= new Map());
 const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
-    throw new Error("cctviz needs DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or newer)");
+    throw new Error("cctviz needs DecompressionStream (Chromium 80+, Firefox 113+, Safari 16.4+)");
   }
-  // a loop: Uint8Array.from(text, fn) is ~30x slower
+  // a loop: ~30x faster than Uint8Array.from
   const text = atob(data);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
@@ -68,7 +68,7 @@ const unpack = async (data) => {
     URL.revokeObjectURL(url);
   }
 };
-// the view's own bundle, or that of the kernel's FrontEnd model it names
+// its own bundle, or the FrontEnd model's
 const bundleOf = async (model) => {
   const own = model.get("_bundle");
   if (own) return own;
@@ -80,7 +80,7 @@ const load = (model) => {
   const key = model.get("_bundle_key");
   if (!bundles.has(key)) {
     const loading = bundleOf(model).then(unpack);
-    loading.catch(() => bundles.delete(key)); // the next view tries again
+    loading.catch(() => bundles.delete(key)); // next view retries
     bundles.set(key, loading);
   }
   return bundles.get(key);
@@ -88,12 +88,14 @@ const load = (model) => {
 export default {
   async initialize(context) {
     const loading = load(context.model);
-    // the FrontEnd model (no _front_end): unpacking starts before the first view's model
+    // FrontEnd (no _front_end): unpacks before the views' models
     if (context.model.get("_front_end") === undefined) return void loading.catch(() => {});
     return (await loading).initialize?.(context);
   },
   async render(context) {
-    return (await load(context.model)).render(context);
+    const bundle = await load(context.model);
+    await new Promise((go) => setTimeout(go)); // evaluation and view: two tasks
+    return bundle.render(context);
   },
 };
 `;

@@ -194,6 +194,8 @@ def test_views_share_one_packed_bundle(gf, monkeypatch) -> None:
     assert len(front._bundle) < 0.6 * bundle.BUNDLE.stat().st_size
     loader = bundle.PACKED.read_text()
     assert w._esm == loader and len(loader) < 2000
+    # the shared model loads it too: its bundle unpacks as soon as it is made, before a view's
+    assert front._esm == loader and '"_front_end") === undefined' in loader
     assert 'model.get("_front_end")' in loader and "get_model" in loader
     assert "bundles.has(key)" in loader  # once per page
     # the view's first state names the shared model (a widget reference), which is synced too

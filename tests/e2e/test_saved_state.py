@@ -59,3 +59,35 @@ def test_saved_views_share_one_bundle_and_draw_from_saved_state(open_notebook, p
     )
     assert min(counts) > 5, counts
     assert not errors, errors
+
+
+RUN_CELL = """(i) => { const panel = window.jupyterapp.shell.currentWidget;
+  panel.content.activeCellIndex = i;
+  return window.jupyterapp.commands.execute('notebook:run-cell'); }"""
+
+
+def test_the_front_end_model_unpacks_the_bundle_before_any_view(lab, page) -> None:
+    """The kernel's FrontEnd model carries the views' loader: made on its own (as it is, just
+    before a kernel's first view), it unpacks and imports the bundle with no view yet, so that
+    the first view finds it under way; the view then draws with that one import."""
+    cells = [
+        "from cctviz.widget.bundle import shared_front_end\nfe = shared_front_end()",
+        "import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw",
+    ]
+    notebook = NotebookPage(page, lab, lab.write_notebook("front-end-first.ipynb", cells)).open()
+    page.evaluate(RUN_CELL, 0)
+    notebook.wait_python("'fe' in globals()", True)
+    key = notebook.python_json("fe._bundle_key")
+    assert key.startswith("cctviz-")
+    page.wait_for_function(
+        """async (key) => {
+          const loading = globalThis.__cctvizBundles?.get(key);
+          return !!loading && typeof (await loading).render === 'function';
+        }""",
+        arg=key,
+        timeout=60_000,
+    )
+    assert page.locator(".cctviz").count() == 0  # no view was made
+    page.evaluate(RUN_CELL, 1)
+    _drawn_views(page, 1)
+    assert page.evaluate("() => [...globalThis.__cctvizBundles.keys()]") == [key]

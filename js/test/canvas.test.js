@@ -10,7 +10,7 @@ let painted;
 /** How many times a frame was shown from the last full painting (the cache of moves). */
 let copies;
 beforeEach(() => {
-  painted = { fills: 0, fillStyles: [] };
+  painted = { fills: 0, fillStyles: [], strokes: 0 };
   copies = 0;
   // the view's canvas records what it paints; other canvases (the frame cache, pattern tiles) do not
   function context(canvas) {
@@ -18,7 +18,7 @@ beforeEach(() => {
     const ctx = {
       setTransform() {},
       clearRect() {
-        if (own) painted = { fills: 0, fillStyles: [] };
+        if (own) painted = { fills: 0, fillStyles: [], strokes: 0 };
       },
       beginPath() {},
       arc() {},
@@ -27,7 +27,9 @@ beforeEach(() => {
         painted.fills++;
         painted.fillStyles.push(ctx.fillStyle);
       },
-      stroke() {},
+      stroke() {
+        if (own) painted.strokes++;
+      },
       setLineDash() {},
       createPattern: () => "hatch-pattern",
       fillRect() {},
@@ -161,6 +163,30 @@ describe("canvas backend", () => {
     expect(canvas.dataset.nodeCount).toBe("5000");
     expect(painted.fills).toBe(Number(canvas.dataset.painted));
     expect(painted.fills).toBeGreaterThan(partial);
+  });
+
+  test("a painting of new content starts with the shortest slice; the same content at a new zoom does not", async () => {
+    let clock = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (clock += 1)); // each step "takes" 1 ms
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
+    await paintedAll(container);
+    const canvas = container.querySelector("canvas.cct-canvas");
+    // new links (a collapse): the first frame strokes the few batches of a 2 ms slice
+    const table = decodeTable(randomTree(5000));
+    const leaf = table.idOf(table.size - 1);
+    renderer.setState({ collapsed: [table.idOf(table.parent[table.size - 1])] });
+    await nextFrame();
+    const first = painted.strokes;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(3); // started, then two 1 ms steps: past 2 ms
+    for (let i = 0; i < 50 && painted.strokes < 20; i++) await nextFrame();
+    expect(painted.strokes).toBeGreaterThanOrEqual(20); // the painting went on: 25 batches of links
+    expect(canvas.isConnected).toBe(true);
+    expect(renderer.screenPosition(leaf)).toBeNull(); // folded away
+    // the same marks and links at another zoom: a slice as long as the rasteriser allows
+    renderer.setTransform({ ...renderer.transform, k: renderer.transform.k * 1.01 });
+    await nextFrame();
+    expect(painted.strokes).toBeGreaterThan(first);
   });
 
   test("small trees stay SVG under auto, and canvas can be forced", () => {

@@ -520,6 +520,36 @@ describe("labels of big views", () => {
   });
 });
 
+describe("labels after a big picture", () => {
+  test("a collapse that leaves a small picture of a big one places its labels after the frame", async () => {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
+    const table = decodeTable(randomTree(500));
+    renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+    const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    // every root's children collapsed: a few nodes drawn, under labelsLaterAbove, but the
+    // picture before had 500: the collapse's task laid out and drew those, its labels wait
+    const roots = [];
+    for (let row = 0; row < table.size; row++) if (table.parent[row] < 0) roots.push(table.idOf(row));
+    const kids = [];
+    for (let row = 0; row < table.size; row++) {
+      if (table.parent[row] >= 0 && table.parent[table.parent[row]] < 0) kids.push(table.idOf(row));
+    }
+    renderer.setState({ collapsed: kids });
+    const drawn = container.querySelectorAll(".cct-node").length;
+    expect(drawn).toBeLessThanOrEqual(100);
+    expect(drawn).toBeGreaterThan(roots.length);
+    expect(texts()).toEqual([]);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    // a small picture from a small one: labels at once, as before
+    renderer.setState({ collapsed: roots });
+    expect(texts().length).toBeGreaterThan(0);
+    renderer.destroy();
+  });
+});
+
 test("a destroyed renderer keeps nothing of its tree", () => {
   const container = document.createElement("div");
   document.body.appendChild(container);

@@ -27,6 +27,25 @@ test("a fast rasteriser is read back once, then painted in long slices", () => {
   expect(slicer.slice()).toBe(24);
 });
 
+test("a painting of new content starts with the shortest slice, read back, which sizes the next", () => {
+  const slicer = createSlicer();
+  for (let i = 0; i < 6; i++) slicer.done(slicer.slice(), 2 * slicer.slice()); // marks: 2× their painting
+  const usual = slicer.slice();
+  expect(slicer.first()).toBeLessThan(usual / 2);
+  expect(slicer.first()).toBeGreaterThan(0);
+  // the new content rasterises at 13× its painting: the first slice's task stays short, and the
+  // next slice is sized by it
+  const first = slicer.first();
+  expect(first * 14).toBeLessThan(50);
+  slicer.done(first, 13 * first);
+  expect(slicer.slice() * 14).toBeLessThan(50);
+  expect(slicer.slice()).toBeLessThan(usual);
+  // a rasteriser not worth reading back (a GPU): no short first slices
+  const fast = createSlicer();
+  fast.done(7, 1);
+  expect(fast.first()).toBe(fast.slice());
+});
+
 test("a canvas that cannot be read says so", () => {
   expect(rasteriseNow(/** @type {any} */ ({ getImageData: () => ({}) }))).toBe(true);
   const tainted = {

@@ -80,7 +80,10 @@ export function createCanvasBackend(container, { labelPx }) {
   function stale() {
     cache.drop();
     painted = null;
+    fresh = true;
   }
+  /** the next painting is of new content: its first slice is the shortest (viewSlicer.first) */
+  let fresh = true;
 
   /** @type {boolean} the quadtree is built on the first hit test after new marks (a redraw of
    * 10^4 marks does not wait for it) */
@@ -161,7 +164,8 @@ export function createCanvasBackend(container, { labelPx }) {
     const current = steps;
     if (!current || !ctx) return;
     const start = win.performance.now();
-    const slice = viewSlicer.slice();
+    const slice = fresh ? viewSlicer.first() : viewSlicer.slice();
+    fresh = false;
     let done = false;
     for (;;) {
       const step = current.next();

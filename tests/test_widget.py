@@ -162,9 +162,11 @@ def test_bundle_is_built_and_used() -> None:
 # Raised to 274 KB minified (gzipped still 100 KB) for the rest of issue 33: the one-row toolbar's
 # searchable metric pickers and menu (~2.5 KB, in place of the browser's selects), labels by
 # priority that keep a name's distinguishing part, and paper figures that fold and size their
-# marks to fit (~2 KB).
+# marks to fit (~2 KB). Gzipped raised to 101 KB for issue 34 (no long task around the first
+# picture and gestures): the static picture's figure drawn a step per idle moment, canvas
+# paintings of new content starting with a short slice, labels after a big picture (~0.8 KB).
 BUNDLE_BUDGET_MINIFIED = 274 * 1024
-BUNDLE_BUDGET_GZIPPED = 100 * 1024
+BUNDLE_BUDGET_GZIPPED = 101 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

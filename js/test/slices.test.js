@@ -18,8 +18,12 @@ test("a slow rasteriser gets short slices that keep each task under TASK_MS", ()
   expect(slice * 6).toBeGreaterThan(TASK_MS * 0.9);
 });
 
-test("a fast rasteriser is read back once, then painted in long slices", () => {
+test("a fast rasteriser is read back a few times, then painted in long slices", () => {
   const slicer = createSlicer();
+  for (let i = 0; i < 3; i++) {
+    slicer.done(7, 1);
+    expect(slicer.readBack()).toBe(true); // one fast slice may be cold painting code
+  }
   slicer.done(7, 1);
   expect(slicer.readBack()).toBe(false); // reading a GPU canvas back costs more than it tells
   expect(slicer.slice()).toBe(24);
@@ -42,8 +46,18 @@ test("a painting of new content starts with the shortest slice, read back, which
   expect(slicer.slice()).toBeLessThan(usual);
   // a rasteriser not worth reading back (a GPU): no short first slices
   const fast = createSlicer();
-  fast.done(7, 1);
+  for (let i = 0; i < 4; i++) fast.done(7, 1);
   expect(fast.first()).toBe(fast.slice());
+});
+
+test("a first slice of cold painting code that rasterised fast does not stop the reading back", () => {
+  const slicer = createSlicer();
+  slicer.done(10, 8); // the page's first painting: its code not yet compiled
+  slicer.done(3, 30); // then a fan's curves: ten times the painting
+  expect(slicer.readBack()).toBe(true);
+  for (let i = 0; i < 8; i++) slicer.done(2, 1);
+  expect(slicer.readBack()).toBe(true); // once seen slow, read back for good
+  expect(slicer.slice()).toBeLessThan(24);
 });
 
 test("a canvas that cannot be read says so", () => {

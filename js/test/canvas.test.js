@@ -9,16 +9,21 @@ import { mountRenderer, TIME } from "./mount.js";
 let painted;
 /** How many times a frame was shown from the last full painting (the cache of moves). */
 let copies;
+/** How many paintings of the view's canvas began (each clears it first). */
+let clears;
 beforeEach(() => {
   painted = { fills: 0, fillStyles: [], strokes: 0 };
   copies = 0;
+  clears = 0;
   // the view's canvas records what it paints; other canvases (the frame cache, pattern tiles) do not
   function context(canvas) {
     const own = canvas.classList.contains("cct-canvas");
     const ctx = {
       setTransform() {},
       clearRect() {
-        if (own) painted = { fills: 0, fillStyles: [], strokes: 0 };
+        if (!own) return;
+        painted = { fills: 0, fillStyles: [], strokes: 0 };
+        clears++;
       },
       beginPath() {},
       arc() {},
@@ -187,6 +192,38 @@ describe("canvas backend", () => {
     renderer.setTransform({ ...renderer.transform, k: renderer.transform.k * 1.01 });
     await nextFrame();
     expect(painted.strokes).toBeGreaterThan(first);
+  });
+
+  test("one slice of painting a frame: a new painting waits while one under way took the frame", async () => {
+    let clock = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (clock += 25)); // each step "takes" 25 ms
+    /** @type {((now: number) => void)[]} */
+    let queue = [];
+    globalThis.requestAnimationFrame = (f) => queue.push(f);
+    /** Runs the frame's callbacks, all with its time (as a browser does). */
+    const frame = (/** @type {number} */ now) => {
+      const due = queue;
+      queue = [];
+      for (const f of due) f(now);
+    };
+    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
+    for (let i = 1; i < 400 && !container.querySelector("canvas.cct-canvas[data-node-count]"); i++) {
+      frame(i * 16);
+      await new Promise((r) => setTimeout(r, 0)); // tasks between frames (later.js)
+    }
+    const canvas = container.querySelector("canvas.cct-canvas");
+    expect(canvas?.getAttribute("data-node-count")).toBe("5000");
+    // a painting of new content under way, then a jump before its next slice
+    const table = decodeTable(randomTree(5000));
+    renderer.setState({ collapsed: [table.idOf(table.parent[table.size - 1])] });
+    frame(10_000);
+    const begun = clears;
+    expect(begun).toBeGreaterThan(0);
+    renderer.setTransform({ ...renderer.transform, x: renderer.transform.x + 40 });
+    frame(10_016); // the old painting's slice, and the jump's new painting: it waits
+    expect(clears).toBe(begun);
+    frame(10_032); // its own frame
+    expect(clears).toBe(begun + 1);
   });
 
   test("small trees stay SVG under auto, and canvas can be forced", () => {

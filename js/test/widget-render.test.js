@@ -78,6 +78,14 @@ describe("first draw", () => {
     ]);
     dispose();
     expect(observers[0].disconnect).toHaveBeenCalled();
+    // an element in the page with its width already: drawn at the observer's first report (the
+    // next frame), not in the task that made the view
+    const again = fakeDeps({ width: 640, height: 400 });
+    const second = mountWidget(mockModel(), again);
+    expect(second.renderer.callsOf("setData")).toEqual([]);
+    observers.at(-1).callback();
+    expect(second.renderer.callsOf("setData")).toHaveLength(1);
+    second.dispose();
   });
 });
 

@@ -272,7 +272,10 @@ function renderView(deps, model, el) {
   try {
     renderer.setUnits(model.get("units") ?? {});
     renderer.setState(viewState(model));
-    if (!observer || renderer.stage.clientWidth > 0) start();
+    // with an observer, its first report starts (it comes with the next frame, also when the
+    // element is in the page already): making the view and drawing it are two tasks, not one
+    // long one, and reading the width here would lay the page out for nothing
+    if (!observer) start();
   } catch (error) {
     showError(error);
   }

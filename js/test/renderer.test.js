@@ -550,6 +550,28 @@ describe("labels after a big picture", () => {
   });
 });
 
+test("setting the selection it has already places no labels again; a new one does", async () => {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const renderer = createRenderer(container, { width: 900, height: 500 });
+  const table = decodeTable(randomTree(120));
+  renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+  renderer.setSelection([table.idOf(3)]);
+  const layer = /** @type {Element} */ (container.querySelector(".cct-labels"));
+  expect(layer.querySelectorAll("text").length).toBeGreaterThan(0);
+  const records = [];
+  const watch = new MutationObserver((list) => records.push(...list));
+  watch.observe(layer, { subtree: true, childList: true, attributes: true, characterData: true });
+  renderer.setSelection([table.idOf(3)]); // what the widget does after each new table
+  await Promise.resolve();
+  expect(watch.takeRecords().concat(records)).toEqual([]);
+  renderer.setSelection([table.idOf(5)]);
+  await Promise.resolve();
+  expect(watch.takeRecords().concat(records).length).toBeGreaterThan(0);
+  watch.disconnect();
+  renderer.destroy();
+});
+
 test("a destroyed renderer keeps nothing of its tree", () => {
   const container = document.createElement("div");
   document.body.appendChild(container);

@@ -334,8 +334,10 @@ export function createRenderer(container, options = {}) {
       /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<NodeId>} ids */
       setSelection(ids) {
         checkIds(table, { selection: [...ids] });
-        store.select(ids, { source: "python" });
-        if (!later.pending) painter.marks.selection(); // else the picture draws it
+        // the same selection again (the widget sets it after each new table, whose picture shows
+        // it already) places no labels a second time; else the picture draws it if one is pending
+        const changed = store.select(ids, { source: "python" });
+        if (changed && !later.pending) painter.marks.selection();
       },
       get selection() {
         return [...store.selection];

@@ -170,10 +170,15 @@ describe("canvas backend", () => {
     expect(painted.fills).toBeGreaterThan(partial);
   });
 
-  test("a painting of new content starts with the shortest slice; the same content at a new zoom does not", async () => {
+  /**
+   * Frames run one at a time, each with its time as a browser passes it, every step of painting
+   * "taking" `stepMs`; the 5,000-node tree drawn whole with them, painted to the end.
+   * @param {number} stepMs
+   */
+  async function paintedInFrames(stepMs) {
     let clock = 0;
-    vi.spyOn(performance, "now").mockImplementation(() => (clock += 1)); // each step "takes" 1 ms
-    /** @type {((now: number) => void)[]} frames run one at a time below, as a browser does */
+    vi.spyOn(performance, "now").mockImplementation(() => (clock += stepMs));
+    /** @type {((now: number) => void)[]} */
     let queue = [];
     globalThis.requestAnimationFrame = (f) => queue.push(f);
     let time = 0;
@@ -188,10 +193,13 @@ describe("canvas backend", () => {
       frame();
       await new Promise((r) => setTimeout(r, 0)); // tasks between frames (later.js)
     }
-    const canvas = container.querySelector("canvas.cct-canvas");
-    expect(canvas?.getAttribute("data-node-count")).toBe("5000");
+    expect(container.querySelector("canvas.cct-canvas")?.getAttribute("data-node-count")).toBe("5000");
+    return { renderer, frame, table: decodeTable(randomTree(5000)) };
+  }
+
+  test("a painting of new content starts with the shortest slice; the same content at a new zoom does not", async () => {
+    const { renderer, frame, table } = await paintedInFrames(1);
     // new links (a collapse): its first frame strokes the few batches of a 2 ms slice
-    const table = decodeTable(randomTree(5000));
     const leaf = table.idOf(table.size - 1);
     renderer.setState({ collapsed: [table.idOf(table.parent[table.size - 1])] });
     frame();
@@ -208,34 +216,16 @@ describe("canvas backend", () => {
   });
 
   test("one slice of painting a frame: a new painting waits while one under way took the frame", async () => {
-    let clock = 0;
-    vi.spyOn(performance, "now").mockImplementation(() => (clock += 25)); // each step "takes" 25 ms
-    /** @type {((now: number) => void)[]} */
-    let queue = [];
-    globalThis.requestAnimationFrame = (f) => queue.push(f);
-    /** Runs the frame's callbacks, all with its time (as a browser does). */
-    const frame = (/** @type {number} */ now) => {
-      const due = queue;
-      queue = [];
-      for (const f of due) f(now);
-    };
-    const { container, renderer } = mount(randomTree(5000), { foldToFit: false });
-    for (let i = 1; i < 400 && !container.querySelector("canvas.cct-canvas[data-node-count]"); i++) {
-      frame(i * 16);
-      await new Promise((r) => setTimeout(r, 0)); // tasks between frames (later.js)
-    }
-    const canvas = container.querySelector("canvas.cct-canvas");
-    expect(canvas?.getAttribute("data-node-count")).toBe("5000");
+    const { renderer, frame, table } = await paintedInFrames(25);
     // a painting of new content under way, then a jump before its next slice
-    const table = decodeTable(randomTree(5000));
     renderer.setState({ collapsed: [table.idOf(table.parent[table.size - 1])] });
-    frame(10_000);
+    frame();
     const begun = clears;
     expect(begun).toBeGreaterThan(0);
     renderer.setTransform({ ...renderer.transform, x: renderer.transform.x + 40 });
-    frame(10_016); // the old painting's slice, and the jump's new painting: it waits
+    frame(); // the old painting's slice, and the jump's new painting: it waits
     expect(clears).toBe(begun);
-    frame(10_032); // its own frame
+    frame(); // its own frame
     expect(clears).toBe(begun + 1);
   });
 

@@ -235,8 +235,9 @@ describe("canvas backend", () => {
   });
 
   test("missing values are painted with the hatch pattern", async () => {
-    mount(smallTree(), { backend: "canvas" });
-    await nextFrame();
+    const { container } = mount(smallTree(), { backend: "canvas" });
+    // painted to its end (a painting of new content starts with a short slice: maybe two frames)
+    await paintedAll(container);
     expect(painted.fillStyles.filter((s) => s === "hatch-pattern").length).toBe(1);
   });
 

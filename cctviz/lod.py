@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .table import Metric, NodeTable
+from .text_column import TextColumn
 
 #: Metric kinds whose aggregates are maxima, not sums.
 MAX_KINDS = frozenset({"ratio", "max"})
@@ -230,20 +231,19 @@ class LevelOfDetail:
                 values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
             metrics[name] = replace(m, values=values)
         # names: those in use, and one per fold ("1,234 more")
-        used, code = np.unique(t.name_code[real], return_inverse=True)
-        names = [t.names[i] for i in used.tolist()]
+        # (of the drawn nodes only: a profile's every name is not factorised for its picture)
+        code, names = t.name_text.at(real)
         name_code = np.zeros(total, dtype=np.int32)
         name_code[~is_fold] = code
         name_code[is_fold] = len(names) + np.arange(int(is_fold.sum()))
-        type_code = np.full(total, len(t.types), dtype=np.int32)
-        type_code[~is_fold] = t.type_code[real]
+        code, types = t.type_text.at(real)
+        type_code = np.full(total, len(types), dtype=np.int32)
+        type_code[~is_fold] = code
         drawn = NodeTable(
             parent=new_parent,
             depth=depth,
-            name_code=name_code,
-            names=names + [f"{c:,} more" for c in counts.tolist()],
-            type_code=type_code,
-            types=[*t.types, FOLD_TYPE],
+            name_text=TextColumn.of(name_code, names + [f"{c:,} more" for c in counts.tolist()]),
+            type_text=TextColumn.of(type_code, [*types, FOLD_TYPE]),
             nodes=[],
             hatchet_nid=np.zeros(0, np.int64),
             metrics=metrics,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .contract import REDUCERS
+from .text_column import TextColumn
 
 __all__ = ["REDUCERS", "Metric", "MetricKind", "NodeTable", "UnknownMetricError"]
 
@@ -46,10 +47,8 @@ class NodeTable:
 
     parent: np.ndarray  # int32
     depth: np.ndarray  # int32
-    name_code: np.ndarray  # int32 index into ``names``
-    names: list[str]
-    type_code: np.ndarray  # int32 index into ``types``
-    types: list[str]
+    name_text: TextColumn  # each node's name (``name_code``, ``names``), read when first needed
+    type_text: TextColumn  # each node's type (``type_code``, ``types``)
     nodes: list[Any]  # the Hatchet Node objects, by table index (Python side only)
     hatchet_nid: np.ndarray  # int64 ``_hatchet_nid`` of each node
     metrics: dict[str, Metric]
@@ -81,6 +80,26 @@ class NodeTable:
     def size(self) -> int:
         """Number of nodes."""
         return int(self.parent.shape[0])
+
+    @property
+    def name_code(self) -> np.ndarray:
+        """Each node's name as an int32 index into ``names``."""
+        return self.name_text.codes
+
+    @property
+    def names(self) -> list[str]:
+        """The distinct names."""
+        return self.name_text.table
+
+    @property
+    def type_code(self) -> np.ndarray:
+        """Each node's type as an int32 index into ``types``."""
+        return self.type_text.codes
+
+    @property
+    def types(self) -> list[str]:
+        """The distinct types."""
+        return self.type_text.table
 
     @property
     def roots(self) -> np.ndarray:

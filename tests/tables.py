@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from cctviz.table import Metric, NodeTable
+from cctviz.text_column import TextColumn
 
 
 def values(column: Sequence[float | None]) -> np.ndarray:
@@ -28,10 +29,8 @@ def node_table(
     return NodeTable(
         parent=parents,
         depth=depth,
-        name_code=np.asarray([unique.index(n) for n in names], dtype=np.int32),
-        names=unique,
-        type_code=np.zeros(parents.shape[0], dtype=np.int32),
-        types=["function"],
+        name_text=TextColumn.of(np.asarray([unique.index(n) for n in names]), unique),
+        type_text=TextColumn.of(np.zeros(parents.shape[0]), ["function"]),
         nodes=[],
         hatchet_nid=np.arange(parents.shape[0], dtype=np.int64),
         metrics=dict(metrics),

@@ -340,10 +340,12 @@ def test_the_walk_is_the_plain_recursive_preorder(folder: str) -> None:
 
 
 def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames() -> None:
-    """The name column's quick paths (missing names found by one factorisation, the string table
+    """The name column's quick paths (read now, factorised when first needed; the string table
     kept as it is) against what the names are: lone surrogates that pandas hashes alike stay
-    apart, None and NaN take the frame's name, a node without rows its frame's text."""
-    from cctviz.adapters.from_rows import _string_column
+    apart, None and NaN take the frame's name, a node without rows its frame's text; the texts
+    of a few rows (a picture's) are the same read before and after the whole column is."""
+    from cctviz.adapters.text import text_column
+    from cctviz.text_column import TextColumn
 
     class Frame:
         def __init__(self, attrs: dict) -> None:
@@ -356,14 +358,24 @@ def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames(
         def __init__(self, attrs: dict) -> None:
             self.frame = Frame(attrs)
 
+    def texts(column: TextColumn, rows: np.ndarray | None = None) -> list[str]:
+        codes, table = (column.codes, column.table) if rows is None else column.at(rows)
+        assert len(set(table)) == len(table) and codes.dtype == np.int32
+        return [table[c] for c in codes]
+
     names = ["a", "\ud800", "\udfff", None, float("nan"), "a", "b\ud800", "b\udfff", "x"]
     nodes = [Node({"name": f"f{i}", "type": "loop"}) for i in range(len(names))]
-    codes, table = _string_column(pd.DataFrame({"name": names}), "name", np.arange(9), nodes)
-    assert [table[c] for c in codes] == ["a", "\ud800", "\udfff", "f3", "f4", "a", "b\ud800",
-                                         "b\udfff", "x"]  # fmt: skip
-    assert len(set(table)) == len(table) and codes.dtype == np.int32
-    codes, table = _string_column(pd.DataFrame({"name": names}), "type", np.arange(9), nodes)
-    assert table == ["loop"] and set(codes.tolist()) == {0}
-    rows = pd.DataFrame({"name": ["p", "q"]})
-    codes, table = _string_column(rows, "name", np.array([0, 1, -1]), [Node({})] * 3)
-    assert [table[c] for c in codes] == ["p", "q", "<frame>"]
+    column = text_column(pd.DataFrame({"name": names}), "name", np.arange(9), nodes)
+    rows = np.array([8, 1, 2, 0, 5, 3])
+    assert texts(column, rows) == ["x", "\ud800", "\udfff", "a", "a", "f3"]  # before
+    assert texts(column) == ["a", "\ud800", "\udfff", "f3", "f4", "a", "b\ud800", "b\udfff", "x"]
+    assert texts(column, rows) == ["x", "\ud800", "\udfff", "a", "a", "f3"]  # after
+    nodes[0].frame.attrs["name"] = "changed"  # read when drawn, not when the frames change
+    assert texts(column)[0] == "a"
+    types = text_column(pd.DataFrame({"name": names}), "type", np.arange(9), nodes)
+    assert texts(types, np.array([4])) == ["loop"]
+    assert types.table == ["loop"] and set(types.codes.tolist()) == {0}
+    frame = pd.DataFrame({"name": ["p", "q"]})
+    column = text_column(frame, "name", np.array([0, 1, -1]), [Node({})] * 3)
+    frame.loc[0, "name"] = "changed"  # the column was read when the table was made
+    assert texts(column) == ["p", "q", "<frame>"]

@@ -138,6 +138,32 @@ def test_sent_table_is_a_preorder_tree_of_real_nodes(big: Any) -> None:
         assert row + 1 == parent.shape[0] or row + 1 not in under
 
 
+def test_a_picture_reads_only_its_drawn_nodes_names_and_types() -> None:
+    """A profile's names and types are factorised when first needed, not for its first picture
+    (a million distinct names take ~0.6 s): the picture's names and types, read from the drawn
+    nodes alone, are those the whole columns give once read, and the same picture after."""
+    gf = graphframe(5_000, seed=5, names=3_000)
+    w = cctviz.CCT(gf)
+    names, types = w.table.name_text, w.table.type_text
+    assert not names.factorised and not types.factorised
+    before = w._lod.drawn()
+    real = np.flatnonzero(before.node_id >= 0)
+    shown = [before.table.name(r) for r in real]
+    kinds = [before.table.types[before.table.type_code[r]] for r in real]
+    assert not names.factorised and not types.factorised
+    ids = before.node_id[real]
+    assert shown == [w.table.name(i) for i in ids] == [gf.dataframe.loc[w.table.nodes[i], "name"]
+                                                       for i in ids]  # fmt: skip
+    assert kinds == [w.table.types[w.table.type_code[i]] for i in ids] == ["function"] * len(ids)
+    assert names.factorised and types.factorised
+    after = w._lod.drawn()
+    assert [after.table.name(r) for r in real] == shown
+    for drawn in (before, after):  # one code a name: equal names, equal codes
+        codes = drawn.table.name_code[real]
+        assert len(set(codes.tolist())) == len(set(shown))
+    assert w._payload["size"] == before.table.size
+
+
 def test_widget_sends_a_budget_and_expands_a_fold_by_command(
     big: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

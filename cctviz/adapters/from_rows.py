@@ -8,10 +8,8 @@ union tree of several runs' node tables and one row per node (``cctviz.compare``
 from __future__ import annotations
 
 import array
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -23,6 +21,7 @@ from . import derived, rows, semantics
 from . import metrics as metric_rules
 from .reduce import NOT_ADDITIVE, per_node
 from .spanning import count_cycle_edges
+from .text import text_column
 
 
 @dataclass(frozen=True)
@@ -124,8 +123,8 @@ def from_rows(
     progress.stage("reading names")
     first_row = _first_rows(keys, n)
     del keys
-    name_code, name_table = _string_column(df, "name", first_row, tree.nodes)
-    type_code, type_table = _string_column(df, "type", first_row, tree.nodes)
+    names = text_column(df, "name", first_row, tree.nodes)
+    types = text_column(df, "type", first_row, tree.nodes)
     # a timeseries' records of one node are time steps: the reducer line says so
     steps = "time steps (iteration)" if semantics.is_timeseries(gf, df) else "iteration"
     reduced_over = tuple(
@@ -142,10 +141,8 @@ def from_rows(
     return NodeTable(
         parent=np.frombuffer(parent, dtype=np.int32).copy(),
         depth=np.frombuffer(depth, dtype=np.int32).copy(),
-        name_code=name_code,
-        names=name_table,
-        type_code=type_code,
-        types=type_table,
+        name_text=names,
+        type_text=types,
         nodes=tree.nodes,
         hatchet_nid=tree.nid,
         metrics=table_metrics,
@@ -183,51 +180,3 @@ def _first_rows(keys: np.ndarray, n: int) -> np.ndarray:
     # assigning in reverse leaves the first row of each node in place
     first[keys[rows][::-1]] = rows[::-1]
     return first
-
-
-def _string_column(
-    df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: list[Any]
-) -> tuple[np.ndarray, list[str]]:
-    """Per-node text as (int32 codes, string table), from the dataframe column ``column`` (what
-    users see in ``gf.dataframe``), else from the node's frame, whose keys differ by reader."""
-    n = len(nodes)
-    values = np.full(n, None, dtype=object)
-    codes: np.ndarray | None = None
-    if column in df.columns:
-        have = first_row >= 0
-        values[have] = df[column].to_numpy(dtype=object)[first_row[have]]
-        # factorised once: the missing values (None, NaN) are those coded -1, with no pass of
-        # their own (1M names: ~0.1 s)
-        codes, uniques = pd.factorize(values)
-        missing = np.flatnonzero(codes < 0)
-    else:  # every node's from its frame (types, often): no test for missing values needed
-        missing = np.arange(n)
-    if missing.size:  # the frames say; their attribute dicts read in one pass (C-level getters)
-        chosen = nodes if missing.size == n else [nodes[i] for i in missing]
-        try:
-            attrs = list(map(_ATTRS, chosen))
-        except AttributeError:  # a frame of another kind: node by node
-            attrs = [getattr(getattr(nd, "frame", None), "attrs", None) for nd in chosen]
-        try:  # dict.get over every frame at C speed (1M nodes: ~0.08 s against ~0.4 s)
-            got = list(map(dict.get, attrs, repeat(column)))
-        except TypeError:  # some frame keeps no dict: those read as missing
-            got = [a.get(column) if type(a) is dict else None for a in attrs]
-        if column == "name":  # a frame without a name shows as the frame
-            got = [str(f.frame) if v is None else v for v, f in zip(got, chosen, strict=True)]
-        fallback = np.empty(missing.size, dtype=object)
-        fallback[:] = got
-        values[missing] = fallback
-    if codes is None or missing.size:
-        codes, uniques = pd.factorize(values, use_na_sentinel=False)
-    if n and not np.array_equal(np.asarray(uniques, dtype=object)[codes], values):
-        # pandas hashes strings as UTF-8 and takes text with lone surrogates ("\ud800") for
-        # other text; checked above (one comparison a node), a dict tells them apart
-        table: dict[Any, int] = {}
-        codes = np.fromiter((table.setdefault(v, len(table)) for v in values), np.int64, n)
-        uniques = list(table)
-    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # all str: as they are
-        return codes.astype(np.int32), list(uniques)
-    return codes.astype(np.int32), ["" if u is None else str(u) for u in uniques]
-
-
-_ATTRS = operator.attrgetter("frame.attrs")  # both distributions' Frame keeps a dict here

@@ -68,7 +68,14 @@ def graphframe(n: int, max_depth: int = 40, seed: int = 0, names: int | None = N
         nodes.append(node)
     graph = Graph([nodes[0]])
     graph.enumerate_traverse()
+    # rows sorted by node, as Hatchet's readers leave them (`sort_index`: by _hatchet_nid)
+    order = np.argsort([node._hatchet_nid for node in nodes], kind="stable").tolist()
     df = pd.DataFrame(
-        {"node": nodes, "name": labels, "time": exclusive, "time (inc)": inclusive}
+        {
+            "node": [nodes[i] for i in order],
+            "name": [labels[i] for i in order],
+            "time": exclusive[order],
+            "time (inc)": inclusive[order],
+        }
     ).set_index("node")
     return GraphFrame(graph, df, ["time"], ["time (inc)"])

@@ -1,0 +1,65 @@
+"""The nodes' names and types: from the dataframe's column (what users see in ``gf.dataframe``)
+where it has one and a value, else from the node's frame, whose keys differ by reader. Read
+into a :class:`cctviz.text_column.TextColumn`, factorised when first needed; a column only
+the frames hold (types, often) is read then too."""
+
+from __future__ import annotations
+
+import operator
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..text_column import TextColumn
+
+
+def text_column(
+    df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: list[Any]
+) -> TextColumn:
+    """Each node's text of ``column`` (``first_row``: each node's first dataframe row, -1 for
+    none); a node without a value (no row, None, NaN) takes its frame's."""
+    n = len(nodes)
+    if column not in df.columns:  # every node's from its frame, when first read
+        return TextColumn(
+            lambda rows: from_frames(nodes if rows is None else [nodes[i] for i in rows], column)
+        )
+    cells = df[column].to_numpy(dtype=object)
+    have = first_row >= 0
+    if have.all():
+        values = cells[first_row]
+    else:
+        values = np.full(n, None, dtype=object)
+        values[have] = cells[first_row[have]]
+    # a copy of the column's references, taken now: a later change to the dataframe does
+    # not change what the picture shows
+    # all text (a C-level type check, 1M names: ~0.05 s): none is missing; else look (isna
+    # tests every kind of missing value: ~0.3 s)
+    if pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return TextColumn.of_values(values)
+    missing = np.flatnonzero(pd.isna(values))
+    if missing.size:
+        values[missing] = from_frames([nodes[i] for i in missing.tolist()], column)
+    return TextColumn.of_values(values)
+
+
+def from_frames(chosen: list[Any], column: str) -> np.ndarray:
+    """The ``column`` attribute of the frames of ``chosen`` nodes (a node whose frame has no
+    name shows as its frame), as an object array."""
+    try:  # the frames' attribute dicts read in one pass (C-level getters)
+        attrs = list(map(_ATTRS, chosen))
+    except AttributeError:  # a frame of another kind: node by node
+        attrs = [getattr(getattr(nd, "frame", None), "attrs", None) for nd in chosen]
+    try:  # dict.get over every frame at C speed (1M nodes: ~0.08 s against ~0.4 s)
+        got = list(map(dict.get, attrs, repeat(column)))
+    except TypeError:  # some frame keeps no dict: those read as missing
+        got = [a.get(column) if type(a) is dict else None for a in attrs]
+    if column == "name":  # a frame without a name shows as the frame
+        got = [str(f.frame) if v is None else v for v, f in zip(got, chosen, strict=True)]
+    values = np.empty(len(got), dtype=object)
+    values[:] = got
+    return values
+
+
+_ATTRS = operator.attrgetter("frame.attrs")  # both distributions' Frame keeps a dict here

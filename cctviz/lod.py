@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .ranked import RankedChildren
 from .table import Metric, NodeTable
 from .text_column import TextColumn
 
@@ -56,15 +57,7 @@ class LevelOfDetail:
         parent = table.parent
         levels = _levels(table.depth)
         rank = _ranking(table, levels)
-        # children of each node, largest rank first: a CSR layout over one sort (int32 columns:
-        # what is kept here stays small next to the node table)
-        kids = np.flatnonzero(parent >= 0).astype(np.int32)
-        self._children = kids[np.lexsort((-rank[kids], parent[kids]))]
-        self._start = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(parent[kids], minlength=n), out=self._start[1:])
-        del kids
-        roots = np.flatnonzero(parent < 0)
-        self._roots = roots[np.argsort(-rank[roots], kind="stable")]
+        self._ranked = RankedChildren(parent, rank)
         # subtree sizes, and subtree sums of the metrics that are not inclusive
         self.size = _subtree_sum(parent, levels, np.ones(n)).astype(np.int32)
         self._sums = {
@@ -75,8 +68,6 @@ class LevelOfDetail:
             if m.kind not in ("inclusive", "other")
         }
         self.revealed = np.zeros(n, dtype=bool)
-        self._cursor = np.zeros(n, dtype=np.int32)
-        self._root_cursor = 0
         self._reveal_best_first(budget, rank)
         self._reveal_single_folds()
 
@@ -102,32 +93,10 @@ class LevelOfDetail:
             push(self._next_hidden(int(self.table.parent[i])))
 
     def _next_hidden(self, p: int) -> int | None:
-        """The hidden child of ``p`` (-1: the hidden root) with the largest rank. Children are
-        mostly revealed in rank order, so a cursor per parent skips the revealed ones once."""
-        kids: np.ndarray
-        if p < 0:
-            kids, lo, hi = self._roots, self._root_cursor, self._roots.shape[0]
-        else:
-            kids, lo, hi = (
-                self._children,
-                int(self._start[p] + self._cursor[p]),
-                int(self._start[p + 1]),
-            )
-        revealed = self.revealed
-        while lo < hi and revealed[kids[lo]]:
-            lo += 1
-        if p < 0:
-            self._root_cursor = lo
-        else:
-            self._cursor[p] = lo - self._start[p]
-        return int(kids[lo]) if lo < hi else None
+        return self._ranked.next_hidden(p, self.revealed)
 
     def _hidden_roots(self) -> np.ndarray:
-        return self._roots[~self.revealed[self._roots]]
-
-    def _hidden_children(self, p: int) -> np.ndarray:
-        kids = self._children[self._start[p] : self._start[p + 1]]
-        return kids[~self.revealed[kids]]
+        return self._ranked.hidden(-1, self.table.size, self.revealed)
 
     def load_more(self, parent: int, step: int = LOAD_MORE_STEP) -> int:
         """Load more: reveal the next ``step`` hidden children of ``parent`` (-1: hidden roots), the
@@ -137,8 +106,7 @@ class LevelOfDetail:
             raise ValueError(f"no node {parent}: ids go from 0 to {last} (-1: the roots)")
         if parent >= 0 and not self.revealed[parent]:
             raise ValueError(f"node {parent} is not shown, so it has no fold to expand")
-        hidden = self._hidden_children(parent) if parent >= 0 else self._hidden_roots()
-        chosen = hidden[:step]
+        chosen = self._ranked.hidden(parent, step, self.revealed)
         self.revealed[chosen] = True
         return int(chosen.shape[0]) + self._reveal_single_folds()
 

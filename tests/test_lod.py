@@ -10,9 +10,11 @@ import pytest
 
 import cctviz
 from cctviz.lod import LevelOfDetail
+from cctviz.table import Metric
 
 from .conftest import load
 from .profiles import REPO, readable
+from .tables import node_table
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from synthetic import graphframe
@@ -79,6 +81,42 @@ def test_best_first_reveals_the_budget_and_keeps_ancestors(big: Any) -> None:
     frontier = (~lod.revealed) & (table.parent >= 0) & lod.revealed[np.maximum(table.parent, 0)]
     inner = revealed[lod.size[revealed] > 1]
     assert inc[frontier].max() <= inc[inner].min()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_children_are_put_in_rank_order_as_far_as_they_are_read(seed: int) -> None:
+    """Each node's children are ordered by rank (largest first, ties in table order) only as far
+    as best-first and "load more" read them, a chunk at a time: every prefix is what one stable
+    sort of all of them gives, on fans of 5,000 and 2,999 children with tied and missing ranks."""
+    rng = np.random.default_rng(seed)
+    n = 8_001  # the root; 5,000 leaves and node 5,001 under it; 2,999 leaves under that
+    parent = np.zeros(n, dtype=np.int64)
+    parent[0], parent[5_002:] = -1, 5_001
+    values = rng.choice([0.0, 1.0, 2.0, 5.0, np.nan], size=n) * rng.choice([1, 1, 1, 7], size=n)
+    values[[0, 5_001]] = [1e9, 1e8]
+    table = node_table(
+        parent.tolist(), [f"f{i % 50}" for i in range(n)], {"t": Metric("t", values, "inclusive")}
+    )
+    lod = LevelOfDetail(table, budget=40)
+    rank = np.where(np.isnan(values), -np.inf, np.abs(values))
+
+    def stable(p: int) -> list[int]:
+        kids = np.flatnonzero(parent == p)
+        return kids[np.argsort(-rank[kids], kind="stable")].tolist()
+
+    for p in (0, 5_001):
+        whole = stable(p)
+        for k in (1, 3, 64, 65, 200, 1_000, len(whole) + 5):
+            lod._ranked.order(p, k)
+            done = lod._ranked.in_order(p)
+            assert done >= min(k, len(whole))
+            got = lod._ranked.children(p).tolist()
+            assert got[:done] == whole[:done] and sorted(got) == sorted(whole)
+    # best-first revealed the largest; "load more" reveals the largest hidden, in that order
+    assert lod.revealed[stable(0)[:5]].all()
+    hidden = [c for c in stable(5_001) if not lod.revealed[c]]
+    assert lod.load_more(5_001, 150) >= 150
+    assert lod.revealed[hidden[:150]].all() and not lod.revealed[hidden[150:]].any()
 
 
 def test_fold_counts_and_sums_match_the_full_tree(big: Any) -> None:

@@ -99,7 +99,7 @@ export function createPainter({
   const backendKind = () => {
     const chosen = view().backend;
     if (chosen !== "auto") return chosen;
-    if ((picture()?.layout.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
+    if ((picture()?.layout.keys.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
@@ -368,7 +368,7 @@ export function createPainter({
   /** @param {boolean} [glide] animated, as navigation */
   function fitToView(glide = false) {
     const layout = picture()?.layout;
-    if (!layout || layout.nodes.length === 0) return;
+    if (!layout || layout.keys.length === 0) return;
     camera.fit(layout, glide); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */

@@ -23,7 +23,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-t
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
 /** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
-/** @typedef {{ x: Float64Array, y: Float64Array, leaves: number[] }} Positions */
+/** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
 /**
  * @typedef {object} NodeMark

@@ -27,7 +27,7 @@ function itemsOf(parents, seed = 7) {
   /** @type {number[][]} */
   const children = Array.from({ length: n }, () => []);
   const tops = [];
-  parents.forEach((p, i) => (p < 0 ? tops : children[p]).push(i));
+  for (const [i, p] of parents.entries()) (p < 0 ? tops : children[p]).push(i);
   const items = [];
   const stack = [...tops].reverse();
   while (stack.length) {

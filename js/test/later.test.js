@@ -253,3 +253,33 @@ describe("a big table's first picture", () => {
     r.destroy();
   });
 });
+
+describe("a big view's labels", () => {
+  /** Label texts and where they are. @param {HTMLElement} c */
+  const labels = (c) =>
+    [...c.querySelectorAll(".cct-labels text")].map(
+      (t) => `${t.textContent}@${t.getAttribute("x")},${t.getAttribute("y")}`,
+    );
+  const whole = { ...state, foldToFit: false, backend: "svg" };
+
+  test("are placed in slices over several tasks, as they would be at once; a move between restarts them", async () => {
+    const table = decodeTable(randomTree(800, 5));
+    const now = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100_000 } });
+    now.renderer.setData(table, whole);
+    const big = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100, sliceMs: 0 } });
+    big.renderer.setData(table, whole);
+    expect(labels(now.container).length).toBeGreaterThan(3);
+    await vi.waitFor(() => expect(labels(big.container)).toEqual(labels(now.container)));
+
+    const moved = { k: 2, x: -300, y: -200 };
+    now.renderer.setTransform(moved);
+    big.renderer.setTransform(moved);
+    const before = labels(big.container);
+    await vi.waitFor(() => expect(labels(big.container)).not.toEqual(before));
+    big.renderer.setTransform({ k: 1.5, x: -100, y: -50 }); // a move while they are placed
+    now.renderer.setTransform({ k: 1.5, x: -100, y: -50 });
+    await vi.waitFor(() => expect(labels(big.container)).toEqual(labels(now.container)));
+    await settled();
+    expect(labels(big.container)).toEqual(labels(now.container)); // and nothing stale after
+  });
+});

@@ -1,7 +1,8 @@
 import { hierarchy, tree } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
+import { runAll } from "../src/cct/base/steps.js";
 import { itemHierarchy, layoutSteps, layoutTree } from "../src/cct/picture/layout.js";
-import { forestOf, runAll, tidySteps } from "../src/cct/picture/tidy.js";
+import { forestOf, tidySteps } from "../src/cct/picture/tidy.js";
 
 /** A seeded random number in [0, 1). @param {number} seed */
 function random(seed) {

@@ -1,8 +1,10 @@
 // The forest of the drawn items (several roots under one hidden root), laid out as a
 // left-to-right tidy tree, its levels spread over the room a view has; and the children lists of
 // a table.
+
+import { runAll } from "../base/steps.js";
 import { asRow } from "../data/ids.js";
-import { forestOf, runAll, tidySteps } from "./tidy.js";
+import { forestOf, tidySteps } from "./tidy.js";
 
 /** @typedef {import("../data/ids.js").Row} Row */
 /** @typedef {ReturnType<typeof layoutTree>} Layout */

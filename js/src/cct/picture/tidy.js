@@ -191,11 +191,3 @@ export function* tidySteps(forest, dx, slice = TIDY_SLICE) {
   }
   return x;
 }
-
-/** Runs a generator to its end. @template T @param {Generator<unknown, T, void>} steps @returns {T} */
-export function runAll(steps) {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}

@@ -172,8 +172,9 @@ export function createPainter({
     b.drawBands(bandRules(layout));
     b.drawLinks(linkSegments(tree, layout));
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
-    b.drawNodes(markList(pic));
-    rings.draw(table, markList(pic));
+    const marks = markList(pic);
+    b.drawNodes(marks);
+    rings.draw(table, marks);
     showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
@@ -195,8 +196,9 @@ export function createPainter({
     if (!pic) return;
     drawLegendsOf(pic);
     pin(pic.table, store.selection, view().colorBy);
-    backend?.styleNodes(markList(pic));
-    rings.draw(pic.table, markList(pic));
+    const marks = markList(pic);
+    backend?.styleNodes(marks);
+    rings.draw(pic.table, marks);
     updateLabels();
     histogram();
   }

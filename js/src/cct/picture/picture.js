@@ -7,7 +7,7 @@
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { itemHierarchy, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
-import { computeMarks } from "./scene.js";
+import { computeMarkSteps, computeMarks } from "./scene.js";
 import { keyOfRow, subtreeStats, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
@@ -120,6 +120,15 @@ function layoutOf(tree, sizes) {
   return spreadMemo(laid, [spread.levelWidth, spread.gap, spread.head], () => spreadLayout(laid, spread), near);
 }
 
+/** What the scene of `pic` is remembered by (per layout). @param {Picture} pic */
+function sceneKey({ table, tree, state, sizes: { rMin, rMax, aggregateFill } }) {
+  return [table, tree, rMin, rMax, aggregateFill, ...SCENE_KEYS.map((k) => state[k])];
+}
+/** What the scene of `pic` is made from. @param {Picture} pic */
+function sceneInput({ table, stats, tree, layout, state, sizes }) {
+  return { table, stats, tree, layout, view: state, sizes };
+}
+
 /** Item keys are below this. @param {ViewTree} tree */
 const keyCount = (tree) => tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
 
@@ -137,9 +146,11 @@ export function* pictureSteps(pic) {
     layoutMemo(tree, [sizes.rowHeight], () => laid);
     yield;
   }
-  pic.layout; // spread over the room
+  const { layout } = pic; // spread over the room
   yield;
-  pic.scene;
+  if (sceneMemo.has(layout, sceneKey(pic))) return;
+  const made = yield* computeMarkSteps(sceneInput(pic));
+  sceneMemo(layout, sceneKey(pic), () => made);
 }
 
 /**
@@ -171,11 +182,7 @@ export function picture(table, state, sizes) {
         return layout;
       },
       get scene() {
-        if (scene) return scene;
-        const { stats, tree: drawn, layout: at } = this;
-        const { rMin, rMax, aggregateFill } = sizes;
-        const key = [table, drawn, rMin, rMax, aggregateFill, ...SCENE_KEYS.map((k) => state[k])];
-        scene = sceneMemo(at, key, () => computeMarks({ table, stats, tree: drawn, layout: at, view: state, sizes }));
+        scene ??= sceneMemo(this.layout, sceneKey(this), () => computeMarks(sceneInput(this)));
         return scene;
       },
       keyOf,

@@ -202,8 +202,8 @@ export function createPainter({
     updateLabels();
     histogram();
   }
-  function histogram() {
-    const pic = picture();
+  /** The toolbar's histogram of the colour metric, for `pic` (default: the picture drawn). */
+  function histogram(pic = picture()) {
     const m = pic && metricByName(pic.table, view().colorBy);
     if (pic && m) toolbar?.setHistogram(m.values, view().colorScale, view().prune, pic.tree.hiddenCount);
   }
@@ -484,6 +484,8 @@ export function createPainter({
     ...navigation,
     rebuild,
     draw,
+    /** The toolbar's histogram for a picture about to be drawn (a big table's: a task of its own). */
+    histogram,
     /** A new backend kind (the view state's `backend`): drawn again and fitted. */
     redrawBackend() {
       draw();

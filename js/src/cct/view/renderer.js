@@ -309,9 +309,12 @@ export function createRenderer(container, options = {}) {
         // layout and scene cost several times its walks (10k nodes: one task of ~100 ms)
         const whole = !view().foldToFit && data.size > D.canvasAbove;
         // the picture's long parts (its layout above all) in slices over several tasks
-        const prepare = () => {
+        const prepare = function* () {
           spreadOver(camera.room());
-          return pictureSteps(/** @type {import("../picture/picture.js").Picture} */ (current()));
+          const pic = /** @type {import("../picture/picture.js").Picture} */ (current());
+          yield* pictureSteps(pic);
+          yield;
+          painter.histogram(pic);
         };
         if (otherTree && (data.size > D.drawLaterAbove || whole)) {
           refreshToolbar();

@@ -204,7 +204,7 @@ describe("a big table's first picture", () => {
     const mountWith = (/** @type {boolean} */ foldToFit) => {
       const container = document.createElement("div");
       document.body.appendChild(container);
-      const layout = { drawLaterAbove: 100_000, canvasAbove: 200 };
+      const layout = { drawLaterAbove: 100_000, canvasAbove: 200, sliceMs: 10_000 }; // the prepared parts in one task
       const r = createRenderer(container, { width: 900, height: 400, layout });
       r.setData(table, { ...state, foldToFit, backend: "svg" });
       return () => container.querySelectorAll(".cct-node").length;
@@ -213,7 +213,7 @@ describe("a big table's first picture", () => {
     const whole = mountWith(false);
     expect(whole()).toBe(0);
     await nextTask(); // the folds (none)
-    await nextTask(); // the view tree, layout and scene: 30 ms of slices a task
+    await nextTask(); // the view tree, layout, scene and histogram (slices of up to 10 s a task)
     await nextTask(); // the drawing
     expect(whole()).toBe(600);
   });

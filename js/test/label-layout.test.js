@@ -1,12 +1,32 @@
 // Label placement in screen pixels: clear of labels, marks, the legends and the edges.
 import { describe, expect, test } from "vitest";
-import { layoutLabels } from "../src/cct/picture/label-layout.js";
+import { layoutLabelSteps, layoutLabels } from "../src/cct/picture/label-layout.js";
 import { cutText } from "../src/cct/picture/label-text.js";
 
 const measure = (text) => [...text].length * 6;
 const frame = { width: 400, height: 300, fontPx: 11, measure };
 
 describe("label layout", () => {
+  test("in slices (every 50 candidates, every 5000 marks) it places what it places at once", () => {
+    const candidates = Array.from({ length: 120 }, (_, i) => ({
+      key: i,
+      x: 20 + ((i * 37) % 360),
+      y: 60 + ((i * 53) % 230),
+      r: 3,
+      text: `node ${i}`,
+      leaf: i % 3 === 0,
+    }));
+    // a dense strip of marks along the top, the candidates below it
+    const marks = Array.from({ length: 6000 }, (_, i) => ({ x: (i * 7) % 400, y: (i * 11) % 40, r: 0.5 }));
+    const steps = layoutLabelSteps(candidates, marks, frame);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(3); // after 5000 marks, after 50 and 100 candidates
+    expect(step.value).toEqual(layoutLabels(candidates, marks, frame));
+    expect(step.value.length).toBeGreaterThan(5);
+  });
+
   test("a leaf's label goes right of its mark; an internal node's above it", () => {
     const placed = layoutLabels(
       [

@@ -48,6 +48,84 @@ describe("steps put off to later tasks", () => {
     expect(ran.at(-1)).toBe("now");
   });
 
+  test("a resumable step runs a slice a task with no budget, and holds back the steps after it", async () => {
+    const later = createLater(window, 0);
+    const ran = [];
+    function* walk() {
+      for (const part of ["w1", "w2", "w3"]) {
+        ran.push(part);
+        yield;
+      }
+      ran.push("w-end");
+    }
+    later.schedule([() => ran.push("a"), walk, () => ran.push("b")]);
+    await nextTask();
+    expect(ran).toEqual(["a"]);
+    await nextTask();
+    expect(ran).toEqual(["a", "w1"]);
+    await nextTask();
+    expect(ran).toEqual(["a", "w1", "w2"]);
+    expect(later.pending).toBe(true);
+    await nextTask();
+    await nextTask(); // the generator ends in this task; the next step waits for its own
+    expect(ran).toEqual(["a", "w1", "w2", "w3", "w-end"]);
+    await nextTask();
+    expect(ran.at(-1)).toBe("b");
+    expect(later.pending).toBe(false);
+  });
+
+  test("a budget runs slices of a resumable step until it is spent", async () => {
+    const later = createLater(window, 1000);
+    let slices = 0;
+    later.schedule([
+      function* () {
+        for (; slices < 50; slices++) yield;
+      },
+    ]);
+    await nextTask();
+    expect(slices).toBe(50); // 50 cheap slices: far within 1000 ms, one task
+    expect(later.pending).toBe(false);
+  });
+
+  test("flush in the middle of a resumable step finishes it and what follows; cancel drops it", async () => {
+    const later = createLater(window, 0);
+    const ran = [];
+    const walk = function* () {
+      for (let i = 0; i < 5; i++) {
+        later.flush(); // from inside a step: nothing
+        ran.push(i);
+        yield;
+      }
+    };
+    later.schedule([walk, () => ran.push("after")]);
+    await nextTask();
+    await nextTask();
+    expect(ran).toEqual([0, 1]);
+    later.flush();
+    expect(ran).toEqual([0, 1, 2, 3, 4, "after"]);
+    expect(later.pending).toBe(false);
+    ran.length = 0;
+    later.schedule([walk, () => ran.push("after")]);
+    await nextTask();
+    expect(ran).toEqual([0]);
+    later.cancel();
+    expect(later.pending).toBe(false);
+    await settled();
+    expect(ran).toEqual([0]);
+  });
+
+  test("a resumable step that throws is dropped; the steps after it still run", async () => {
+    const later = createLater(null);
+    const ran = [];
+    const broken = function* () {
+      yield;
+      throw new Error("broken step");
+    };
+    expect(() => later.schedule([broken, () => ran.push("after")])).toThrow("broken step");
+    later.flush();
+    expect(ran).toEqual(["after"]);
+  });
+
   test("an api flushes before its methods and getters, not before the immediate ones", () => {
     const calls = [];
     const api = flushedFirst(
@@ -69,9 +147,10 @@ describe("steps put off to later tasks", () => {
   });
 });
 
-/** A renderer drawing tables of more than `drawLaterAbove` rows in later tasks. */
+/** A renderer drawing tables of more than `drawLaterAbove` rows in later tasks (a slice of
+ * their layout a task). */
 function mount(drawLaterAbove) {
-  const mounted = mountRenderer(null, { height: 400, layout: { drawLaterAbove } });
+  const mounted = mountRenderer(null, { height: 400, layout: { drawLaterAbove, sliceMs: 0 } });
   return { ...mounted, nodes: () => mounted.container.querySelectorAll(".cct-node").length };
 }
 const state = { colorBy: "time", sizeBy: "time (inc)" };
@@ -92,9 +171,32 @@ describe("a big table's first picture", () => {
     await nextTask(); // the folds
     expect(big.nodes()).toBe(0);
     expect(big.changes.at(-1)?.collapsed).toEqual(folds);
-    await nextTask(); // the drawing
+    let tasks = 0;
+    for (; big.nodes() === 0 && tasks < 50; tasks++) await nextTask(); // view tree, layout, scene, drawing
+    expect(tasks).toBeGreaterThan(2);
     expect(big.nodes()).toBe(now.nodes());
     expect(big.renderer.state.collapsed).toEqual(folds);
+  });
+
+  test("a command between the slices of its layout finds the whole picture drawn", async () => {
+    const table = decodeTable(randomTree(3000, 3));
+    const whole = { ...state, foldToFit: false, backend: "svg" };
+    const now = mountRenderer(null, { height: 400, layout: { drawLaterAbove: 100_000, canvasAbove: 5000 } });
+    now.renderer.setData(table, whole);
+    const big = mountRenderer(null, { height: 400, layout: { drawLaterAbove: 100, canvasAbove: 5000, sliceMs: 0 } });
+    big.renderer.setData(table, whole);
+    const nodes = (/** @type {HTMLElement} */ c) => c.querySelectorAll(".cct-node").length;
+    await nextTask(); // the folds (none: drawn whole)
+    await nextTask(); // the view tree
+    await nextTask(); // a slice of the layout
+    expect(nodes(big.container)).toBe(0);
+    big.renderer.command("fit"); // needs the picture: the rest of the layout and the drawing, now
+    expect(nodes(big.container)).toBe(3000);
+    expect(big.renderer.screenPosition(2999)).not.toBeNull();
+    expect(big.renderer.screenPosition(2999)).toEqual(now.renderer.screenPosition(2999));
+    const drawn = big.container.querySelector(".cct-nodes")?.innerHTML;
+    await settled();
+    expect(big.container.querySelector(".cct-nodes")?.innerHTML).toBe(drawn); // drawn once
   });
 
   test("a table drawn whole (foldToFit off) of more nodes than canvasAbove is drawn later too", async () => {
@@ -102,7 +204,7 @@ describe("a big table's first picture", () => {
     const mountWith = (/** @type {boolean} */ foldToFit) => {
       const container = document.createElement("div");
       document.body.appendChild(container);
-      const layout = { drawLaterAbove: 100_000, canvasAbove: 200 };
+      const layout = { drawLaterAbove: 100_000, canvasAbove: 200, sliceMs: 10_000 }; // the prepared parts in one task
       const r = createRenderer(container, { width: 900, height: 400, layout });
       r.setData(table, { ...state, foldToFit, backend: "svg" });
       return () => container.querySelectorAll(".cct-node").length;
@@ -110,8 +212,9 @@ describe("a big table's first picture", () => {
     expect(mountWith(true)()).toBeGreaterThan(0); // folded to fit: few nodes laid out, at once
     const whole = mountWith(false);
     expect(whole()).toBe(0);
-    await nextTask(); // the view tree
-    await nextTask(); // layout and scene
+    await nextTask(); // the folds (none)
+    await nextTask(); // the view tree, layout, scene and histogram (slices of up to 10 s a task)
+    await nextTask(); // the drawing
     expect(whole()).toBe(600);
   });
 
@@ -148,5 +251,35 @@ describe("a big table's first picture", () => {
     expect(texts()).toEqual([]); // the old structure's labels would name the wrong places
     await vi.waitFor(() => expect(texts().length).toBe(1));
     r.destroy();
+  });
+});
+
+describe("a big view's labels", () => {
+  /** Label texts and where they are. @param {HTMLElement} c */
+  const labels = (c) =>
+    [...c.querySelectorAll(".cct-labels text")].map(
+      (t) => `${t.textContent}@${t.getAttribute("x")},${t.getAttribute("y")}`,
+    );
+  const whole = { ...state, foldToFit: false, backend: "svg" };
+
+  test("are placed in slices over several tasks, as they would be at once; a move between restarts them", async () => {
+    const table = decodeTable(randomTree(800, 5));
+    const now = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100_000 } });
+    now.renderer.setData(table, whole);
+    const big = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100, sliceMs: 0 } });
+    big.renderer.setData(table, whole);
+    expect(labels(now.container).length).toBeGreaterThan(3);
+    await vi.waitFor(() => expect(labels(big.container)).toEqual(labels(now.container)));
+
+    const moved = { k: 2, x: -300, y: -200 };
+    now.renderer.setTransform(moved);
+    big.renderer.setTransform(moved);
+    const before = labels(big.container);
+    await vi.waitFor(() => expect(labels(big.container)).not.toEqual(before));
+    big.renderer.setTransform({ k: 1.5, x: -100, y: -50 }); // a move while they are placed
+    now.renderer.setTransform({ k: 1.5, x: -100, y: -50 });
+    await vi.waitFor(() => expect(labels(big.container)).toEqual(labels(now.container)));
+    await settled();
+    expect(labels(big.container)).toEqual(labels(now.container)); // and nothing stale after
   });
 });

@@ -8,9 +8,9 @@ import { mountRenderer, TIME } from "./mount.js";
 
 vi.mock("../src/cct/picture/view-labels.js", async (original) => {
   const m = /** @type {typeof viewLabelsModule} */ (await original());
-  return { ...m, viewLabels: vi.fn(m.viewLabels) };
+  return { ...m, viewLabelSteps: vi.fn(m.viewLabelSteps) };
 });
-const placed = /** @type {import("vitest").Mock} */ (viewLabelsModule.viewLabels);
+const placed = /** @type {import("vitest").Mock} */ (viewLabelsModule.viewLabelSteps);
 const texts = (/** @type {HTMLElement} */ c) => [...c.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
 
 test("a collapse and an expand place the labels as a fresh view would, once per camera move", () => {

@@ -1,10 +1,9 @@
 // The state store and the camera, without a DOM: what is recorded, reported and undone; fitting
 // and keeping a point in place.
 
-import { hierarchy } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
 import { createCamera } from "../src/cct/input/camera.js";
-import { layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { createStore } from "../src/cct/state/store.js";
 
 describe("store", () => {
@@ -55,8 +54,12 @@ describe("camera", () => {
     maxLevelWidth: 160,
   };
   function laidOut() {
-    const root = hierarchy(-1, (k) => (k === -1 ? [0] : k === 0 ? [1, 2] : undefined));
-    const layout = layoutTree(root, { rowHeight: 28 }, 3);
+    const items = [
+      { key: 0, parentKey: -1 },
+      { key: 1, parentKey: 0 },
+      { key: 2, parentKey: 0 },
+    ];
+    const layout = layoutTree(itemHierarchy(items), { rowHeight: 28 }, 3);
     placeLevels(layout, 100);
     return layout;
   }

@@ -4,6 +4,7 @@
 // the painter holds no data of its own. It reads the view state from the store and never
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
+import { runAll } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
 import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandHeaders, bandRules } from "../picture/bands.js";
@@ -12,7 +13,7 @@ import { judged, judgedKey } from "../picture/judge.js";
 import { fitMarksToRows } from "../picture/mark-room.js";
 import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
 import { legendShare } from "../picture/shares.js";
-import { viewLabels } from "../picture/view-labels.js";
+import { viewLabelSteps } from "../picture/view-labels.js";
 import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { createChangeRings } from "./change-rings.js";
@@ -99,7 +100,7 @@ export function createPainter({
   const backendKind = () => {
     const chosen = view().backend;
     if (chosen !== "auto") return chosen;
-    if ((picture()?.layout.nodes.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
+    if ((picture()?.layout.keys.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
@@ -171,8 +172,9 @@ export function createPainter({
     b.drawBands(bandRules(layout));
     b.drawLinks(linkSegments(tree, layout));
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
-    b.drawNodes(markList(pic));
-    rings.draw(table, markList(pic));
+    const marks = markList(pic);
+    b.drawNodes(marks);
+    rings.draw(table, marks);
     showSelection(); // with the status line, which says where hidden selected nodes are
     b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
     b.setHighlighted(keysOf(view().highlighted));
@@ -194,13 +196,14 @@ export function createPainter({
     if (!pic) return;
     drawLegendsOf(pic);
     pin(pic.table, store.selection, view().colorBy);
-    backend?.styleNodes(markList(pic));
-    rings.draw(pic.table, markList(pic));
+    const marks = markList(pic);
+    backend?.styleNodes(marks);
+    rings.draw(pic.table, marks);
     updateLabels();
     histogram();
   }
-  function histogram() {
-    const pic = picture();
+  /** The toolbar's histogram of the colour metric, for `pic` (default: the picture drawn). */
+  function histogram(pic = picture()) {
     const m = pic && metricByName(pic.table, view().colorBy);
     if (pic && m) toolbar?.setHistogram(m.values, view().colorScale, view().prune, pic.tree.hiddenCount);
   }
@@ -256,6 +259,8 @@ export function createPainter({
   let labelFrame = 0;
   /** @type {number} the task that places them, 0: none */
   let labelTask = 0;
+  /** @type {Generator<void, void, void> | null} labels being placed in slices (labelSteps) */
+  let labelRun = null;
   /** the next labels come later: a big table was just laid out (see `rebuild`) */
   let labelsAfterRebuild = false;
   /** items in the picture before the latest rebuild */
@@ -276,15 +281,30 @@ export function createPainter({
     labelsAsked = true;
     if (!labelsLater()) return placeLabels();
     const win = doc.defaultView;
+    if (labelRun) cancelLabels(); // begun with what was in view then: begun again
     if (labelFrame || labelTask || !win) return;
     const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));
+    // in slices of ~D.sliceMs a task (10^5 nodes in view: a few hundred ms in all)
+    const slice = () => {
+      labelTask = 0;
+      // a glide under way (a collapse refitting): its end places them, once, where it ends
+      if (gliding) {
+        labelRun = null;
+        return;
+      }
+      labelsAfterRebuild = false;
+      const run = labelRun ?? labelSteps();
+      labelRun = run;
+      const end = performance.now() + D.sliceMs;
+      let step = run.next();
+      while (!step.done && labelRun === run && performance.now() < end) step = run.next();
+      if (labelRun !== run) return; // placed or dropped meanwhile
+      if (step.done) labelRun = null;
+      else labelTask = win.setTimeout(slice, 0);
+    };
     labelFrame = raf(() => {
       labelFrame = 0;
-      labelTask = win.setTimeout(() => {
-        labelTask = 0;
-        // a glide under way (a collapse refitting): its end places them, once, where it ends
-        if (!gliding) placeLabels();
-      }, 0);
+      labelTask = win.setTimeout(slice, 0);
     });
   }
   /** Drops labels waiting to be placed. */
@@ -293,10 +313,15 @@ export function createPainter({
     if (labelFrame) (win?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
     if (labelTask) win?.clearTimeout(labelTask);
     labelFrame = labelTask = 0;
+    labelRun = null;
   }
   function placeLabels() {
     cancelLabels(); // placed now: whatever was waiting is done
     labelsAfterRebuild = false;
+    runAll(labelSteps());
+  }
+  /** Places the labels for the nodes in view, in slices (a yield between two). */
+  function* labelSteps() {
     const pic = drawable();
     if (!pic || !backend) return;
     const { table, stats, tree, layout, scene } = pic;
@@ -325,7 +350,7 @@ export function createPainter({
     const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
     // selected and searched nodes are labelled first
     const first = placeSelection(table, tree, [...store.selection, ...matched]).drawn;
-    labels = viewLabels({
+    labels = yield* viewLabelSteps({
       table,
       stats,
       tree,
@@ -368,7 +393,7 @@ export function createPainter({
   /** @param {boolean} [glide] animated, as navigation */
   function fitToView(glide = false) {
     const layout = picture()?.layout;
-    if (!layout || layout.nodes.length === 0) return;
+    if (!layout || layout.keys.length === 0) return;
     camera.fit(layout, glide); // its zoom ends with new labels (the camera's onEnd)
   }
   /** Pans (no zoom change) so that node `id` is in view: centred, or only if it is outside. */
@@ -459,6 +484,8 @@ export function createPainter({
     ...navigation,
     rebuild,
     draw,
+    /** The toolbar's histogram for a picture about to be drawn (a big table's: a task of its own). */
+    histogram,
     /** A new backend kind (the view state's `backend`): drawn again and fitted. */
     redrawBackend() {
       draw();

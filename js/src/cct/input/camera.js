@@ -127,13 +127,12 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
      * @param {Layout} layout @param {boolean} [glide] animated, as navigation (a collapse refits)
      */
     fit(layout, glide = false) {
-      if (layout.nodes.length === 0) return;
+      if (layout.keys.length === 0) return;
       let x0 = Infinity;
       let x1 = -Infinity;
       let y0 = Infinity;
       let y1 = -Infinity;
-      for (const n of layout.nodes) {
-        const key = n.data;
+      for (const key of layout.keys) {
         x0 = Math.min(x0, layout.x[key]);
         x1 = Math.max(x1, layout.x[key]);
         y0 = Math.min(y0, layout.y[key]);

@@ -6,6 +6,7 @@
 // A label that does not fit whole is cut at its end (label-text.js), down to six characters and
 // the ellipsis (five for the hot path and where the eye goes first); below that it is left out. Also the plain greedy placement of labels right of their nodes
 // (placeLabels). Pure: boxes in, boxes out.
+import { runAll } from "../base/steps.js";
 import { cutText } from "./label-text.js";
 
 /**
@@ -41,6 +42,10 @@ import { cutText } from "./label-text.js";
 const MIN_CHARS = 7;
 const GAP = 3;
 
+/** Candidates tried, and marks added as obstacles, between two yields of layoutLabelSteps. */
+const SLICE_CANDIDATES = 50;
+const SLICE_MARKS = 5000;
+
 /**
  * @param {LabelCandidate[]} candidates in priority order
  * @param {{ x: number, y: number, r: number }[]} marks every mark on screen (obstacles)
@@ -48,7 +53,15 @@ const GAP = 3;
  *   `keepOut`: boxes no label may cover (the legends)
  * @returns {PlacedLabel[]}
  */
-export function layoutLabels(candidates, marks, { width, height, fontPx, measure, keepOut = [] }) {
+export const layoutLabels = (candidates, marks, frame) => runAll(layoutLabelSteps(candidates, marks, frame));
+
+/**
+ * layoutLabels in slices: yields every few dozen candidates (a view of 10^5 marks: ~100 ms and more).
+ * @param {LabelCandidate[]} candidates @param {{ x: number, y: number, r: number }[]} marks
+ * @param {{ width: number, height: number, fontPx: number, measure: (text: string) => number, keepOut?: Box[] }} frame
+ * @returns {Generator<void, PlacedLabel[], void>}
+ */
+export function* layoutLabelSteps(candidates, marks, { width, height, fontPx, measure, keepOut = [] }) {
   const h = fontPx + 2;
   const cell = Math.max(16, fontPx * 4);
   /** @type {Map<number, Box[]>} grid cell (a number: no string per cell) → boxes in it */
@@ -89,14 +102,18 @@ export function layoutLabels(candidates, marks, { width, height, fontPx, measure
 
   // marks are obstacles (a little larger than drawn, so that text never touches them); a
   // node's own mark too: every spot below starts clear of it
-  for (const m of marks) add({ x0: m.x - m.r - 1, y0: m.y - m.r - 1, x1: m.x + m.r + 1, y1: m.y + m.r + 1 });
+  for (const [i, m] of marks.entries()) {
+    add({ x0: m.x - m.r - 1, y0: m.y - m.r - 1, x1: m.x + m.r + 1, y1: m.y + m.r + 1 });
+    if ((i + 1) % SLICE_MARKS === 0) yield;
+  }
   for (const b of keepOut) add(b);
 
   /** @type {PlacedLabel[]} */
   const placed = [];
   /** @type {Set<number>} */
   const placedKeys = new Set();
-  for (const c of candidates) {
+  for (const [i, c] of candidates.entries()) {
+    if (i && i % SLICE_CANDIDATES === 0) yield;
     if (c.unless !== undefined && placedKeys.has(c.unless)) continue;
     const off = c.r + GAP + h / 2; // above or below the mark
     const near = -Math.min(c.r, 3);

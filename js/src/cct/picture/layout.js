@@ -1,10 +1,13 @@
-// The d3 hierarchy of the drawn items (several roots under one hidden root), laid out as a
+// The forest of the drawn items (several roots under one hidden root), laid out as a
 // left-to-right tidy tree, its levels spread over the room a view has; and the children lists of
 // a table.
-import { hierarchy, tree } from "d3-hierarchy";
+
+import { runAll } from "../base/steps.js";
 import { asRow } from "../data/ids.js";
+import { forestOf, tidySteps } from "./tidy.js";
 
 /** @typedef {import("../data/ids.js").Row} Row */
+/** @typedef {ReturnType<typeof layoutTree>} Layout */
 
 export const HIDDEN_ROOT = -1;
 /** Rows between the bands of two roots: room for the lower band's header and a rule. */
@@ -58,21 +61,11 @@ export function childLists(parent) {
 }
 
 /**
- * The hierarchy of the items of a view tree (see view-tree.js), by their keys.
+ * The forest of the items of a view tree (see view-tree.js and tidy.js): index 0 the hidden
+ * root, item `i` index `i + 1`.
  * @param {{ key: number, parentKey: number }[]} items in pre-order
  */
-export function itemHierarchy(items) {
-  /** @type {Map<number, number[]>} item key → its children's keys (every parent is listed before them) */
-  const children = new Map([[HIDDEN_ROOT, []]]);
-  for (const it of items) {
-    children.set(it.key, []);
-    /** @type {number[]} */ (children.get(it.parentKey)).push(it.key);
-  }
-  return hierarchy(HIDDEN_ROOT, (key) => {
-    const c = /** @type {number[]} */ (children.get(key));
-    return c.length ? c : undefined;
-  });
-}
+export const itemHierarchy = (items) => forestOf(items);
 
 /**
  * The band of each top-level item: a root with drawn children is a band of its own, in data
@@ -96,46 +89,55 @@ export const bandCount = (small) => small.filter((s) => !s).length + (small.incl
  * The hidden root is not drawn; real roots sit at x = 0. With several roots, each root's
  * subtree is a band `BAND_GAP` rows from the next (small roots share the last one), so that it
  * can be headed by its name.
- * @param {import("d3-hierarchy").HierarchyNode<number>} root
+ * @param {import("./tidy.js").Forest} forest (itemHierarchy)
  * @param {{ rowHeight: number }} spacing
  * @param {number} size number of nodes in the table
  */
-export function layoutTree(root, { rowHeight }, size) {
-  const tops = root.children ?? [];
+export const layoutTree = (forest, spacing, size) => runAll(layoutSteps(forest, spacing, size));
+
+/**
+ * layoutTree in slices: yields between them (a big tree's layout is spread over several tasks).
+ * @param {import("./tidy.js").Forest} forest @param {{ rowHeight: number }} spacing @param {number} size
+ */
+export function* layoutSteps(forest, { rowHeight }, size) {
+  const tidyY = yield* tidySteps(forest, rowHeight);
+  const { key: keyOf, parent, first } = forest;
+  const n = keyOf.length;
+  /** the item keys, in pre-order */
+  const keys = keyOf.slice(1);
+  const x = new Float64Array(size);
+  const y = new Float64Array(size);
+  const depth = new Int32Array(size);
+  let maxDepth = 0;
+  for (let i = 1; i < n; i++) {
+    y[keyOf[i]] = tidyY[i];
+    depth[keyOf[i]] = forest.depth[i] - 1;
+    if (forest.depth[i] - 1 > maxDepth) maxDepth = forest.depth[i] - 1;
+  }
+  yield;
   /** band index by item key (-1: not in a band); bands only when there are several roots */
   const bandOf = new Int32Array(size).fill(-1);
   /** @type {number[][]} */
   const bandKeys = [];
+  /** @type {number[]} the top-level items, in data order */
+  const tops = [];
+  for (let i = 1; i < n; i++) if (parent[i] === 0) tops.push(i);
   if (tops.length > 1) {
-    const small = tops.map((top) => !top.children);
+    const small = tops.map((top) => first[top] < 0);
     const index = bandIndex(small);
     for (let b = 0; b < bandCount(small); b++) bandKeys.push([]);
+    /** band index by forest index */
+    const bandAt = new Int32Array(n);
     tops.forEach((top, i) => {
-      const b = index[i];
-      bandKeys[b].push(top.data);
-      top.each((n) => {
-        bandOf[n.data] = b;
-      });
+      bandAt[top] = index[i];
+      bandKeys[index[i]].push(keyOf[top]);
     });
+    for (let i = 1; i < n; i++) {
+      if (parent[i] !== 0) bandAt[i] = bandAt[parent[i]];
+      bandOf[keyOf[i]] = bandAt[i];
+    }
   }
   const banded = bandKeys.length > 1;
-  const laid = tree().nodeSize([rowHeight, 1])(root);
-  const x = new Float64Array(size);
-  const y = new Float64Array(size);
-  const depth = new Int32Array(size);
-  /** @type {import("d3-hierarchy").HierarchyPointNode<number>[]} */
-  const nodes = [];
-  let maxDepth = 0;
-  /** @type {number[]} */
-  const leaves = [];
-  laid.each((node) => {
-    if (node.data === HIDDEN_ROOT) return;
-    y[node.data] = node.x;
-    depth[node.data] = node.depth - 1;
-    if (node.depth - 1 > maxDepth) maxDepth = node.depth - 1;
-    if (!node.children) leaves.push(node.data);
-    nodes.push(node);
-  });
   /** @type {Band[]} */
   const bands = banded ? bandKeys.map((keys) => ({ keys, y0: Infinity, y1: -Infinity })) : [];
   /** each band's tidy positions, moved to start at 0 (stackBands places the bands) */
@@ -143,12 +145,12 @@ export function layoutTree(root, { rowHeight }, size) {
   if (banded) {
     // the tidy layout packs subtrees into each other's gaps; bands are stacked strips instead,
     // each keeping its own tidy shape
-    for (const node of nodes) {
-      const band = bands[bandOf[node.data]];
-      band.y0 = Math.min(band.y0, y[node.data]);
-      band.y1 = Math.max(band.y1, y[node.data]);
+    for (const key of keys) {
+      const band = bands[bandOf[key]];
+      band.y0 = Math.min(band.y0, y[key]);
+      band.y1 = Math.max(band.y1, y[key]);
     }
-    for (const node of nodes) tidy[node.data] = y[node.data] - bands[bandOf[node.data]].y0;
+    for (const key of keys) tidy[key] = y[key] - bands[bandOf[key]].y0;
     // the small roots: one row each, in data order
     for (const band of bands) {
       if (band.keys.length < 2) continue;
@@ -156,9 +158,9 @@ export function layoutTree(root, { rowHeight }, size) {
     }
   }
   const heights = new Float64Array(bands.length);
-  for (const node of banded ? nodes : []) {
-    const b = bandOf[node.data];
-    heights[b] = Math.max(heights[b], tidy[node.data]);
+  for (const key of banded ? keys : []) {
+    const b = bandOf[key];
+    heights[b] = Math.max(heights[b], tidy[key]);
   }
   // `stacking`: each node's band, its place within it and each band's height (stackBands)
   const stacking = { bandOf, tidy, heights };
@@ -166,8 +168,7 @@ export function layoutTree(root, { rowHeight }, size) {
     x,
     y,
     depth,
-    nodes,
-    leaves,
+    keys,
     height: 0,
     headRoom: 0,
     bands,
@@ -184,10 +185,10 @@ export function layoutTree(root, { rowHeight }, size) {
  * Places the bands of several roots one below the other, `gap` apart, with `head` above the
  * first for its header (layout units; the camera widens them so that they stay readable when
  * the fitted zoom is small). Sets `height` (headroom included) and `headRoom`.
- * @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head
+ * @param {Layout} layout @param {number} gap @param {number} head
  */
 export function stackBands(layout, gap, head) {
-  const { y, nodes, bands } = layout;
+  const { y, keys, bands } = layout;
   if (bands.length > 1) {
     const { bandOf, tidy } = layout.stacking;
     const start = bandStarts(layout, gap);
@@ -195,19 +196,19 @@ export function stackBands(layout, gap, head) {
       band.y0 = start[i];
       band.y1 = start[i] + layout.stacking.heights[i];
     });
-    for (const node of nodes) y[node.data] = start[bandOf[node.data]] + tidy[node.data];
+    for (const key of keys) y[key] = start[bandOf[key]] + tidy[key];
   }
   let y0 = Infinity;
   let y1 = -Infinity;
-  for (const node of nodes) {
-    y0 = Math.min(y0, y[node.data]);
-    y1 = Math.max(y1, y[node.data]);
+  for (const key of keys) {
+    y0 = Math.min(y0, y[key]);
+    y1 = Math.max(y1, y[key]);
   }
   layout.headRoom = bands.length > 1 ? head : 0;
-  layout.height = nodes.length ? y1 - y0 + layout.headRoom : 0;
+  layout.height = keys.length ? y1 - y0 + layout.headRoom : 0;
 }
 
-/** Where each band starts when they are stacked `gap` apart. @param {ReturnType<typeof layoutTree>} layout @param {number} gap */
+/** Where each band starts when they are stacked `gap` apart. @param {Layout} layout @param {number} gap */
 function bandStarts(layout, gap) {
   const { heights } = layout.stacking;
   const start = new Float64Array(layout.bands.length);
@@ -215,27 +216,27 @@ function bandStarts(layout, gap) {
   return start;
 }
 
-/** The height stackBands would give `layout` (it is not changed). @param {ReturnType<typeof layoutTree>} layout @param {number} gap @param {number} head */
+/** The height stackBands would give `layout` (it is not changed). @param {Layout} layout @param {number} gap @param {number} head */
 function stackedHeight(layout, gap, head) {
   const { bandOf, tidy } = layout.stacking;
   const start = bandStarts(layout, gap);
   let y0 = Infinity;
   let y1 = -Infinity;
-  for (const node of layout.nodes) {
-    const y = start[bandOf[node.data]] + tidy[node.data];
+  for (const key of layout.keys) {
+    const y = start[bandOf[key]] + tidy[key];
     y0 = Math.min(y0, y);
     y1 = Math.max(y1, y);
   }
-  return layout.nodes.length ? y1 - y0 + head : 0;
+  return layout.keys.length ? y1 - y0 + head : 0;
 }
 
 /**
  * Sets the horizontal positions for a level width (layout units).
- * @param {ReturnType<typeof layoutTree>} layout
+ * @param {Layout} layout
  * @param {number} levelWidth
  */
 export function placeLevels(layout, levelWidth) {
-  for (const node of layout.nodes) layout.x[node.data] = layout.depth[node.data] * levelWidth;
+  for (const key of layout.keys) layout.x[key] = layout.depth[key] * levelWidth;
   layout.levelWidth = levelWidth;
 }
 
@@ -244,7 +245,7 @@ export function placeLevels(layout, levelWidth) {
  * (layout units) such that, at the zoom that fits the tree's height, each level takes a readable
  * share of the room's width; and with several roots, the gaps between their bands and above the
  * first (BAND_PX and HEAD_PX at that zoom, at least BAND_GAP and HEAD_ROOM rows).
- * @param {ReturnType<typeof layoutTree>} layout a layout as laid out (layoutTree)
+ * @param {Layout} layout a layout as laid out (layoutTree)
  * @param {{ width: number, height: number }} room
  * @param {{ maxFitScale: number, minLevelWidth: number, maxLevelWidth: number }} sizes
  * @returns {{ levelWidth: number, gap: number, head: number }}
@@ -270,8 +271,8 @@ export function levelSpread(layout, room, { maxFitScale, minLevelWidth, maxLevel
 
 /**
  * A copy of `layout` spread as `spread` says (levelSpread); `layout` stays as it was.
- * @param {ReturnType<typeof layoutTree>} layout @param {ReturnType<typeof levelSpread>} spread
- * @returns {ReturnType<typeof layoutTree>}
+ * @param {Layout} layout @param {ReturnType<typeof levelSpread>} spread
+ * @returns {Layout}
  */
 export function spreadLayout(layout, { levelWidth, gap, head }) {
   const spread = {

@@ -6,8 +6,8 @@
 // not changed (a new colour keeps the tree and the layout, a collapse the statistics). No DOM.
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
-import { itemHierarchy, layoutTree, levelSpread, spreadLayout } from "./layout.js";
-import { computeMarks } from "./scene.js";
+import { itemHierarchy, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
+import { computeMarkSteps, computeMarks } from "./scene.js";
 import { keyOfRow, subtreeStats, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
@@ -69,13 +69,19 @@ function lastPer() {
   /** @type {WeakMap<O, { key: unknown[], value: V }>} */
   const memo = new WeakMap();
   /** @param {O} owner @param {unknown[]} key @param {() => V} make @param {Same} [eq] @returns {V} */
-  return (owner, key, make, eq = same) => {
+  const remembered = (owner, key, make, eq = same) => {
     const last = memo.get(owner);
     if (last && last.key.length === key.length && last.key.every((v, i) => eq(v, key[i]))) return last.value;
     const value = make();
     memo.set(owner, { key, value });
     return value;
   };
+  /** Whether the value for `owner` and `key` is remembered. @param {O} owner @param {unknown[]} key */
+  remembered.has = (owner, key) => {
+    const last = memo.get(owner);
+    return !!last && last.key.length === key.length && last.key.every((v, i) => same(v, key[i]));
+  };
+  return remembered;
 }
 
 /** @type {ReturnType<typeof lastPer<Table, ViewTree>>} */
@@ -108,13 +114,43 @@ function treeOf(table, state) {
  * @param {ViewTree} tree @param {PictureSizes} sizes
  */
 function layoutOf(tree, sizes) {
-  const laid = layoutMemo(tree, [sizes.rowHeight], () => {
-    const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
-    return layoutTree(itemHierarchy(tree.items), sizes, keys);
-  });
+  const laid = layoutMemo(tree, [sizes.rowHeight], () => layoutTree(itemHierarchy(tree.items), sizes, keyCount(tree)));
   if (!sizes.room) return laid;
   const spread = levelSpread(laid, sizes.room, sizes);
   return spreadMemo(laid, [spread.levelWidth, spread.gap, spread.head], () => spreadLayout(laid, spread), near);
+}
+
+/** What the scene of `pic` is remembered by (per layout). @param {Picture} pic */
+function sceneKey({ table, tree, state, sizes: { rMin, rMax, aggregateFill } }) {
+  return [table, tree, rMin, rMax, aggregateFill, ...SCENE_KEYS.map((k) => state[k])];
+}
+/** What the scene of `pic` is made from. @param {Picture} pic */
+function sceneInput({ table, stats, tree, layout, state, sizes }) {
+  return { table, stats, tree, layout, view: state, sizes };
+}
+
+/** Item keys are below this. @param {ViewTree} tree */
+const keyCount = (tree) => tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
+
+/**
+ * Makes the parts of `pic` that a big tree takes long to make, in slices (yielding between
+ * them: see view/later.js): its view tree, its layout (the tidy walks in slices), its scene.
+ * Reading them afterwards finds them made.
+ * @param {Picture} pic
+ */
+export function* pictureSteps(pic) {
+  const { tree, sizes } = pic;
+  yield;
+  if (!layoutMemo.has(tree, [sizes.rowHeight])) {
+    const laid = yield* layoutSteps(itemHierarchy(tree.items), sizes, keyCount(tree));
+    layoutMemo(tree, [sizes.rowHeight], () => laid);
+    yield;
+  }
+  const { layout } = pic; // spread over the room
+  yield;
+  if (sceneMemo.has(layout, sceneKey(pic))) return;
+  const made = yield* computeMarkSteps(sceneInput(pic));
+  sceneMemo(layout, sceneKey(pic), () => made);
 }
 
 /**
@@ -146,11 +182,7 @@ export function picture(table, state, sizes) {
         return layout;
       },
       get scene() {
-        if (scene) return scene;
-        const { stats, tree: drawn, layout: at } = this;
-        const { rMin, rMax, aggregateFill } = sizes;
-        const key = [table, drawn, rMin, rMax, aggregateFill, ...SCENE_KEYS.map((k) => state[k])];
-        scene = sceneMemo(at, key, () => computeMarks({ table, stats, tree: drawn, layout: at, view: state, sizes }));
+        scene ??= sceneMemo(this.layout, sceneKey(this), () => computeMarks(sceneInput(this)));
         return scene;
       },
       keyOf,

@@ -7,6 +7,7 @@
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
 // with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
 
+import { runAll } from "../base/steps.js";
 import { metricByName, withoutFolds } from "../data/decode.js";
 import { asRow, NO_ID } from "../data/ids.js";
 import { judged, judgedMax, SMALL_FILL } from "./judge.js";
@@ -23,7 +24,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-t
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
 /** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
-/** @typedef {{ x: Float64Array, y: Float64Array, leaves: number[] }} Positions */
+/** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
 /**
  * @typedef {object} NodeMark
@@ -48,13 +49,24 @@ import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-t
 /** A compare view's node shapes by presence code (0: in both runs, drawn as circles). */
 const PRESENCE_SHAPES = /** @type {const} */ ([null, "square", "hexagon"]);
 
+/** Marks made between two yields of computeMarkSteps. */
+const SLICE_MARKS = 20_000;
+
 /**
- * @param {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
- *   sizes: { rMin: number, rMax: number, aggregateFill: string, smallFill?: string } }} scene
- * @returns {{ marks: NodeMark[], color: ColorScale, size: ReturnType<typeof sizeScale>, legends: LegendEntry[] }}
+ * @typedef {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
+ *   sizes: { rMin: number, rMax: number, aggregateFill: string, smallFill?: string } }} SceneInput
+ * @typedef {{ marks: NodeMark[], color: ColorScale, size: ReturnType<typeof sizeScale>, legends: LegendEntry[] }} Scene
  *   marks indexed by item key (sparse)
  */
-export function computeMarks({ table, stats, tree, layout, view, sizes }) {
+
+/** The scene: a mark per drawn item, the scales, the legends. @param {SceneInput} scene @returns {Scene} */
+export const computeMarks = (scene) => runAll(computeMarkSteps(scene));
+
+/**
+ * computeMarks in slices (yielding between them: 10^5 items take ~50 ms).
+ * @param {SceneInput} scene @returns {Generator<void, Scene, void>}
+ */
+export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
   const colorMetric = metricByName(table, view.colorBy);
   const sizeMetric = metricByName(table, view.sizeBy);
   if (!colorMetric) throw new RangeError(`unknown colour metric ${JSON.stringify(view.colorBy)}`);
@@ -62,6 +74,7 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   const judging = judged(table, view);
   const small = judging?.small ?? null;
   const { colors, size, fills } = scalesOf(table, stats, tree, view, colorMetric, sizeMetric, sizes, small);
+  yield;
   const aggregate = aggregateColorValue(stats, colorMetric, judging);
   const smallFill = sizes.smallFill ?? SMALL_FILL;
   /** a node's own colour (a row's value on its tree's scale), worked out once per scale */
@@ -73,7 +86,8 @@ export function computeMarks({ table, stats, tree, layout, view, sizes }) {
   };
   /** @type {NodeMark[]} */
   const marks = [];
-  for (const item of tree.items) {
+  for (const [i, item] of tree.items.entries()) {
+    if (i && i % SLICE_MARKS === 0) yield;
     const { key } = item;
     const at = { key, x: layout.x[key], y: layout.y[key] };
     if (item.kind === "aggregate") {

@@ -22,6 +22,7 @@ export const DEFAULT_SIZES = {
   maxLabelCandidates: 800, // a view has room for a few hundred labels; the largest nodes are tried
   labelsLaterAbove: 4000, // drawn nodes above which labels are placed in a task after the drawing's frame
   drawLaterAbove: 20_000, // table rows above which a new table is drawn in tasks of their own (later.js; also a table drawn whole of more than canvasAbove nodes)
+  sliceMs: 30, // ms of a big first picture's layout per task (later.js; 0: a slice a task)
   aggregateFill: "#9e9e9e",
   // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views
   legendPosition: /** @type {"left" | "top" | "auto"} */ ("auto"),

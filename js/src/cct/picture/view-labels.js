@@ -2,8 +2,9 @@
 // selected and searched nodes, then the nodes the colour singles out (its extremes), the hot path,
 // then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
+import { runAll } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
-import { layoutLabels } from "./label-layout.js";
+import { layoutLabelSteps } from "./label-layout.js";
 import { labelMark } from "./scene.js";
 import { focusTotals, shareBase, totals } from "./shares.js";
 
@@ -39,7 +40,14 @@ function hotKeys(tree, marks) {
   return out;
 }
 
+/** @typedef {Parameters<typeof viewLabelSteps>[0]} LabelView */
+
+/** The labels of a view (see viewLabelSteps), placed at once. @param {LabelView} view */
+export const viewLabels = (view) => runAll(viewLabelSteps(view));
+
 /**
+ * The labels of a view, in slices (yielding between them: a view of 10^5 nodes takes a few
+ * hundred ms): what is in view is read in the first slice.
  * @param {{ table: import("../data/decode.js").Table, stats: ReturnType<typeof import("./view-tree.js").subtreeStats>,
  *   tree: { items: ViewItem[], byKey: Map<number, ViewItem> }, marks: NodeMark[],
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
@@ -52,9 +60,9 @@ function hotKeys(tree, marks) {
  *   `share`: labels end with the node's share of `metric`'s total (of the `focus` row's, if not -1);
  *   `first`: item keys labelled before all others (selected and searched nodes); `colorBy`: the
  *   colour metric, whose largest value drawn (and most negative one) is labelled next
- * @returns {import("./label-layout.js").LabelMark[]}
+ * @returns {Generator<void, import("./label-layout.js").LabelMark[], void>}
  */
-export function viewLabels(view) {
+export function* viewLabelSteps(view) {
   const { table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands, share } = view;
   const { width: w, height: h } = size;
   /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
@@ -65,6 +73,7 @@ export function viewLabels(view) {
     const p = screenOf(it.key);
     if (p.x >= -m.r && p.x <= w + m.r && p.y >= -m.r && p.y <= h + m.r) onScreen.push({ it, p, m });
   }
+  yield;
   // what does not change while the view only zooms or pans: computed once per tree and scene
   let cached = memo.get(marks);
   if (!cached || cached.tree !== tree) {
@@ -72,6 +81,7 @@ export function viewLabels(view) {
     memo.set(marks, cached);
   }
   const { hot, parents } = cached;
+  yield;
   const inFrame = onScreen.filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h);
   // where the eye goes, before the hot path: what the user picked, then the colour's extremes
   const first = new Set(view.first ?? []);
@@ -104,8 +114,10 @@ export function viewLabels(view) {
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
+  const chosen = top(sizes.maxLabelCandidates);
+  yield;
   /** @type {import("./label-layout.js").LabelCandidate[]} */
-  const nodes = top(sizes.maxLabelCandidates).map(({ it, p, m }) => ({
+  const nodes = chosen.map(({ it, p, m }) => ({
     key: it.key,
     x: p.x,
     y: p.y,
@@ -130,7 +142,9 @@ export function viewLabels(view) {
     y: p.y,
     r: m.r,
   }));
-  const placed = layoutLabels(candidates, obstacles, { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut });
+  yield;
+  const frame = { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut };
+  const placed = yield* layoutLabelSteps(candidates, obstacles, frame);
   return placed.map((l) => {
     const header = headers.get(l.key);
     if (header) return { ...header, text: l.text, dx: l.dx, dy: l.dy };

@@ -17,7 +17,7 @@ import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
 import { foldsOfPicture } from "../picture/fit.js";
-import { picture, statsOf } from "../picture/picture.js";
+import { picture, pictureSteps, statsOf } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
 import { commandOf, createCommands } from "../state/commands.js";
@@ -72,7 +72,7 @@ export function createRenderer(container, options = {}) {
   const store = createStore({ onChange, onSelect });
   let brushing = false;
   const view = () => store.view;
-  const later = createLater(container.ownerDocument.defaultView);
+  const later = createLater(container.ownerDocument.defaultView, D.sliceMs);
   /** @type {Table | null} the table the view has (drawn, or about to be) */
   let table = null;
   /** @type {import("../picture/picture.js").Picture | null} the picture drawn now (null: none of this table yet) */
@@ -308,9 +308,17 @@ export function createRenderer(container, options = {}) {
         // put off too: a table drawn whole (no folding to fit) of more nodes than SVG draws, whose
         // layout and scene cost several times its walks (10k nodes: one task of ~100 ms)
         const whole = !view().foldToFit && data.size > D.canvasAbove;
+        // the picture's long parts (its layout above all) in slices over several tasks
+        const prepare = function* () {
+          spreadOver(camera.room());
+          const pic = /** @type {import("../picture/picture.js").Picture} */ (current());
+          yield* pictureSteps(pic);
+          yield;
+          painter.histogram(pic);
+        };
         if (otherTree && (data.size > D.drawLaterAbove || whole)) {
           refreshToolbar();
-          later.schedule([fold, draw]);
+          later.schedule([fold, prepare, draw]);
         } else {
           if (otherTree) fold();
           draw();

@@ -33,15 +33,22 @@ def text_column(
         values = np.full(n, None, dtype=object)
         values[have] = cells[first_row[have]]
     # a copy of the column's references, taken now: a later change to the dataframe does
-    # not change what the picture shows
-    # all text (a C-level type check, 1M names: ~0.05 s): none is missing; else look (isna
-    # tests every kind of missing value: ~0.3 s)
-    if pd.api.types.infer_dtype(values, skipna=False) == "string":
-        return TextColumn.of_values(values)
-    missing = np.flatnonzero(pd.isna(values))
-    if missing.size:
-        values[missing] = from_frames([nodes[i] for i in missing.tolist()], column)
-    return TextColumn.of_values(values)
+    # not change what the picture shows. Missing values are looked for when read (1M names:
+    # ~0.05 s for the whole column, nothing for a picture's few thousand).
+
+    def read(rows: np.ndarray | None) -> np.ndarray:
+        chosen = values if rows is None else values[rows]
+        # all text (a C-level type check): none is missing; else look (isna tests every kind
+        # of missing value: ~0.3 s at 1M)
+        if pd.api.types.infer_dtype(chosen, skipna=False) == "string":
+            return chosen
+        chosen = chosen.copy()
+        missing = np.flatnonzero(pd.isna(chosen))
+        ids = missing if rows is None else rows[missing]
+        chosen[missing] = from_frames([nodes[i] for i in ids.tolist()], column)
+        return chosen
+
+    return TextColumn(read)
 
 
 def from_frames(chosen: list[Any], column: str) -> np.ndarray:

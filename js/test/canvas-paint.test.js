@@ -1,7 +1,7 @@
 // Links on canvas (js/src/cct/draw/canvas-paint.js): a link reaching far out of the view is drawn as
 // the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
-import { inverseX, inverseY, linksPath } from "../src/cct/draw/canvas-paint.js";
+import { inverseX, inverseY, linksPath, paintSteps } from "../src/cct/draw/canvas-paint.js";
 
 /** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
 beforeEach(() => {
@@ -156,4 +156,52 @@ test("whole links whose ends fall on the same pixels as the link before are draw
   // links apart by a pixel or more are all drawn
   const apart = links.filter((_, j) => j % 100 === 0).map((s, i) => ({ ...s, y1: 2 * i }));
   expect(linksPath(apart, { ...box, px: 1 }).curves.length).toBe(apart.length);
+});
+
+test("a painting yields after every few dozen links and marks (one step's raster stays short)", () => {
+  // a step is the least a slice of painting can do (slices.js): in a software rasteriser 200
+  // curves of a whole-tree view took ~100 ms to rasterise, a picture's task past 100 ms
+  let curves = 0;
+  let arcs = 0;
+  const steps = [];
+  const c = {
+    setTransform() {},
+    clearRect() {},
+    beginPath() {},
+    save() {},
+    restore() {},
+    setLineDash() {},
+    fill() {},
+    arc() {
+      arcs++;
+    },
+    stroke(/** @type {{ curves: unknown[] }} */ path) {
+      curves += path.curves.length;
+    },
+  };
+  const links = Array.from({ length: 1000 }, (_, i) => ({ x0: 0, y0: i / 10, x1: 50, y1: i / 10 + 1 }));
+  const list = Array.from({ length: 1000 }, (_, i) => ({ x: 50, y: i / 10, r: 1, fill: "red" }));
+  const drawing = {
+    w: 100,
+    h: 100,
+    dpr: 1,
+    t: { x: 0, y: 0, k: 1 },
+    maxR: 1,
+    list,
+    segments: links,
+    callerSegments: [],
+  };
+  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+  const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);
+  for (let step = run.next(); ; step = run.next()) {
+    steps.push({ curves, arcs });
+    curves = arcs = 0;
+    if (step.done) break;
+  }
+  // 1,000 links in steps of at most 50 (of which those on the pixels of the one before are
+  // left out), then 1,000 marks in steps of at most 100
+  expect(steps.filter((s) => s.curves > 0).length).toBeGreaterThanOrEqual(20);
+  expect(Math.max(...steps.map((s) => s.curves))).toBeLessThanOrEqual(50);
+  expect(steps.reduce((sum, s) => sum + s.arcs, 0)).toBe(1000);
+  expect(Math.max(...steps.map((s) => s.arcs))).toBeLessThanOrEqual(100);
 });

@@ -3,7 +3,10 @@
 // (live-picture.js).
 import { shapePath } from "../picture/shapes.js";
 
-const STROKE_BATCH = 200;
+/** Links (and outlines) stroked between two steps of a painting: a step is the least a slice
+ * can do (slices.js), and 200 curves of a 100k-node tree drawn whole took a software rasteriser
+ * ~100 ms (a picture's tasks of 110-117 ms; 50: under 100). */
+const STROKE_BATCH = 50;
 /** Marks in view above which they are painted without outlines (a dense overview). */
 const OUTLINED_MAX = 5000;
 /** Outline dash patterns in screen pixels, as widget.css draws the SVG marks. */
@@ -32,7 +35,7 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
  */
 
 /** Marks filled between two steps of a painting (a slice can be a few milliseconds: slices.js). */
-const MARK_BATCH = 250;
+const MARK_BATCH = 100;
 
 /**
  * Paints the links and marks in view onto `c` (sized `w` × `h` CSS pixels at `dpr` device pixels

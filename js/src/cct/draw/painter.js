@@ -1,29 +1,23 @@
 // The painter: draws a picture (picture/picture.js: view tree, layout, scene) on one of the two
-// drawing backends, which it owns — marks, links, bands, legends, labels, status line and
-// breadcrumb — plus the hover tooltip. The picture is the renderer's, read through `picture()`:
+// drawing backends, which it owns — marks, links, bands, legends (view-legends.js), labels
+// (painter-labels.js), status line and breadcrumb — plus the hover tooltip. The picture is the renderer's, read through `picture()`:
 // the painter holds no data of its own. It reads the view state from the store and never
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
-import { runAll } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
 import { NO_KEY, NO_ROW } from "../data/ids.js";
-import { bandHeaders, bandRules } from "../picture/bands.js";
+import { bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
-import { judged, judgedKey } from "../picture/judge.js";
-import { fitMarksToRows } from "../picture/mark-room.js";
 import { callerSegments, linkSegments, statusText } from "../picture/scene.js";
-import { legendShare } from "../picture/shares.js";
-import { viewLabelSteps } from "../picture/view-labels.js";
 import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { createChangeRings } from "./change-rings.js";
 import { createHover, createPin } from "./hover.js";
 import { createNavigation } from "./navigation.js";
-import { placePin } from "./pin-place.js";
+import { createPainterLabels } from "./painter-labels.js";
 import { createSpreads } from "./spreads.js";
 import { createSvgBackend } from "./svg-backend.js";
-import { textMeasure } from "./text-measure.js";
-import { drawLegends, LEGEND_BAND, metricTitle } from "./view-legends.js";
+import { viewLegends } from "./view-legends.js";
 
 /** @typedef {import("../picture/picture.js").Picture} Picture */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -104,7 +98,7 @@ export function createPainter({
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
-  const pin = createPin({ doc, chrome, spreads, place: placePinned });
+  const pin = createPin({ doc, chrome, spreads, place: () => labels.placePinned() });
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
   const hover = createHover({
     doc,
@@ -116,51 +110,31 @@ export function createPainter({
   });
 
   /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
-  function drawLegendsOf(pic) {
-    if (!backend) return;
-    const { table, scene } = pic;
-    const colorMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().colorBy));
-    const sizeMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, view().sizeBy));
-    const share = legendShare(table, view(), colorMetric, table.rowOf);
-    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
-    const small = judgedKey(judged(table, view()));
-    const sizeTitle = metricTitle(sizeMetric, units);
-    // drawn again only when what they show changes: a collapse or expand keeps the scales
-    const onTop = legendsOnTop();
-    const key = [
-      backend.legendLayer.node(),
-      scene.legends,
-      scene.size,
-      share?.base,
-      colorTitle,
-      sizeTitle,
-      onTop,
-      D.legendScale,
-      table.presenceLabels,
-      small,
-      table.changes,
-    ];
-    if (key.length === legendKey.length && key.every((v, i) => v === legendKey[i])) return;
-    legendKey = key;
-    drawLegends(backend.legendLayer, {
-      legends: scene.legends,
-      size: scene.size,
-      format: share?.format,
-      colorTitle,
-      sizeTitle,
-      onTop,
-      scale: D.legendScale,
-      presence: table.presenceLabels,
-      small,
-      changes: !!table.changes?.cause.some((c) => c > 0),
-    });
-  }
+  const legendsOf = viewLegends({ D, store, legendsOnTop });
+  const drawLegendsOf = (/** @type {Picture} */ pic) => backend && legendsOf(backend.legendLayer, pic, units);
   /** The height of the change rings' key under the legends (labels keep out of it). */
   const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
-  /** @type {unknown[]} what the legends were last drawn from (see drawLegendsOf) */
-  let legendKey = [];
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
   const markList = ({ tree, scene }) => tree.items.map((it) => scene.marks[it.key]).filter((m) => m !== undefined);
+  /** @type {NodeId[]} the search's matches, labelled first */
+  let matched = [];
+  const labels = createPainterLabels({
+    doc,
+    D,
+    camera,
+    chrome,
+    store,
+    picture,
+    drawable,
+    backend: () => backend,
+    legendsOnTop,
+    markList,
+    keys,
+    screenOf,
+    keyOf,
+    matched: () => matched,
+  });
+  const updateLabels = () => labels.update();
 
   function draw() {
     const pic = drawable();
@@ -218,178 +192,17 @@ export function createPainter({
     if (!pic) return;
     const { table, tree, layout } = pic;
     hover(null, null);
-    // a new structure of a big table: its task already walked the whole table (view tree,
-    // statistics, folds), so its labels come later too (100k rows: 15 ms of 158); likewise after
-    // a big picture (a collapse of thousands of nodes at 10k drawn: ~20 ms of labels on ~45 ms)
-    labelsAfterRebuild = table.size > D.drawLaterAbove || itemsDrawn > D.labelsLaterAbove;
-    itemsDrawn = tree.items.length;
     // labels are placed once, where the camera ends (the end of its move places them), not
     // also where the old structure's zoom would show the new one
-    holdLabels = true;
-    try {
-      draw();
-    } finally {
-      holdLabels = false;
-    }
-    labelsAsked = false;
+    labels.held(table.size, tree.items.length, draw);
     histogram();
     // labels placed later: those of the old structure would name the wrong places meanwhile
-    if (labelsLater()) backend?.drawLabels([]);
+    labels.clearIfLater();
     const key = anchor === null ? NO_KEY : pic.keyOf(anchor.id);
     if (anchor && key >= 0 && tree.byKey.has(key)) camera.keep(anchor.at, layout.x[key], layout.y[key]);
     else fitToView();
-    if (!labelsAsked) updateLabels();
+    labels.updateUnlessAsked();
   }
-  /** a move of the camera is under way (between its start and end) */
-  let gliding = false;
-  /** a rebuild draws: labels wait for its camera; whether they were asked for since */
-  let holdLabels = false;
-  let labelsAsked = false;
-
-  /** The font family the labels inherit on the page. */
-  function labelFont() {
-    const svg = backend?.svg;
-    const family = svg && doc.defaultView ? doc.defaultView.getComputedStyle(svg).fontFamily : "";
-    return family || "sans-serif";
-  }
-  /** Text widths in the labels' font (measured once per painter). */
-  let measure = /** @type {((text: string) => number) | null} */ (null);
-
-  /** @type {number} the frame after which the labels are placed (big views), 0: none */
-  let labelFrame = 0;
-  /** @type {number} the task that places them, 0: none */
-  let labelTask = 0;
-  /** @type {Generator<void, void, void> | null} labels being placed in slices (labelSteps) */
-  let labelRun = null;
-  /** the next labels come later: a big table was just laid out (see `rebuild`) */
-  let labelsAfterRebuild = false;
-  /** items in the picture before the latest rebuild */
-  let itemsDrawn = 0;
-  /** Labels for the nodes in view (see view-labels.js). In a view of more than
-   * `D.labelsLaterAbove` nodes, or just after a table of more than `D.drawLaterAbove` rows was
-   * laid out again, they are placed
-   * in a task of their own after the next frame: that frame shows the nodes without waiting for
-   * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
-   * is, were it added to the frame's painting), and moves in between place them once. Labels
-   * that a new structure made stale are taken away at once (`rebuild`). */
-  const labelsLater = () => {
-    const pic = picture();
-    return !!pic && (pic.tree.items.length > D.labelsLaterAbove || labelsAfterRebuild);
-  };
-  function updateLabels() {
-    if (holdLabels) return;
-    labelsAsked = true;
-    if (!labelsLater()) return placeLabels();
-    const win = doc.defaultView;
-    if (labelRun) cancelLabels(); // begun with what was in view then: begun again
-    if (labelFrame || labelTask || !win) return;
-    const raf = win.requestAnimationFrame?.bind(win) ?? ((/** @type {() => void} */ f) => win.setTimeout(f, 16));
-    // in slices of ~D.sliceMs a task (10^5 nodes in view: a few hundred ms in all)
-    const slice = () => {
-      labelTask = 0;
-      // a glide under way (a collapse refitting): its end places them, once, where it ends
-      if (gliding) {
-        labelRun = null;
-        return;
-      }
-      labelsAfterRebuild = false;
-      const run = labelRun ?? labelSteps();
-      labelRun = run;
-      const end = performance.now() + D.sliceMs;
-      let step = run.next();
-      while (!step.done && labelRun === run && performance.now() < end) step = run.next();
-      if (labelRun !== run) return; // placed or dropped meanwhile
-      if (step.done) labelRun = null;
-      else labelTask = win.setTimeout(slice, 0);
-    };
-    labelFrame = raf(() => {
-      labelFrame = 0;
-      labelTask = win.setTimeout(slice, 0);
-    });
-  }
-  /** Drops labels waiting to be placed. */
-  function cancelLabels() {
-    const win = doc.defaultView;
-    if (labelFrame) (win?.cancelAnimationFrame ?? clearTimeout)(labelFrame);
-    if (labelTask) win?.clearTimeout(labelTask);
-    labelFrame = labelTask = 0;
-    labelRun = null;
-  }
-  function placeLabels() {
-    cancelLabels(); // placed now: whatever was waiting is done
-    labelsAfterRebuild = false;
-    runAll(labelSteps());
-  }
-  /** Places the labels for the nodes in view, in slices (a yield between two). */
-  function* labelSteps() {
-    const pic = drawable();
-    if (!pic || !backend) return;
-    const { table, stats, tree, layout, scene } = pic;
-    // a figure's marks no larger than their rows (its zoom is known now)
-    if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) {
-      for (const m of markList(pic)) layout.x[m.key] = m.x; // a staggered mark: its label follows
-      backend.moveNodes(markList(pic));
-    }
-    // in the font the labels are drawn in: the figure's, or the page's (JupyterLab's UI font)
-    measure ??= textMeasure(doc, D.labelPx, D.fontFamily || labelFont());
-    // the legends' corner: a column on the left, or a row on top
-    const { width } = camera.size;
-    legends = legendsOnTop()
-      ? { x0: 0, y0: 0, x1: width, y1: LEGEND_BAND * D.legendScale }
-      : {
-          x0: 0,
-          y0: 0,
-          x1: D.legendRoom - 6,
-          y1: (66 + 46 * Math.min(6, scene.legends.length) + keys()) * D.legendScale,
-        };
-    const keepOut = [legends];
-    const { marks } = scene;
-    const size = camera.size;
-    const bands = bandHeaders({ layout, table, stats, tree, marks, transform: camera.transform, size, sizes: D });
-    const { sizeBy, focus, colorBy } = view();
-    const share = { metric: sizeBy, focus: focus === null ? -1 : table.rowOf(focus) };
-    // selected and searched nodes are labelled first
-    const first = placeSelection(table, tree, [...store.selection, ...matched]).drawn;
-    labels = yield* viewLabelSteps({
-      table,
-      stats,
-      tree,
-      marks,
-      screenOf,
-      size,
-      sizes: D,
-      measure,
-      keepOut,
-      bands,
-      share,
-      first,
-      colorBy,
-    });
-    backend.drawLabels(labels);
-    placePinned();
-  }
-  /** what the labels were placed among: the labels drawn and the legends' box */
-  /** @type {import("../picture/label-layout.js").LabelMark[]} */ let labels = [];
-  let legends = { x0: 0, y0: 0, x1: 0, y1: 0 };
-  /** The pinned spread, shown, in the corner where it covers the least of the tree (pin-place.js). */
-  function placePinned() {
-    const pic = drawable();
-    if (!pic || chrome.pinned.hidden || !measure) return;
-    const last = store.selection.at(-1);
-    const selected = last === undefined ? NO_KEY : keyOf(last);
-    const onTop = legendsOnTop();
-    placePin(chrome.pinned, {
-      camera,
-      marks: markList(pic),
-      labels,
-      measure,
-      labelPx: D.labelPx,
-      legends,
-      onTop,
-      selected,
-    });
-  }
-
   /** @param {boolean} [glide] animated, as navigation */
   function fitToView(glide = false) {
     const layout = picture()?.layout;
@@ -428,8 +241,6 @@ export function createPainter({
     else updateLabels();
   }
 
-  /** @type {NodeId[]} the search's matches, labelled first */
-  let matched = [];
   /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
    * which the status line names (hidden-selection.js). */
   function showSelection() {
@@ -442,7 +253,7 @@ export function createPainter({
     pin(table, store.selection, view().colorBy);
     const hidden = hiddenSelectionText(table, stats, tree, placed);
     chrome.setStatus(statusText(table, stats, tree, view(), hidden));
-    if (labels.length) updateLabels(); // the selected nodes' labels come first
+    if (labels.placed.length) updateLabels(); // the selected nodes' labels come first
   }
 
   /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
@@ -501,7 +312,7 @@ export function createPainter({
     hover,
     /** A move of the camera ended: painted fully, labelled. */
     settle() {
-      gliding = false;
+      labels.gliding = false;
       backend?.settle();
       updateLabels();
     },
@@ -512,7 +323,7 @@ export function createPainter({
     marks,
     /** The camera moved: the backend and the change rings follow. @param {{ x: number, y: number, k: number }} t @param {boolean} moving */
     setTransform(t, moving) {
-      gliding = moving;
+      labels.gliding = moving;
       backend?.setTransform(t, moving);
       rings.zoom(t.k);
     },
@@ -526,7 +337,7 @@ export function createPainter({
       restyle();
     },
     destroy() {
-      cancelLabels();
+      labels.cancel();
       backend?.destroy();
       backend = null;
     },

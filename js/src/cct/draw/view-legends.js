@@ -2,9 +2,11 @@
 // size legend, the keys of a compare view's glyphs, of an ensemble's change rings and of the grey
 // nodes too small to judge, in a
 // column on the left or a row on top; and their titles (metric, kind, unit).
-import { SMALL_FILL } from "../picture/judge.js";
+import { metricByName } from "../data/decode.js";
+import { judged, judgedKey, SMALL_FILL } from "../picture/judge.js";
 import { shortenName } from "../picture/label-text.js";
 import { shapePath } from "../picture/shapes.js";
+import { legendShare } from "../picture/shares.js";
 import { RING_COLORS } from "./change-rings.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
 
@@ -128,4 +130,55 @@ export function metricTitle(m, units) {
   // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
   const kind = MAX_KIND_TITLE[m.kind] ?? m.kind;
   return `${m.name}${says ? "" : ` (${kind})`}${unit}`;
+}
+
+/**
+ * The legends of a view's pictures, each drawn on a legend layer only when what it shows changed
+ * (a collapse or expand keeps the scales).
+ * @param {{ D: import("../picture/sizes.js").Sizes, store: import("../state/store.js").Store,
+ *   legendsOnTop: () => boolean }} parts
+ * @returns {(layer: import("d3-selection").Selection<SVGGElement, unknown, null, undefined>,
+ *   pic: import("../picture/picture.js").Picture, units: Record<string, string>) => void}
+ */
+export function viewLegends({ D, store, legendsOnTop }) {
+  /** @type {unknown[]} what the legends were last drawn from */
+  let drawnFrom = [];
+  return (layer, pic, units) => {
+    const { table, scene } = pic;
+    const colorMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, store.view.colorBy));
+    const sizeMetric = /** @type {import("../data/decode.js").Metric} */ (metricByName(table, store.view.sizeBy));
+    const share = legendShare(table, store.view, colorMetric, table.rowOf);
+    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const small = judgedKey(judged(table, store.view));
+    const sizeTitle = metricTitle(sizeMetric, units);
+    // drawn again only when what they show changes: a collapse or expand keeps the scales
+    const onTop = legendsOnTop();
+    const key = [
+      layer.node(),
+      scene.legends,
+      scene.size,
+      share?.base,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      D.legendScale,
+      table.presenceLabels,
+      small,
+      table.changes,
+    ];
+    if (key.length === drawnFrom.length && key.every((v, i) => v === drawnFrom[i])) return;
+    drawnFrom = key;
+    drawLegends(layer, {
+      legends: scene.legends,
+      size: scene.size,
+      format: share?.format,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      scale: D.legendScale,
+      presence: table.presenceLabels,
+      small,
+      changes: !!table.changes?.cause.some((c) => c > 0),
+    });
+  };
 }

@@ -20,21 +20,15 @@ class TextColumn:
 
     __slots__ = ("_full", "_read")
 
-    def __init__(self, read: Reader) -> None:
-        self._read: Reader | None = read
-        self._full: tuple[np.ndarray, list[str]] | None = None
+    def __init__(self, read: Reader | None, full: tuple[np.ndarray, list[str]] | None = None):
+        """``read``: how to read the texts when first needed; or ``full``: (codes, table)."""
+        self._read = read
+        self._full = full
 
     @classmethod
     def of(cls, codes: np.ndarray, table: list[str]) -> TextColumn:
         """A column already factorised."""
-        column = cls(_unread)
-        column._full, column._read = (np.asarray(codes, dtype=np.int32), list(table)), None
-        return column
-
-    @classmethod
-    def of_values(cls, values: np.ndarray) -> TextColumn:
-        """A column of these texts, one per node, factorised when first read."""
-        return cls(lambda rows: values if rows is None else values[rows])
+        return cls(None, (np.asarray(codes, dtype=np.int32), list(table)))
 
     def _factorised(self) -> tuple[np.ndarray, list[str]]:
         if self._full is None:
@@ -75,10 +69,6 @@ class TextColumn:
         codes, table = self._full
         used, code = np.unique(codes[rows], return_inverse=True)
         return code.astype(np.int32).reshape(-1), [table[i] for i in used.tolist()]
-
-
-def _unread(rows: np.ndarray | None) -> np.ndarray:  # pragma: no cover - never called
-    raise AssertionError("a factorised column reads nothing")
 
 
 def factorise(values: np.ndarray) -> tuple[np.ndarray, list[str]]:

@@ -6,8 +6,8 @@ import {
   bandCount,
   bandIndex,
   bandRoom,
+  forestOf,
   HEAD_PX,
-  itemHierarchy,
   layoutTree,
 } from "../src/cct/picture/layout.js";
 import { payload, realProfile, smallTree } from "./fixtures.js";
@@ -29,7 +29,7 @@ describe("bands of several roots", () => {
   const parent = [-1, 0, 0, 1, 1, 2, -1, -1, -1, 8];
 
   test("each root's subtree is a strip of its own, BAND_GAP rows from the next", () => {
-    const layout = layoutTree(itemHierarchy(itemsOf(parent)), { rowHeight: ROW }, parent.length);
+    const layout = layoutTree(forestOf(itemsOf(parent)), { rowHeight: ROW }, parent.length);
     expect(layout.bands.map((b) => b.keys)).toEqual([[0], [8], [6, 7]]); // leaf roots share the last one
     for (const band of layout.bands) {
       const keys = new Set(band.keys.flatMap((k) => [...subtree(parent, k)]));
@@ -48,7 +48,7 @@ describe("bands of several roots", () => {
   test("small roots before, between and after big ones share one band, the last (lowest)", () => {
     // 0, 3, 6: leaf roots; 1 → 2 and 4 → 5: roots with a child; 7: a leaf root after them
     const forest = [-1, -1, 1, -1, -1, 4, -1, -1];
-    const layout = layoutTree(itemHierarchy(itemsOf(forest)), { rowHeight: ROW }, forest.length);
+    const layout = layoutTree(forestOf(itemsOf(forest)), { rowHeight: ROW }, forest.length);
     expect(layout.bands.map((b) => b.keys)).toEqual([[1], [4], [0, 3, 6, 7]]);
     const lowestBig = Math.max(...[1, 2, 4, 5].map((k) => layout.y[k]));
     expect(Math.min(...[0, 3, 6, 7].map((k) => layout.y[k]))).toBeGreaterThanOrEqual(lowestBig + BAND_GAP * ROW);
@@ -78,7 +78,7 @@ describe("bands of several roots", () => {
 
   test("one root: no bands, no room for headers", () => {
     const one = [-1, 0, 0, 1];
-    const layout = layoutTree(itemHierarchy(itemsOf(one)), { rowHeight: ROW }, one.length);
+    const layout = layoutTree(forestOf(itemsOf(one)), { rowHeight: ROW }, one.length);
     expect(layout.bands).toEqual([]);
     expect(layout.headRoom).toBe(0);
   });

@@ -8,7 +8,7 @@ import { createChrome } from "../src/cct/draw/chrome.js";
 import { tooltipContent } from "../src/cct/draw/tooltip-content.js";
 import { drawLegends } from "../src/cct/draw/view-legends.js";
 import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/picture/judge.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { forestOf, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { computeMarks } from "../src/cct/picture/scene.js";
 import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
@@ -42,7 +42,7 @@ function marksOf(table, state) {
   const v = view(state);
   const tree = buildViewTree(table, stats, { collapsed: new Set(v.collapsed) });
   const keys = tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
-  const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, keys);
+  const layout = layoutTree(forestOf(tree.items), { rowHeight: 28 }, keys);
   placeLevels(layout, 100);
   return computeMarks({ table, stats, tree, layout, view: v, sizes: { rMin: 2.5, rMax: 12, aggregateFill: "#999" } });
 }

@@ -2,7 +2,7 @@
 // can be told from circles, however small their node's value (js/src/cct/picture/shapes.js, scene.js).
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { forestOf, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { computeMarks } from "../src/cct/picture/scene.js";
 import { glyphRadius, SHAPED_MIN_R, shapePath } from "../src/cct/picture/shapes.js";
 import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
@@ -48,7 +48,7 @@ describe("shaped marks", () => {
     const stats = subtreeStats(table);
     const view = { ...VIEW_DEFAULTS, colorBy: "larger", sizeBy: "larger" };
     const tree = buildViewTree(table, stats, { collapsed: new Set() });
-    const layout = layoutTree(itemHierarchy(tree.items), { rowHeight: 28 }, tree.items.length);
+    const layout = layoutTree(forestOf(tree.items), { rowHeight: 28 }, tree.items.length);
     placeLevels(layout, 100);
     const sizes = { rMin: 2.5, rMax: 12, aggregateFill: "#999" };
     const { marks } = computeMarks({ table, stats, tree, layout, view, sizes });

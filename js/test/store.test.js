@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { createCamera } from "../src/cct/input/camera.js";
-import { itemHierarchy, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
+import { forestOf, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { createStore } from "../src/cct/state/store.js";
 
 describe("store", () => {
@@ -59,7 +59,7 @@ describe("camera", () => {
       { key: 1, parentKey: 0 },
       { key: 2, parentKey: 0 },
     ];
-    const layout = layoutTree(itemHierarchy(items), { rowHeight: 28 }, 3);
+    const layout = layoutTree(forestOf(items), { rowHeight: 28 }, 3);
     placeLevels(layout, 100);
     return layout;
   }

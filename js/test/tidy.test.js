@@ -1,7 +1,7 @@
 import { hierarchy, tree } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
 import { runAll } from "../src/cct/base/steps.js";
-import { itemHierarchy, layoutSteps, layoutTree } from "../src/cct/picture/layout.js";
+import { layoutSteps, layoutTree } from "../src/cct/picture/layout.js";
 import { forestOf, tidySteps } from "../src/cct/picture/tidy.js";
 
 /** A seeded random number in [0, 1). @param {number} seed */
@@ -121,8 +121,8 @@ describe("a layout done in slices", () => {
   test("equals one done at once, bands and all", () => {
     const items = itemsOf(randomParents(5000, 6, 0.02));
     const size = items.length;
-    const once = layoutTree(itemHierarchy(items), { rowHeight: 28 }, size);
-    const steps = layoutSteps(itemHierarchy(items), { rowHeight: 28 }, size);
+    const once = layoutTree(forestOf(items), { rowHeight: 28 }, size);
+    const steps = layoutSteps(forestOf(items), { rowHeight: 28 }, size);
     let slices = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) slices++;
@@ -131,7 +131,7 @@ describe("a layout done in slices", () => {
     expect(once.bands.length).toBeGreaterThan(1);
     // the tidy rows are d3's (a single band: stacking moves nothing)
     const one = itemsOf(randomParents(3000, 8, 0));
-    const laid = layoutTree(itemHierarchy(one), { rowHeight: 28 }, one.length);
+    const laid = layoutTree(forestOf(one), { rowHeight: 28 }, one.length);
     const d3 = d3Positions(one, 28);
     expect(one.every((it) => laid.y[it.key] === d3.get(it.key))).toBe(true);
   });

@@ -60,12 +60,8 @@ export function childLists(parent) {
   return { roots, children };
 }
 
-/**
- * The forest of the items of a view tree (see view-tree.js and tidy.js): index 0 the hidden
- * root, item `i` index `i + 1`.
- * @param {{ key: number, parentKey: number }[]} items in pre-order
- */
-export const itemHierarchy = (items) => forestOf(items);
+/** The forest of a view tree's items (tidy.js), what the layout is made from. */
+export { forestOf };
 
 /**
  * The band of each top-level item: a root with drawn children is a band of its own, in data
@@ -89,7 +85,7 @@ export const bandCount = (small) => small.filter((s) => !s).length + (small.incl
  * The hidden root is not drawn; real roots sit at x = 0. With several roots, each root's
  * subtree is a band `BAND_GAP` rows from the next (small roots share the last one), so that it
  * can be headed by its name.
- * @param {import("./tidy.js").Forest} forest (itemHierarchy)
+ * @param {import("./tidy.js").Forest} forest (forestOf)
  * @param {{ rowHeight: number }} spacing
  * @param {number} size number of nodes in the table
  */

@@ -6,7 +6,7 @@
 // not changed (a new colour keeps the tree and the layout, a collapse the statistics). No DOM.
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
-import { itemHierarchy, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
+import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
 import { computeMarkSteps, computeMarks } from "./scene.js";
 import { keyOfRow, subtreeStats, viewTreeOf } from "./view-tree.js";
 
@@ -68,19 +68,19 @@ const near = (a, b) => a === b || (typeof a === "number" && typeof b === "number
 function lastPer() {
   /** @type {WeakMap<O, { key: unknown[], value: V }>} */
   const memo = new WeakMap();
+  /** Whether the value for `owner` and `key` is remembered. @param {O} owner @param {unknown[]} key @param {Same} [eq] */
+  const has = (owner, key, eq = same) => {
+    const last = memo.get(owner);
+    return !!last && last.key.length === key.length && last.key.every((v, i) => eq(v, key[i]));
+  };
   /** @param {O} owner @param {unknown[]} key @param {() => V} make @param {Same} [eq] @returns {V} */
   const remembered = (owner, key, make, eq = same) => {
-    const last = memo.get(owner);
-    if (last && last.key.length === key.length && last.key.every((v, i) => eq(v, key[i]))) return last.value;
+    if (has(owner, key, eq)) return /** @type {{ value: V }} */ (memo.get(owner)).value;
     const value = make();
     memo.set(owner, { key, value });
     return value;
   };
-  /** Whether the value for `owner` and `key` is remembered. @param {O} owner @param {unknown[]} key */
-  remembered.has = (owner, key) => {
-    const last = memo.get(owner);
-    return !!last && last.key.length === key.length && last.key.every((v, i) => same(v, key[i]));
-  };
+  remembered.has = has;
   return remembered;
 }
 
@@ -114,7 +114,7 @@ function treeOf(table, state) {
  * @param {ViewTree} tree @param {PictureSizes} sizes
  */
 function layoutOf(tree, sizes) {
-  const laid = layoutMemo(tree, [sizes.rowHeight], () => layoutTree(itemHierarchy(tree.items), sizes, keyCount(tree)));
+  const laid = layoutMemo(tree, [sizes.rowHeight], () => layoutTree(forestOf(tree.items), sizes, keyCount(tree)));
   if (!sizes.room) return laid;
   const spread = levelSpread(laid, sizes.room, sizes);
   return spreadMemo(laid, [spread.levelWidth, spread.gap, spread.head], () => spreadLayout(laid, spread), near);
@@ -142,7 +142,7 @@ export function* pictureSteps(pic) {
   const { tree, sizes } = pic;
   yield;
   if (!layoutMemo.has(tree, [sizes.rowHeight])) {
-    const laid = yield* layoutSteps(itemHierarchy(tree.items), sizes, keyCount(tree));
+    const laid = yield* layoutSteps(forestOf(tree.items), sizes, keyCount(tree));
     layoutMemo(tree, [sizes.rowHeight], () => laid);
     yield;
   }

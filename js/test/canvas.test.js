@@ -27,8 +27,13 @@ beforeEach(() => {
       },
       beginPath() {},
       arc() {},
-      fill() {
+      fill(/** @type {any} */ path) {
         if (!own) return;
+        // a dense fan's links filled as one region (link-wedges.js): a batch of links, not a mark
+        if (path?.wedges) {
+          painted.strokes++;
+          return;
+        }
         painted.fills++;
         painted.fillStyles.push(ctx.fillStyle);
       },
@@ -53,8 +58,12 @@ beforeEach(() => {
   };
   globalThis.Path2D = class {
     moveTo() {}
+    lineTo() {}
     arc() {}
     bezierCurveTo() {}
+    closePath() {
+      this.wedges = true; // only a wedge's region is closed
+    }
   };
   globalThis.requestAnimationFrame = (f) => setTimeout(f, 0);
 });

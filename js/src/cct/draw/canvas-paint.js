@@ -2,6 +2,7 @@
 // page's theme colours (canvas-backend.js), or a picture of the view in a figure's
 // (live-picture.js).
 import { shapePath } from "../picture/shapes.js";
+import { fanWedges, wedgesPath } from "./link-wedges.js";
 
 /** Links (and outlines) stroked between two steps of a painting: a step is the least a slice
  * can do (slices.js), and 200 curves of a 100k-node tree drawn whole took a software rasteriser
@@ -63,7 +64,16 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
   // Stroked in batches: the software rasteriser slows down badly (seconds) on one path with
   // 10^5 curves, while many small paths cost little more than their segments.
   const box = { x0, x1, y0, y1, far: (2 * (w + h)) / t.k, px: 1 / (t.k * dpr) };
-  const visible = segments.filter((s) => !outside(s, x0, x1, y0, y1));
+  // dense fans filled as wedges (link-wedges.js): ends a screen pixel apart, under strokes of 1.2
+  const { wedges, rest: visible } = fanWedges(
+    segments.filter((s) => !outside(s, x0, x1, y0, y1)),
+    1 / t.k,
+  );
+  c.fillStyle = colors.link;
+  for (let i = 0; i < wedges.length; i += STROKE_BATCH) {
+    c.fill(wedgesPath(wedges.slice(i, i + STROKE_BATCH)));
+    yield;
+  }
   const cut = new Set();
   for (let i = 0; i < visible.length; i += STROKE_BATCH) {
     c.stroke(linksPath(visible.slice(i, i + STROKE_BATCH), box, cut));

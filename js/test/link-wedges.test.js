@@ -1,0 +1,144 @@
+// Dense fans of links filled as wedges (js/src/cct/draw/link-wedges.js): a run of links from one
+// parent to children at one depth, their ends at most `gap` apart, becomes one filled region and
+// its two outer links; everything else is stroked as before.
+import { beforeEach, expect, test } from "vitest";
+import { paintSteps } from "../src/cct/draw/canvas-paint.js";
+import { fanWedges, wedgesPath } from "../src/cct/draw/link-wedges.js";
+
+beforeEach(() => {
+  /** Path2D recording its commands */
+  globalThis.Path2D = class {
+    /** @type {unknown[][]} */
+    ops = [];
+    /** @type {number[][]} */
+    curves = [];
+    moveTo(...p) {
+      this.ops.push(["M", ...p]);
+      this.at = p;
+    }
+    lineTo(...p) {
+      this.ops.push(["L", ...p]);
+    }
+    bezierCurveTo(...p) {
+      this.ops.push(["C", ...p]);
+      this.curves.push([...this.at, ...p]);
+    }
+    closePath() {
+      this.ops.push(["Z"]);
+    }
+  };
+});
+
+/** A link's point at t: x on (x0, m, m, x1), y on (y0, y0, y1, y1), as canvas-paint.js draws it. */
+function at(s, t) {
+  const u = 1 - t;
+  const mx = (s.x0 + s.x1) / 2;
+  const w = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+  return [w[0] * s.x0 + w[1] * mx + w[2] * mx + w[3] * s.x1, w[0] * s.y0 + w[1] * s.y0 + w[2] * s.y1 + w[3] * s.y1];
+}
+
+/** A shuffled copy (a fixed permutation: the order links come in must not matter). */
+const shuffled = (a) =>
+  a
+    .map((x, i) => [(i * 7919) % a.length, x])
+    .sort((p, q) => p[0] - q[0])
+    .map((p) => p[1]);
+
+test("a fitted fan of 9,000 children becomes one wedge and its two outer links", () => {
+  const fan = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100 }));
+  const { wedges, rest } = fanWedges(shuffled(fan), 1);
+  expect(wedges).toEqual([{ x0: 10, y0: 50, x1: 90, ya: 0, yb: 89.99, links: 9000 }]);
+  expect(rest.map((s) => s.y1).sort((a, b) => a - b)).toEqual([0, 89.99]);
+  // every link lies in the wedge: at each t on the vertical segment between its outer curves
+  const [upper, lower] = [fan[0], fan[fan.length - 1]];
+  for (const s of fan.filter((_, j) => j % 37 === 0)) {
+    for (const t of [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
+      const [x, y] = at(s, t);
+      const [xa, ya] = at(upper, t);
+      const [xb, yb] = at(lower, t);
+      expect(x).toBeCloseTo(xa, 9);
+      expect(x).toBeCloseTo(xb, 9);
+      expect(y).toBeGreaterThanOrEqual(ya - 1e-9);
+      expect(y).toBeLessThanOrEqual(yb + 1e-9);
+    }
+  }
+});
+
+test("only links from one parent to one depth, with ends at most `gap` apart, share a wedge", () => {
+  const run = (x0, y0, x1, from, n, step) => Array.from({ length: n }, (_, j) => ({ x0, y0, x1, y1: from + j * step }));
+  const links = shuffled([
+    ...run(0, 0, 10, 0, 20, 0.5), // a run
+    ...run(0, 0, 10, 30, 20, 0.5), // the same parent and depth after a gap of 20.5: another
+    ...run(0, 0, 20, 0, 20, 0.5), // the same parent, another depth (x1)
+    ...run(0, 5, 10, 0, 20, 0.5), // another parent (y0) at the same depth
+    ...run(3, 0, 10, 0, 20, 0.5), // another parent (x0)
+    ...run(0, 0, 10, 100, 20, 1.5), // ends 1.5 apart: each stroked
+    ...run(0, 0, 10, 200, 3, 0.5), // too few to gain anything
+  ]);
+  const { wedges, rest } = fanWedges(links, 1);
+  const key = (w) => `${w.x0},${w.y0},${w.x1},${w.ya}-${w.yb}×${w.links}`;
+  expect(wedges.map(key).sort()).toEqual(
+    ["0,0,10,0-9.5×20", "0,0,10,30-39.5×20", "0,0,20,0-9.5×20", "0,5,10,0-9.5×20", "3,0,10,0-9.5×20"].sort(),
+  );
+  // left to stroke: each wedge's two outer links and the 23 links in no wedge, in their order
+  expect(rest.length).toBe(5 * 2 + 20 + 3);
+  expect(rest).toEqual(links.filter((s) => rest.includes(s)));
+  // every link left out lies in a wedge of its parent and depth
+  for (const s of links.filter((l) => !rest.includes(l))) {
+    const w = wedges.find((v) => v.x0 === s.x0 && v.y0 === s.y0 && v.x1 === s.x1 && v.ya < s.y1 && s.y1 < v.yb);
+    expect(w).toBeDefined();
+  }
+  // no wedge when nothing is dense: the same links, in the same array
+  const apart = run(0, 0, 10, 0, 50, 2);
+  expect(fanWedges(apart, 1)).toEqual({ wedges: [], rest: apart });
+});
+
+test("a wedge's region: the curve to its first end, down to its last, and that curve back", () => {
+  const path = /** @type {any} */ (wedgesPath([{ x0: 0, y0: 40, x1: 100, ya: 10, yb: 30, links: 9 }]));
+  expect(path.ops).toEqual([
+    ["M", 0, 40],
+    ["C", 50, 40, 50, 10, 100, 10],
+    ["L", 100, 30],
+    ["C", 50, 30, 50, 40, 0, 40],
+    ["Z"],
+  ]);
+});
+
+test("a painting fills a dense fan once and strokes only its outer links", () => {
+  const fills = [];
+  let curves = 0;
+  const c = {
+    setTransform() {},
+    clearRect() {},
+    beginPath() {},
+    save() {},
+    restore() {},
+    setLineDash() {},
+    arc() {},
+    fill(/** @type {any} */ path) {
+      if (path) fills.push(path);
+    },
+    stroke(/** @type {any} */ path) {
+      curves += path.curves.length;
+    },
+  };
+  // fitted at k = 0.01: 2,000 children 1/20 of a screen pixel apart, and a sparse fan of 10
+  const fan = Array.from({ length: 2000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j * 5 }));
+  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000 }));
+  const drawing = {
+    w: 100,
+    h: 100,
+    dpr: 1,
+    t: { x: 0, y: 0, k: 0.01 },
+    maxR: 1,
+    list: [],
+    segments: [...fan, ...sparse],
+    callerSegments: [],
+  };
+  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+  const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);
+  while (!run.next().done);
+  expect(fills.length).toBe(1);
+  expect(fills[0].curves.length).toBe(2); // one wedge: its two curves
+  expect(curves).toBe(2 + 10);
+});

@@ -224,6 +224,21 @@ describe("canvas backend", () => {
     expect(painted.strokes).toBeGreaterThan(first);
   });
 
+  test("the same content at a zoom far from the last painting's starts with the shortest slice", async () => {
+    const { renderer, frame } = await paintedInFrames(1);
+    // a little zoom: the slice the rasteriser allows (the whole painting of a few dozen batches)
+    renderer.setTransform({ ...renderer.transform, k: renderer.transform.k * 1.5 });
+    frame();
+    const near = painted.strokes;
+    expect(near).toBeGreaterThan(3);
+    for (let i = 0; i < 50; i++) frame();
+    // 8× out (a glide from a node out to the whole tree): what was learnt there says little
+    renderer.setTransform({ ...renderer.transform, k: renderer.transform.k / 8 });
+    frame();
+    expect(painted.strokes).toBeGreaterThan(0);
+    expect(painted.strokes).toBeLessThanOrEqual(3); // started, then two 1 ms steps: past 2 ms
+  });
+
   test("one slice of painting a frame: a new painting waits while one under way took the frame", async () => {
     const { renderer, frame, table } = await paintedInFrames(25);
     // a painting of new content under way, then a jump before its next slice

@@ -9,6 +9,12 @@ import { createOverlay, SVG_NS } from "./overlay.js";
 import { rasteriseNow, viewSlicer } from "./slices.js";
 import { holdsText } from "./svg-backend.js";
 
+/** How far the zoom of a painting may be from the last one's for what the rasteriser cost then
+ * to size its first slice (slices.js): zoomed in on a node a few dozen marks are in view, and the
+ * glide that shows its 9,110 children ends at a view of all 10,000, whose rasterising took ~4×
+ * its painting where the slice had been sized for ~1.2× (a 45–50 ms frame). */
+const ZOOM_APART = 4;
+
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
 /** @typedef {import("./overlay.js").Layer} Layer */
@@ -84,6 +90,8 @@ export function createCanvasBackend(container, { labelPx }) {
   }
   /** the next painting is of new content: its first slice is the shortest (viewSlicer.first) */
   let fresh = true;
+  /** the zoom of the last painting: one at a zoom ZOOM_APART away counts as new content too */
+  let paintedK = 0;
 
   /** @type {boolean} the quadtree is built on the first hit test after new marks (a redraw of
    * 10^4 marks does not wait for it) */
@@ -145,6 +153,8 @@ export function createCanvasBackend(container, { labelPx }) {
       themeColor("--jp-ui-font-color2", "#616161"),
     );
     painted = null;
+    if (paintedK > 0 && Math.max(t.k / paintedK, paintedK / t.k) > ZOOM_APART) fresh = true;
+    paintedK = t.k;
     steps = paintSteps(
       ctx,
       { ...drawing(), dpr },

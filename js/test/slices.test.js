@@ -50,6 +50,19 @@ test("a painting of new content starts with the shortest slice, read back, which
   expect(fast.first()).toBe(fast.slice());
 });
 
+test("cheap slices after a costly one shorten the next slice only a little", () => {
+  // a painting's links (a fitted fan's wedges) rasterise at a tenth of their painting, its marks
+  // at 6×: a slice sized from the links must not make a long task of the marks after them
+  const slicer = createSlicer();
+  for (let i = 0; i < 4; i++) slicer.done(slicer.slice(), 6 * slicer.slice());
+  slicer.done(2, 0.2);
+  slicer.done(2, 0.2);
+  expect(slicer.slice() * 7).toBeLessThan(50);
+  // and many cheap slices do bring it down: a painting of cheap content gets long slices again
+  for (let i = 0; i < 20; i++) slicer.done(slicer.slice(), 0.1 * slicer.slice());
+  expect(slicer.slice()).toBeGreaterThan(TASK_MS * 0.8);
+});
+
 test("a first slice of cold painting code that rasterised fast does not stop the reading back", () => {
   const slicer = createSlicer();
   slicer.done(10, 8); // the page's first painting: its code not yet compiled

@@ -227,11 +227,13 @@ describe("canvas backend", () => {
   test("the same content at a zoom far from the last painting's starts with the shortest slice", async () => {
     const { renderer, frame } = await paintedInFrames(1);
     // a little zoom: the slice the rasteriser allows (the whole painting of a few dozen batches)
+    const canvas = document.querySelector("canvas.cct-canvas");
+    canvas.removeAttribute("data-painted");
     renderer.setTransform({ ...renderer.transform, k: renderer.transform.k * 1.5 });
     frame();
     const near = painted.strokes;
     expect(near).toBeGreaterThan(3);
-    for (let i = 0; i < 50; i++) frame();
+    for (let i = 0; i < 400 && !canvas.hasAttribute("data-painted"); i++) frame(); // painted
     // 8× out (a glide from a node out to the whole tree): what was learnt there says little
     renderer.setTransform({ ...renderer.transform, k: renderer.transform.k / 8 });
     frame();

@@ -45,7 +45,7 @@ const shuffled = (a) =>
     .map((p) => p[1]);
 
 test("a fitted fan of 9,000 children becomes one wedge and its two outer links", () => {
-  const fan = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100 }));
+  const fan = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100, p: 7 }));
   const { wedges, rest } = fanWedges(shuffled(fan), 1);
   expect(wedges).toEqual([{ x0: 10, y0: 50, x1: 90, ya: 0, yb: 89.99, links: 9000 }]);
   expect(rest.map((s) => s.y1).sort((a, b) => a - b)).toEqual([0, 89.99]);
@@ -65,32 +65,36 @@ test("a fitted fan of 9,000 children becomes one wedge and its two outer links",
 });
 
 test("only links from one parent to one depth, with ends at most `gap` apart, share a wedge", () => {
-  const run = (x0, y0, x1, from, n, step) => Array.from({ length: n }, (_, j) => ({ x0, y0, x1, y1: from + j * step }));
+  const run = (p, x0, y0, x1, from, n, step) =>
+    Array.from({ length: n }, (_, j) => ({ x0, y0, x1, y1: from + j * step, p }));
   const links = shuffled([
-    ...run(0, 0, 10, 0, 20, 0.5), // a run
-    ...run(0, 0, 10, 30, 20, 0.5), // the same parent and depth after a gap of 20.5: another
-    ...run(0, 0, 20, 0, 20, 0.5), // the same parent, another depth (x1)
-    ...run(0, 5, 10, 0, 20, 0.5), // another parent (y0) at the same depth
-    ...run(3, 0, 10, 0, 20, 0.5), // another parent (x0)
-    ...run(0, 0, 10, 100, 20, 1.5), // ends 1.5 apart: each stroked
-    ...run(0, 0, 10, 200, 3, 0.5), // too few to gain anything
+    ...run(0, 0, 0, 10, 0, 20, 0.5), // a run
+    ...run(0, 0, 0, 10, 30, 20, 0.5), // the same parent after a gap of 20.5: another
+    ...run(1, 0, 5, 10, 0, 20, 0.5), // another parent
+    ...run(2, 3, 0, 10, 0, 20, 0.5), // and another
+    ...run(3, 0, 0, 10, 100, 20, 1.5), // ends 1.5 apart: each stroked
+    ...run(4, 0, 0, 10, 200, 3, 0.5), // too few to gain anything
+    ...run(5, 0, 0, 10, 0, 20, 0.5), // children at two depths (not in a tidy tree): not merged
+    ...run(5, 0, 0, 20, 0.25, 20, 0.5),
   ]);
   const { wedges, rest } = fanWedges(links, 1);
   const key = (w) => `${w.x0},${w.y0},${w.x1},${w.ya}-${w.yb}×${w.links}`;
   expect(wedges.map(key).sort()).toEqual(
-    ["0,0,10,0-9.5×20", "0,0,10,30-39.5×20", "0,0,20,0-9.5×20", "0,5,10,0-9.5×20", "3,0,10,0-9.5×20"].sort(),
+    ["0,0,10,0-9.5×20", "0,0,10,30-39.5×20", "0,5,10,0-9.5×20", "3,0,10,0-9.5×20"].sort(),
   );
-  // left to stroke: each wedge's two outer links and the 23 links in no wedge, in their order
-  expect(rest.length).toBe(5 * 2 + 20 + 3);
+  // left to stroke: each wedge's two outer links and the 63 links in no wedge, in their order
+  expect(rest.length).toBe(4 * 2 + 20 + 3 + 40);
   expect(rest).toEqual(links.filter((s) => rest.includes(s)));
   // every link left out lies in a wedge of its parent and depth
   for (const s of links.filter((l) => !rest.includes(l))) {
     const w = wedges.find((v) => v.x0 === s.x0 && v.y0 === s.y0 && v.x1 === s.x1 && v.ya < s.y1 && s.y1 < v.yb);
     expect(w).toBeDefined();
   }
-  // no wedge when nothing is dense: the same links, in the same array
-  const apart = run(0, 0, 10, 0, 50, 2);
+  // no wedge when nothing is dense, or when links do not name their parent: the same array
+  const apart = run(0, 0, 0, 10, 0, 50, 2);
   expect(fanWedges(apart, 1)).toEqual({ wedges: [], rest: apart });
+  const unnamed = run(0, 0, 0, 10, 0, 50, 0.1).map(({ p, ...s }) => s);
+  expect(fanWedges(unnamed, 1)).toEqual({ wedges: [], rest: unnamed });
 });
 
 test("a wedge's region: the curve to its first end, down to its last, and that curve back", () => {
@@ -123,8 +127,8 @@ test("a painting fills a dense fan once and strokes only its outer links", () =>
     },
   };
   // fitted at k = 0.01: 2,000 children 1/20 of a screen pixel apart, and a sparse fan of 10
-  const fan = Array.from({ length: 2000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j * 5 }));
-  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000 }));
+  const fan = Array.from({ length: 2000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j * 5, p: 0 }));
+  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000, p: 1 }));
   const drawing = {
     w: 100,
     h: 100,

@@ -1,7 +1,7 @@
 // Canvas paintings in slices sized by what a whole task costs, rasterising included
 // (js/src/cct/draw/slices.js).
-import { expect, test } from "vitest";
-import { createSlicer, rasteriseNow, TASK_MS } from "../src/cct/draw/slices.js";
+import { expect, test, vi } from "vitest";
+import { createSlicer, paintSlice, rasteriseNow, TASK_MS } from "../src/cct/draw/slices.js";
 
 test("a slow rasteriser gets short slices that keep each task under TASK_MS", () => {
   const slicer = createSlicer();
@@ -81,4 +81,44 @@ test("a canvas that cannot be read says so", () => {
     },
   };
   expect(rasteriseNow(/** @type {any} */ (tainted))).toBe(false);
+});
+
+test("a slice read back step by step ends once painting and rasterising took TASK_MS", () => {
+  // 40 cheap steps (links: rasterised at a tenth of their painting), then costly ones (marks: 6×)
+  let clock = 0;
+  let pending = 0;
+  const spy = vi.spyOn(performance, "now").mockImplementation(() => clock);
+  const c = /** @type {any} */ ({
+    getImageData() {
+      clock += pending;
+      pending = 0;
+    },
+  });
+  function* painting() {
+    for (let i = 0; i < 40; i++) {
+      clock += 0.5;
+      pending += 0.05;
+      yield;
+    }
+    for (let i = 0; i < 200; i++) {
+      clock += 0.5;
+      pending += 3;
+      yield;
+    }
+    return 240;
+  }
+  const slicer = createSlicer();
+  for (let i = 0; i < 6; i++) slicer.done(10, 11); // learnt before: rasterising as long as painting
+  const steps = painting();
+  const tasks = [];
+  for (let step = { done: false }; !step.done; ) {
+    const before = clock;
+    step = paintSlice(steps, c, slicer, slicer.slice());
+    tasks.push(clock - before);
+  }
+  spy.mockRestore();
+  expect(pending).toBe(0);
+  expect(tasks.length).toBeGreaterThan(10);
+  // each at most TASK_MS and one costly step (3.5 ms) past it
+  expect(Math.max(...tasks)).toBeLessThanOrEqual(TASK_MS + 3.5);
 });

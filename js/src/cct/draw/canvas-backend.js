@@ -6,7 +6,7 @@
 import { quadtree } from "d3-quadtree";
 import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createOverlay, SVG_NS } from "./overlay.js";
-import { rasteriseNow, TASK_MS, viewSlicer } from "./slices.js";
+import { paintSlice, viewSlicer } from "./slices.js";
 import { holdsText } from "./svg-backend.js";
 
 /** How far the zoom of a painting may be from the last one's for what the rasteriser cost then
@@ -183,43 +183,16 @@ export function createCanvasBackend(container, { labelPx }) {
       });
     if (now !== undefined && now === slicedAt) return next();
     slicedAt = now;
-    const start = win.performance.now();
     const slice = fresh ? viewSlicer.first() : viewSlicer.slice();
     fresh = false;
-    let done = false;
-    // Where the canvas is read back, each step is rasterised in its own turn and the slice ends
-    // once painting and rasterising have taken TASK_MS, whatever the sizing guessed: one
-    // painting's parts rasterise at very different costs (a fitted fan's wedges at ~0.1× their
-    // painting, its 10^4 marks at ~6×), and a slice sized from the first was followed by a 41 ms
-    // read-back of the second. Reading back a step at a time costs no more in all.
-    let each = viewSlicer.readBack();
-    let rasterMs = 0;
-    for (;;) {
-      const step = current.next();
-      if (step.done) {
-        done = true;
-        steps = null;
-        canvas.dataset.painted = String(step.value);
-        cache.drop(); // the next move keeps this painting
-        painted = { ...t };
-        // every node has been drawn (or is out of view and would be if scrolled to)
-        canvas.setAttribute("data-node-count", String(list.length));
-        break;
-      }
-      if (each) {
-        const at = win.performance.now();
-        each = rasteriseNow(ctx);
-        rasterMs += win.performance.now() - at;
-      }
-      const spent = win.performance.now() - start;
-      if (spent - rasterMs > slice || spent > TASK_MS) break;
-    }
-    if (viewSlicer.readBack()) {
-      const paintedAt = win.performance.now();
-      const paintMs = paintedAt - start - rasterMs;
-      if (rasteriseNow(ctx)) viewSlicer.done(paintMs, rasterMs + win.performance.now() - paintedAt);
-    }
-    if (!done) next();
+    const step = paintSlice(current, ctx, viewSlicer, slice);
+    if (!step.done) return next();
+    steps = null;
+    canvas.dataset.painted = String(step.value);
+    cache.drop(); // the next move keeps this painting
+    painted = { ...t };
+    // every node has been drawn (or is out of view and would be if scrolled to)
+    canvas.setAttribute("data-node-count", String(list.length));
   }
   /** @type {number | undefined} the frame of the last slice */
   let slicedAt;

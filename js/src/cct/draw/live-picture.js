@@ -7,7 +7,7 @@
 // the main thread.
 import { hatchPattern } from "./canvas-paint.js";
 import { figureStyle, inlineStyles } from "./figure-style.js";
-import { pictureSlicer, rasteriseNow } from "./slices.js";
+import { paintSlice, pictureSlicer } from "./slices.js";
 
 /** Rings that mark what a figure shows too; the hover and cursor rings are the page's. */
 const KEPT_RINGS = ["cct-selected", "cct-holds-selected", "cct-match", "cct-highlight"];
@@ -55,17 +55,9 @@ export function livePicture({ backend, overlay, size, k }, scale) {
     // canvas rasterise what was painted): else the PNG's encoding would rasterise all of it in
     // one task (~50 ms at 10^4 marks in a software rasteriser). Each slice is as long as the
     // task can take with its rasterising (slices.js).
-    for (let done = false; !done; ) {
-      const start = performance.now();
-      const slice = pictureSlicer.slice();
-      for (;;) {
-        done = !!steps.next().done;
-        if (done || performance.now() - start >= slice) break;
-      }
-      const painted = performance.now();
-      // an offscreen canvas, read for its PNG anyway
-      if (rasteriseNow(context)) pictureSlicer.done(painted - start, performance.now() - painted);
-      if (!done) await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
+    // (an offscreen canvas, read for its PNG anyway)
+    while (!paintSlice(steps, context, pictureSlicer, pictureSlicer.slice()).done) {
+      await new Promise((resolve) => (view ?? globalThis).setTimeout(resolve, 0));
     }
     const image = await svgImage(doc, svg);
     context.setTransform(1, 0, 0, 1, 0, 0);

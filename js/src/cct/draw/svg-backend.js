@@ -13,7 +13,8 @@ let instances = 0;
  * Marks are indexed by `key` (see scene.js); the DOM names each by `attr` = `ref` (`data-id` with
  * the full-tree node id for nodes, `data-fold` / `data-aggregate` with the parent's id).
  * @typedef {import("../picture/scene.js").NodeMark} NodeMark
- * @typedef {{ x0: number, y0: number, x1: number, y1: number }} LinkMark
+ * @typedef {{ x0: number, y0: number, x1: number, y1: number, p?: number }} LinkMark `p`: the
+ *   parent's item key (a canvas fills dense fans of one parent's links: link-wedges.js)
  */
 
 /**

@@ -258,14 +258,14 @@ function colorScales(table, stats, tree, view, values, small) {
 }
 
 /**
- * Parent → child segments in layout units.
+ * Parent → child segments in layout units, each with its parent's item key `p`.
  * @param {ViewTree} tree @param {Positions} layout
  */
 export function linkSegments(tree, layout) {
   const segments = [];
   for (const item of tree.items) {
     const p = item.parentKey;
-    if (p >= 0) segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[item.key], y1: layout.y[item.key] });
+    if (p >= 0) segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[item.key], y1: layout.y[item.key], p });
   }
   return segments;
 }

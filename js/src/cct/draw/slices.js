@@ -45,9 +45,8 @@ export function createSlicer() {
     done(paintMs, rasterMs) {
       if (paintMs < 0.5) return; // too short to tell
       const seen = rasterMs / paintMs;
-      // up at once, down slowly: one painting's links and its marks rasterise at very different
-      // costs (a fitted fan's wedges at ~0.2× their painting, its 10^4 marks at ~6×), and a slice
-      // sized from the cheap ones was followed by a 41 ms read-back of the marks'
+      // up at once, down slowly: one painting's parts rasterise at very different costs (see
+      // paintSlice), and the next painting's first slices are sized from what came last
       ratio = samples === 0 || seen > ratio ? seen : (3 * ratio + seen) / 4;
       samples++;
       most = Math.max(most, seen);

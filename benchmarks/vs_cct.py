@@ -226,7 +226,8 @@ def time_cct(browser: Any, url: str, folder: Path, n: int, run: int) -> Run:
 
 def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
     """cctviz in JupyterLab: cell run → the default view's first picture (`[data-node-count]`
-    set once a picture is painted), or with ``whole`` every node drawn; then the page idle."""
+    set once a picture is painted) with its labels (no `[data-labels]` waiting), or with
+    ``whole`` every node drawn; then the page idle."""
     args = ", budget=None, fold_to_fit=False" if whole else ""
     show = f"w = cctviz.CCT(gf{args})\nw"
     build = synthetic.notebook_source(n, names=names(n))
@@ -247,8 +248,10 @@ def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
         sent = got.total
         t0 = page.evaluate(run_cell, 1)
         drawn = f"[data-node-count='{n}']" if whole else "[data-node-count]"
+        # the picture with its labels (a big first picture's follow its frame: data-labels)
         page.wait_for_function(
-            f'() => !!document.querySelector(".cctviz {drawn}")',
+            f'() => !!document.querySelector(".cctviz {drawn}")'
+            ' && !document.querySelector(".cctviz [data-labels]")',
             timeout=DRAWN_TIMEOUT_MS,
             polling="raf",
         ).dispose()

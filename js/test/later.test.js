@@ -264,7 +264,10 @@ describe("a big view's labels", () => {
 
   test("are placed in slices over several tasks, as they would be at once; a move between restarts them", async () => {
     const table = decodeTable(randomTree(800, 5));
-    const now = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100_000 } });
+    const now = mountRenderer(null, {
+      height: 400,
+      layout: { labelsLaterAbove: 100_000, firstLabelsLaterAbove: 100_000 },
+    });
     now.renderer.setData(table, whole);
     const big = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100, sliceMs: 0 } });
     big.renderer.setData(table, whole);

@@ -16,6 +16,10 @@ export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
  * @param {object | import("../src/cct/data/decode.js").Table | null} data null: no table yet
  * @param {{ state?: object } & Parameters<typeof createRenderer>[1]} [options]
  */
+/** Layout options under which a first picture's labels are drawn with its marks (as a figure's),
+ * for tests of where labels go rather than when. */
+export const LABELS_AT_ONCE = { firstLabelsLaterAbove: Number.POSITIVE_INFINITY };
+
 export function mountRenderer(data, { state = TIME, ...options } = {}) {
   const container = document.body.appendChild(document.createElement("div"));
   /** @type {number[][]} */ const selections = [];

@@ -4,7 +4,7 @@
 import { expect, test, vi } from "vitest";
 import * as viewLabelsModule from "../src/cct/picture/view-labels.js";
 import { randomTree } from "./fixtures.js";
-import { mountRenderer, TIME } from "./mount.js";
+import { LABELS_AT_ONCE, mountRenderer, TIME } from "./mount.js";
 
 vi.mock("../src/cct/picture/view-labels.js", async (original) => {
   const m = /** @type {typeof viewLabelsModule} */ (await original());
@@ -16,7 +16,7 @@ const texts = (/** @type {HTMLElement} */ c) => [...c.querySelectorAll(".cct-lab
 test("a collapse and an expand place the labels as a fresh view would, once per camera move", () => {
   const spec = randomTree(300, 7);
   const whole = { ...TIME, foldToFit: false };
-  const { container, renderer, table } = mountRenderer(spec, { state: whole });
+  const { container, renderer, table } = mountRenderer(spec, { state: whole, layout: LABELS_AT_ONCE });
   // the node with the most children
   const count = new Map();
   for (const p of table.parent) if (p >= 0) count.set(p, (count.get(p) ?? 0) + 1);
@@ -31,7 +31,7 @@ test("a collapse and an expand place the labels as a fresh view would, once per 
     // kept where it was, then refitted (collapse: this view is fitted) or its children brought
     // into view (expand: the camera's move, then the reveal's own)
     expect(placed).toHaveBeenCalledTimes(times);
-    const fresh = mountRenderer(spec, { state: { ...whole, collapsed } });
+    const fresh = mountRenderer(spec, { state: { ...whole, collapsed }, layout: LABELS_AT_ONCE });
     fresh.renderer.setTransform(renderer.transform); // the same view of the same structure
     expect(texts(container)).toEqual(texts(fresh.container));
     expect(texts(container).length).toBeGreaterThan(0);

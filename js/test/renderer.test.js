@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
-import { mountRenderer, TIME } from "./mount.js";
+import { LABELS_AT_ONCE, mountRenderer, TIME } from "./mount.js";
 
 const mount = (spec = smallTree(), state = TIME) => mountRenderer(spec, { state });
 
@@ -476,7 +476,11 @@ describe("labels of big views", () => {
   function bigView(/** @type {number} */ labelsLaterAbove) {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove } });
+    const renderer = createRenderer(container, {
+      width: 900,
+      height: 500,
+      layout: { labelsLaterAbove, firstLabelsLaterAbove: labelsLaterAbove },
+    });
     const table = decodeTable(randomTree(500));
     renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
     const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
@@ -520,6 +524,41 @@ describe("labels of big views", () => {
   });
 });
 
+describe("the labels of a view's first picture", () => {
+  /** A first picture (folded to fit, as by default) of a table of `rows` rows. @param {number} rows */
+  function first(/** @type {number} */ rows) {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const table = decodeTable(randomTree(rows));
+    renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)" });
+    const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
+    const waiting = () => container.querySelector("[data-labels='later']") !== null;
+    return { container, renderer, table, texts, waiting };
+  }
+
+  test("over firstLabelsLaterAbove rows they come after its frame, marked data-labels=later meanwhile", async () => {
+    const { container, renderer, table, texts, waiting } = first(1000);
+    expect(container.querySelectorAll(".cct-node").length).toBeGreaterThan(20); // the marks are drawn
+    expect(texts()).toEqual([]);
+    expect(waiting()).toBe(true);
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThan(0));
+    expect(waiting()).toBe(false);
+    // the next picture of the same table (the first root collapsed) has them at once
+    renderer.setState({ collapsed: [table.idOf(0)] });
+    expect(texts().length).toBeGreaterThan(0);
+    expect(waiting()).toBe(false);
+    renderer.destroy();
+  });
+
+  test("at firstLabelsLaterAbove rows or fewer they are drawn with the marks", () => {
+    const { renderer, texts, waiting } = first(50);
+    expect(texts().length).toBeGreaterThan(0);
+    expect(waiting()).toBe(false);
+    renderer.destroy();
+  });
+});
+
 describe("labels after a big picture", () => {
   test("a collapse that leaves a small picture of a big one places its labels after the frame", async () => {
     const container = document.createElement("div");
@@ -553,7 +592,7 @@ describe("labels after a big picture", () => {
 test("setting the selection it has already places no labels again; a new one does", async () => {
   const container = document.createElement("div");
   document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500 });
+  const renderer = createRenderer(container, { width: 900, height: 500, layout: LABELS_AT_ONCE });
   const table = decodeTable(randomTree(120));
   renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
   renderer.setSelection([table.idOf(3)]);

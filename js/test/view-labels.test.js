@@ -100,9 +100,13 @@ describe("shortened labels keep what tells the name apart", () => {
 
 describe("in the live view", () => {
   test("a selected node left unlabelled for want of room takes a label's place where one fits", async () => {
-    const { mountRenderer } = await import("./mount.js");
+    const { mountRenderer, LABELS_AT_ONCE } = await import("./mount.js");
     const { randomTree } = await import("./fixtures.js");
-    const { container, renderer } = mountRenderer(randomTree(300, 7), { width: 500, height: 300 });
+    const { container, renderer } = mountRenderer(randomTree(300, 7), {
+      width: 500,
+      height: 300,
+      layout: LABELS_AT_ONCE,
+    });
     const labelled = () =>
       new Set([...container.querySelectorAll(".cct-labels text[data-id]")].map((t) => t.getAttribute("data-id")));
     const before = labelled();

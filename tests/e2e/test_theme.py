@@ -35,6 +35,7 @@ def test_the_view_follows_a_live_theme_switch(open_notebook, page) -> None:
     open_notebook(CELLS)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
+    view.locator(".cct-label").first.wait_for()  # a first picture's labels may follow its frame
     light_background, light_label = view.evaluate(COLOURS)
     assert _luminance(light_background) > 200 and _luminance(light_label) < 100
     try:

@@ -106,6 +106,7 @@ export function createPainterLabels({
       if (step.done) labelRun = null;
       else labelTask = win.setTimeout(slice, 0);
     };
+    pending(true);
     labelFrame = raf(() => {
       labelFrame = 0;
       labelTask = win.setTimeout(slice, 0);
@@ -128,7 +129,7 @@ export function createPainterLabels({
   function* labelSteps() {
     const pic = drawable();
     const b = backend();
-    if (!pic || !b) return;
+    if (!pic || !b) return pending(false);
     const { table, stats, tree, layout, scene } = pic;
     // a figure's marks no larger than their rows (its zoom is known now)
     if (D.fitMarksToRows && fitMarksToRows(markList(pic), camera.transform.k, D.rMin)) {
@@ -171,7 +172,15 @@ export function createPainterLabels({
       colorBy,
     });
     b.drawLabels(labels);
+    pending(false);
     placePinned();
+  }
+  /** Marks the drawing while its labels wait to be placed (`data-labels="later"`): what reads
+   * the labels (a test, a benchmark) waits for them. @param {boolean} later */
+  function pending(later) {
+    const svg = backend()?.svg;
+    if (later) svg?.setAttribute("data-labels", "later");
+    else svg?.removeAttribute("data-labels");
   }
   /** what the labels were placed among: the labels drawn and the legends' box */
   /** @type {import("../picture/label-layout.js").LabelMark[]} */ let labels = [];
@@ -215,7 +224,10 @@ export function createPainterLabels({
      * @param {number} rows the table's @param {number} items the picture's @param {() => void} draw
      */
     held(rows, items, draw) {
-      labelsAfterRebuild = rows > D.drawLaterAbove || itemsDrawn > D.labelsLaterAbove;
+      // a view's first picture: its task decoded and folded the table and drew the marks (1k
+      // rows: ~60 ms with the labels, ~40 without); the labels come in the task after its frame
+      const first = itemsDrawn === 0 && rows > D.firstLabelsLaterAbove;
+      labelsAfterRebuild = rows > D.drawLaterAbove || itemsDrawn > D.labelsLaterAbove || first;
       itemsDrawn = items;
       holdLabels = true;
       try {

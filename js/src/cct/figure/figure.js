@@ -176,6 +176,7 @@ function draw(table, view, options, style, legendScale) {
       // the tree takes the room the legends leave, however few its rows (no empty band)
       maxFitScale: 12,
       labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
+      firstLabelsLaterAbove: Number.POSITIVE_INFINITY,
       drawLaterAbove: Number.POSITIVE_INFINITY, // and drawn at once
     },
   });

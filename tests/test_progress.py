@@ -256,4 +256,30 @@ def test_in_a_notebook_the_line_is_an_output_of_the_running_cell() -> None:
     assert [o.output_type for o in stopped] == ["display_data"]
     text = stopped[0].data["text/plain"]
     assert text.startswith("cctviz: reading the GraphFrame — interrupted while "), text
-    assert "<progress" not in stopped[0].data["text/html"]  # no bar: it is over
+    # plain text only: an HTML output would make JupyterLab load MathJax while the work runs
+    assert set(stopped[0].data) == {"text/plain"}
+    assert "█" not in text and "stages" not in text  # no bar: it is over
+
+
+def test_the_notebook_line_is_plain_text_with_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notebook's line is one text/plain output (no HTML: JupyterLab would load MathJax to
+    typeset it while the work runs), tqdm's bar growing with the stages done."""
+    import IPython.display
+
+    shown: list[dict[str, str]] = []
+
+    class Handle:
+        def update(self, bundle: dict[str, str], raw: bool = False) -> None:
+            assert raw
+            shown.append(bundle)
+
+    monkeypatch.setattr(IPython.display, "display", lambda *a, **k: Handle())
+    line = progress.NotebookLine()
+    line.show("cctviz: reading the GraphFrame — reading names", 1, 4, 2.0)
+    line.show("cctviz: reading the GraphFrame — reading names", 3, 4, 3.0)
+    line.end(None)
+    assert [set(b) for b in shown] == [{"text/plain"}, {"text/plain"}, set()]
+    first, later = shown[0]["text/plain"], shown[1]["text/plain"]
+    assert first.startswith("cctviz: reading the GraphFrame — reading names")
+    assert "1/4 stages [00:02]" in first and "3/4 stages [00:03]" in later
+    assert later.count("█") > first.count("█") > 0

@@ -70,8 +70,9 @@ export function createPainterLabels({
   /** items in the picture before the latest rebuild */
   let itemsDrawn = 0;
   /** Labels for the nodes in view (see view-labels.js). In a view of more than
-   * `D.labelsLaterAbove` nodes, or just after a table of more than `D.drawLaterAbove` rows was
-   * laid out again, they are placed
+   * `D.labelsLaterAbove` nodes, just after a table of more than `D.drawLaterAbove` rows was
+   * laid out again, or in a view's first picture of more than `D.firstLabelsLaterAbove` rows
+   * (see `held`), they are placed
    * in a task of their own after the next frame: that frame shows the nodes without waiting for
    * their labels (10^4 nodes in view: ~40 ms, 10^5: ~150 ms; each a task near what a long task
    * is, were it added to the frame's painting), and moves in between place them once. Labels
@@ -220,7 +221,8 @@ export function createPainterLabels({
      * A new structure drawn by `draw`: its labels wait for the camera. A new structure of a big
      * table (its task already walked the whole table: view tree, statistics, folds) or one
      * replacing a big picture (a collapse of thousands of nodes at 10k drawn: ~20 ms of labels
-     * on ~45 ms) has its labels placed later too.
+     * on ~45 ms) has its labels placed later too, as has a view's first picture of more than
+     * `D.firstLabelsLaterAbove` rows.
      * @param {number} rows the table's @param {number} items the picture's @param {() => void} draw
      */
     held(rows, items, draw) {

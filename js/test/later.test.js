@@ -178,6 +178,23 @@ describe("a big table's first picture", () => {
     expect(big.renderer.state.collapsed).toEqual(folds);
   });
 
+  test("a view's first table of more than firstDrawLaterAbove rows is drawn later; its next tables at once", async () => {
+    const view = (/** @type {number} */ firstDrawLaterAbove) => {
+      const m = mountRenderer(null, { height: 400, layout: { firstDrawLaterAbove } });
+      return { ...m, nodes: () => m.container.querySelectorAll(".cct-node").length };
+    };
+    const small = view(1000); // 600 rows: at once
+    small.renderer.setData(decodeTable(randomTree(600)), state);
+    expect(small.nodes()).toBeGreaterThan(0);
+    const first = view(500); // 600 rows: in the tasks after
+    first.renderer.setData(decodeTable(randomTree(600)), state);
+    expect(first.nodes()).toBe(0);
+    await vi.waitFor(() => expect(first.nodes()).toBe(small.nodes()));
+    // another tree of that size in the same view: drawn at once (the rule is the first picture's)
+    first.renderer.setData(decodeTable(randomTree(600, 9)), state);
+    expect(first.nodes()).toBeGreaterThan(0);
+  });
+
   test("a command between the slices of its layout finds the whole picture drawn", async () => {
     const table = decodeTable(randomTree(3000, 3));
     const whole = { ...state, foldToFit: false, backend: "svg" };

@@ -178,6 +178,7 @@ function draw(table, view, options, style, legendScale) {
       labelsLaterAbove: Number.POSITIVE_INFINITY, // a figure is taken at once: labels included
       firstLabelsLaterAbove: Number.POSITIVE_INFINITY,
       drawLaterAbove: Number.POSITIVE_INFINITY, // and drawn at once
+      firstDrawLaterAbove: Number.POSITIVE_INFINITY,
     },
   });
   let gone = false;

@@ -316,7 +316,10 @@ export function createRenderer(container, options = {}) {
           yield;
           painter.histogram(pic);
         };
-        if (otherTree && (data.size > D.drawLaterAbove || whole)) {
+        // and a view's first table of more than a few thousand rows (a level of detail's default
+        // 3,000: decoding it, folding and drawing in one task took 60-80 ms)
+        const firstBig = !previous && data.size > D.firstDrawLaterAbove;
+        if (otherTree && (data.size > D.drawLaterAbove || whole || firstBig)) {
           refreshToolbar();
           later.schedule([fold, prepare, draw]);
         } else {

@@ -3,7 +3,7 @@ import { decodeTable } from "../src/cct/data/decode.js";
 import { createLater, flushedFirst } from "../src/cct/view/later.js";
 import { createRenderer } from "../src/cct/view/renderer.js";
 import { randomTree } from "./fixtures.js";
-import { mountRenderer } from "./mount.js";
+import { LABELS_AT_ONCE, mountRenderer } from "./mount.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const settled = () => new Promise((resolve) => setTimeout(resolve, 40));
@@ -283,7 +283,7 @@ describe("a big view's labels", () => {
     const table = decodeTable(randomTree(800, 5));
     const now = mountRenderer(null, {
       height: 400,
-      layout: { labelsLaterAbove: 100_000, firstLabelsLaterAbove: 100_000 },
+      layout: { labelsLaterAbove: 100_000, ...LABELS_AT_ONCE },
     });
     now.renderer.setData(table, whole);
     const big = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100, sliceMs: 0 } });

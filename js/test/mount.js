@@ -8,6 +8,10 @@ import { createRenderer } from "../src/cct/view/renderer.js";
 /** The view state most tests draw with: colour and size by the fixtures' time metrics. */
 export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
 
+/** Layout options under which a first picture's labels are drawn with its marks (as a figure's),
+ * for tests of where labels go rather than when. */
+export const LABELS_AT_ONCE = Object.freeze({ firstLabelsLaterAbove: Number.POSITIVE_INFINITY });
+
 /**
  * A renderer of `width` × `height` (900 × 500 unless given) in a new container of the page. With
  * `data` (a payload spec of fixtures.js, decoded here, or a decoded table) it is given `state`
@@ -16,10 +20,6 @@ export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
  * @param {object | import("../src/cct/data/decode.js").Table | null} data null: no table yet
  * @param {{ state?: object } & Parameters<typeof createRenderer>[1]} [options]
  */
-/** Layout options under which a first picture's labels are drawn with its marks (as a figure's),
- * for tests of where labels go rather than when. */
-export const LABELS_AT_ONCE = { firstLabelsLaterAbove: Number.POSITIVE_INFINITY };
-
 export function mountRenderer(data, { state = TIME, ...options } = {}) {
   const container = document.body.appendChild(document.createElement("div"));
   /** @type {number[][]} */ const selections = [];

@@ -72,7 +72,7 @@ def assert_readable(m: dict[str, Any]) -> None:
 def test_first_picture_of_a_real_profile_is_readable(open_notebook, page) -> None:
     notebook = open_notebook([SW4])
     page.wait_for_selector(".cctviz .cct-fit-note:not([hidden])")
-    # labels of a first picture over 300 rows come in the task after its frame (data-labels)
+    # labels of a first picture over 50 rows come in the task after its frame (data-labels)
     page.wait_for_selector(".cctviz svg[data-labels]", state="detached")
     # the folds are collapse state that reached Python
     notebook.wait_python("len(w.collapsed) > 0", True)

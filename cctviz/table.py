@@ -31,6 +31,9 @@ class Metric:
     partner: str | None = None  # the inclusive partner of an exclusive metric, and vice versa
     rule: str = "reader"  # which rule decided ``kind`` (cctviz.adapters.semantics.RULES)
     detail: str = ""  # that rule's reason, in a sentence
+    base_kind: MetricKind | None = None
+    """The kind the reducer made ``kind`` from (a spread of a time is drawn as a maximum, the time
+    is still exclusive); None: ``kind`` is the metric's own."""
     share: bool = True
     """False: a share of its total means nothing although it adds up (a compare view's
     difference); cctviz.payload.share_base says which metrics get shares and of what."""

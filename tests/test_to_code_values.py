@@ -74,6 +74,8 @@ def assert_view_values(w: Any, built: Any) -> None:
     assert got.size == len(ids), f"{got.size} nodes built for {len(ids)} drawn (merged or extra)"
     metrics = [m for m in t.metrics if not m.endswith(SUFFIX)]
     assert set(metrics) <= set(got.metrics), f"metrics lost: {set(metrics) - set(got.metrics)}"
+    kinds = {m: (t.metrics[m].kind, got.metrics[m].kind) for m in metrics}
+    assert all(a == b for a, b in kinds.values()), f"kinds read otherwise (view, built): {kinds}"
     want_at, got_at = _paths(t, ids), _paths(got, list(range(got.size)))
     pool: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for j, path in got_at.items():

@@ -17,7 +17,7 @@ import pandas as pd
 
 from .. import progress
 from ..table import Metric, NodeTable
-from . import derived, rows, semantics
+from . import derived, pinned, rows, semantics
 from . import metrics as metric_rules
 from .reduce import NOT_ADDITIVE, per_node
 from .spanning import count_cycle_edges
@@ -54,6 +54,9 @@ def from_rows(
     progress.stage("reducing the metrics")
     gf, (parent, depth), n = data, (tree.parent, tree.depth), len(tree.nodes)
     metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
+    pins = pinned.read(gf)
+    if pins:
+        semantics.declare(pins, metric_names, kind, partner, decisions, pinned=True)
     if metric_kinds:
         semantics.declare(metric_kinds, metric_names, kind, partner, decisions)
     if not metric_names:
@@ -67,7 +70,7 @@ def from_rows(
     checked = [
         j
         for j, m in enumerate(metric_names)
-        if decisions[m].rule != "declared"
+        if decisions[m].rule not in ("declared", "pinned")
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
     ]
     if checked:
@@ -109,6 +112,7 @@ def from_rows(
             values=np.ascontiguousarray(values[:, j]),
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
             kind=reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
+            base_kind=kind[m] if reduced_kind(kind[m], reducer) != kind[m] else None,  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
             rule=rule,
             detail=detail,

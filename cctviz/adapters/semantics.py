@@ -26,6 +26,7 @@ from .derived import SUFFIX
 #: Short names of the rules, in the order they are tried (``w.metric_kinds``' ``rule`` column).
 RULES = {
     "declared": "you said so (metric_kinds=)",
+    "pinned": "as the view CCT.to_code rebuilt it from read it (metadata 'cctviz.metric_kinds')",
     "identifier": "an identifier or a timestamp (pid, tid, ts, line): never added up",
     "caliper": "Caliper attribute name",
     "spot": "Caliper spot.metrics: the column is an alias",
@@ -259,15 +260,21 @@ def declare(
     kind: dict[Any, str],
     partner: dict[Any, Any],
     decisions: dict[Any, Decision],
+    *,
+    pinned: bool = False,
 ) -> None:
     """Apply ``metric_kinds``: known metrics only, accepted kinds only; a ratio or a maximum
-    loses its exclusive/inclusive partner (it has none)."""
+    loses its exclusive/inclusive partner (it has none). ``pinned``: the kinds ``to_code`` wrote
+    into the metadata (:mod:`cctviz.adapters.pinned`), whose metrics the user may have dropped
+    since (those are skipped)."""
     by_name = {str(m): m for m in names}
     for name, value in declared.items():
         base = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else None
         if base in by_name and value == "inclusive":
             continue  # cctviz's own sums of `base` (w.metric_kinds lists them): nothing to do
         if name not in by_name:
+            if pinned:
+                continue
             raise UnknownMetricError(name, list(by_name))
         if value not in DECLARED_KINDS:
             raise ValueError(
@@ -276,7 +283,11 @@ def declare(
             )
         m = by_name[name]
         kind[m] = value
-        decisions[m] = Decision(value, "declared", f"metric_kinds[{name!r}] = {value!r}")
+        if pinned:
+            why = f"{value}, as in the view CCT.to_code rebuilt this profile from ({name!r})"
+            decisions[m] = Decision(value, "pinned", why)
+        else:
+            decisions[m] = Decision(value, "declared", f"metric_kinds[{name!r}] = {value!r}")
         if value not in ("exclusive", "inclusive") and m in partner:
             other = partner.pop(m)
             partner.pop(other, None)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 from .. import rebuild, view
 from .. import selection as sel
+from ..adapters import pinned
 from ..adapters.derived import SUFFIX
 
 if TYPE_CHECKING:
@@ -46,6 +50,7 @@ def to_code(w: CCT, name: str = "gf") -> str:
             "tree to rebuild; widen w.prune_range or reset w.focused / w.visible_roots"
         )
     notes += _derived_note(table)
+    pin = _pin(table, data)
     nids = sorted({int(table.hatchet_nid[i]) for i in ids})
     visible = f"visible = {set(nids)!r}  # _hatchet_nid of the nodes drawn"
     if sel.is_thicket(data):
@@ -56,10 +61,32 @@ def to_code(w: CCT, name: str = "gf") -> str:
             notes.append("# the dataframe only the visible ones")
         else:
             notes += _merged_note(table, ids)
-        return "\n".join([*notes, *_thicket_code(name, visible, squash), ""])
+        keep = "view.metadata = view.metadata.assign(**{" + f"{pinned.KEY!r}: {pin!r}" + "})"
+        return "\n".join(
+            [*notes, *_thicket_code(name, visible, squash), *_pin_lines(name, keep), ""]
+        )
     id_set = set(ids)
     roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
-    return "\n".join([*notes, *_graphframe_code(name, visible, roots), ""])
+    keep = "view.metadata = {**view.metadata, " + f"{pinned.KEY!r}: {pin!r}" + "}"
+    return "\n".join([*notes, *_graphframe_code(name, visible, roots), *_pin_lines(name, keep), ""])
+
+
+def _pin(table: NodeTable, data: Any) -> str:
+    """The kinds ``table`` gave the profile's own metric columns, as the JSON text pinned."""
+    columns = [str(c) for c in getattr(data, "dataframe", pd.DataFrame()).columns]
+    return json.dumps(pinned.kinds_of(table, columns))
+
+
+def _pin_lines(name: str, keep: str) -> list[str]:
+    """The lines that pin the metric kinds in the rebuilt profile's metadata (a new dict or
+    frame: ``{name}``'s own metadata is not changed)."""
+    return [
+        "",
+        f"# how cctviz read each metric of {name}: on this smaller tree its rules could read one",
+        "# otherwise (the tree check sees fewer parents); cctviz.CCT(view) reads these kinds",
+        "# (a metric_kinds= of yours still comes first)",
+        keep,
+    ]
 
 
 def _graphframe_code(name: str, visible: str, roots: list[int]) -> list[str]:

@@ -362,6 +362,7 @@ export function statusText(table, stats, tree, view, hidden = "") {
 /** How the status line names the rules that decide a metric's kind (semantics.py's RULES). */
 const RULE_LABELS = /** @type {Record<string, string>} */ ({
   declared: "metric_kinds=",
+  pinned: "to_code's view",
   identifier: "identifiers",
   caliper: "Caliper names",
   spot: "Caliper spot.metrics",

@@ -1,0 +1,79 @@
+"""Metric kinds pinned by ``CCT.to_code``: the kind cctviz gave each metric of the full profile,
+written into the metadata of the GraphFrame or Thicket the code builds.
+
+The code builds a subset of the profile, and some rules read a subset otherwise than the whole:
+the tree check (:func:`cctviz.adapters.semantics.check_against_tree`) can find every one of a
+few drawn parents at least the sum of its children where the full profile has one that is not,
+and would then draw an exclusive metric as inclusive, with no derived subtree sums. The pin
+makes ``cctviz.CCT(view)`` read each metric as the view it came from did; ``metric_kinds=``
+still comes after it.
+
+The value is JSON text (``{"time": "exclusive", …}``), so that it fits a GraphFrame's metadata
+dict and a Thicket's metadata DataFrame (one column, the same text for every profile) alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from ..table import DECLARED_KINDS, NodeTable
+from .derived import SUFFIX
+
+#: The metadata key (a GraphFrame's dict key, a Thicket's metadata column).
+KEY = "cctviz.metric_kinds"
+
+
+def kinds_of(table: NodeTable, columns: list[str]) -> dict[str, str]:
+    """The kind of each of ``columns`` (the profile's own metric columns) as ``table`` read it
+    before any reducer (under ``std`` a time is drawn as a spread, but it is still exclusive)."""
+    out: dict[str, str] = {}
+    for name in columns:
+        m = table.metrics.get(name)
+        if m is not None and not name.endswith(SUFFIX):
+            out[name] = m.base_kind or m.kind
+    return out
+
+
+def read(data: Any) -> dict[str, str]:
+    """The kinds pinned in ``data``'s metadata (empty where none are). Raises ``ValueError``
+    naming the key when the value is not what ``to_code`` writes."""
+    md = getattr(data, "metadata", None)
+    if isinstance(md, Mapping):
+        values = [md[KEY]] if KEY in md else []
+    elif isinstance(md, pd.DataFrame) and KEY in md.columns:
+        values = list(dict.fromkeys(md[KEY].dropna().tolist()))
+    else:
+        values = []
+    if not values:
+        return {}
+    if len(values) > 1:
+        raise ValueError(
+            f"the profiles of this Thicket pin different metric kinds in metadata {KEY!r} (views "
+            "of different profiles, written by CCT.to_code, put together): drop that column, "
+            "e.g. tk.metadata = tk.metadata.drop(columns=[" + repr(KEY) + "]), and pass "
+            "metric_kinds= to say what each metric is"
+        )
+    return _parse(values[0])
+
+
+def _parse(value: object) -> dict[str, str]:
+    accepted = ", ".join(map(repr, DECLARED_KINDS))
+    try:
+        kinds = json.loads(value) if isinstance(value, str) else value
+    except json.JSONDecodeError as error:
+        kinds, problem = None, f"not JSON ({error.msg})"
+    else:
+        problem = "not a JSON object of metric names and kinds"
+    if isinstance(kinds, Mapping) and all(
+        isinstance(k, str) and v in DECLARED_KINDS for k, v in kinds.items()
+    ):
+        return dict(kinds)
+    raise ValueError(
+        f"metadata {KEY!r} (metric kinds written by CCT.to_code) is {problem}: {str(value)[:80]!r};"
+        f' expected e.g. {{"time": "exclusive"}}, each kind one of {accepted}. Drop the key '
+        "and pass metric_kinds= instead"
+    )

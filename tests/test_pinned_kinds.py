@@ -147,3 +147,15 @@ def test_a_thicket_whose_profiles_pin_different_kinds_is_a_clear_error() -> None
     tk.metadata = md
     with pytest.raises(ValueError, match="pin different metric kinds"):
         pinned.read(tk)
+
+
+def test_selected_graphframe_pins_the_kinds_too() -> None:
+    """The GraphFrame of a selection is a subset too: the same chain, selected from node 1 down."""
+    gf = _graphframe(CHAIN)
+    w = cctviz.CCT(gf)
+    w.select([1])
+    sub = w.selected_graphframe(descendants=True)
+    assert pinned.KEY not in gf.metadata  # a new dict: gf's own metadata is not changed
+    got = cctviz.CCT(sub)
+    assert got.metric_kinds.loc["bytes", ["kind", "rule"]].tolist() == ["exclusive", "pinned"]
+    assert got.table.metrics["bytes (inc, derived)"].values[0] == 20.0  # 8 + 6 + 4 + 2

@@ -27,15 +27,25 @@ from .derived import SUFFIX
 KEY = "cctviz.metric_kinds"
 
 
-def kinds_of(table: NodeTable, columns: list[str]) -> dict[str, str]:
-    """The kind of each of ``columns`` (the profile's own metric columns) as ``table`` read it
-    before any reducer (under ``std`` a time is drawn as a spread, but it is still exclusive)."""
+def text(table: NodeTable, data: Any) -> str:
+    """The kind ``table`` gave each of ``data``'s own metric columns before any reducer (under
+    ``std`` a time is drawn as a spread, but it is still exclusive), as the JSON text pinned."""
     out: dict[str, str] = {}
-    for name in columns:
-        m = table.metrics.get(name)
-        if m is not None and not name.endswith(SUFFIX):
-            out[name] = m.base_kind or m.kind
-    return out
+    for column in getattr(data, "dataframe", pd.DataFrame()).columns:
+        m = table.metrics.get(str(column))
+        if m is not None and not m.name.endswith(SUFFIX):
+            out[m.name] = m.base_kind or m.kind
+    return json.dumps(out)
+
+
+def attach(data: Any, pin: str) -> None:
+    """Pin ``pin`` (:func:`text`) in ``data``'s metadata: a new dict or a new frame, so that a
+    profile sharing the metadata (LLNL hatchet's filter shares the dict) is not changed."""
+    md = getattr(data, "metadata", None)
+    if isinstance(md, pd.DataFrame):
+        data.metadata = md.assign(**{KEY: pin})
+    else:
+        data.metadata = {**(md if isinstance(md, Mapping) else {}), KEY: pin}
 
 
 def read(data: Any) -> dict[str, str]:

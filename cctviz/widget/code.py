@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
-
-import pandas as pd
 
 from .. import rebuild, view
 from .. import selection as sel
@@ -50,7 +47,7 @@ def to_code(w: CCT, name: str = "gf") -> str:
             "tree to rebuild; widen w.prune_range or reset w.focused / w.visible_roots"
         )
     notes += _derived_note(table)
-    pin = _pin(table, data)
+    pin = pinned.text(table, data)
     nids = sorted({int(table.hatchet_nid[i]) for i in ids})
     visible = f"visible = {set(nids)!r}  # _hatchet_nid of the nodes drawn"
     if sel.is_thicket(data):
@@ -69,12 +66,6 @@ def to_code(w: CCT, name: str = "gf") -> str:
     roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
     keep = "view.metadata = {**view.metadata, " + f"{pinned.KEY!r}: {pin!r}" + "}"
     return "\n".join([*notes, *_graphframe_code(name, visible, roots), *_pin_lines(name, keep), ""])
-
-
-def _pin(table: NodeTable, data: Any) -> str:
-    """The kinds ``table`` gave the profile's own metric columns, as the JSON text pinned."""
-    columns = [str(c) for c in getattr(data, "dataframe", pd.DataFrame()).columns]
-    return json.dumps(pinned.kinds_of(table, columns))
 
 
 def _pin_lines(name: str, keep: str) -> list[str]:

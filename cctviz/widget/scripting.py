@@ -10,6 +10,7 @@ import traitlets as t
 
 from .. import flat, frames
 from .. import selection as sel
+from ..adapters import pinned
 from ..callpath import ContextKeys
 from ..markdown import Markdown
 from . import imbalance
@@ -54,7 +55,8 @@ class Scripting(WidgetPart):
         nodes, a kept node's nearest kept ancestor its parent. Every node holds its rows as they
         are in the full profile (every metric, rank, thread and profile); sibling nodes with
         equal frames stay apart (Hatchet's squash would merge them, and UMD hatchet's would
-        recompute the inclusive columns)."""
+        recompute the inclusive columns). Its metadata pins what each metric is
+        (``cctviz.metric_kinds``, as ``to_code``'s code does)."""
         if not self.selection:
             raise ValueError("nothing is selected: click nodes or call w.select(...) first")
         ids = set(self.selection)
@@ -62,7 +64,10 @@ class Scripting(WidgetPart):
             ids = self._with_descendants(ids)
         nodes = self._table.nodes
         roots = [nodes[i] for i in sorted(ids) if self._kept_ancestor(i, ids) < 0]
-        return sel.restricted_graphframe(self._data, [nodes[i] for i in sorted(ids)], roots)
+        out = sel.restricted_graphframe(self._data, [nodes[i] for i in sorted(ids)], roots)
+        # what each metric is, as this view read it: the rules could read the subset otherwise
+        pinned.attach(out, pinned.text(self._table, self._data))
+        return out
 
     @property
     def selection_query(self) -> Any:

@@ -16,8 +16,10 @@ the page's main thread has been idle (no long task) for 300 ms; the end is the l
 painted frame and the end of the last long task. Long tasks (over 50 ms) are reported before the
 picture and in the 3 s after it. The table gives medians, the spread (min–max) and the ratio
 `%cct` ÷ cctviz of each pair, the bytes each page received over its websocket for the cell,
-and the load average before and after. A first round at 100 nodes, not counted, warms both
-servers and kernels.
+and the load average before and after. Each repetition also times a trivial anywidget (one
+element) with the same harness: no JupyterLab widget is drawn sooner, so `%cct` ÷ that is the
+most any widget could be ahead. A first round at 100 nodes, not counted, warms both servers and
+kernels.
 
     python benchmarks/vs_cct.py                     # 100, 1k, 10k nodes, 3 repetitions
     python benchmarks/vs_cct.py --sizes 10000 --repeat 5
@@ -229,13 +231,36 @@ def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
     set once a picture is painted) with its labels (no `[data-labels]` waiting), or with
     ``whole`` every node drawn; then the page idle."""
     args = ", budget=None, fold_to_fit=False" if whole else ""
-    show = f"w = cctviz.CCT(gf{args})\nw"
-    build = synthetic.notebook_source(n, names=names(n))
+    drawn = f"[data-node-count='{n}']" if whole else "[data-node-count]"
     kind = "whole" if whole else "default"
-    name = lab.write_notebook(f"cctviz-{kind}-{n}-{run}.ipynb", [build, show])
+    cells = [synthetic.notebook_source(n, names=names(n)), f"w = cctviz.CCT(gf{args})\nw"]
+    return time_lab(browser, lab, f"cctviz-{kind}-{n}-{run}", cells, drawn)
+
+
+# the least a widget can do: a module whose view appends one marked element (the floor of any
+# JupyterLab widget: the kernel's reply, the widget manager making the model, loading the module)
+FLOOR = """import anywidget
+gf = None  # (what time_lab waits for)
+
+class Floor(anywidget.AnyWidget):
+    _esm = '''export default { render({ el }) {
+      const box = document.createElement("div"); box.className = "cctviz";
+      const mark = document.createElement("span"); mark.setAttribute("data-node-count", "1");
+      box.append(mark); el.append(box); } }'''"""
+
+
+def time_floor(browser: Any, lab: Any, run: int) -> Run:
+    """A trivial anywidget in JupyterLab, timed as cctviz is: what no widget can go below."""
+    return time_lab(browser, lab, f"floor-{run}", [FLOOR, "Floor()"], "[data-node-count]")
+
+
+def time_lab(browser: Any, lab: Any, name: str, cells: list[str], drawn: str) -> Run:
+    """Run ``cells[0]`` (builds ``gf``), then time ``cells[1]``: cell run → ``.cctviz {drawn}``
+    in the page with no ``[data-labels]`` waiting, painted; then the page idle."""
+    notebook_name = lab.write_notebook(f"{name}.ipynb", cells)
     context, page, got = fresh_page(browser)
     try:
-        notebook = NotebookPage(page, lab, name).open()
+        notebook = NotebookPage(page, lab, notebook_name).open()
         run_cell = (
             "(i) => { const p = window.jupyterapp.shell.currentWidget;"
             " p.content.activeCellIndex = i; const t = performance.now();"
@@ -247,7 +272,6 @@ def time_cctviz(browser: Any, lab: Any, n: int, run: int, whole: bool) -> Run:
         page.evaluate(SETTLED, QUIET_MS)
         sent = got.total
         t0 = page.evaluate(run_cell, 1)
-        drawn = f"[data-node-count='{n}']" if whole else "[data-node-count]"
         # the picture with its labels (a big first picture's follow its frame: data-labels)
         page.wait_for_function(
             f'() => !!document.querySelector(".cctviz {drawn}")'
@@ -283,6 +307,7 @@ def main() -> None:
     python = ensure_anchor(args.anchor_venv)
     load_before = os.getloadavg()
     runs: dict[tuple[str, int], list[Run]] = {}
+    floor: list[Run] = []
     from playwright.sync_api import sync_playwright
 
     with classic_notebook(python) as (url, folder), running_lab() as lab, sync_playwright() as pw:
@@ -291,6 +316,8 @@ def main() -> None:
             time_cct(browser, url, folder, 100, -1)
             time_cctviz(browser, lab, 100, -1, whole=False)
         for run in range(repeat):
+            floor.append(time_floor(browser, lab, run))
+            print(f"run {run + 1}: a trivial anywidget {floor[-1].seconds:.2f} s", flush=True)
             for n in sizes:
                 measured = (
                     time_cct(browser, url, folder, n, run),
@@ -304,12 +331,13 @@ def main() -> None:
                 ), flush=True)  # fmt: skip
         browser.close()
     load_after = os.getloadavg()
-    report(sizes, runs, args.anchor_venv, load_before, load_after)
+    report(sizes, runs, floor, args.anchor_venv, load_before, load_after)
 
 
 def report(
     sizes: list[int],
     runs: dict[tuple[str, int], list[Run]],
+    floor: list[Run],
     anchor_venv: Path,
     load_before: tuple[float, float, float],
     load_after: tuple[float, float, float],
@@ -327,6 +355,16 @@ def report(
         print(f"{n:>8,} | {spread(secs['%cct']):>20} | {spread(secs['cctviz default']):>20} |"
               f" {ratio['cctviz default']:>5.1f}× | {spread(secs['cctviz whole']):>20} |"
               f" {ratio['cctviz whole']:>5.1f}×")  # fmt: skip
+    low = [r.seconds for r in floor]
+    best = {
+        n: statistics.median(r.seconds for r in runs["%cct", n]) / statistics.median(low)
+        for n in sizes
+    }
+    print(
+        f"\na trivial anywidget (one element, same harness): {spread(low)}; no JupyterLab widget"
+        " is drawn sooner, so none is more than %cct ÷ that ahead: "
+        + ", ".join(f"{n:,} nodes {best[n]:.1f}×" for n in sizes)
+    )
     print(
         "\nlongest main-thread task (ms, median over the repetitions): before | after the picture"
     )

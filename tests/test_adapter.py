@@ -379,3 +379,52 @@ def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames(
     column = text_column(frame, "name", np.array([0, 1, -1]), [Node({})] * 3)
     frame.loc[0, "name"] = "changed"  # the column was read when the table was made
     assert texts(column) == ["p", "q", "<frame>"]
+
+
+def _copied_rows(gf):
+    """``gf`` with every dataframe row's node a copy (the same nid, another object)."""
+    from hatchet.node import Node
+
+    index = gf.dataframe.index
+    level = index.names.index("node")
+    copies = {n: Node(n.frame, hnid=n._hatchet_nid) for n in index.levels[level]}
+    gf.dataframe.index = index.set_levels(index.levels[level].map(copies.get), level=level)
+    return gf
+
+
+@pytest.mark.parametrize("rows", ["the graph's nodes", "copies"])
+def test_rows_match_their_node_by_identity_or_else_by_nid(
+    rows: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's frame holds the graph's own nodes, each once and sorted by nid: rows match their
+    node by identity, without reading each row node's nid (1M nodes: 0.4 s). Rows holding
+    copies of the nodes (Hatchet's equality: the same nid) match through the nids, as before."""
+    import cctviz.adapters.graphframe as adapter
+    from cctviz.examples import load as load_example
+
+    gf = load_example("hpctoolkit-cpi")  # a multi-rank profile: the node level of a MultiIndex
+    if rows == "copies":
+        gf = _copied_rows(gf)
+    passes = []
+    read = adapter._nids
+    monkeypatch.setattr(adapter, "_nids", lambda nodes: passes.append(len(nodes)) or read(nodes))
+    table = from_graphframe(gf)
+    assert len(passes) == (1 if rows == "the graph's nodes" else 2)
+    by_nid = {}
+    for metric in ("time", "time (inc)"):
+        ref = gf.dataframe[metric].groupby(
+            gf.dataframe.index.get_level_values("node").map(lambda n: n._hatchet_nid)
+        )
+        by_nid[metric] = ref.mean()
+        expected = [by_nid[metric].get(n._hatchet_nid, np.nan) for n in table.nodes]
+        np.testing.assert_allclose(table.metrics[metric].values, expected, equal_nan=True)
+
+
+def test_addresses_are_the_objects_ids_or_none() -> None:
+    from cctviz.adapters.graphframe import _addresses
+
+    objects = np.empty(5, dtype=object)
+    objects[:] = [object() for _ in range(5)]
+    assert _addresses(objects).tolist() == [id(o) for o in objects]
+    assert _addresses(objects[::2]) is None  # not contiguous: no buffer of pointers to read
+    assert _addresses(np.arange(3)) is None  # not objects

@@ -8,7 +8,9 @@ Only API that UMD ``hatchet`` and LLNL ``llnl-hatchet`` share is used: ``gf.grap
 
 from __future__ import annotations
 
+import ctypes
 import operator
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -119,7 +121,10 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
         order = np.argsort(nid, kind="stable")
         sorted_nid = nid[order]
         unique_nids = bool(np.all(sorted_nid[1:] != sorted_nid[:-1]))
-    if unique_nids:  # normal case: map through _hatchet_nid
+    by_nid = at[at >= 0] if dense else order  # the tree's positions in _hatchet_nid order
+    if unique_nids and _same_objects(uniques, nodes, by_nid):
+        mapped = by_nid  # the usual frame: every node once, sorted (Node orders by nid)
+    elif unique_nids:  # map through _hatchet_nid (Hatchet's own equality of nodes)
         row_nid = _nids(uniques.to_numpy(dtype=object))
         if dense:
             inside = (row_nid >= 0) & (row_nid < at.size)
@@ -136,6 +141,37 @@ def _row_keys(df: pd.DataFrame, nodes: list[Any], nid: np.ndarray) -> np.ndarray
 
 
 _NID = operator.attrgetter("_hatchet_nid")
+
+
+def _same_objects(uniques: pd.Index, nodes: list[Any], by_nid: np.ndarray) -> bool:
+    """Whether ``uniques[k] is nodes[by_nid[k]]`` for every k: then row k's node is that tree
+    node (the same object has the same nid). Compared by address, read from the object arrays'
+    buffers: reading every row node's ``_hatchet_nid`` instead touches 1M objects spread over
+    memory (0.4 s on the 2-core machine, a fifth of ``CCT(gf)`` at 1M nodes; 0.04 s here)."""
+    if len(uniques) != len(nodes) or not len(nodes):
+        return False
+    rows = _addresses(uniques.to_numpy(dtype=object))
+    tree = _addresses(np.fromiter(nodes, dtype=object, count=len(nodes)))
+    return rows is not None and tree is not None and bool(np.array_equal(rows, tree[by_nid]))
+
+
+def _addresses(objects: np.ndarray) -> np.ndarray | None:
+    """Each object's address (CPython's ``id``) in a 1-D object array, read from its buffer of
+    object pointers without touching the objects; None where that layout is not CPython's.
+    (numpy refuses ``objects.view(np.intp)`` for arrays of references, hence ctypes.)"""
+    if (
+        sys.implementation.name != "cpython"
+        or objects.dtype != object
+        or objects.ndim != 1
+        or objects.itemsize != ctypes.sizeof(ctypes.c_void_p)
+        or not objects.flags.c_contiguous
+    ):
+        return None
+    raw = (ctypes.c_size_t * len(objects)).from_address(objects.ctypes.data)
+    out = np.ctypeslib.as_array(raw).copy()  # copied while `objects` is alive
+    if out[0] != id(objects[0]) or out[-1] != id(objects[-1]):
+        return None
+    return out
 
 
 def _nids(nodes: list[Any]) -> np.ndarray:

@@ -11,7 +11,7 @@ import {
   layoutTree,
 } from "../src/cct/picture/layout.js";
 import { payload, realProfile, smallTree } from "./fixtures.js";
-import { mountRenderer, TIME } from "./mount.js";
+import { DRAWN_AT_ONCE, mountRenderer, TIME } from "./mount.js";
 
 const ROW = 28;
 /** items of a forest given by its parent column (keys = rows) */
@@ -85,7 +85,7 @@ describe("bands of several roots", () => {
 });
 
 const mount = (spec, state = {}, size = { width: 900, height: 600 }) =>
-  mountRenderer(spec, { state: { ...TIME, ...state }, ...size });
+  mountRenderer(spec, { state: { ...TIME, ...state }, ...size, layout: DRAWN_AT_ONCE });
 const headers = (c) => [...c.querySelectorAll(".cct-labels text.cct-band-label")];
 
 describe("band headers and rules", () => {

@@ -3,7 +3,7 @@ import { decodeTable } from "../src/cct/data/decode.js";
 import { createLater, flushedFirst } from "../src/cct/view/later.js";
 import { createRenderer } from "../src/cct/view/renderer.js";
 import { randomTree } from "./fixtures.js";
-import { LABELS_AT_ONCE, mountRenderer } from "./mount.js";
+import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer } from "./mount.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const settled = () => new Promise((resolve) => setTimeout(resolve, 40));
@@ -150,7 +150,8 @@ describe("steps put off to later tasks", () => {
 /** A renderer drawing tables of more than `drawLaterAbove` rows in later tasks (a slice of
  * their layout a task). */
 function mount(drawLaterAbove) {
-  const mounted = mountRenderer(null, { height: 400, layout: { drawLaterAbove, sliceMs: 0 } });
+  const layout = { drawLaterAbove, firstDrawLaterAbove: drawLaterAbove, sliceMs: 0 };
+  const mounted = mountRenderer(null, { height: 400, layout });
   return { ...mounted, nodes: () => mounted.container.querySelectorAll(".cct-node").length };
 }
 const state = { colorBy: "time", sizeBy: "time (inc)" };
@@ -221,7 +222,8 @@ describe("a big table's first picture", () => {
     const mountWith = (/** @type {boolean} */ foldToFit) => {
       const container = document.createElement("div");
       document.body.appendChild(container);
-      const layout = { drawLaterAbove: 100_000, canvasAbove: 200, sliceMs: 10_000 }; // the prepared parts in one task
+      // the prepared parts in one task
+      const layout = { drawLaterAbove: 100_000, ...DRAWN_AT_ONCE, canvasAbove: 200, sliceMs: 10_000 };
       const r = createRenderer(container, { width: 900, height: 400, layout });
       r.setData(table, { ...state, foldToFit, backend: "svg" });
       return () => container.querySelectorAll(".cct-node").length;
@@ -283,7 +285,7 @@ describe("a big view's labels", () => {
     const table = decodeTable(randomTree(800, 5));
     const now = mountRenderer(null, {
       height: 400,
-      layout: { labelsLaterAbove: 100_000, ...LABELS_AT_ONCE },
+      layout: { labelsLaterAbove: 100_000, ...LABELS_AT_ONCE, ...DRAWN_AT_ONCE },
     });
     now.renderer.setData(table, whole);
     const big = mountRenderer(null, { height: 400, layout: { labelsLaterAbove: 100, sliceMs: 0 } });

@@ -12,6 +12,10 @@ export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
  * for tests of where labels go rather than when. */
 export const LABELS_AT_ONCE = Object.freeze({ firstLabelsLaterAbove: Number.POSITIVE_INFINITY });
 
+/** Layout options under which a view's first table is drawn in the task that receives it (as a
+ * figure's), for tests of what is drawn rather than when (`firstDrawLaterAbove` is 500 rows). */
+export const DRAWN_AT_ONCE = Object.freeze({ firstDrawLaterAbove: Number.POSITIVE_INFINITY });
+
 /**
  * A renderer of `width` × `height` (900 × 500 unless given) in a new container of the page. With
  * `data` (a payload spec of fixtures.js, decoded here, or a decoded table) it is given `state`

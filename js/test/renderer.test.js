@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
-import { LABELS_AT_ONCE, mountRenderer, TIME } from "./mount.js";
+import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer, TIME } from "./mount.js";
 
 const mount = (spec = smallTree(), state = TIME) => mountRenderer(spec, { state });
 
@@ -164,7 +164,8 @@ describe("renderer", () => {
   });
 
   test("with fold_to_fit off, a 2,000-node tree draws every node", () => {
-    const { container } = mount(randomTree(2000), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
+    const state = { colorBy: "time", sizeBy: "time (inc)", foldToFit: false };
+    const { container } = mountRenderer(randomTree(2000), { state, layout: DRAWN_AT_ONCE });
     expect(circles(container).length).toBe(2000);
   });
 
@@ -529,7 +530,7 @@ describe("the labels of a view's first picture", () => {
   function first(/** @type {number} */ rows) {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = createRenderer(container, { width: 900, height: 500, layout: DRAWN_AT_ONCE });
     const table = decodeTable(randomTree(rows));
     renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)" });
     const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);

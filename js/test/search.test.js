@@ -8,7 +8,7 @@ import { statsOf } from "../src/cct/picture/picture.js";
 import { commandOf } from "../src/cct/state/commands.js";
 import { matcher, matchIds, nextMatch, nodesOpened, openAncestors } from "../src/cct/state/search.js";
 import { lodTree, payload, realProfile } from "./fixtures.js";
-import { mountRenderer, TIME } from "./mount.js";
+import { DRAWN_AT_ONCE, mountRenderer, TIME } from "./mount.js";
 
 beforeAll(() => {
   HTMLCanvasElement.prototype.getContext = () => null;
@@ -193,6 +193,7 @@ describe("a real profile (HPCToolkit allgather, 1,474 nodes)", () => {
   test("typing PMPI_ key by key keeps the drawing as it was; show all opens the matches", async () => {
     const { container, renderer } = mountRenderer(await realProfile("hpctoolkit-allgather"), {
       state: { colorBy: "time", sizeBy: "time (inc)" },
+      layout: DRAWN_AT_ONCE,
     });
     const folded = renderer.state.collapsed;
     expect(folded.length).toBeGreaterThan(0); // folded to fit

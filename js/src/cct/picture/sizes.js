@@ -23,7 +23,7 @@ export const DEFAULT_SIZES = {
   labelsLaterAbove: 4000, // drawn nodes above which labels are placed in a task after the drawing's frame
   firstLabelsLaterAbove: 50, // table rows above which a view's first picture places its labels so too
   drawLaterAbove: 20_000, // table rows above which a new table is drawn in tasks of their own (later.js; also a table drawn whole of more than canvasAbove nodes)
-  firstDrawLaterAbove: 2000, // table rows above which a view's first table is drawn so too
+  firstDrawLaterAbove: 500, // table rows above which a view's first table is drawn so too
   sliceMs: 30, // ms of a big first picture's layout per task (later.js; 0: a slice a task)
   aggregateFill: "#9e9e9e",
   // "left": a column left of the tree; "top": a row above it; "auto": on top in narrow views

@@ -107,12 +107,13 @@ def from_rows(
     table_metrics = {}
     for j, m in enumerate(metric_names):
         rule, detail = _rule(decisions[m], kind[m], reducer)
+        drawn_kind = reduced_kind(kind[m], reducer)
         table_metrics[str(m)] = Metric(
             name=str(m),
             values=np.ascontiguousarray(values[:, j]),
             # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
-            kind=reduced_kind(kind[m], reducer),  # type: ignore[arg-type]
-            base_kind=kind[m] if reduced_kind(kind[m], reducer) != kind[m] else None,  # type: ignore[arg-type]
+            kind=drawn_kind,  # type: ignore[arg-type]
+            base_kind=kind[m] if drawn_kind != kind[m] else None,  # type: ignore[arg-type]
             partner=str(partner[m]) if m in partner else None,
             rule=rule,
             detail=detail,

@@ -48,6 +48,14 @@ def attach(data: Any, pin: str) -> None:
         data.metadata = {**(md if isinstance(md, Mapping) else {}), KEY: pin}
 
 
+def code_line(thicket: bool, pin: str) -> str:
+    """The line of code ``to_code`` writes to do what :func:`attach` does to a ``view`` (a
+    Thicket's metadata frame gets a column; a GraphFrame's dict is copied with the key)."""
+    if thicket:
+        return "view.metadata = view.metadata.assign(**{" + f"{KEY!r}: {pin!r}" + "})"
+    return "view.metadata = {**view.metadata, " + f"{KEY!r}: {pin!r}" + "}"
+
+
 def read(data: Any) -> dict[str, str]:
     """The kinds pinned in ``data``'s metadata (empty where none are). Raises ``ValueError``
     naming the key when the value is not what ``to_code`` writes."""

@@ -58,13 +58,13 @@ def to_code(w: CCT, name: str = "gf") -> str:
             notes.append("# the dataframe only the visible ones")
         else:
             notes += _merged_note(table, ids)
-        keep = "view.metadata = view.metadata.assign(**{" + f"{pinned.KEY!r}: {pin!r}" + "})"
+        keep = pinned.code_line(True, pin)
         return "\n".join(
             [*notes, *_thicket_code(name, visible, squash), *_pin_lines(name, keep), ""]
         )
     id_set = set(ids)
     roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
-    keep = "view.metadata = {**view.metadata, " + f"{pinned.KEY!r}: {pin!r}" + "}"
+    keep = pinned.code_line(False, pin)
     return "\n".join([*notes, *_graphframe_code(name, visible, roots), *_pin_lines(name, keep), ""])
 
 

@@ -74,6 +74,11 @@ class LevelOfDetail:
     # -- revealing ---------------------------------------------------------------------------
     def _reveal_best_first(self, count: int, rank: np.ndarray) -> None:
         """Reveal ``count`` nodes, best-first by ``rank`` from the roots."""
+        if not _reveal_top(self.revealed, self.table.parent, rank, count):
+            self._reveal_by_heap(count, rank)
+
+    def _reveal_by_heap(self, count: int, rank: np.ndarray) -> None:
+        """Best-first by a heap of each revealed node's next hidden child: any ranking."""
         heap: list[tuple[float, int]] = []
 
         def push(c: int | None) -> None:
@@ -151,7 +156,7 @@ class LevelOfDetail:
         hidden = np.flatnonzero(~revealed)
         owner_of = parent[hidden]
         folded_in = hidden[(owner_of < 0) | revealed[np.maximum(owner_of, 0)]]
-        owners, group = np.unique(parent[folded_in], return_inverse=True)
+        owners, group = _groups(parent[folded_in], t.size)
         has_fold = set(owners.tolist())
         # the rows in order, by a stack over the revealed nodes only (a budget's worth, in plain
         # Python: numpy calls per node cost more than they save at this size)
@@ -231,6 +236,34 @@ class LevelOfDetail:
         return Drawn(drawn, node_id, folded)
 
 
+def _reveal_top(revealed: np.ndarray, parent: np.ndarray, rank: np.ndarray, count: int) -> bool:
+    """Where no child outranks its parent (an inclusive metric, the usual ranking), best-first
+    from the roots reveals the ``count`` best nodes of the whole table, ties in table order:
+    each one's parent ranks at least as high and comes first in the table, so it is revealed
+    before it. One partition instead of a heap walk (0.15 s at 1M nodes, ~10 ms). False, and
+    nothing revealed, where some child outranks its parent (a difference, a minimum)."""
+    kids = np.flatnonzero(parent >= 0)
+    if not np.all(rank[kids] <= rank[parent[kids]]):
+        return False
+    if count >= rank.shape[0]:
+        revealed[:] = True
+        return True
+    keys = -rank
+    kth = np.partition(keys, count - 1)[count - 1]  # the count-th largest rank
+    chosen = keys < kth
+    chosen[np.flatnonzero(keys == kth)[: count - int(chosen.sum())]] = True  # ties: table order
+    revealed |= chosen
+    return True
+
+
+def _groups(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(owner, return_inverse=True)`` for owners in -1..n-1, by marks, not a sort
+    (a million folded nodes: 45 ms by a sort, a few ms by marks)."""
+    mark = np.zeros(n + 1, dtype=bool)
+    mark[owner + 1] = True
+    return np.flatnonzero(mark) - 1, (np.cumsum(mark) - 1)[owner + 1]
+
+
 def _presence_of(presence: np.ndarray, real: np.ndarray, is_fold: np.ndarray) -> np.ndarray:
     """A compare view's presence codes (or an ensemble's change causes) of the drawn rows
     (folds: 0, drawn as folds)."""
@@ -301,6 +334,8 @@ def _group_nanmax(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndar
 def _group_nansum(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
     """The sum of each group's values, NaN where all of them are."""
     missing = np.isnan(values)
+    if not missing.any():  # every group holds a value (a group is a fold's owner: not empty)
+        return np.bincount(group, weights=values, minlength=groups).astype(float)
     # (as floats: a bincount of nothing is of ints)
     out = np.bincount(group, weights=np.where(missing, 0.0, values), minlength=groups).astype(float)
     out[np.bincount(group, weights=~missing, minlength=groups) == 0] = np.nan

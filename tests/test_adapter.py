@@ -428,3 +428,23 @@ def test_addresses_are_the_objects_ids_or_none() -> None:
     assert _addresses(objects).tolist() == [id(o) for o in objects]
     assert _addresses(objects[::2]) is None  # not contiguous: no buffer of pointers to read
     assert _addresses(np.arange(3)) is None  # not objects
+
+
+@pytest.mark.parametrize("example", ["hpctoolkit-cpi", "caliper-sw4-cuda"])
+def test_names_are_the_dataframes_at_reading_not_after_a_later_change(example: str) -> None:
+    """Names are read when the picture needs them, but as the dataframe was when the table was
+    built: a frame of one row per node (sw4, kept as a copy in row order) and of rows per rank
+    (cpi), read in part (a picture's nodes) and whole, after the name column changed in place."""
+    from cctviz.examples import load as load_example
+
+    gf = load_example(example)
+    table = from_graphframe(gf)
+    first = gf.dataframe["name"].groupby(level="node", sort=False).first()
+    want = [str(first[node]) for node in table.nodes]
+    cells = gf.dataframe["name"].to_numpy()
+    assert np.shares_memory(cells, gf.dataframe["name"].to_numpy())  # what the test changes
+    cells[:] = "changed"
+    some = np.arange(table.size)[::-3]
+    codes, texts = table.name_text.at(some)
+    assert [texts[c] for c in codes] == [want[i] for i in some]
+    assert [table.name(i) for i in range(table.size)] == want

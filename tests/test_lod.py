@@ -119,6 +119,46 @@ def test_children_are_put_in_rank_order_as_far_as_they_are_read(seed: int) -> No
     assert lod.revealed[hidden[:150]].all() and not lod.revealed[hidden[150:]].any()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_top_ranks_are_what_best_first_reveals(seed: int) -> None:
+    """Where no child outranks its parent, the budget's best ranks of the whole table (one
+    partition) are exactly the nodes the best-first heap walk from the roots reveals: random
+    trees of several roots, tied ranks (small integers, zeros) and missing ones (NaN leaves);
+    where a child outranks its parent, nothing is revealed by ranks and the heap walk decides."""
+    from cctviz.lod import _reveal_top
+
+    rng = np.random.default_rng(seed)
+    n = 3_000
+    parent = np.array(
+        [-1 if i == 0 or rng.random() < 0.01 else rng.integers(0, i) for i in range(n)]
+    )
+    own = rng.choice([0.0, 0.0, 1.0, 2.0, 3.0], size=n)
+    inclusive = own.copy()
+    for i in range(n - 1, 0, -1):  # pre-order: children after their parent
+        if parent[i] >= 0:
+            inclusive[parent[i]] += inclusive[i]
+    leaves = np.setdiff1d(np.arange(n), parent)
+    inclusive[rng.choice(leaves, size=50, replace=False)] = np.nan
+    table = node_table(
+        parent.tolist(), [f"f{i}" for i in range(n)], {"t": Metric("t", inclusive, "inclusive")}
+    )
+    rank = np.where(np.isnan(inclusive), -np.inf, inclusive)
+    for budget in (1, 7, 150, 1_000, n - 3, n, n + 10):
+        lod = LevelOfDetail(table, budget=budget)  # by ranks
+        heap = np.zeros(n, dtype=bool)
+        lod.revealed, by_ranks = heap, lod.revealed
+        lod._reveal_by_heap(budget, rank)
+        lod._reveal_single_folds()
+        np.testing.assert_array_equal(by_ranks, heap, err_msg=f"budget {budget}")
+        assert heap.sum() >= min(budget, n)
+    # a child above its parent (a difference between runs): ranks alone cannot say
+    outranked = rank.copy()
+    outranked[np.flatnonzero(parent >= 0)[0]] = rank.max() + 1
+    untouched = np.zeros(n, dtype=bool)
+    assert not _reveal_top(untouched, table.parent, outranked, 100)
+    assert not untouched.any()
+
+
 def test_fold_counts_and_sums_match_the_full_tree(big: Any) -> None:
     table = cctviz.from_graphframe(big)
     lod = LevelOfDetail(table, budget=300)

@@ -284,5 +284,5 @@ def union_of(
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
     parent = array.array("i", union.parent.tolist())
     nid = np.fromiter((n._hatchet_nid for n in nodes), np.int64, len(nodes))
-    tree = Tree(nodes, parent, depth, [], nid)
+    tree = Tree(np.fromiter(nodes, dtype=object, count=len(nodes)), parent, depth, [], nid)
     return RunsUnion(gf, union, columns, labels, kinds, listed, tree)

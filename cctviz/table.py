@@ -52,7 +52,7 @@ class NodeTable:
     depth: np.ndarray  # int32
     name_text: TextColumn  # each node's name (``name_code``, ``names``), read when first needed
     type_text: TextColumn  # each node's type (``type_code``, ``types``)
-    nodes: list[Any]  # the Hatchet Node objects, by table index (Python side only)
+    nodes: np.ndarray | list[Any]  # the Hatchet Node objects, by table index (Python side only)
     hatchet_nid: np.ndarray  # int64 ``_hatchet_nid`` of each node
     metrics: dict[str, Metric]
     first_row: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))

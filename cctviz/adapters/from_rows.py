@@ -30,7 +30,7 @@ class Tree:
     and depth, the (parent, child) edges not drawn (a DAG's other callers), and each node's
     ``_hatchet_nid``."""
 
-    nodes: list[Any]
+    nodes: np.ndarray  # of Hatchet Nodes (an object array: see from_graphframe)
     parent: array.array[int]
     depth: array.array[int]
     extra: list[tuple[int, int]]

@@ -24,17 +24,22 @@ def spanning_tree(
     # int32 arrays, not lists: a list holds an int object per entry (a few times the memory)
     parent = array.array("i")
     extra: list[tuple[int, int]] = []
+    # each node with children: where its subtree opens (itself) and closes (the first node after
+    # it), for the depths: a node's depth is how many of those spans it is inside
+    opened, closed = array.array("i"), array.array("i")
     # This loop is the adapter's hot path (1M nodes): a stack of children iterators, one per open
     # node, not a stack of nodes (no reversed copy and parent list per node), and bound methods;
-    # depths are computed afterwards with numpy. 1M nodes: ~0.26 s, against ~0.45 s before.
+    # depths from the spans afterwards with numpy. 1M nodes: ~0.32 s (a bare walk: ~0.21 s).
     iterators, owners = [iter(roots)], [-1]
     top, owner = iterators[-1], -1
     add_node, add_parent = nodes.append, parent.append
+    add_opened, add_closed = opened.append, closed.append
     while True:
         node = next(top, _END)
         if node is _END:  # the open node's children are done: back to its parent's
             iterators.pop()
-            owners.pop()
+            add_opened(owners.pop())
+            add_closed(len(nodes))
             if not iterators:
                 break
             top, owner = iterators[-1], owners[-1]
@@ -58,25 +63,23 @@ def spanning_tree(
             iterators.append(top)
             owners.append(i)
     depth = array.array("i")
-    depth.frombytes(_depths(np.frombuffer(parent, dtype=np.int32)).tobytes())
+    spans = (np.frombuffer(opened, dtype=np.int32), np.frombuffer(closed, dtype=np.int32))
+    depth.frombytes(_depths(*spans, len(nodes)).tobytes())
     return nodes, parent, depth, extra
 
 
 _END: Any = object()  # what `next` gives at the end of a children list (a sentinel, not None)
 
 
-def _depths(parent: np.ndarray) -> np.ndarray:
-    """Each node's depth from its parent index (-1: a root), by pointer doubling: log2 of the
-    deepest path rounds of numpy gathers, so deep call paths cost no Python loop a level."""
-    depth = (parent >= 0).astype(np.int32)
-    ancestor = parent.astype(np.int64)
-    live = np.flatnonzero(ancestor >= 0)
-    while live.size:
-        up = ancestor[live]
-        depth[live] += depth[up]  # the right side is gathered before the assignment
-        ancestor[live] = ancestor[up]
-        live = live[ancestor[live] >= 0]
-    return depth
+def _depths(opened: np.ndarray, closed: np.ndarray, n: int) -> np.ndarray:
+    """Each node's depth: how many subtrees it is strictly inside. In pre-order the subtree of
+    ``opened[k]`` is nodes ``opened[k]`` to ``closed[k] - 1``: +1 after its first node, -1 at its
+    end, summed up (the walk's own spans: one numpy pass, where pointer doubling over the
+    parents took ~0.1 s at 1M nodes). ``opened`` -1 is the roots' span (depth 0)."""
+    inner = opened >= 0
+    starts = np.bincount(opened[inner] + 1, minlength=n + 1)
+    ends = np.bincount(closed[inner], minlength=n + 1)
+    return np.cumsum(starts[:n] - ends[:n]).astype(np.int32)
 
 
 def count_cycle_edges(extra: list[tuple[int, int]], parent: array.array[int]) -> int:

@@ -53,7 +53,7 @@ def table_keys(table: NodeTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
     parent = table.parent.tolist()
     for i in range(n):  # pre-order: a parent's key is known before its children's
         up = int(keys[parent[i]]) if parent[i] >= 0 else ROOT
-        if table.nodes:
+        if len(table.nodes):
             frame = frame_text(_frame_attrs(table.nodes[i]))
         else:
             frame = frame_text({"name": table.name(i), "type": table.types[table.type_code[i]]})

@@ -21,6 +21,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .ranked import RankedChildren
+from .subtree import (
+    by_level,
+    group_nanmax,
+    group_nansum,
+    owner_groups,
+    subtree_nanmax,
+    subtree_nansum,
+    subtree_sum,
+)
 from .table import Metric, NodeTable
 from .text_column import TextColumn
 
@@ -55,13 +64,13 @@ class LevelOfDetail:
         self.budget = budget
         n = table.size
         parent = table.parent
-        levels = _levels(table.depth)
+        levels = by_level(table.depth)
         rank = _ranking(table, levels)
         self._ranked = RankedChildren(parent, rank)
         # subtree sizes, and subtree sums of the metrics that are not inclusive
-        self.size = _subtree_sum(parent, levels, np.ones(n)).astype(np.int32)
+        self.size = subtree_sum(parent, levels, np.ones(n)).astype(np.int32)
         self._sums = {
-            name: (_subtree_nanmax if m.kind in MAX_KINDS else _subtree_nansum)(
+            name: (subtree_nanmax if m.kind in MAX_KINDS else subtree_nansum)(
                 parent, levels, m.values
             )
             for name, m in table.metrics.items()
@@ -156,7 +165,7 @@ class LevelOfDetail:
         hidden = np.flatnonzero(~revealed)
         owner_of = parent[hidden]
         folded_in = hidden[(owner_of < 0) | revealed[np.maximum(owner_of, 0)]]
-        owners, group = _groups(parent[folded_in], t.size)
+        owners, group = owner_groups(parent[folded_in], t.size)
         has_fold = set(owners.tolist())
         # the rows in order, by a stack over the revealed nodes only (a budget's worth, in plain
         # Python: numpy calls per node cost more than they save at this size)
@@ -200,7 +209,7 @@ class LevelOfDetail:
             values[~is_fold] = m.values[real]
             if m.kind != "other":  # a metric of no known kind has no aggregate (it stays NaN)
                 source = m.values if m.kind == "inclusive" else self._sums[name]
-                combine = _group_nanmax if m.kind in MAX_KINDS else _group_nansum
+                combine = group_nanmax if m.kind in MAX_KINDS else group_nansum
                 values[is_fold] = combine(source[folded_in], group, owners.size)[slot]
             metrics[name] = replace(m, values=values)
         # names: those in use, and one per fold ("1,234 more")
@@ -256,14 +265,6 @@ def _reveal_top(revealed: np.ndarray, parent: np.ndarray, rank: np.ndarray, coun
     return True
 
 
-def _groups(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(owner, return_inverse=True)`` for owners in -1..n-1, by marks, not a sort
-    (a million folded nodes: 45 ms by a sort, a few ms by marks)."""
-    mark = np.zeros(n + 1, dtype=bool)
-    mark[owner + 1] = True
-    return np.flatnonzero(mark) - 1, (np.cumsum(mark) - 1)[owner + 1]
-
-
 def _presence_of(presence: np.ndarray, real: np.ndarray, is_fold: np.ndarray) -> np.ndarray:
     """A compare view's presence codes (or an ensemble's change causes) of the drawn rows
     (folds: 0, drawn as folds)."""
@@ -282,61 +283,7 @@ def _ranking(table: NodeTable, levels: list[np.ndarray]) -> np.ndarray:
         values = inclusive[0].values
     elif table.metrics:
         first = next(iter(table.metrics.values()))
-        values = _subtree_nansum(table.parent, levels, first.values)
+        values = subtree_nansum(table.parent, levels, first.values)
     else:
-        values = _subtree_sum(table.parent, levels, np.ones(table.size))
+        values = subtree_sum(table.parent, levels, np.ones(table.size))
     return np.where(np.isnan(values), -np.inf, np.abs(values))
-
-
-def _levels(depth: np.ndarray) -> list[np.ndarray]:
-    """Node ids by depth, shallowest first (views of one int32 array)."""
-    order = np.argsort(depth, kind="stable").astype(np.int32)
-    bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
-    return [order[bounds[d] : bounds[d + 1]] for d in range(len(bounds) - 1)]
-
-
-def _subtree_sum(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
-    """Sums over each node's subtree, one level at a time from the deepest. ``np.add.at`` touches
-    only a level's parents (a ``bincount`` of the whole table per level would cost nodes × depth:
-    seconds for a deep tree of a million nodes)."""
-    out = values.astype(np.float64)  # a copy
-    for level in reversed(levels[1:]):
-        np.add.at(out, parent[level], out[level])
-    return out
-
-
-def _subtree_nansum(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
-    """Subtree sums with NaN as missing: NaN only where the whole subtree is NaN."""
-    missing = np.isnan(values)
-    if not missing.any():
-        return _subtree_sum(parent, levels, values)
-    present = _subtree_sum(parent, levels, (~missing).astype(np.float64))
-    sums = _subtree_sum(parent, levels, np.where(missing, 0.0, values))
-    sums[present == 0] = np.nan
-    return sums
-
-
-def _subtree_nanmax(parent: np.ndarray, levels: list[np.ndarray], values: np.ndarray) -> np.ndarray:
-    """The largest value in each node's subtree, NaN only where the whole subtree is NaN."""
-    out = values.astype(np.float64)  # a copy
-    for level in reversed(levels[1:]):
-        np.fmax.at(out, parent[level], out[level])
-    return out
-
-
-def _group_nanmax(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
-    """The largest value of each group, NaN where all of its values are."""
-    out = np.full(groups, np.nan)
-    np.fmax.at(out, group, values)
-    return out
-
-
-def _group_nansum(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
-    """The sum of each group's values, NaN where all of them are."""
-    missing = np.isnan(values)
-    if not missing.any():  # every group holds a value (a group is a fold's owner: not empty)
-        return np.bincount(group, weights=values, minlength=groups).astype(float)
-    # (as floats: a bincount of nothing is of ints)
-    out = np.bincount(group, weights=np.where(missing, 0.0, values), minlength=groups).astype(float)
-    out[np.bincount(group, weights=~missing, minlength=groups) == 0] = np.nan
-    return out

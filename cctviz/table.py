@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
@@ -16,6 +16,11 @@ MetricKind = Literal["exclusive", "inclusive", "other", "ratio", "max"]
 """``exclusive`` and ``inclusive`` add up along the tree (glyphs show sums); ``ratio`` and ``max``
 do not: a glyph shows the largest value it hides (``metric_kinds``, and every metric under the
 ``std`` and ``imbalance`` reducers); ``other``: no aggregate at all."""
+
+Nodes: TypeAlias = np.ndarray | list[Any]
+"""A table's Hatchet nodes by table index: an object array (the garbage collector does not
+traverse it: a young list of a million nodes costs every collection a visit to each), or a list
+where a table is built from few rows."""
 
 #: What ``metric_kinds`` accepts.
 DECLARED_KINDS = ("exclusive", "inclusive", "ratio", "max", "other")
@@ -52,7 +57,7 @@ class NodeTable:
     depth: np.ndarray  # int32
     name_text: TextColumn  # each node's name (``name_code``, ``names``), read when first needed
     type_text: TextColumn  # each node's type (``type_code``, ``types``)
-    nodes: np.ndarray | list[Any]  # the Hatchet Node objects, by table index (Python side only)
+    nodes: Nodes  # the Hatchet Node objects, by table index (Python side only)
     hatchet_nid: np.ndarray  # int64 ``_hatchet_nid`` of each node
     metrics: dict[str, Metric]
     first_row: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))

@@ -25,16 +25,15 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
     nothing is NaN, not 0); NaN rows are skipped by every reducer.
     """
     check_reducer(reducer)
-    out = np.full((n, values.shape[1]), np.nan)
     keep = keys >= 0
     if not keep.all():
         keys, values = keys[keep], values[keep]
     if keys.size == 0:
-        return out
+        return np.full((n, values.shape[1]), np.nan)
     # one row per node: nothing to combine (a count per node: linear, unlike a sort or hash)
     if np.bincount(keys, minlength=n).max() <= 1:
         if reducer == "std":  # of one value: undefined (ddof=1), as pandas says; stays NaN
-            return out
+            return np.full((n, values.shape[1]), np.nan)
         # column by column into a column-major array: a scatter of single values (1M rows:
         # half the time of scattering rows); each metric's column is then contiguous
         by_column = np.full((values.shape[1], n), np.nan)
@@ -52,6 +51,7 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
         reduced = grouped.max() / grouped.mean()
     else:  # mean, median, min, max, std (pandas' ddof=1)
         reduced = getattr(grouped, reducer)()
+    out = np.full((n, values.shape[1]), np.nan)
     out[reduced.index.to_numpy()] = reduced.to_numpy(dtype=np.float64)
     return out
 

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import operator
 from itertools import repeat
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..table import Nodes
 from ..text_column import TextColumn
 
 
-def text_column(
-    df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: np.ndarray | list[Any]
-) -> TextColumn:
+def text_column(df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: Nodes) -> TextColumn:
     """Each node's text of ``column`` (``first_row``: each node's first dataframe row, -1 for
     none); a node without a value (no row, None, NaN) takes its frame's."""
     n = len(nodes)
@@ -60,7 +58,7 @@ def _in_node_order(cells: np.ndarray, first_row: np.ndarray) -> np.ndarray:
     return values
 
 
-def from_frames(chosen: np.ndarray | list[Any], column: str) -> np.ndarray:
+def from_frames(chosen: Nodes, column: str) -> np.ndarray:
     """The ``column`` attribute of the frames of ``chosen`` nodes (a node whose frame has no
     name shows as its frame), as an object array."""
     try:  # the frames' attribute dicts read in one pass (C-level getters)

@@ -159,6 +159,22 @@ def test_top_ranks_are_what_best_first_reveals(seed: int) -> None:
     assert not untouched.any()
 
 
+def test_children_are_ranked_only_when_a_gesture_needs_them(big: Any) -> None:
+    """A first picture chosen by ranks does not order any node's children (40-60 ms at 1M
+    nodes); the first load-more does, and reveals what a level of detail ranked at once would."""
+    table = cctviz.from_graphframe(big)
+    lod = LevelOfDetail(table, budget=300)
+    assert lod._ranked_children is None
+    owner = int(np.flatnonzero((lod.drawn().folded > 0) & (lod.drawn().node_id < 0))[0])
+    parent = int(lod.drawn().table.parent[owner])
+    node = -1 if parent < 0 else int(lod.drawn().node_id[parent])
+    eager = LevelOfDetail(table, budget=300)
+    eager._ranked.order(max(node, 0), 1)  # made before any gesture
+    assert lod.load_more(node, 20) == eager.load_more(node, 20) > 0
+    assert lod._ranked_children is not None
+    np.testing.assert_array_equal(lod.revealed, eager.revealed)
+
+
 def test_fold_counts_and_sums_match_the_full_tree(big: Any) -> None:
     table = cctviz.from_graphframe(big)
     lod = LevelOfDetail(table, budget=300)

@@ -47,18 +47,27 @@ const PACKED_DATA = "cctviz/widget/static/widget-packed.b64";
 function pack() {
   const code = readFileSync("cctviz/widget/static/widget.js");
   const data = gzipSync(code, { level: 9 }).toString("base64");
-  // one unpacking per page and bundle, however many views (and module copies) load it
+  // One unpacking per page and bundle, however many views (and module copies) load it; a
+  // failed one is tried again by the next view. Base64 is decoded natively where the browser
+  // can (Uint8Array.fromBase64: Chromium 140+, Firefox 133+, Safari 18.2+; 10 ms less on a
+  // fresh page), else by a loop (~30x faster than Uint8Array.from). A view's bundle is its own
+  // or the FrontEnd model's; the FrontEnd model (no _front_end) unpacks it before the views'
+  // models are made; evaluating the bundle and making the view are two tasks. (These notes are
+  // here, not in the loader: a page keeps the loader's source once per widget.)
   const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
   const loader = `// cctviz: unpacks the _bundle trait (gzip, base64), imports it once per page
 const bundles = (globalThis.__cctvizBundles ??= new Map());
+const fromBase64 = (data) => {
+  const text = atob(data);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+};
 const unpack = async (data) => {
   if (typeof DecompressionStream === "undefined") {
     throw new Error("cctviz needs DecompressionStream (Chromium 80+, Firefox 113+, Safari 16.4+)");
   }
-  // a loop: ~30x faster than Uint8Array.from
-  const text = atob(data);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const bytes = Uint8Array.fromBase64?.(data) ?? fromBase64(data);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const blob = await new Response(stream, { headers: { "content-type": "text/javascript" } }).blob();
   const url = URL.createObjectURL(blob);
@@ -68,7 +77,6 @@ const unpack = async (data) => {
     URL.revokeObjectURL(url);
   }
 };
-// its own bundle, or the FrontEnd model's
 const bundleOf = async (model) => {
   const own = model.get("_bundle");
   if (own) return own;
@@ -80,7 +88,7 @@ const load = (model) => {
   const key = model.get("_bundle_key");
   if (!bundles.has(key)) {
     const loading = bundleOf(model).then(unpack);
-    loading.catch(() => bundles.delete(key)); // next view retries
+    loading.catch(() => bundles.delete(key));
     bundles.set(key, loading);
   }
   return bundles.get(key);
@@ -88,13 +96,12 @@ const load = (model) => {
 export default {
   async initialize(context) {
     const loading = load(context.model);
-    // FrontEnd (no _front_end): unpacks before the views' models
     if (context.model.get("_front_end") === undefined) return void loading.catch(() => {});
     return (await loading).initialize?.(context);
   },
   async render(context) {
     const bundle = await load(context.model);
-    await new Promise((go) => setTimeout(go)); // evaluation and view: two tasks
+    await new Promise((go) => setTimeout(go));
     return bundle.render(context);
   },
 };

@@ -52,6 +52,19 @@ def test_quickstart_runs_and_draws_its_profiles(lab, page) -> None:
     assert "extra call edges not drawn" in widget(page, 2).locator(".cct-status").inner_text()
 
 
+def test_the_bundle_unpacks_with_and_without_native_base64(open_notebook, page) -> None:
+    """The loader decodes the packed bundle with ``Uint8Array.fromBase64`` where the browser has
+    it (this Chromium: every other test) and by its own loop where it does not (Chromium before
+    140, as in VS Code's Electron, Firefox before 133): the view draws either way."""
+    assert page.evaluate("() => typeof Uint8Array.fromBase64") == "function"
+    page.add_init_script("delete Uint8Array.fromBase64")
+    notebook = open_notebook(SMALL)
+    assert page.evaluate("() => typeof Uint8Array.fromBase64") == "undefined"
+    view = widget(page, 0)
+    view.locator("circle.cct-node").first.wait_for()
+    assert view.locator("circle.cct-node").count() == notebook.python_json("len(gf.graph)")
+
+
 def test_hover_shows_name_and_value(open_notebook, page) -> None:
     notebook = open_notebook(SMALL)
     node_id = notebook.python_json(

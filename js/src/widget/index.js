@@ -241,9 +241,12 @@ function renderView(deps, model, el) {
   const start = () => {
     if (started) return;
     started = true;
-    renderer.resize(...stageSize());
+    // measured once: drawing does not size the stage (CSS does), and reading it again after
+    // drawing would lay the new drawing out at once; a later change comes to onResize
+    const size = stageSize();
+    renderer.resize(...size);
     onData();
-    screen.sized(...stageSize());
+    screen.sized(...size);
     stopWatching = watchRemoval(el, () => {
       rememberZoom(model.get("_payload"), screen.zoomed);
       dispose();

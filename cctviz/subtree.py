@@ -1,6 +1,6 @@
-"""Sums and maxima over subtrees and over groups of nodes of a table in pre-order, by numpy
-one tree level at a time (no Python loop over nodes): what the level of detail ranks by and
-what its folds carry. NaN is missing: a sum or maximum over nothing but NaN is NaN."""
+"""Sums and maxima over each node's subtree (numpy, one tree level at a time) and over groups
+of nodes (numpy over the group numbers): no Python loop over nodes. What the level of detail
+ranks by and what its folds carry. NaN is missing: a sum or maximum over nothing but NaN is NaN."""
 
 from __future__ import annotations
 

@@ -164,12 +164,13 @@ def test_children_are_ranked_only_when_a_gesture_needs_them(big: Any) -> None:
     nodes); the first load-more does, and reveals what a level of detail ranked at once would."""
     table = cctviz.from_graphframe(big)
     lod = LevelOfDetail(table, budget=300)
-    assert lod._ranked_children is None
-    owner = int(np.flatnonzero((lod.drawn().folded > 0) & (lod.drawn().node_id < 0))[0])
-    parent = int(lod.drawn().table.parent[owner])
-    node = -1 if parent < 0 else int(lod.drawn().node_id[parent])
+    drawn = lod.drawn()
+    assert lod._ranked_children is None  # neither the choice nor what is sent ranks children
+    fold = int(np.flatnonzero(drawn.node_id < 0)[0])  # the first fold row, and its node
+    parent = int(drawn.table.parent[fold])
+    node = -1 if parent < 0 else int(drawn.node_id[parent])
     eager = LevelOfDetail(table, budget=300)
-    eager._ranked.order(max(node, 0), 1)  # made before any gesture
+    assert eager._ranked is not None  # made before any gesture
     assert lod.load_more(node, 20) == eager.load_more(node, 20) > 0
     assert lod._ranked_children is not None
     np.testing.assert_array_equal(lod.revealed, eager.revealed)

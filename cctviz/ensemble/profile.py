@@ -153,7 +153,5 @@ def profile_rows(
     own = dict(getattr(gf, "metadata", None) or {})
     meta = plain_metadata({**own, **dict(metadata or {})})
     meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
-    per_rank = (
-        rank_rows(gf, list(table.nodes), keys, parents, profile, list(columns)) if ranks else None
-    )
+    per_rank = rank_rows(gf, table.nodes, keys, parents, profile, list(columns)) if ranks else None
     return ProfileRows(profile, nodes, values, kinds, meta, per_rank)

@@ -11,12 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..table import Nodes
+
 LEVELS = ("rank", "thread")
 
 
 def rank_rows(
     gf: Any,
-    nodes: list[Any],
+    nodes: Nodes,
     keys: np.ndarray,
     parents: np.ndarray,
     profile: str,
@@ -27,7 +29,7 @@ def rank_rows(
     and ``parents`` are known; rows of other nodes are left out, as the table leaves them."""
     df = gf.dataframe
     names = list(df.index.names)
-    if "rank" not in names or not nodes:
+    if "rank" not in names or len(nodes) == 0:
         return None
     row_of = {id(n): i for i, n in enumerate(nodes)}
     at = np.fromiter(

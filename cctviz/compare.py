@@ -282,7 +282,8 @@ def union_of(
     listed = (list(gf.exc_metrics or []), list(gf.inc_metrics or []))
     kinds = dict.fromkeys(ratios, "ratio")
     kinds.update({c: kind for c in additive if kind in ("exclusive", "inclusive")})
-    parent = array.array("i", union.parent.tolist())
+    parent = np.array(union.parent, dtype=np.int32)  # a copy: the table's own
     nid = np.fromiter((n._hatchet_nid for n in nodes), np.int64, len(nodes))
-    tree = Tree(np.fromiter(nodes, dtype=object, count=len(nodes)), parent, depth, [], nid)
+    nodes_np = np.fromiter(nodes, dtype=object, count=len(nodes))
+    tree = Tree(nodes_np, parent, np.array(depth, dtype=np.int32), [], nid)
     return RunsUnion(gf, union, columns, labels, kinds, listed, tree)

@@ -339,6 +339,25 @@ def test_the_walk_is_the_plain_recursive_preorder(folder: str) -> None:
     assert max(depth) >= (3000 if folder == "deep" else 2)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_parents_from_preorder_depths_are_the_stacks_parents(seed: int) -> None:
+    """The walk's parents come from its depths afterwards (the last node one level up): on random
+    pre-orders (several roots, fans, chains), they are the parents a stack walk gives."""
+    from cctviz.adapters.spanning import _parents
+
+    rng = np.random.default_rng(seed)
+    stack: list[int] = []
+    parent: list[int] = []
+    for i in range(int(rng.integers(1, 3000))):
+        stack = stack[: int(rng.integers(0, len(stack) + 1))] if rng.random() < 0.4 else stack
+        parent.append(stack[-1] if stack else -1)
+        stack.append(i)
+    depth = np.zeros(len(parent), dtype=np.int32)
+    for i, p in enumerate(parent):
+        depth[i] = 0 if p < 0 else depth[p] + 1
+    assert _parents(depth).tolist() == parent
+
+
 def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames() -> None:
     """The name column's quick paths (read now, factorised when first needed; the string table
     kept as it is) against what the names are: lone surrogates that pandas hashes alike stay

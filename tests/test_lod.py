@@ -155,7 +155,7 @@ def test_top_ranks_are_what_best_first_reveals(seed: int) -> None:
     outranked = rank.copy()
     outranked[np.flatnonzero(parent >= 0)[0]] = rank.max() + 1
     untouched = np.zeros(n, dtype=bool)
-    assert not _reveal_top(untouched, table.parent, outranked, 100)
+    assert not _reveal_top(untouched, table.parent + 1, outranked, 100)
     assert not untouched.any()
 
 

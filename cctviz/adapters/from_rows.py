@@ -7,7 +7,6 @@ union tree of several runs' node tables and one row per node (``cctviz.compare``
 
 from __future__ import annotations
 
-import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +30,8 @@ class Tree:
     ``_hatchet_nid``."""
 
     nodes: np.ndarray  # of Hatchet Nodes (an object array: see from_graphframe)
-    parent: array.array[int]
-    depth: array.array[int]
+    parent: np.ndarray  # int32
+    depth: np.ndarray  # int32
     extra: list[tuple[int, int]]
     nid: np.ndarray
 
@@ -52,7 +51,7 @@ def from_rows(
     row's node, -1 for none): ``listed`` are the reader's exclusive and inclusive metrics,
     ``data`` what gives metadata (the GraphFrame or Thicket); the rest as ``from_graphframe``."""
     progress.stage("reducing the metrics")
-    gf, (parent, depth), n = data, (tree.parent, tree.depth), len(tree.nodes)
+    gf, parent, n = data, tree.parent, len(tree.nodes)
     metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
     pins = pinned.read(gf)
     if pins:
@@ -65,7 +64,7 @@ def from_rows(
             + ", ".join(repr(c) for c in df.columns)
         )
     block = df[metric_names].to_numpy(dtype=np.float64, na_value=np.nan)
-    parent_np = np.frombuffer(parent, dtype=np.int32)
+    single = rows.one_row_each(keys, n)  # a single profile: each node's rows are its one row
     # what only the reader's list says is checked against the tree (semantics.check_against_tree)
     checked = [
         j
@@ -74,17 +73,16 @@ def from_rows(
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
     ]
     if checked:
-        totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n) for j in checked}
-        decisions = semantics.check_against_tree(decisions, totals, parent_np)
+        totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n, single) for j in checked}
+        decisions = semantics.check_against_tree(decisions, totals, parent)
         kind.update({m: decisions[m].kind for m in metric_names})
     # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
     lonely = [m for m in metric_names if kind[m] == "exclusive" and m not in partner]
     if lonely:
-        depth_np = np.frombuffer(depth, dtype=np.int32)
         groups, n_groups = derived.row_groups(df)
         sums = [
             derived.subtree_sums(
-                block[:, metric_names.index(m)], keys, groups, n_groups, parent_np, depth_np
+                block[:, metric_names.index(m)], keys, groups, n_groups, parent, tree.depth
             )
             for m in lonely
         ]
@@ -103,7 +101,7 @@ def from_rows(
     if inner:
         values = per_node(*rows.summed_within(block, keys, df), n, reducer)
     else:
-        values = per_node(block, keys, n, reducer)
+        values = per_node(block, keys, n, reducer, single)
     table_metrics = {}
     for j, m in enumerate(metric_names):
         rule, detail = _rule(decisions[m], kind[m], reducer)
@@ -126,7 +124,7 @@ def from_rows(
     del block, values
 
     progress.stage("reading names")
-    first_row = _first_rows(keys, n)
+    first_row = _first_rows(keys, n, single)
     del keys
     names = text_column(df, "name", first_row, tree.nodes)
     types = text_column(df, "type", first_row, tree.nodes)
@@ -144,8 +142,8 @@ def from_rows(
     )
 
     return NodeTable(
-        parent=np.frombuffer(parent, dtype=np.int32).copy(),
-        depth=np.frombuffer(depth, dtype=np.int32).copy(),
+        parent=tree.parent,
+        depth=tree.depth,
         name_text=names,
         type_text=types,
         nodes=tree.nodes,
@@ -178,9 +176,13 @@ def _rule(decision: semantics.Decision, kind: str, reducer: str) -> tuple[str, s
     return decision.rule, decision.detail
 
 
-def _first_rows(keys: np.ndarray, n: int) -> np.ndarray:
-    """Index of the first dataframe row of each node (-1 for a node with no row)."""
+def _first_rows(keys: np.ndarray, n: int, single: bool) -> np.ndarray:
+    """Index of the first dataframe row of each node (-1 for a node with no row); ``single``: no
+    node has more than one row (each node's row put in place)."""
     first = np.full(n, -1, dtype=np.int64)
+    if single and keys.size and keys.min() >= 0:
+        first[keys] = np.arange(keys.size)
+        return first
     rows = np.flatnonzero(keys >= 0)
     # assigning in reverse leaves the first row of each node in place
     first[keys[rows][::-1]] = rows[::-1]

@@ -17,12 +17,15 @@ def check_reducer(reducer: str) -> str:
     return reducer
 
 
-def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.ndarray:
+def per_node(
+    values: np.ndarray, keys: np.ndarray, n: int, reducer: str, single: bool | None = None
+) -> np.ndarray:
     """Reduce the rows of ``values`` (rows × metrics, float64) grouped by ``keys`` (node index per
     row, ``-1`` for rows to ignore) into an ``n`` × metrics array.
 
     NaN is missing, never zero: a node with no value, or only NaN values, stays NaN (``sum`` of
-    nothing is NaN, not 0); NaN rows are skipped by every reducer.
+    nothing is NaN, not 0); NaN rows are skipped by every reducer. ``single``: whether no node has
+    more than one row, if the caller knows (None: counted here).
     """
     check_reducer(reducer)
     keep = keys >= 0
@@ -31,7 +34,9 @@ def per_node(values: np.ndarray, keys: np.ndarray, n: int, reducer: str) -> np.n
     if keys.size == 0:
         return np.full((n, values.shape[1]), np.nan)
     # one row per node: nothing to combine (a count per node: linear, unlike a sort or hash)
-    if np.bincount(keys, minlength=n).max() <= 1:
+    if single is None:
+        single = bool(np.bincount(keys, minlength=n).max() <= 1)
+    if single:
         if reducer == "std":  # of one value: undefined (ddof=1), as pandas says; stays NaN
             return np.full((n, values.shape[1]), np.nan)
         # column by column into a column-major array: a scatter of single values (1M rows:

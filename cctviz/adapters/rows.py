@@ -78,10 +78,25 @@ def summed_within(
     return summed.to_numpy(dtype=np.float64), first.to_numpy(dtype=np.int64)
 
 
-def node_sums(values: np.ndarray, keys: np.ndarray, n: int) -> np.ndarray:
+def one_row_each(keys: np.ndarray, n: int) -> bool:
+    """Whether no node has more than one row (``keys``: node index per row, -1 for none): a
+    single profile's frame, where a node's sum or reduction is its one row's value."""
+    kept = keys if keys.size == 0 or keys.min() >= 0 else keys[keys >= 0]
+    return kept.size == 0 or (kept.size <= n and int(np.bincount(kept, minlength=n).max()) <= 1)
+
+
+def node_sums(values: np.ndarray, keys: np.ndarray, n: int, single: bool = False) -> np.ndarray:
     """Per node, the sum of its rows' values (ranks, threads, profiles; NaN without any): linear,
-    so an inclusive metric's sums still hold each parent at least its children's sum."""
+    so an inclusive metric's sums still hold each parent at least its children's sum. ``single``
+    (:func:`one_row_each` is true): each node's one row is its sum, put in place."""
     keep = (keys >= 0) & ~np.isnan(values)
+    if single:
+        out = np.full(n, np.nan)
+        if keep.all():
+            out[keys] = values
+        else:
+            out[keys[keep]] = values[keep]
+        return out
     # float64 always: bincount of no rows at all gives integers
     out = np.bincount(keys[keep], weights=values[keep], minlength=n).astype(np.float64)
     out[np.bincount(keys[keep], minlength=n) == 0] = np.nan

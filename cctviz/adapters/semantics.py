@@ -160,13 +160,15 @@ def tree_check(values: np.ndarray, parent: np.ndarray) -> tuple[int, int]:
     an inclusive metric never has a parent below its children's sum (a relative 1e-6 aside)."""
     n = parent.shape[0]
     has = ~np.isnan(values)
-    child = np.flatnonzero((parent >= 0) & has)
-    if child.size == 0:
-        return 0, 0
-    sums = np.bincount(parent[child], weights=values[child], minlength=n)
-    checked = np.zeros(n, dtype=bool)
-    checked[parent[child]] = True
+    # counted by parent + 1 (the roots' parent, -1, lands in slot 0 and is dropped): linear
+    # passes over every node, no gathers of the children (a third of the time at 1M nodes)
+    slot = parent.astype(np.intp) + 1
+    weights = values if has.all() else np.where(has, values, 0.0)
+    sums = np.bincount(slot, weights=weights, minlength=n + 1)[1:]
+    checked = np.bincount(slot, weights=has, minlength=n + 1)[1:] > 0
     checked &= has
+    if not checked.any():
+        return 0, 0
     with np.errstate(invalid="ignore", over="ignore"):  # infinities compare as they can
         low = values < sums - 1e-6 * np.abs(sums) - 1e-12
     return int(checked.sum()), int((checked & low).sum())

@@ -121,12 +121,13 @@ def _row_keys(df: pd.DataFrame, nodes: np.ndarray, nid: np.ndarray) -> np.ndarra
     if dense:
         at = np.full(int(nid.max()) + 1, -1, dtype=np.int64)
         at[nid] = np.arange(n)
-        unique_nids = bool(np.array_equal(at[nid], np.arange(n)))
+        numbered = at >= 0
+        unique_nids = int(np.count_nonzero(numbered)) == n  # a repeated nid fills one slot
     else:
         order = np.argsort(nid, kind="stable")
         sorted_nid = nid[order]
         unique_nids = bool(np.all(sorted_nid[1:] != sorted_nid[:-1]))
-    by_nid = at[at >= 0] if dense else order  # the tree's positions in _hatchet_nid order
+    by_nid = at[numbered] if dense else order  # the tree's positions in _hatchet_nid order
     if unique_nids and _same_objects(uniques, nodes, by_nid):
         mapped = by_nid  # the usual frame: every node once, sorted (Node orders by nid)
     elif unique_nids:  # map through _hatchet_nid (Hatchet's own equality of nodes)
@@ -155,7 +156,8 @@ def _same_objects(uniques: pd.Index, nodes: np.ndarray, by_nid: np.ndarray) -> b
     memory (0.4 s on the 2-core machine, a fifth of ``CCT(gf)`` at 1M nodes; 0.04 s here)."""
     if len(uniques) != len(nodes) or not len(nodes):
         return False
-    rows = _addresses(uniques.to_numpy(dtype=object))
+    row_nodes = uniques.to_numpy(dtype=object)  # kept while its addresses are read
+    rows = _addresses(row_nodes)
     tree = _addresses(nodes)
     return rows is not None and tree is not None and bool(np.array_equal(rows, tree[by_nid]))
 
@@ -163,7 +165,8 @@ def _same_objects(uniques: pd.Index, nodes: np.ndarray, by_nid: np.ndarray) -> b
 def _addresses(objects: np.ndarray) -> np.ndarray | None:
     """Each object's address (CPython's ``id``) in a 1-D object array, read from its buffer of
     object pointers without touching the objects; None where that layout is not CPython's.
-    (numpy refuses ``objects.view(np.intp)`` for arrays of references, hence ctypes.)"""
+    (numpy refuses ``objects.view(np.intp)`` for arrays of references, hence ctypes.) A view of
+    that buffer, not a copy: read it while ``objects`` is alive and unchanged."""
     if (
         sys.implementation.name != "cpython"
         or objects.dtype != object
@@ -173,7 +176,7 @@ def _addresses(objects: np.ndarray) -> np.ndarray | None:
     ):
         return None
     raw = (ctypes.c_size_t * len(objects)).from_address(objects.ctypes.data)
-    out = np.ctypeslib.as_array(raw).copy()  # copied while `objects` is alive
+    out = np.ctypeslib.as_array(raw)
     if out[0] != id(objects[0]) or out[-1] != id(objects[-1]):
         return None
     return out

@@ -67,7 +67,6 @@ class LevelOfDetail:
         rank = _ranking(table, levels)
         self._rank = rank
         self._ranked_children: RankedChildren | None = None  # made when first needed
-        self._roots = np.flatnonzero(parent < 0)
         # each node's children counted (at its id + 1; the roots at 0), and each node's place in
         # that count: what tells the revealed nodes with hidden children apart without a pass
         # over the hidden nodes

@@ -1,9 +1,16 @@
 // Mounting what the front-end tests drive: a renderer in a new container of the page, with what
 // it reports collected, and a table pane with handlers that record their calls.
-import { vi } from "vitest";
+import { afterEach, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { createTablePane } from "../src/cct/pane/table-pane.js";
 import { createRenderer } from "../src/cct/view/renderer.js";
+
+/** Renderers mounted by the running test, destroyed after it (a test may destroy one itself):
+ * none keeps a later task (a label slice) that would fire once the test environment is gone. */
+const mounted = new Set();
+afterEach(() => {
+  for (const renderer of mounted) renderer.destroy();
+});
 
 /** The view state most tests draw with: colour and size by the fixtures' time metrics. */
 export const TIME = Object.freeze({ colorBy: "time", sizeBy: "time (inc)" });
@@ -37,6 +44,11 @@ export function mountRenderer(data, { state = TIME, ...options } = {}) {
     onExpand: (node) => expanded.push(node),
     ...options,
   });
+  const destroy = renderer.destroy;
+  renderer.destroy = () => {
+    if (mounted.delete(renderer)) destroy();
+  };
+  mounted.add(renderer);
   const table = data === null ? null : "rowOf" in data ? data : decodeTable(data);
   if (table) {
     renderer.setState(state);

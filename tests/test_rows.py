@@ -62,7 +62,7 @@ def test_single_rows_give_what_the_general_paths_give(
         with np.errstate(invalid="ignore", over="ignore"):
             np.testing.assert_array_equal(
                 reduce.per_node(block, keys, n, reducer, True),
-                reduce.per_node(block, keys, n, reducer, None),
+                reduce.per_node(block, keys, n, reducer, False),  # pandas' groupby
             )
     first = from_rows._first_rows(keys, n, True)
     expected = [next((r for r, k in enumerate(keys) if k == node), -1) for node in range(n)]

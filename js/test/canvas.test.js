@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
-import { mountRenderer, TIME } from "./mount.js";
+import { mountRenderer, newRenderer, TIME } from "./mount.js";
 
 // jsdom has no canvas: a fake 2D context that records what the last paint drew.
 // (Each vitest file has its own jsdom, so the stub does not leak into other files.)
@@ -330,7 +329,7 @@ describe("canvas backend", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
     const expanded = [];
-    const renderer = createRenderer(container, { width: 900, height: 500, onExpand: (node) => expanded.push(node) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onExpand: (node) => expanded.push(node) });
     renderer.setState({ colorBy: "t", sizeBy: "t", backend: "canvas" });
     const spec = payload({
       parent: [-1, 0, 0],

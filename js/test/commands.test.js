@@ -6,9 +6,8 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { commandOf } from "../src/cct/state/commands.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { smallTree } from "./fixtures.js";
-import { mountRenderer } from "./mount.js";
+import { mountRenderer, newRenderer } from "./mount.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -43,7 +42,7 @@ describe("commands", () => {
     const selected = [];
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, onSelect: (ids) => selected.push(ids) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onSelect: (ids) => selected.push(ids) });
     renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
     renderer.setData(decodeTable(smallTree()));
     renderer.command("select", [2]);

@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { figureSVG } from "../src/cct/figure/figure.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload } from "./fixtures.js";
+import { newRenderer } from "./mount.js";
 
 afterEach(() => document.body.replaceChildren());
 
@@ -61,7 +61,7 @@ describe("a compare view", () => {
 
   test("contexts of one run are squares and hexagons, keyed and named in the tooltip", () => {
     const container = document.body.appendChild(document.createElement("div"));
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = newRenderer(container, { width: 900, height: 500 });
     renderer.setState(STATE);
     renderer.setData(decodeTable(compared()));
     const node = (id) => container.querySelector(`.cct-node[data-id="${id}"]`);
@@ -96,7 +96,7 @@ describe("a compare view", () => {
       { label: "4", metric: "4: t" },
     ]);
     const container = document.body.appendChild(document.createElement("div"));
-    const renderer = createRenderer(container, { width: 600, height: 400 });
+    const renderer = newRenderer(container, { width: 600, height: 400 });
     renderer.setState({ colorBy: "1: t", sizeBy: "larger" });
     renderer.setData(table);
     const hover = (id) =>

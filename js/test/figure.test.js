@@ -5,6 +5,7 @@ import { figureStyle } from "../src/cct/draw/figure-style.js";
 import { figureSVG, PROVENANCE_NS } from "../src/cct/figure/figure.js";
 import { fromBase64 } from "../src/figure-page.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
+import { newRenderer } from "./mount.js";
 
 const STATE = { colorBy: "time", sizeBy: "time (inc)" };
 
@@ -191,11 +192,10 @@ describe("figure page", () => {
 
 describe("download buttons", () => {
   test("appear with onDownload and ask for SVG or PNG", async () => {
-    const { createRenderer } = await import("../src/cct/view/renderer.js");
     const asked = [];
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 800, height: 400, onDownload: (f) => asked.push(f) });
+    const renderer = newRenderer(container, { width: 800, height: 400, onDownload: (f) => asked.push(f) });
     renderer.setState(STATE);
     renderer.setData(decodeTable(smallTree()));
     container.querySelector('button[title="Save the view as an SVG file"]').click();
@@ -204,7 +204,7 @@ describe("download buttons", () => {
     expect(() => renderer.command("download", "jpg")).toThrow(/download format is "svg" or "png"; got "jpg"/);
     const plain = document.createElement("div");
     document.body.appendChild(plain);
-    createRenderer(plain, { width: 800, height: 400 });
+    newRenderer(plain, { width: 800, height: 400 });
     expect(plain.querySelector('button[title="Save the view as an SVG file"]')).toBeNull();
   });
 });

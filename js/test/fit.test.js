@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { foldToFit, roomFor } from "../src/cct/picture/fit.js";
 import { subtreeStats, viewTreeOf } from "../src/cct/picture/view-tree.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { realProfile } from "./fixtures.js";
+import { newRenderer } from "./mount.js";
 
 /** Leaf rows and levels of the tree drawn with `collapsed` (rows). */
 function shape(table, stats, collapsed) {
@@ -72,7 +72,7 @@ describe("fold to fit", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
     const changes = [];
-    const renderer = createRenderer(container, { width: 900, height: 500, onChange: (c) => changes.push(c) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onChange: (c) => changes.push(c) });
     const table = decodeTable(await realProfile("caliper-sw4-cuda"));
     const inc = table.metrics.find((m) => m.kind === "inclusive");
     renderer.setState({ colorBy: inc.name, sizeBy: inc.name });
@@ -95,7 +95,7 @@ describe("fold to fit", () => {
       .dispatchEvent(new KeyboardEvent("keydown", { key: "z", ctrlKey: true, bubbles: true }));
     expect(renderer.state.collapsed.length).toBe(folded.length);
     // a state that already collapses something is drawn as it is
-    const again = createRenderer(document.body.appendChild(document.createElement("div")), { width: 900, height: 500 });
+    const again = newRenderer(document.body.appendChild(document.createElement("div")), { width: 900, height: 500 });
     again.setState({ colorBy: inc.name, sizeBy: inc.name, collapsed: [0] });
     again.setData(table);
     expect(again.state.collapsed).toEqual([0]);

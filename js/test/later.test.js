@@ -1,9 +1,8 @@
 import { describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { createLater, flushedFirst } from "../src/cct/view/later.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { randomTree } from "./fixtures.js";
-import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer } from "./mount.js";
+import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer, newRenderer } from "./mount.js";
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const settled = () => new Promise((resolve) => setTimeout(resolve, 40));
@@ -224,7 +223,7 @@ describe("a big table's first picture", () => {
       document.body.appendChild(container);
       // the prepared parts in one task
       const layout = { drawLaterAbove: 100_000, ...DRAWN_AT_ONCE, canvasAbove: 200, sliceMs: 10_000 };
-      const r = createRenderer(container, { width: 900, height: 400, layout });
+      const r = newRenderer(container, { width: 900, height: 400, layout });
       r.setData(table, { ...state, foldToFit, backend: "svg" });
       return () => container.querySelectorAll(".cct-node").length;
     };
@@ -262,7 +261,7 @@ describe("a big table's first picture", () => {
   test("labels come after a big table is laid out again, even with few nodes drawn; stale ones go at once", async () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const r = createRenderer(container, { width: 900, height: 400, layout: { drawLaterAbove: 100 } });
+    const r = newRenderer(container, { width: 900, height: 400, layout: { drawLaterAbove: 100 } });
     r.setData(decodeTable(randomTree(600)), { ...state, foldToFit: false });
     const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
     await vi.waitFor(() => expect(texts().length).toBeGreaterThan(1)); // tasks and a frame later

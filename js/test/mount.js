@@ -24,6 +24,21 @@ export const LABELS_AT_ONCE = Object.freeze({ firstLabelsLaterAbove: Number.POSI
 export const DRAWN_AT_ONCE = Object.freeze({ firstDrawLaterAbove: Number.POSITIVE_INFINITY });
 
 /**
+ * `createRenderer`, its renderer destroyed after the running test (a test may destroy it first;
+ * a second destroy does nothing).
+ * @param {HTMLElement} container @param {Parameters<typeof createRenderer>[1]} options
+ */
+export function newRenderer(container, options) {
+  const renderer = createRenderer(container, options);
+  const destroy = renderer.destroy;
+  renderer.destroy = () => {
+    if (mounted.delete(renderer)) destroy();
+  };
+  mounted.add(renderer);
+  return renderer;
+}
+
+/**
  * A renderer of `width` × `height` (900 × 500 unless given) in a new container of the page. With
  * `data` (a payload spec of fixtures.js, decoded here, or a decoded table) it is given `state`
  * (TIME unless given), then the table. Selections, changes and level-of-detail expansions it
@@ -36,7 +51,7 @@ export function mountRenderer(data, { state = TIME, ...options } = {}) {
   /** @type {number[][]} */ const selections = [];
   /** @type {object[]} */ const changes = [];
   /** @type {number[]} */ const expanded = [];
-  const renderer = createRenderer(container, {
+  const renderer = newRenderer(container, {
     width: 900,
     height: 500,
     onSelect: (ids) => selections.push(ids),
@@ -44,11 +59,6 @@ export function mountRenderer(data, { state = TIME, ...options } = {}) {
     onExpand: (node) => expanded.push(node),
     ...options,
   });
-  const destroy = renderer.destroy;
-  renderer.destroy = () => {
-    if (mounted.delete(renderer)) destroy();
-  };
-  mounted.add(renderer);
   const table = data === null ? null : "rowOf" in data ? data : decodeTable(data);
   if (table) {
     renderer.setState(state);

@@ -3,9 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { pinCorner } from "../src/cct/draw/pin-place.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { randomTree } from "./fixtures.js";
-import { LABELS_AT_ONCE } from "./mount.js";
+import { LABELS_AT_ONCE, newRenderer } from "./mount.js";
 
 const W = 560;
 const H = 560;
@@ -15,7 +14,7 @@ const meets = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 /** A 560 px view of a crowded tree, the pinned box 220 × 110 as a browser sizes it. */
 function mount() {
   const container = document.body.appendChild(document.createElement("div"));
-  const renderer = createRenderer(container, {
+  const renderer = newRenderer(container, {
     width: W,
     height: H,
     onSpread: () => Promise.resolve(spread),

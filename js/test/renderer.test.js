@@ -1,8 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload, randomTree, smallTree } from "./fixtures.js";
-import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer, TIME } from "./mount.js";
+import { DRAWN_AT_ONCE, LABELS_AT_ONCE, mountRenderer, newRenderer, TIME } from "./mount.js";
 
 const mount = (spec = smallTree(), state = TIME) => mountRenderer(spec, { state });
 
@@ -182,7 +181,7 @@ describe("narrow views", () => {
   test("below 600 px the toolbar folds into one row with a menu, and the legends go on top", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = newRenderer(container, { width: 900, height: 500 });
     renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
     renderer.setData(decodeTable(smallTree()));
     const bar = container.querySelector(".cct-toolbar");
@@ -240,7 +239,7 @@ describe("a DAG's other callers", () => {
     });
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = newRenderer(container, { width: 900, height: 500 });
     renderer.setState({ colorBy: "t", sizeBy: "t" });
     renderer.setData(decodeTable(spec));
     circle(container, 2).dispatchEvent(new MouseEvent("pointermove", { bubbles: true }));
@@ -268,7 +267,7 @@ describe("a DAG's other callers", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
     const changes = [];
-    const renderer = createRenderer(container, { width: 900, height: 500, onChange: (s) => changes.push(s) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onChange: (s) => changes.push(s) });
     renderer.setState({ colorBy: "t", sizeBy: "t" });
     renderer.setData(decodeTable(spec));
     const path = () => container.querySelector(".cct-caller-links").getAttribute("d");
@@ -302,7 +301,7 @@ describe("the reducer menu", () => {
     const chosen = [];
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, onReducer: (r) => chosen.push(r) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onReducer: (r) => chosen.push(r) });
     renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
     renderer.setData(decodeTable(smallTree())); // reduced: "mean" over rank
     const menu = container.querySelector('select[aria-label="over ranks"]');
@@ -336,7 +335,7 @@ describe("the spread of a node's rows in its tooltip", () => {
     };
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, {
+    const renderer = newRenderer(container, {
       width: 900,
       height: 500,
       onSpread: (node, metric) => {
@@ -386,7 +385,7 @@ describe("a ratio metric", () => {
     });
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = newRenderer(container, { width: 900, height: 500 });
     renderer.setState({ colorBy: "imbalance", sizeBy: "time" });
     renderer.setData(decodeTable(spec));
     const fill = (id) => container.querySelector(`.cct-node[data-id="${id}"]`).getAttribute("fill");
@@ -411,7 +410,7 @@ describe("pinning a selected node's spread", () => {
     const spread = { count: 2, min: 1, mean: 1.5, max: 2, std: 0.7, atMax: "rank 1", over: "rank", quantiles: [1, 2] };
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, onSpread: () => Promise.resolve(spread) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onSpread: () => Promise.resolve(spread) });
     renderer.setState({ colorBy: "time", sizeBy: "time (inc)" });
     renderer.setData(decodeTable(smallTree()));
     const pinned = container.querySelector(".cct-pinned");
@@ -459,7 +458,7 @@ describe("a derived inclusive metric's title", () => {
     });
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500 });
+    const renderer = newRenderer(container, { width: 900, height: 500 });
     renderer.setState({ colorBy: "x", sizeBy: "x (inc, derived)" });
     renderer.setData(decodeTable(spec));
     const size = container.querySelector(".cct-size-legend").textContent;
@@ -477,7 +476,7 @@ describe("labels of big views", () => {
   function bigView(/** @type {number} */ labelsLaterAbove) {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, {
+    const renderer = newRenderer(container, {
       width: 900,
       height: 500,
       layout: { labelsLaterAbove, firstLabelsLaterAbove: labelsLaterAbove },
@@ -530,7 +529,7 @@ describe("the labels of a view's first picture", () => {
   function first(/** @type {number} */ rows) {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, layout: DRAWN_AT_ONCE });
+    const renderer = newRenderer(container, { width: 900, height: 500, layout: DRAWN_AT_ONCE });
     const table = decodeTable(randomTree(rows));
     renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)" });
     const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
@@ -564,7 +563,7 @@ describe("labels after a big picture", () => {
   test("a collapse that leaves a small picture of a big one places its labels after the frame", async () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
-    const renderer = createRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
+    const renderer = newRenderer(container, { width: 900, height: 500, layout: { labelsLaterAbove: 100 } });
     const table = decodeTable(randomTree(500));
     renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
     const texts = () => [...container.querySelectorAll(".cct-labels text")].map((t) => t.textContent);
@@ -593,7 +592,7 @@ describe("labels after a big picture", () => {
 test("setting the selection it has already places no labels again; a new one does", async () => {
   const container = document.createElement("div");
   document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500, layout: LABELS_AT_ONCE });
+  const renderer = newRenderer(container, { width: 900, height: 500, layout: LABELS_AT_ONCE });
   const table = decodeTable(randomTree(120));
   renderer.setData(table, { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
   renderer.setSelection([table.idOf(3)]);
@@ -615,7 +614,7 @@ test("setting the selection it has already places no labels again; a new one doe
 test("a destroyed renderer keeps nothing of its tree", () => {
   const container = document.createElement("div");
   document.body.appendChild(container);
-  const renderer = createRenderer(container, { width: 900, height: 500 });
+  const renderer = newRenderer(container, { width: 900, height: 500 });
   renderer.setData(decodeTable(randomTree(300)), { colorBy: "time", sizeBy: "time (inc)", foldToFit: false });
   expect(renderer.screenPosition(0)).not.toBeNull();
   renderer.destroy();

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { placeTooltip } from "../src/cct/draw/tooltip.js";
-import { createRenderer } from "../src/cct/view/renderer.js";
 import { payload } from "./fixtures.js";
+import { newRenderer } from "./mount.js";
 
 afterEach(() => document.body.replaceChildren());
 
@@ -45,7 +45,7 @@ describe("the tooltip's place", () => {
       ],
     };
     const container = document.body.appendChild(document.createElement("div"));
-    const renderer = createRenderer(container, { width: 600, height: 300 });
+    const renderer = newRenderer(container, { width: 600, height: 300 });
     renderer.setState({ colorBy: "1: t", sizeBy: "larger" });
     renderer.setData(decodeTable(series));
     // jsdom lays nothing out: the sizes a browser gives (a 400 × 280 tooltip in a 600 × 260 widget)

@@ -4,25 +4,25 @@
 // Jupyter: give it a container, a decoded table and a view state; it reports what the user
 // changes through `onChange` (view state) and `onSelect` (selection). Every node it takes or
 // reports is a full-tree node id; rows of the table are the decoder's business (`table.rowOf`,
-// `table.idOf`). Tested in jsdom.
+// `table.idOf`). Its API (setData, setState, commands, where nodes are…) is api.js's.
+// Tested in jsdom.
 import { keysRedrawing } from "../../contract.js";
 import { append } from "../base/dom.js";
-import { checkIds } from "../data/check-ids.js";
 import { metricByName } from "../data/decode.js";
 import { createChrome } from "../draw/chrome.js";
-import { livePicture } from "../draw/live-picture.js";
 import { createPainter } from "../draw/painter.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
 import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
 import { foldsOfPicture } from "../picture/fit.js";
-import { picture, pictureSteps, statsOf } from "../picture/picture.js";
+import { picture, statsOf } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
-import { commandOf, createCommands } from "../state/commands.js";
+import { createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
 import { createLater, flushedFirst } from "./later.js";
+import { createApi } from "./api.js";
 
 export { VIEW_DEFAULTS } from "../../contract.js";
 
@@ -252,206 +252,50 @@ export function createRenderer(container, options = {}) {
   resizeTo(options.width ?? 800, options.height ?? 500);
   // what reads or changes the view finds its picture drawn (see later.js); these need no picture
   const immediate = new Set(["setData", "setSelection", "state", "selection", "stage", "element", "size", "destroy"]);
-  return flushedFirst(createApi(), later.flush, immediate);
-
-  function createApi() {
-    return {
-      /**
-       * New data, with the view state that goes with it (a widget swaps both at once: the new
-       * metric names only make sense for the new table). `anchor`: a node id kept where it was
-       * on screen, at the same zoom (a level-of-detail expansion).
-       * @param {Table} data @param {Partial<ViewState>} [state] @param {{ anchor?: NodeId | null }} [how]
-       */
-      setData(data, state = {}, { anchor = null } = {}) {
-        later.cancel();
-        const at = anchor === null ? null : painter.screenPosition(anchor);
-        const zoom = camera.transform;
-        const previous = table;
-        const otherTree = !previous || previous.tree !== data.tree || previous.total !== data.total;
-        // what was drawn of the table before is not the view of this one: `rebuild` draws it
-        table = data;
-        shown = null;
-        painter.newTable();
-        checkMetrics(state);
-        store.apply(state, { source: "python" });
-        // ids beyond the full tree belong to other data
-        const inTree = (/** @type {NodeId} */ id) => id < data.total;
-        store.select(store.selection.filter(inTree), { source: "python" });
-        if (view().collapsed.some((id) => !inTree(id)))
-          store.apply({ collapsed: view().collapsed.filter(inTree) }, { source: "python" });
-        const stats = statsOf(data);
-        toolbar?.setData(
-          data,
-          changes.rootIds(data, stats).map((id) => ({
-            id,
-            name: data.names[data.nameCode[data.rowOf(id)]],
-          })),
-        );
-        store.record({ fresh: otherTree });
-        if (!view().colorBy) return refreshToolbar();
-        // the folds of a first picture come from what would be drawn, not from its layout: the
-        // whole tree is not laid out and drawn only to be folded (at 10^5 nodes that was 220 ms
-        // of a 310 ms task)
-        const fold = () => {
-          fitted = new Set();
-          foldFirstPicture();
-        };
-        const draw = () => {
-          rebuild();
-          if (at && anchor !== null && shown?.drawn(anchor)) {
-            painter.keepAt(anchor, at, zoom);
-            painter.reveal([anchor], { children: true }); // the newly loaded children are shown
-          }
-          updateSearch();
-          refreshToolbar();
-        };
-        // put off too: a table drawn whole (no folding to fit) of more nodes than SVG draws, whose
-        // layout and scene cost several times its walks (10k nodes: one task of ~100 ms)
-        const whole = !view().foldToFit && data.size > D.canvasAbove;
-        // the picture's long parts (its layout above all) in slices over several tasks
-        const prepare = function* () {
-          spreadOver(camera.room());
-          const pic = /** @type {import("../picture/picture.js").Picture} */ (current());
-          yield* pictureSteps(pic);
-          yield;
-          painter.histogram(pic);
-        };
-        // and a view's first table of more than a few thousand rows (a level of detail's default
-        // 3,000: decoding it, folding and drawing in one task took 60-80 ms)
-        const firstBig = !previous && data.size > D.firstDrawLaterAbove;
-        if (otherTree && (data.size > D.drawLaterAbove || whole || firstBig)) {
-          refreshToolbar();
-          later.schedule([fold, prepare, draw]);
-        } else {
-          if (otherTree) fold();
-          draw();
-        }
-      },
-      /** Sets view state (from Python or a saved notebook): no `onChange` echo. Errors name the bad value (a node id
-       * not in the tree too); nothing is applied then. @param {Partial<ViewState>} state */
-      setState(state) {
-        checkIds(table, state);
-        const first = !view().colorBy && state.colorBy;
-        apply(state, { source: "python" });
-        if (first && table) {
-          rebuild();
-          updateSearch();
-        }
-      },
-      /** @returns {ViewState} */
-      get state() {
-        return { ...view() };
-      },
-      /** Errors name an id not in the tree; nothing is applied then. @param {Iterable<NodeId>} ids */
-      setSelection(ids) {
-        checkIds(table, { selection: [...ids] });
-        // the same selection again (the widget sets it after each new table, whose picture shows
-        // it already) places no labels a second time; else the picture draws it if one is pending
-        const changed = store.select(ids, { source: "python" });
-        if (changed && !later.pending) painter.marks.selection();
-      },
-      get selection() {
-        return [...store.selection];
-      },
-      /**
-       * Runs a command by name, as the toolbar would (see state/commands.js `commandOf`): an
-       * unknown name or a wrong value is refused. @param {string} name @param {unknown} [value]
-       */
-      command(name, value) {
-        dispatch(commandOf(name, value));
-      },
-      dispatch,
-      /** The drawing backend in use: "svg" or "canvas". */
-      get backend() {
-        return painter.backend?.kind ?? "svg";
-      },
-      /** Ids of the search matches that are drawn, in tree order. */
-      get matches() {
-        return commands.matches;
-      },
-      /** How many nodes match a search in the full tree, as Python counted them (level of
-       * detail: the browser has only some); used while that search is the view's. null: none.
-       * @param {import("../state/search-commands.js").Counted | null} counted */
-      setSearchCount(counted) {
-        commands.setSearchCount(counted);
-      },
-      get cursor() {
-        return store.cursor;
-      },
-      /** Where node `id` is on screen, relative to the drawing surface; null if it is not drawn. */
-      screenPosition: painter.screenPosition,
-      /** Where the fold under node `parent` (-1: hidden roots) is on screen; null if there is none. */
-      foldPosition: painter.foldPosition,
-      fitToView: () => painter.fitToView(),
-      /**
-       * Pans (at the same zoom) so that node `target` is in the middle of the view; `{ fold: id }`:
-       * the level-of-detail fold under node `id`.
-       * @param {NodeId | { fold: NodeId }} target
-       */
-      centerOn: (target) => (typeof target === "number" ? painter.centerOn(target) : painter.centerOnFold(target.fold)),
-      /** Paints again in the page's current colours (a theme switch), where it was. */
-      refreshTheme() {
-        const t = camera.transform;
-        painter.draw();
-        camera.set(t);
-        painter.updateLabels();
-      },
-      /**
-       * The view as drawn, as a PNG (base64) at `scale` device pixels per CSS pixel, made from
-       * the canvas backend's drawing (see live-picture.js); null for a view drawn as SVG (a
-       * figure draws those) or where the page cannot paint.
-       * @param {number} scale
-       */
-      picture(scale) {
-        const b = painter.backend;
-        if (!b || !("paintOn" in b) || !ready()) return null;
-        return livePicture({ backend: b, overlay: b.svg, size: camera.size, k: camera.transform.k }, scale);
-      },
-      /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). @param {{ x: number, y: number, k: number }} t */
-      setTransform(t) {
-        camera.set(t);
-        painter.updateLabels();
-      },
-      /** A new size: narrow views put the legends on top and fold the toolbar into one row. */
-      resize(/** @type {number} */ w, /** @type {number} */ h) {
-        const top = onTop(w);
-        toolbar?.setNarrow(w < D.narrowBelow);
-        if (top !== frame.legendsOnTop) {
-          frame.legendsOnTop = top;
-          frame.topRoom = top ? LEGEND_BAND * D.legendScale : 0;
-          resizeTo(w, h);
-          if (ready()) rebuild(null); // the room changed: lay out and fit again
-          return;
-        }
-        resizeTo(w, h);
-      },
-      /** The element the tree is drawn in: its size is the drawing's size. */
-      stage: chrome.stage,
-      /** The renderer's outermost element (toolbar, status line and stage). */
-      element: root,
-      /** The drawing's SVG element (with the canvas backend: the overlay above the canvas). */
-      get svg() {
-        return /** @type {NonNullable<typeof painter.backend>} */ (painter.backend).svg;
-      },
-      /** The zoom transform from layout to screen coordinates. */
-      get transform() {
-        return camera.transform;
-      },
-      get size() {
-        return camera.size;
-      },
-      /** Units of metrics for the legend titles, e.g. `{ time: "s" }`. */
-      setUnits: painter.setUnits,
-      destroy() {
-        later.cancel();
-        toolbar?.destroy();
-        gestures.destroy();
-        camera.detach();
-        painter.destroy();
-        // a destroyed view keeps nothing of its tree (something may still hold the renderer)
-        table = shown = null;
-        root.remove();
-      },
-    };
-  }
+  /** what the API (api.js) works with: the renderer's parts, its table and picture */
+  const parts = {
+    get table() {
+      return table;
+    },
+    set table(t) {
+      table = t;
+    },
+    get shown() {
+      return shown;
+    },
+    set shown(p) {
+      shown = p;
+    },
+    get fitted() {
+      return fitted;
+    },
+    set fitted(f) {
+      fitted = f;
+    },
+    D,
+    later,
+    painter,
+    camera,
+    store,
+    view,
+    toolbar,
+    chrome,
+    gestures,
+    root,
+    frame,
+    commands,
+    checkMetrics,
+    foldFirstPicture,
+    rebuild,
+    updateSearch,
+    refreshToolbar,
+    spreadOver,
+    current,
+    apply,
+    dispatch,
+    resizeTo,
+    ready,
+    onTop,
+  };
+  return flushedFirst(createApi(parts), later.flush, immediate);
 }

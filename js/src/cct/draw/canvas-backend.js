@@ -1,13 +1,14 @@
 // The canvas drawing backend, for large trees: nodes and links are painted on one <canvas>
 // (10^4–10^5 SVG elements take seconds to create and paint), hit-testing goes through a
-// quadtree, and the few marks that change on hover and selection (rings) are SVG circles on the
-// shared overlay, so hovering never repaints the canvas. Same interface as svg-backend.js.
+// quadtree, and the few marks that change on hover and selection (rings, canvas-rings.js) are SVG
+// circles on the shared overlay, so hovering never repaints the canvas. Same interface as
+// svg-backend.js.
 
 import { quadtree } from "d3-quadtree";
 import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
-import { createOverlay, SVG_NS } from "./overlay.js";
+import { createCanvasRings } from "./canvas-rings.js";
+import { createOverlay } from "./overlay.js";
 import { paintSlice, viewSlicer } from "./slices.js";
-import { holdsText } from "./svg-backend.js";
 
 /** How far the zoom of a painting may be from the last one's for what the rasteriser cost then
  * to size its first slice (slices.js): zoomed in on a node a few dozen marks are in view, and the
@@ -17,7 +18,6 @@ const ZOOM_APART = 4;
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
 /** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
-/** @typedef {import("./overlay.js").Layer} Layer */
 /** @typedef {import("./canvas-paint.js").Colors} Colors */
 
 /**
@@ -31,23 +31,7 @@ export function createCanvasBackend(container, { labelPx }) {
   canvas.className = "cct-canvas";
   container.appendChild(canvas);
   const overlay = createOverlay(container, { labelPx, className: "cct-overlay" });
-  const highlightRings = overlay.content.append("g").attr("class", "cct-rings");
-  const matchRings = overlay.content.append("g").attr("class", "cct-rings");
-  const rings = overlay.content.append("g").attr("class", "cct-rings");
-  const holdRings = overlay.content.append("g").attr("class", "cct-rings");
-  const cursorRing = overlay.content.append("g").attr("class", "cct-rings");
-  const hoverRing = overlay.content.append("g").attr("class", "cct-rings");
-  const ringLayers = [highlightRings, matchRings, rings, holdRings, cursorRing, hoverRing];
-  /** @type {Map<number, number[]>} glyphs that hide selected nodes: mark key → their ids */
-  let holding = new Map();
-  /** @type {Set<number>} mark keys */
-  let matches = new Set();
-  /** @type {Map<number, number[]>} glyphs that hide search matches: mark key → their ids */
-  let holdingMatches = new Map();
-  /** @type {Set<number>} */
-  let highlighted = new Set();
-  /** @type {number | null} */
-  let cursor = null;
+  const rings = createCanvasRings(overlay, { doc, markOf: (key) => byId[key], zoom: () => t.k });
 
   /** @type {CanvasRenderingContext2D | null} */
   let ctx = null;
@@ -72,8 +56,6 @@ export function createCanvasBackend(container, { labelPx }) {
   let width = 0;
   let height = 0;
   let frame = 0;
-  /** @type {Set<number>} */
-  let selected = new Set();
   /** @type {CanvasPattern | string | null} */
   let missingFill = null;
   // while a zoom or pan is under way, frames show the last full painting moved and scaled
@@ -197,48 +179,6 @@ export function createCanvasBackend(container, { labelPx }) {
   /** @type {number | undefined} the frame of the last slice */
   let slicedAt;
 
-  /**
-   * The SVG rings of `layer`, one per mark key in `ids` that is drawn.
-   * @param {Layer} layer
-   * @param {Iterable<number>} ids mark keys
-   * @param {string} className
-   */
-  function drawRings(layer, ids, className) {
-    const marks = [...ids].map((key) => byId[key]).filter((m) => m !== undefined);
-    /** @type {import("d3-selection").Selection<SVGCircleElement, NodeMark, SVGGElement, unknown>} */ (
-      layer.selectAll("circle")
-    )
-      .data(marks, (m) => m.key)
-      .join((enter) => enter.append(() => doc.createElementNS(SVG_NS, "circle")))
-      .attr("class", `cct-ring ${className}`)
-      .each(function (m) {
-        /** @type {Element} */ (this).setAttribute(m.attr, String(m.ref));
-      })
-      .attr("aria-selected", className === "cct-selected" ? "true" : null)
-      .attr("cx", (m) => m.x)
-      .attr("cy", (m) => m.y)
-      .attr("r", (m) => m.r / t.k)
-      .attr("fill", "none");
-  }
-
-  /** Rings on the glyphs that hide selected nodes, saying how many. */
-  function drawHolding() {
-    drawRings(holdRings, holding.keys(), "cct-holds-selected");
-    holdRings
-      .selectAll("circle")
-      .attr("data-holds-selected", (/** @type {any} */ m) => holding.get(m.key)?.length ?? 0)
-      .attr("aria-description", (/** @type {any} */ m) => holdsText(holding.get(m.key)?.length ?? 0));
-  }
-
-  /** Rings on the matches drawn, and dashed ones on the glyphs that hide matches, saying how many. */
-  function drawMatches() {
-    drawRings(matchRings, [...matches, ...holdingMatches.keys()], "cct-match");
-    matchRings
-      .selectAll("circle")
-      .classed("cct-holds-match", (/** @type {any} */ m) => holdingMatches.has(m.key))
-      .attr("data-holds-match", (/** @type {any} */ m) => holdingMatches.get(m.key)?.length ?? null);
-  }
-
   return {
     kind: "canvas",
     svg: /** @type {SVGSVGElement} */ (overlay.svg.node()),
@@ -279,11 +219,7 @@ export function createCanvasBackend(container, { labelPx }) {
       byId = [];
       for (const m of marks) byId[m.key] = m;
       marksChanged();
-      drawRings(rings, selected, "cct-selected");
-      drawHolding();
-      drawMatches();
-      drawRings(highlightRings, highlighted, "cct-highlight");
-      drawRings(cursorRing, cursor === null ? [] : [cursor], "cct-cursor");
+      rings.drawAll();
       schedule();
     },
 
@@ -297,42 +233,12 @@ export function createCanvasBackend(container, { labelPx }) {
       this.drawNodes(marks);
     },
 
-    /** @param {Iterable<number>} ids mark keys */
-    setSelected(ids) {
-      selected = new Set(ids);
-      drawRings(rings, selected, "cct-selected");
-    },
-
-    /** Glyphs that hide selected nodes (see hidden-selection.js). @param {Map<number, number[]>} holders */
-    setHolding(holders) {
-      holding = new Map(holders);
-      drawHolding();
-    },
-
-    /** @param {import("../data/ids.js").ItemKey | null} key */
-    setHovered(key) {
-      drawRings(hoverRing, key === null ? [] : [key], "cct-hovered");
-    },
-
-    /** Search matches, by item key, and the glyphs that hide some: mark key → their ids.
-     * @param {Iterable<import("../data/ids.js").ItemKey>} keys @param {Map<number, number[]>} [holders] */
-    setMatches(keys, holders = new Map()) {
-      matches = new Set(keys);
-      holdingMatches = new Map(holders);
-      drawMatches();
-    },
-
-    /** Nodes marked from Python, by item key. @param {Iterable<import("../data/ids.js").ItemKey>} keys */
-    setHighlighted(keys) {
-      highlighted = new Set(keys);
-      drawRings(highlightRings, highlighted, "cct-highlight");
-    },
-
-    /** The keyboard cursor's item key. @param {import("../data/ids.js").ItemKey | null} key */
-    setCursor(key) {
-      cursor = key;
-      drawRings(cursorRing, key === null ? [] : [key], "cct-cursor");
-    },
+    setSelected: rings.setSelected,
+    setHolding: rings.setHolding,
+    setHovered: rings.setHovered,
+    setMatches: rings.setMatches,
+    setHighlighted: rings.setHighlighted,
+    setCursor: rings.setCursor,
 
     /**
      * @param {{ x: number, y: number, k: number }} next
@@ -342,11 +248,7 @@ export function createCanvasBackend(container, { labelPx }) {
       t = { x: next.x, y: next.y, k: next.k };
       moving = move;
       overlay.setTransform(t);
-      for (const layer of ringLayers) {
-        layer.attr("stroke-width", 0.75 / t.k).style("--cct-stroke", `${1 / t.k}px`);
-        // rings keep the marks' screen size
-        layer.selectAll("circle").attr("r", (/** @type {any} */ m) => m.r / t.k);
-      }
+      rings.rescale(t.k);
       schedule();
     },
 

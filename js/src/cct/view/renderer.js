@@ -21,8 +21,8 @@ import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
 import { createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
-import { createLater, flushedFirst } from "./later.js";
 import { createApi } from "./api.js";
+import { createLater, flushedFirst } from "./later.js";
 
 export { VIEW_DEFAULTS } from "../../contract.js";
 

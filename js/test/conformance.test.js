@@ -5,14 +5,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
-import {
-  buildViewTree,
-  itemsInIds,
-  pruneMask,
-  subtreeStats,
-  viewItems,
-  viewTreeOf,
-} from "../src/cct/picture/view-tree.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { buildViewTree, itemsInIds, pruneMask, viewItems, viewTreeOf } from "../src/cct/picture/view-tree.js";
 import { payload } from "./fixtures.js";
 
 // under jsdom, import.meta.url is not a file URL: resolve from the working directory

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { foldToFit, roomFor } from "../src/cct/picture/fit.js";
-import { subtreeStats, viewTreeOf } from "../src/cct/picture/view-tree.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { viewTreeOf } from "../src/cct/picture/view-tree.js";
 import { realProfile } from "./fixtures.js";
 import { newRenderer } from "./mount.js";
 

@@ -3,7 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { hiddenSelectionText, placeSelection } from "../src/cct/picture/hidden-selection.js";
-import { subtreeStats, viewTreeOf } from "../src/cct/picture/view-tree.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { viewTreeOf } from "../src/cct/picture/view-tree.js";
 import { smallTree } from "./fixtures.js";
 import { mountRenderer, TIME } from "./mount.js";
 

@@ -10,7 +10,8 @@ import { drawLegends } from "../src/cct/draw/view-legends.js";
 import { judged, judgedKey, judgedMax, judgedText } from "../src/cct/picture/judge.js";
 import { forestOf, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { computeMarks } from "../src/cct/picture/scene.js";
-import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { buildViewTree } from "../src/cct/picture/view-tree.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
 import { payload } from "./fixtures.js";
 

@@ -5,7 +5,8 @@ import { decodeTable } from "../src/cct/data/decode.js";
 import { forestOf, layoutTree, placeLevels } from "../src/cct/picture/layout.js";
 import { computeMarks } from "../src/cct/picture/scene.js";
 import { glyphRadius, SHAPED_MIN_R, shapePath } from "../src/cct/picture/shapes.js";
-import { buildViewTree, subtreeStats } from "../src/cct/picture/view-tree.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { buildViewTree } from "../src/cct/picture/view-tree.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
 import { payload } from "./fixtures.js";
 

@@ -3,8 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { cutText, shortenName } from "../src/cct/picture/label-text.js";
+import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
 import { viewLabels } from "../src/cct/picture/view-labels.js";
-import { subtreeStats } from "../src/cct/picture/view-tree.js";
 import { payload } from "./fixtures.js";
 
 // main → solve → kernel (the hot path by mark size), main → setup (a leaf larger than kernel)

@@ -1,15 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
-import {
-  buildViewTree,
-  hiddenNodes,
-  hiddenSum,
-  hotPath,
-  pathTo,
-  pruneMask,
-  subtreeStats,
-  viewItems,
-} from "../src/cct/picture/view-tree.js";
+import { hiddenNodes, hiddenSum, subtreeStats } from "../src/cct/picture/subtree-stats.js";
+import { buildViewTree, hotPath, pathTo, pruneMask, viewItems } from "../src/cct/picture/view-tree.js";
 import { collapseToDepth as collapseIds } from "../src/cct/state/changes.js";
 import { realProfile, smallTree } from "./fixtures.js";
 

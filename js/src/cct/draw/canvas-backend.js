@@ -5,8 +5,9 @@
 // svg-backend.js.
 
 import { quadtree } from "d3-quadtree";
-import { createFrameCache, hatchPattern, paintSteps } from "./canvas-paint.js";
+import { hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createCanvasRings } from "./canvas-rings.js";
+import { createFrameCache } from "./frame-cache.js";
 import { createOverlay } from "./overlay.js";
 import { paintSlice, viewSlicer } from "./slices.js";
 

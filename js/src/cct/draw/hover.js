@@ -5,7 +5,7 @@
 import { judged } from "../picture/judge.js";
 import { labelMark } from "../picture/scene.js";
 import { focusTotals } from "../picture/shares.js";
-import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "../picture/view-tree.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "../picture/subtree-stats.js";
 import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-content.js";
 
 /**

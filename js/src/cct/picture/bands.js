@@ -32,7 +32,7 @@ const headerKey = (firstKey) => -2 - firstKey;
 /**
  * Header candidates of the bands in view, and the label marks they become once placed.
  * @param {{ layout: Layout, table: import("../data/decode.js").Table,
- *   stats: ReturnType<typeof import("./view-tree.js").subtreeStats>,
+ *   stats: ReturnType<typeof import("./subtree-stats.js").subtreeStats>,
  *   tree: { byKey: Map<number, import("./view-tree.js").ViewItem> }, marks: import("./scene.js").NodeMark[],
  *   transform: { x: number, y: number, k: number }, size: { width: number, height: number },
  *   sizes: { rMin: number, labelPx: number } }} view

@@ -15,7 +15,7 @@ const MAX_BANDS = 3;
 
 /** A node item's size by `sizeBy`: its inclusive value, or the subtree sum of an exclusive
  * metric; null without that metric.
- * @param {import("../data/decode.js").Table} table @param {ReturnType<typeof import("./view-tree.js").subtreeStats>} stats
+ * @param {import("../data/decode.js").Table} table @param {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} stats
  * @param {string} sizeBy @returns {((item: ViewItem) => number) | null} */
 function sizesOf(table, stats, sizeBy) {
   const metric = metricByName(table, sizeBy);

@@ -4,14 +4,16 @@
 // glyph that holds it gets a mark of its own (`cct-holds-selected`, dashed in the selection's
 // colour), and the status line says "1 selected, hidden in …", so a selection is never unseen.
 // Pure: no DOM; mark keys as in scene.js (a row, or `table.size + n` for a prune aggregate).
-import { hiddenNodes, keyOfRow, rowOfKey } from "./view-tree.js";
+
+import { hiddenNodes } from "./subtree-stats.js";
+import { keyOfRow, rowOfKey } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
 /** @typedef {import("../data/ids.js").Row} Row */
 /** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
-/** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
+/** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 
 /**
  * @typedef {object} PlacedSelection

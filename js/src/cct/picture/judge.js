@@ -7,7 +7,7 @@
 
 import { metricByName } from "../data/decode.js";
 import { asRow } from "../data/ids.js";
-import { MAX_KINDS } from "./view-tree.js";
+import { MAX_KINDS } from "./subtree-stats.js";
 
 /**
  * @typedef {object} Judged

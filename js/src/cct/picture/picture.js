@@ -8,7 +8,8 @@ import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
 import { computeMarkSteps, computeMarks } from "./scene.js";
-import { keyOfRow, subtreeStats, viewTreeOf } from "./view-tree.js";
+import { subtreeStats } from "./subtree-stats.js";
+import { keyOfRow, viewTreeOf } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */

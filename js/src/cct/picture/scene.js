@@ -15,7 +15,8 @@ import { judged, judgedMax, SMALL_FILL } from "./judge.js";
 import { shortenName } from "./label-text.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { glyphRadius } from "./shapes.js";
-import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-tree.js";
+import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./subtree-stats.js";
+import { keyOfRow } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -24,7 +25,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, keyOfRow, MAX_KINDS } from "./view-t
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
-/** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
+/** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 /** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
 /**

@@ -6,7 +6,7 @@ import { metricByName } from "../data/decode.js";
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
-/** @typedef {ReturnType<typeof import("./view-tree.js").subtreeStats>} Stats */
+/** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 
 /** Counts as the status line writes them (one formatter: making one per number is slow). */
 const COUNT = new Intl.NumberFormat("en-US");

@@ -48,7 +48,7 @@ export const viewLabels = (view) => runAll(viewLabelSteps(view));
 /**
  * The labels of a view, in slices (yielding between them: a view of 10^5 nodes takes a few
  * hundred ms): what is in view is read in the first slice.
- * @param {{ table: import("../data/decode.js").Table, stats: ReturnType<typeof import("./view-tree.js").subtreeStats>,
+ * @param {{ table: import("../data/decode.js").Table, stats: ReturnType<typeof import("./subtree-stats.js").subtreeStats>,
  *   tree: { items: ViewItem[], byKey: Map<number, ViewItem> }, marks: NodeMark[],
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
  *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,

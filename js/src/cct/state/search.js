@@ -82,7 +82,7 @@ export function openAncestors(table, collapsed, ids) {
 
 /**
  * How many more nodes (and glyphs) are drawn with `collapsed` than with the state's own.
- * @param {Table} table @param {ReturnType<typeof import("../picture/view-tree.js").subtreeStats>} stats
+ * @param {Table} table @param {ReturnType<typeof import("../picture/subtree-stats.js").subtreeStats>} stats
  * @param {import("../../contract.js").ViewState} state @param {NodeId[]} collapsed
  * @param {Float64Array | null} values the colour metric's (a prune range is over them)
  */

@@ -7,8 +7,9 @@
 import { append } from "../base/dom.js";
 import { matcher } from "../state/search.js";
 import { createChangesList } from "./changes-list.js";
+import { bindRowInput } from "./row-input.js";
 import { drawHeaders, ROW_HEIGHT, rowElement } from "./table-lines.js";
-import { findRow, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
+import { findRow, partOf, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
 
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").RowMode} RowMode */
@@ -41,11 +42,6 @@ const MODES = /** @type {const} */ ([
 ]);
 /** Which column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
 const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1, changes: 0 };
-
-/** A loop's or a line's request names how many of its path's names are loops or lines. @param {Row} row */
-const partOf = (row) => (row.part ? { part: row.part } : {});
-/** The function a row's sandwich is of: a loop's or a line's is its function's. @param {Row} row */
-const functionOf = (row) => (row.part ? row.path[0] : row.label);
 
 /** @param {HTMLElement} parent @param {PaneHandlers} handlers */
 export function createTablePane(parent, handlers) {
@@ -227,54 +223,20 @@ export function createTablePane(parent, handlers) {
       count: mode !== "contexts",
     });
 
-  /** @param {Event} event */
-  const rowOf = (event) => {
-    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest?.(".cct-pane-row"));
-    return el?.dataset.index === undefined ? null : (shown[Number(el.dataset.index)] ?? null);
-  };
-  body.addEventListener("click", (event) => {
-    const row = rowOf(event);
-    if (!row) return;
-    const onToggle = /** @type {HTMLElement} */ (event.target).classList.contains("cct-pane-toggle");
-    if (onToggle || row.section !== null) {
-      toggle(row).catch((e) => say(String(e)));
-      return;
-    }
-    pickedKey = row.key;
-    handlers.pick({
-      mode: row.mode,
-      node: row.node,
-      path: row.path,
-      ...partOf(row),
-      add: event.shiftKey || event.metaKey || event.ctrlKey,
-    });
-    refresh();
-  });
-  body.addEventListener("dblclick", (event) => {
-    const row = rowOf(event);
-    if (!row || row.section !== null) return;
-    if (row.mode === "contexts") handlers.focus(row.node);
-    else handlers.sandwich(functionOf(row));
-  });
-  body.addEventListener("keydown", (event) => {
-    const at = shown.findIndex((r) => r.key === pickedKey);
-    const row = shown[at];
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      const next = shown[Math.max(0, Math.min(shown.length - 1, at + (event.key === "ArrowDown" ? 1 : -1)))];
-      if (!next) return;
-      event.preventDefault();
-      pickedKey = next.key;
-      if (next.section === null)
-        handlers.pick({ mode: next.mode, node: next.node, path: next.path, ...partOf(next), add: false });
-      scrollTo(shown.indexOf(next));
-    } else if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && row) {
-      event.preventDefault();
-      toggle(row, event.key === "ArrowRight").catch((e) => say(String(e)));
-    } else if (event.key === "Enter" && row) {
-      event.preventDefault();
-      if (row.mode === "contexts") handlers.focus(row.node);
-      else handlers.sandwich(functionOf(row));
-    }
+  bindRowInput(body, {
+    shown: () => shown,
+    picked: {
+      get key() {
+        return pickedKey;
+      },
+      set key(k) {
+        pickedKey = k;
+      },
+    },
+    handlers,
+    toggle: (row, open) => toggle(row, open).catch((e) => say(String(e))),
+    refresh,
+    scrollTo,
   });
   body.addEventListener("scroll", () => {
     cancelAnimationFrame(frame);

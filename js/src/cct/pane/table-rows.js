@@ -158,3 +158,6 @@ export function findRow(roots, key) {
   }
   return null;
 }
+
+/** A loop's or a line's request names how many of its path's names are loops or lines. @param {Row} row */
+export const partOf = (row) => (row.part ? { part: row.part } : {});

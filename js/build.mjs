@@ -127,6 +127,11 @@ const options = {
   logLevel: "info",
   plugins: watch ? [] : [contractWithoutProse],
   metafile: analyze,
+  // V8's explicit compile hint (Chromium 136+; other engines read a comment): compile every
+  // function while the module is loaded, off the main thread, rather than each on its first call.
+  // A fresh page's first picture ran ~25 ms of such compiling inside the task that draws it (a
+  // 100-node view: a 51-71 ms task before the picture, none with the hint; the picture no later).
+  banner: watch ? {} : { js: "//# allFunctionsCalledOnLoad" },
 };
 
 if (watch) {

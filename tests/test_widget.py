@@ -179,6 +179,15 @@ def test_bundle_stays_within_its_budget() -> None:
     assert gzipped <= BUNDLE_BUDGET_GZIPPED, f"{kb}; budget {BUNDLE_BUDGET_GZIPPED // 1024} KB"
 
 
+def test_bundle_is_compiled_while_it_loads() -> None:
+    """The release bundle's first line is V8's compile hint (js/build.mjs): without it, a fresh
+    page compiles each function the first picture calls inside the task that draws it."""
+    from cctviz.widget import bundle
+
+    first = bundle.BUNDLE.read_text().split("\n", 1)[0]
+    assert first == "//# allFunctionsCalledOnLoad", f"widget.js begins {first[:60]!r}"
+
+
 def test_views_share_one_packed_bundle(gf, monkeypatch) -> None:
     """The gzipped bundle (which unpacks to widget.js) is held once per kernel, by one FrontEnd
     model every view names in ``_front_end``: a page and a saved notebook hold it once however

@@ -3,10 +3,11 @@
 // value, memoised by reference, whose parts are shared while what they are made from holds.
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { picture, statsOf } from "../src/cct/picture/picture.js";
+import { picture, pictureSteps, statsOf } from "../src/cct/picture/picture.js";
+import { linkSegmentSteps, linkSegments } from "../src/cct/picture/scene.js";
 import { DEFAULT_SIZES } from "../src/cct/picture/sizes.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
-import { smallTree } from "./fixtures.js";
+import { randomTree, smallTree } from "./fixtures.js";
 
 const state = (changes = {}) => ({ ...VIEW_DEFAULTS, colorBy: "time", sizeBy: "time (inc)", ...changes });
 const sizes = (room = { width: 600, height: 400 }) => ({ ...DEFAULT_SIZES, room });
@@ -92,4 +93,33 @@ describe("picture", () => {
     expect(marks[0].r).toBeGreaterThan(marks[4].r); // size by inclusive time: 48 against 5
     expect(legends).toHaveLength(1);
   });
+
+  test("its links: a link to each item from its parent's, made in slices by its steps and read from them", () => {
+    const table = decodeTable(randomTree(41_000, 7));
+    const pic = picture(table, state({ foldToFit: false }), sizes());
+    // in slices of 20,000 items: a yield between two
+    let yields = 0;
+    const steps = linkSegmentSteps(pic.tree, pic.layout);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(2);
+    const { x, y } = pic.layout;
+    const expected = pic.tree.items
+      .filter((it) => it.parentKey >= 0)
+      .map((it) => ({ x0: x[it.parentKey], y0: y[it.parentKey], x1: x[it.key], y1: y[it.key], p: it.parentKey }));
+    expect(step.value).toEqual(expected);
+    // a picture's steps make them; the picture then reads what they made (the drawing's task
+    // makes none), and a picture of another structure has its own
+    const fresh = picture(table, state({ foldToFit: false, collapsed: [40_999] }), sizes());
+    expect(fresh.scene).toBeTruthy(); // laid out and its scene made: what is left is its links
+    let sliced = 0;
+    for (const _ of pictureSteps(fresh)) sliced++;
+    expect(sliced).toBe(5); // two before the scene (made), three for the links (a leaf collapsed: 41,000 items)
+    const made = fresh.links;
+    expect(fresh.links).toBe(made);
+    expect(made).toEqual(linkSegments(fresh.tree, fresh.layout));
+    expect(picture(table, state({ foldToFit: false, collapsed: [40_999] }), sizes()).links).toBe(made);
+    expect(pic.links).not.toBe(made);
+    expect(pic.links).toEqual(expected);
+  }, 30_000);
 });

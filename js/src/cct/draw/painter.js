@@ -8,7 +8,7 @@ import { metricByName } from "../data/decode.js";
 import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
-import { callerSegments, linkSegments } from "../picture/scene.js";
+import { callerSegments } from "../picture/scene.js";
 import { statusText } from "../picture/status-text.js";
 import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
@@ -145,7 +145,7 @@ export function createPainter({
     drawLegendsOf(pic);
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
     b.drawBands(bandRules(layout));
-    b.drawLinks(linkSegments(tree, layout));
+    b.drawLinks(pic.links);
     b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     const marks = markList(pic);
     b.drawNodes(marks);
@@ -232,7 +232,7 @@ export function createPainter({
     drawLegendsOf(pic);
     backend.moveNodes(markList(pic));
     rings.draw(table, markList(pic));
-    backend.drawLinks(linkSegments(tree, layout));
+    backend.drawLinks(pic.links);
     backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
     backend.drawBands(bandRules(layout));
   }

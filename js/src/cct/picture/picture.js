@@ -7,7 +7,7 @@
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
-import { computeMarkSteps, computeMarks } from "./scene.js";
+import { computeMarkSteps, computeMarks, linkSegmentSteps, linkSegments } from "./scene.js";
 import { subtreeStats } from "./subtree-stats.js";
 import { keyOfRow, viewTreeOf } from "./view-tree.js";
 
@@ -33,6 +33,7 @@ import { keyOfRow, viewTreeOf } from "./view-tree.js";
  * @property {ViewTree} tree what is drawn: nodes, collapsed glyphs, aggregates, folds
  * @property {Layout} layout where, by item key
  * @property {Scene} scene how: marks by item key, the colour and size scales, the legends
+ * @property {import("./scene.js").Segment[]} links the parent → child links, in layout units
  * @property {(id: NodeId) => ItemKey} keyOf the key of the item of node `id` (its row; -1: not in
  *   the table)
  * @property {(id: NodeId) => boolean} drawn whether node `id` is drawn (as a node or a collapsed glyph)
@@ -93,6 +94,8 @@ const layoutMemo = lastPer();
 const spreadMemo = lastPer();
 /** @type {ReturnType<typeof lastPer<Layout, Scene>>} */
 const sceneMemo = lastPer();
+/** @type {ReturnType<typeof lastPer<Layout, import("./scene.js").Segment[]>>} */
+const linksMemo = lastPer();
 /** @type {ReturnType<typeof lastPer<Table, Picture>>} */
 const pictureMemo = lastPer();
 
@@ -135,7 +138,8 @@ const keyCount = (tree) => tree.items.reduce((m, it) => Math.max(m, it.key), 0) 
 
 /**
  * Makes the parts of `pic` that a big tree takes long to make, in slices (yielding between
- * them: see view/later.js): its view tree, its layout (the tidy walks in slices), its scene.
+ * them: see view/later.js): its view tree, its layout (the tidy walks in slices), its scene, its
+ * links.
  * Reading them afterwards finds them made.
  * @param {Picture} pic
  */
@@ -149,9 +153,14 @@ export function* pictureSteps(pic) {
   }
   const { layout } = pic; // spread over the room
   yield;
-  if (sceneMemo.has(layout, sceneKey(pic))) return;
-  const made = yield* computeMarkSteps(sceneInput(pic));
-  sceneMemo(layout, sceneKey(pic), () => made);
+  if (!sceneMemo.has(layout, sceneKey(pic))) {
+    const made = yield* computeMarkSteps(sceneInput(pic));
+    sceneMemo(layout, sceneKey(pic), () => made);
+  }
+  if (linksMemo.has(layout, [tree])) return;
+  yield;
+  const links = yield* linkSegmentSteps(tree, layout);
+  linksMemo(layout, [tree], () => links);
 }
 
 /**
@@ -166,6 +175,7 @@ export function picture(table, state, sizes) {
     /** @type {ViewTree | null} */ let tree = null;
     /** @type {Layout | null} */ let layout = null;
     /** @type {Scene | null} */ let scene = null;
+    /** @type {import("./scene.js").Segment[] | null} */ let links = null;
     const keyOf = (/** @type {NodeId} */ id) => keyOfRow(table.rowOf(id));
     return Object.freeze({
       table,
@@ -185,6 +195,10 @@ export function picture(table, state, sizes) {
       get scene() {
         scene ??= sceneMemo(this.layout, sceneKey(this), () => computeMarks(sceneInput(this)));
         return scene;
+      },
+      get links() {
+        links ??= linksMemo(this.layout, [this.tree], () => linkSegments(this.tree, this.layout));
+        return links;
       },
       keyOf,
       drawn(/** @type {NodeId} */ id) {

@@ -53,13 +53,14 @@ export function payload({
     return p < 0 ? 0 : 1 + depthOf(parent[p]);
   });
   const uniqueNames = [...new Set(names)];
+  const codeOf = new Map(uniqueNames.map((n, i) => [n, i])); // (indexOf: quadratic in the names)
   return {
     version: 1,
     size: parent.length,
     parent: column(parent, "int32"),
     depth: column(depth, "int32"),
     name: column(
-      names.map((n) => uniqueNames.indexOf(n)),
+      names.map((n) => /** @type {number} */ (codeOf.get(n))),
       "int32",
     ),
     names: strings(uniqueNames),

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { cutText, shortenName } from "../src/cct/picture/label-text.js";
 import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
-import { viewLabels } from "../src/cct/picture/view-labels.js";
+import { viewLabelSteps, viewLabels } from "../src/cct/picture/view-labels.js";
 import { payload } from "./fixtures.js";
 
 // main → solve → kernel (the hot path by mark size), main → setup (a leaf larger than kernel)
@@ -125,5 +125,53 @@ describe("in the live view", () => {
     expect(labelled()).toEqual(before);
     renderer.destroy();
     container.remove();
+  });
+});
+
+describe("labels of a big view, in slices", () => {
+  /** A fan's view: a root and n - 1 children in a column, the first 40 in view. @param {number} n */
+  function fan(n) {
+    const parent = Array.from({ length: n }, (_, i) => (i === 0 ? -1 : 0));
+    const table = decodeTable(
+      payload({ parent, names: parent.map((_, i) => `f${i}`), metrics: { time: parent.map((_, i) => 1 + (i % 97)) } }),
+    );
+    const items = parent.map((p, row) => ({ key: row, id: row, kind: "node", parentKey: p, hidden: [] }));
+    const at = (/** @type {number} */ key) => ({ x: key ? 300 : 20, y: 10 + key * 20 });
+    const marks = items.map((it) => ({
+      key: it.key,
+      attr: "data-id",
+      ref: it.key,
+      ...at(it.key),
+      r: 1 + (it.key % 5),
+    }));
+    return {
+      table,
+      stats: subtreeStats(table),
+      // @ts-expect-error the view-tree items the labels read
+      tree: { items, byKey: new Map(items.map((it) => [it.key, it])) },
+      // @ts-expect-error the marks' fields the labels read
+      marks,
+      screenOf: at,
+      size: { width: 1000, height: 800 },
+      sizes: { rMin: 1, labelPx: 11, maxLabelCandidates: 200 },
+      measure: (text) => [...text].length * 6,
+      colorBy: "time",
+    };
+  }
+  /** @param {Generator<void, unknown, void>} steps */
+  function run(steps) {
+    let yields = 0;
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return { yields, placed: step.value };
+      yields++;
+    }
+  }
+
+  test("what is on screen is read 25,000 items a slice; the labels are those placed at once", () => {
+    const small = run(viewLabelSteps(fan(20_000)));
+    const big = run(viewLabelSteps(fan(60_000)));
+    expect(big.yields - small.yields).toBe(2); // at 25,000 and 50,000 items
+    expect(big.placed).toEqual(viewLabels(fan(60_000)));
+    expect(/** @type {unknown[]} */ (big.placed).length).toBeGreaterThan(10); // what fits of the 40
   });
 });

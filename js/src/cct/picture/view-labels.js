@@ -10,6 +10,8 @@ import { focusTotals, shareBase, totals } from "./shares.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;
+/** Items read for what is on screen between two yields (10^5 nodes in view: ~25 ms in all). */
+const SLICE_ITEMS = 25_000;
 /** @type {WeakMap<NodeMark[], { tree: object, hot: Map<number, number>, parents: Set<number> }>} */
 const memo = new WeakMap();
 /** @typedef {import("./scene.js").NodeMark} NodeMark */
@@ -47,7 +49,8 @@ export const viewLabels = (view) => runAll(viewLabelSteps(view));
 
 /**
  * The labels of a view, in slices (yielding between them: a view of 10^5 nodes takes a few
- * hundred ms): what is in view is read in the first slice.
+ * hundred ms): what is in view is read in the first slices (the painter begins the labels
+ * again when the view moves meanwhile: painter-labels.js).
  * @param {{ table: import("../data/decode.js").Table, stats: ReturnType<typeof import("./subtree-stats.js").subtreeStats>,
  *   tree: { items: ViewItem[], byKey: Map<number, ViewItem> }, marks: NodeMark[],
  *   screenOf: (key: number) => { x: number, y: number }, size: { width: number, height: number },
@@ -67,7 +70,10 @@ export function* viewLabelSteps(view) {
   const { width: w, height: h } = size;
   /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
   const onScreen = [];
-  for (const it of tree.items) {
+  const { items } = tree;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % SLICE_ITEMS === 0) yield; // a move meanwhile begins the labels again
+    const it = items[i];
     const m = marks[it.key];
     if (!m) continue;
     const p = screenOf(it.key);
@@ -77,7 +83,9 @@ export function* viewLabelSteps(view) {
   // what does not change while the view only zooms or pans: computed once per tree and scene
   let cached = memo.get(marks);
   if (!cached || cached.tree !== tree) {
-    cached = { tree, hot: hotKeys(tree, marks), parents: new Set(tree.items.map((it) => it.parentKey)) };
+    const hot = hotKeys(tree, marks);
+    yield;
+    cached = { tree, hot, parents: new Set(tree.items.map((it) => it.parentKey)) };
     memo.set(marks, cached);
   }
   const { hot, parents } = cached;
@@ -86,6 +94,7 @@ export function* viewLabelSteps(view) {
   // where the eye goes, before the hot path: what the user picked, then the colour's extremes
   const first = new Set(view.first ?? []);
   const extremes = colorExtremes(table, view.colorBy, inFrame);
+  yield;
   const tier = (/** @type {number} */ key) => (first.has(key) ? 0 : extremes.has(key) ? 1 : hot.has(key) ? 2 : 3);
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
   /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */

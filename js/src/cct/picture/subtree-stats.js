@@ -29,8 +29,7 @@ export function subtreeStats(table) {
     table.metrics.filter((m) => MAX_KINDS.has(m.kind)).map((m) => [m.name, Float64Array.from(m.values)]),
   );
   // pre-order: every child comes after its parent, so one backward pass accumulates subtrees
-  // (over arrays, not the maps' iterators: an iterator per node and map made 10^5 nodes' pass
-  // several times slower, collections included)
+  // (over arrays, not the maps' iterators: no iterator made per node and map)
   const summed = [...sums.values()];
   const maxed = [...maxes.values()];
   const parent = table.parent;

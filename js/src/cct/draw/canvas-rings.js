@@ -15,14 +15,14 @@ import { holdsText } from "./svg-backend.js";
  *   `markOf`: the mark drawn with a key, if any; `zoom`: the transform's scale now
  */
 export function createCanvasRings(overlay, { doc, markOf, zoom }) {
-  const layer = () => overlay.content.append("g").attr("class", "cct-rings");
+  const newLayer = () => overlay.content.append("g").attr("class", "cct-rings");
   // in this order, bottom to top
-  const highlightRings = layer();
-  const matchRings = layer();
-  const rings = layer();
-  const holdRings = layer();
-  const cursorRing = layer();
-  const hoverRing = layer();
+  const highlightRings = newLayer();
+  const matchRings = newLayer();
+  const rings = newLayer();
+  const holdRings = newLayer();
+  const cursorRing = newLayer();
+  const hoverRing = newLayer();
   const layers = [highlightRings, matchRings, rings, holdRings, cursorRing, hoverRing];
   /** @type {Map<number, number[]>} glyphs that hide selected nodes: mark key → their ids */
   let holding = new Map();

@@ -114,7 +114,7 @@ describe("picture", () => {
     expect(fresh.scene).toBeTruthy(); // laid out and its scene made: what is left is its links
     let sliced = 0;
     for (const _ of pictureSteps(fresh)) sliced++;
-    expect(sliced).toBe(5); // two before the scene (made), three for the links (a leaf collapsed: 41,000 items)
+    expect(sliced).toBe(6); // three before the scene (made), three for the links (a leaf collapsed: 41,000 items)
     const made = fresh.links;
     expect(fresh.links).toBe(made);
     expect(made).toEqual(linkSegments(fresh.tree, fresh.layout));

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
 import { hiddenNodes, hiddenSum, subtreeStats } from "../src/cct/picture/subtree-stats.js";
-import { buildViewTree, hotPath, pathTo, pruneMask, viewItems } from "../src/cct/picture/view-tree.js";
+import { buildViewTree, hotPath, pathTo, pruneMask, viewItems, viewTreeSteps } from "../src/cct/picture/view-tree.js";
 import { collapseToDepth as collapseIds } from "../src/cct/state/changes.js";
-import { realProfile, smallTree } from "./fixtures.js";
+import { randomTree, realProfile, smallTree } from "./fixtures.js";
 
 const REAL = ["hpctoolkit-allgather", "caliper-sw4-cuda", "gprof2dot-cpi", "tau-cpi-mpi"];
 
@@ -143,4 +143,33 @@ describe.each(REAL)("view items in full-tree ids on the real profile %s", (name)
       expect(drawn.length + hiddenCount).toBe(expected);
     }
   });
+});
+
+describe("a big view tree in slices", () => {
+  /** @returns {[number, object]} how many times the steps yielded, and what they returned */
+  const run = (steps) => {
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    return [yields, step.value];
+  };
+  test("yields every 20,000 items made and read, and makes what the tree at once makes", () => {
+    const table = decodeTable(randomTree(41_000, 3));
+    const stats = subtreeStats(table);
+    // 41,000 items: made, a yield at 20,000 and 40,000; read, the same again
+    const [yields, tree] = run(viewTreeSteps(table, stats, {}));
+    expect(yields).toBe(4);
+    expect(tree.items).toHaveLength(41_000);
+    expect(tree.items).toEqual(buildViewTree(table, stats).items);
+    expect([...tree.byKey.keys()]).toEqual(tree.items.map((it) => it.key));
+    expect(tree.byKey.get(tree.items[40_999].key)).toBe(tree.items[40_999]);
+    // a collapsed subtree and a prune's aggregates: the same as at once, hidden nodes counted
+    const collapsed = new Set([stats.children[stats.roots[0]][0]]);
+    const keep = pruneMask(metricByName(table, "time").values, table.parent, [50, 100]);
+    const [, sliced] = run(viewTreeSteps(table, stats, { collapsed, keep }));
+    const whole = buildViewTree(table, stats, { collapsed, keep });
+    expect(sliced.items).toEqual(whole.items);
+    expect(sliced.hiddenCount).toBe(whole.hiddenCount);
+    expect(sliced.hiddenCount).toBeGreaterThan(0);
+  }, 30_000);
 });

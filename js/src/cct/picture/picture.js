@@ -9,14 +9,14 @@ import { metricByName } from "../data/decode.js";
 import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
 import { computeMarkSteps, computeMarks, linkSegmentSteps, linkSegments } from "./scene.js";
 import { subtreeStats } from "./subtree-stats.js";
-import { keyOfRow, viewTreeOf } from "./view-tree.js";
+import { buildViewTree, keyOfRow, rowState, viewTreeSteps } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
 /** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {ReturnType<typeof subtreeStats>} Stats */
-/** @typedef {ReturnType<typeof viewTreeOf>} ViewTree */
+/** @typedef {import("./view-tree.js").ViewTree} ViewTree */
 /** @typedef {ReturnType<typeof layoutTree>} Layout */
 /** @typedef {ReturnType<typeof computeMarks>} Scene */
 /**
@@ -100,17 +100,26 @@ const linksMemo = lastPer();
 const pictureMemo = lastPer();
 
 /**
- * The view tree: what is drawn for the state's collapsed nodes, prune range, focus and roots.
+ * What the view tree of `state` is made from (the state's collapsed nodes, prune range, focus
+ * and roots, in rows) and remembered by.
  * @param {Table} table @param {ViewState} state
  */
-function treeOf(table, state) {
+function treeInput(table, state) {
   const { collapsed, prune, focus, roots } = state;
   // a prune range is over the colour metric's values
   const values = prune ? (metricByName(table, state.colorBy)?.values ?? null) : null;
   const stats = statsOf(table);
-  return treeMemo(table, [stats, collapsed, prune, focus, roots, values], () =>
-    viewTreeOf(table, stats, { collapsed, prune, focus, roots, values }),
-  );
+  return {
+    stats,
+    key: [stats, collapsed, prune, focus, roots, values],
+    rows: () => rowState(table, { collapsed, prune, focus, roots, values }),
+  };
+}
+
+/** The view tree: what is drawn for the state. @param {Table} table @param {ViewState} state */
+function treeOf(table, state) {
+  const { stats, key, rows } = treeInput(table, state);
+  return treeMemo(table, key, () => buildViewTree(table, stats, rows()));
 }
 
 /**
@@ -138,14 +147,22 @@ const keyCount = (tree) => tree.items.reduce((m, it) => Math.max(m, it.key), 0) 
 
 /**
  * Makes the parts of `pic` that a big tree takes long to make, in slices (yielding between
- * them: see view/later.js): its view tree, its layout (the tidy walks in slices), its scene, its
- * links.
+ * them: see view/later.js): the table's statistics, its view tree, its layout (the tidy walks in
+ * slices), its scene, its links.
  * Reading them afterwards finds them made.
  * @param {Picture} pic
  */
 export function* pictureSteps(pic) {
-  const { tree, sizes } = pic;
+  const { table, state, sizes } = pic;
   yield;
+  const { stats, key, rows } = treeInput(table, state); // the statistics: a slice of their own
+  yield;
+  if (!treeMemo.has(table, key)) {
+    const made = yield* viewTreeSteps(table, stats, rows());
+    treeMemo(table, key, () => made);
+    yield;
+  }
+  const { tree } = pic;
   if (!layoutMemo.has(tree, [sizes.rowHeight])) {
     const laid = yield* layoutSteps(forestOf(tree.items), sizes, keyCount(tree));
     layoutMemo(tree, [sizes.rowHeight], () => laid);

@@ -8,6 +8,8 @@
 // cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
 // (full-tree node ids); `buildViewTree` works on rows of the decoded table and gives each drawn
 // item a key (a node's key is its row: `keyOfRow` and `rowOfKey`, the one place rows and keys meet).
+
+import { runAll } from "../base/steps.js";
 import { NO_ROW } from "../data/ids.js";
 import { hiddenNodes, subtreeStats } from "./subtree-stats.js";
 
@@ -61,14 +63,30 @@ export function pruneMask(values, parent, [lo, hi], folded = null) {
  * list each, and one more for each open node, made a first picture's view tree twice as slow). */
 const NO_HIDDEN = /** @type {Row[]} */ (/** @type {unknown} */ (Object.freeze([])));
 
+/** Items a slice of `viewTreeSteps` makes before it yields (a 10^5-item view tree in one go
+ * was a task of 40-70 ms, half of it a young-generation collection). */
+const SLICE_ITEMS = 20_000;
+
 /**
+ * @typedef {{ collapsed?: Set<Row>, keep?: Uint8Array | null, focus?: Row | null, roots?: Row[] | null }} RowState
+ *   the view state in rows of the table
+ * @typedef {{ items: ViewItem[], byKey: Map<ItemKey, ViewItem>, hiddenCount: number }} ViewTree
+ */
+
+/**
+ * The view tree at once. @param {import("../data/decode.js").Table} table
+ * @param {ReturnType<typeof subtreeStats>} stats @param {RowState} [state] @returns {ViewTree}
+ */
+export const buildViewTree = (table, stats, state = {}) => runAll(viewTreeSteps(table, stats, state));
+
+/**
+ * The view tree in slices: yields after every `SLICE_ITEMS` items made (and read), returns the tree.
  * @param {import("../data/decode.js").Table} table
  * @param {ReturnType<typeof subtreeStats>} stats
- * @param {{ collapsed?: Set<Row>, keep?: Uint8Array | null, focus?: Row | null, roots?: Row[] | null }} state
- *   rows of the table
- * @returns {{ items: ViewItem[], byKey: Map<ItemKey, ViewItem>, hiddenCount: number }}
+ * @param {RowState} state
+ * @returns {Generator<void, ViewTree, void>}
  */
-export function buildViewTree(table, stats, { collapsed = new Set(), keep = null, focus = null, roots = null } = {}) {
+export function* viewTreeSteps(table, stats, { collapsed = new Set(), keep = null, focus = null, roots = null }) {
   /** @type {ViewItem[]} */
   const items = [];
   let nextAggregate = table.size;
@@ -102,42 +120,47 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
     // 10^5-node view tree made one object fewer for each)
     if (children.length) open.push({ row, children, next: 0, hidden: null });
   };
-  /** Pre-order from `row`, with an explicit stack: a call path can be thousands of levels deep.
-   * @param {Row} row @param {ItemKey} parentKey */
-  const visit = (row, parentKey) => {
-    enter(row, parentKey);
-    while (open.length) {
-      const top = open[open.length - 1];
-      if (top.next < top.children.length) {
-        const c = top.children[top.next++];
-        if (folded && folded[c] > 0) addFold(c, top.row);
-        else if (keep && !keep[c]) {
-          if (top.hidden) top.hidden.push(c);
-          else top.hidden = [c];
-        } else enter(c, keyOfRow(top.row));
-      } else {
-        open.pop();
-        if (top.hidden) addAggregate(top.row, top.hidden);
-      }
-    }
-  };
 
+  let sliceEnd = SLICE_ITEMS;
   /** @type {Row[]} */
   const hiddenStarts = [];
   for (const r of starts) {
     if (folded && folded[r] > 0) addFold(r, TOP_ROW);
     else if (keep && !keep[r]) hiddenStarts.push(r);
-    else visit(r, TOP);
+    else {
+      // pre-order from `r`, with an explicit stack: a call path can be thousands of levels deep
+      enter(r, TOP);
+      while (open.length) {
+        if (items.length >= sliceEnd) {
+          sliceEnd = items.length + SLICE_ITEMS;
+          yield;
+        }
+        const top = open[open.length - 1];
+        if (top.next < top.children.length) {
+          const c = top.children[top.next++];
+          if (folded && folded[c] > 0) addFold(c, top.row);
+          else if (keep && !keep[c]) {
+            if (top.hidden) top.hidden.push(c);
+            else top.hidden = [c];
+          } else enter(c, keyOfRow(top.row));
+        } else {
+          open.pop();
+          if (top.hidden) addAggregate(top.row, top.hidden);
+        }
+      }
+    }
   }
   if (hiddenStarts.length) addAggregate(TOP_ROW, hiddenStarts);
 
   let hiddenCount = 0;
-  for (const item of items) {
-    if (item.kind !== "node") hiddenCount += hiddenNodes(stats, item);
-  }
   /** @type {Map<ItemKey, ViewItem>} */
   const byKey = new Map();
-  for (const it of items) byKey.set(it.key, it);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % SLICE_ITEMS === 0) yield;
+    const item = items[i];
+    if (item.kind !== "node") hiddenCount += hiddenNodes(stats, item);
+    byKey.set(item.key, item);
+  }
   return { items, byKey, hiddenCount };
 }
 
@@ -155,16 +178,21 @@ export function buildViewTree(table, stats, { collapsed = new Set(), keep = null
  */
 
 /**
- * The view tree of a state given in full-tree ids: the one place where that state becomes rows.
+ * The view tree of a state given in full-tree ids.
  * @param {import("../data/decode.js").Table} table
  * @param {ReturnType<typeof subtreeStats>} stats
- * @param {ViewState} state
+ * @param {ViewState} [state]
  */
-export function viewTreeOf(
-  table,
-  stats,
-  { collapsed = [], prune = null, focus = null, roots = null, values = null } = {},
-) {
+export const viewTreeOf = (table, stats, state = {}) => buildViewTree(table, stats, rowState(table, state));
+
+/**
+ * A state given in full-tree ids in rows of the table: the one place where that state becomes
+ * rows (`viewTreeSteps` makes its view tree).
+ * @param {import("../data/decode.js").Table} table
+ * @param {ViewState} state
+ * @returns {RowState}
+ */
+export function rowState(table, { collapsed = [], prune = null, focus = null, roots = null, values = null }) {
   /** @type {Set<Row>} */
   const rows = new Set();
   for (const id of collapsed) {
@@ -187,12 +215,7 @@ export function viewTreeOf(
       : [...new Set(roots.map((id) => table.rowOf(id)))]
           .filter((r) => r >= 0 && table.parent[r] < 0)
           .sort((a, b) => a - b);
-  return buildViewTree(table, stats, {
-    collapsed: rows,
-    keep,
-    focus: focusRow >= 0 ? focusRow : null,
-    roots: rootRows,
-  });
+  return { collapsed: rows, keep, focus: focusRow >= 0 ? focusRow : null, roots: rootRows };
 }
 
 /**

@@ -34,8 +34,24 @@ export function hasChildren(/** @type {Table} */ table, /** @type {Stats} */ sta
   return row >= 0 && (stats.children[row]?.length ?? 0) > 0;
 }
 
-/** Full-tree ids of the roots. @param {Table} table @param {Stats} stats */
-export const rootIds = (table, stats) => stats.roots.map((r) => table.idOf(r)).filter((id) => id >= 0);
+/** @type {WeakMap<Table, NodeId[]>} */
+const rootsMemo = new WeakMap();
+/** Full-tree ids of the roots, read from the parents (not the subtree statistics: receiving a
+ * big table names its roots in the toolbar without them). @param {Table} table @returns {NodeId[]} */
+export function rootIds(table) {
+  let ids = rootsMemo.get(table);
+  if (!ids) {
+    ids = [];
+    for (let n = 0; n < table.size; n++) {
+      const row = asRow(n);
+      if (table.parent[row] >= 0) continue;
+      const id = table.idOf(row);
+      if (id >= 0) ids.push(/** @type {NodeId} */ (id));
+    }
+    rootsMemo.set(table, ids);
+  }
+  return ids;
+}
 
 /**
  * The node ids collapsed so that the tree shows down to `depth` (nodes at that depth with
@@ -98,11 +114,11 @@ export function hotPath(table, stats, view, start) {
 
 /**
  * Show or hide root `id` in the roots menu; all shown again is `null`.
- * @param {Table} table @param {Stats} stats @param {ViewState} view @param {NodeId} id
+ * @param {Table} table @param {ViewState} view @param {NodeId} id
  * @returns {Partial<ViewState>}
  */
-export function toggleRoot(table, stats, view, id) {
-  const all = rootIds(table, stats);
+export function toggleRoot(table, view, id) {
+  const all = rootIds(table);
   const shown = new Set(view.roots ?? all);
   if (shown.has(id)) shown.delete(id);
   else shown.add(id);

@@ -138,7 +138,7 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
     if (!table) return;
     const stats = statsOf(table);
     const v = state();
-    const firstRoot = changes.rootIds(table, stats)[0] ?? null;
+    const firstRoot = changes.rootIds(table)[0] ?? null;
     switch (command.type) {
       case "expandAll":
         return change({ collapsed: [] });
@@ -167,7 +167,7 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
             command.id !== undefined ? command.id : (store.cursor ?? store.selection.at(-1) ?? v.focus ?? firstRoot),
         });
       case "toggleRoot":
-        return change(changes.toggleRoot(table, stats, v, command.id));
+        return change(changes.toggleRoot(table, v, command.id));
       case "inclusive":
         return change(changes.inclusiveMetrics(table, v, command.on));
       case "brush":

@@ -6,7 +6,7 @@
 import { checkIds } from "../data/check-ids.js";
 import { livePicture } from "../draw/live-picture.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
-import { pictureSteps, statsOf } from "../picture/picture.js";
+import { pictureSteps } from "../picture/picture.js";
 import * as changes from "../state/changes.js";
 import { commandOf } from "../state/commands.js";
 
@@ -73,10 +73,9 @@ export function createApi(r) {
       r.store.select(r.store.selection.filter(inTree), { source: "python" });
       if (r.view().collapsed.some((id) => !inTree(id)))
         r.store.apply({ collapsed: r.view().collapsed.filter(inTree) }, { source: "python" });
-      const stats = statsOf(data);
       r.toolbar?.setData(
         data,
-        changes.rootIds(data, stats).map((id) => ({
+        changes.rootIds(data).map((id) => ({
           id,
           name: data.names[data.nameCode[data.rowOf(id)]],
         })),

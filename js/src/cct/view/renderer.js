@@ -16,7 +16,7 @@ import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
 import { foldsOfPicture } from "../picture/fit.js";
-import { picture, statsOf } from "../picture/picture.js";
+import { picture } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import * as changes from "../state/changes.js";
 import { createCommands } from "../state/commands.js";
@@ -239,12 +239,11 @@ export function createRenderer(container, options = {}) {
   const { updateSearch } = commands;
   function refreshToolbar() {
     if (!toolbar || !table) return;
-    const stats = statsOf(table);
     toolbar.update(view(), {
       canUndo: store.canUndo(),
       canRedo: store.canRedo(),
       brush: brushing,
-      rootCount: changes.rootIds(table, stats).length,
+      rootCount: changes.rootIds(table).length,
       incChecked: metricByName(table, view().colorBy)?.kind === "inclusive",
     });
   }

@@ -93,6 +93,20 @@ describe("marks no larger than their rows", () => {
     expect(marks.map((m) => m.r)).toEqual([6, 2.5, 2.5, 9]);
     expect(fitMarksToRows(marks, 2, 2.5)).toBe(false); // once fitted, nothing changes
   });
+
+  test("the list of marks keeps its order (a picture's marks in tree order)", () => {
+    const marks = [
+      { x: 50, y: 5, r: 9 },
+      { x: 10, y: 6, r: 2.5 },
+      { x: 10, y: 0, r: 9 },
+      { x: 10, y: 5, r: 9 },
+    ];
+    const order = [...marks];
+    expect(fitMarksToRows(marks, 2, 2.5)).toBe(true);
+    expect(marks).toEqual(order);
+    marks.forEach((m, i) => expect(m).toBe(order[i]));
+    expect(marks.map((m) => m.r)).toEqual([9, 2.5, 6, 2.5]);
+  });
 });
 
 describe("crowded marks stagger", () => {

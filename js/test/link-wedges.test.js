@@ -3,7 +3,7 @@
 // its two outer links; everything else is stroked as before.
 import { beforeEach, expect, test } from "vitest";
 import { paintSteps } from "../src/cct/draw/canvas-paint.js";
-import { fanWedges, wedgesPath } from "../src/cct/draw/link-wedges.js";
+import { fanWedgeSteps, fanWedges, wedgesPath } from "../src/cct/draw/link-wedges.js";
 
 beforeEach(() => {
   /** Path2D recording its commands */
@@ -145,4 +145,50 @@ test("a painting fills a dense fan once and strokes only its outer links", () =>
   expect(fills.length).toBe(1);
   expect(fills[0].curves.length).toBe(2); // one wedge: its two curves
   expect(curves).toBe(2 + 10);
+});
+
+test("10^5 links: the wedges are worked out in slices, before the canvas is cleared", () => {
+  // 50 fans of 1,000 children a pixel apart (wedges) and 50,000 links to a column each
+  const links = [];
+  for (let f = 0; f < 50; f++)
+    for (let j = 0; j < 1000; j++) links.push({ x0: 0, y0: f, x1: 10, y1: f * 1000 + j / 10, p: f });
+  for (let j = 0; j < 50_000; j++) links.push({ x0: 0, y0: 0, x1: 20 + j, y1: j, p: 100 + j });
+  const steps = fanWedgeSteps(links, 1);
+  let yields = 0;
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) yields++;
+  // three passes over 100,000 links (4 yields each), the fans read (2), the rest kept (4)
+  expect(yields).toBe(3 * 4 + 2 + 4);
+  expect(step.value).toEqual(fanWedges(links, 1));
+  expect(step.value.wedges).toHaveLength(50);
+  expect(step.value.rest).toHaveLength(50_000 + 2 * 50);
+  // a painting of them: nothing cleared nor drawn until they are worked out (a frame in between
+  // shows the last painting)
+  const calls = [];
+  const c = new Proxy(
+    {},
+    {
+      get:
+        (_, name) =>
+        (...args) =>
+          calls.push(String(name)),
+    },
+  );
+  const drawing = {
+    w: 100,
+    h: 100,
+    dpr: 1,
+    t: { x: 0, y: 0, k: 1 },
+    maxR: 1,
+    list: [],
+    segments: links,
+    callerSegments: [],
+  };
+  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+  const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);
+  let before = 0;
+  while (!run.next().done && !calls.length) before++;
+  expect(before).toBeGreaterThanOrEqual(5); // testing 10^5 links against the view, and the wedges' passes
+  expect(calls[0]).toBe("setTransform");
+  expect(calls[1]).toBe("clearRect");
 });

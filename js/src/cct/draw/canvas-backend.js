@@ -82,7 +82,10 @@ export function createCanvasBackend(container, { labelPx }) {
   function marksChanged() {
     indexed = false;
     maxR = 0;
-    for (const m of list) if (m.r > maxR) maxR = m.r;
+    for (let ix = 0; ix < list.length; ix++) {
+      const m = list[ix];
+      if (m.r > maxR) maxR = m.r;
+    }
   }
   function indexOf() {
     if (!indexed) {
@@ -218,7 +221,10 @@ export function createCanvasBackend(container, { labelPx }) {
       stale();
       list = marks;
       byId = [];
-      for (const m of marks) byId[m.key] = m;
+      for (let ix = 0; ix < marks.length; ix++) {
+        const m = marks[ix];
+        byId[m.key] = m;
+      }
       marksChanged();
       rings.drawAll();
       schedule();

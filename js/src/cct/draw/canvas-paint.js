@@ -2,7 +2,7 @@
 // page's theme colours (canvas-backend.js), or a picture of the view in a figure's
 // (live-picture.js).
 import { shapePath } from "../picture/shapes.js";
-import { fanWedges, wedgesPath } from "./link-wedges.js";
+import { fanWedgeSteps, wedgesPath } from "./link-wedges.js";
 
 /** Links (and outlines) stroked between two steps of a painting: a step is the least a slice
  * can do (slices.js), and 200 curves of a 100k-node tree drawn whole took a software rasteriser
@@ -37,6 +37,8 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
 
 /** Marks filled between two steps of a painting (a slice can be a few milliseconds: slices.js). */
 const MARK_BATCH = 100;
+/** Links tested against the view between two yields. */
+const SLICE_SEGMENTS = 20_000;
 
 /**
  * Paints the links and marks in view onto `c` (sized `w` × `h` CSS pixels at `dpr` device pixels
@@ -48,9 +50,6 @@ const MARK_BATCH = 100;
  * @returns {Generator<void, number, void>} done with the number of marks painted
  */
 export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegments }, colors) {
-  c.setTransform(dpr, 0, 0, dpr, 0, 0);
-  c.clearRect(0, 0, w, h);
-  c.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
   // what is in view, in layout units, with a margin of the largest radius (marks are sized
   // in screen pixels: r / k in layout units)
   const pad = (maxR + 2) / t.k;
@@ -58,17 +57,25 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
   const x1 = (w - t.x) / t.k + pad;
   const y0 = -t.y / t.k - pad;
   const y1 = (h - t.y) / t.k + pad;
+  // dense fans filled as wedges (link-wedges.js): ends a screen pixel apart, under strokes of 1.2.
+  // Worked out in slices before the canvas is cleared: at 10^5 links that takes several (a
+  // frame between two shows the last painting, not an empty canvas)
+  /** @type {LinkMark[]} */
+  const linksInView = [];
+  for (let i = 0; i < segments.length; i++) {
+    if (i && i % SLICE_SEGMENTS === 0) yield;
+    if (!outside(segments[i], x0, x1, y0, y1)) linksInView.push(segments[i]);
+  }
+  const { wedges, rest: visible } = yield* fanWedgeSteps(linksInView, 1 / t.k);
 
+  c.setTransform(dpr, 0, 0, dpr, 0, 0);
+  c.clearRect(0, 0, w, h);
+  c.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
   c.lineWidth = 1.2 / t.k;
   c.strokeStyle = colors.link;
   // Stroked in batches: the software rasteriser slows down badly (seconds) on one path with
   // 10^5 curves, while many small paths cost little more than their segments.
   const box = { x0, x1, y0, y1, far: (2 * (w + h)) / t.k, px: 1 / (t.k * dpr) };
-  // dense fans filled as wedges (link-wedges.js): ends a screen pixel apart, under strokes of 1.2
-  const { wedges, rest: visible } = fanWedges(
-    segments.filter((s) => !outside(s, x0, x1, y0, y1)),
-    1 / t.k,
-  );
   c.fillStyle = colors.link;
   for (let i = 0; i < wedges.length; i += STROKE_BATCH) {
     c.fill(wedgesPath(wedges.slice(i, i + STROKE_BATCH)));

@@ -8,8 +8,13 @@
 // ends lie less than a stroke's width apart, that union is solid: the region filled and its two
 // outer links stroked paint the same pixels as all of its links.
 
+import { runAll } from "../base/steps.js";
+
 /** Links in a run below which they are stroked one by one (a wedge gains nothing on a few). */
 const MIN_RUN = 4;
+
+/** Links read between two yields of `fanWedgeSteps` (10^5 links, cold: 30-50 ms in one go). */
+const SLICE_LINKS = 20_000;
 
 /**
  * @typedef {import("./svg-backend.js").LinkMark} LinkMark
@@ -29,16 +34,27 @@ const MIN_RUN = 4;
  *   (at most the stroke's width, for the union of the strokes to be solid)
  * @returns {{ wedges: Wedge[], rest: LinkMark[] }}
  */
-export function fanWedges(links, gap) {
+export const fanWedges = (links, gap) => runAll(fanWedgeSteps(links, gap));
+
+/**
+ * fanWedges in slices: yields after every SLICE_LINKS links of each pass over them.
+ * @param {LinkMark[]} links @param {number} gap
+ * @returns {Generator<void, { wedges: Wedge[], rest: LinkMark[] }, void>}
+ */
+export function* fanWedgeSteps(links, gap) {
   const n = links.length;
   let top = -1;
-  for (let i = 0; i < n; i++) top = Math.max(top, links[i].p ?? -1);
+  for (let i = 0; i < n; i++) {
+    if (i && i % SLICE_LINKS === 0) yield;
+    top = Math.max(top, links[i].p ?? -1);
+  }
   /** @type {Wedge[]} */
   const wedges = [];
   if (top < 0 || n < MIN_RUN) return { wedges, rest: links };
   // the links' indices in order of their parent's key (a counting sort: in their order within one)
   const start = new Int32Array(top + 2);
   for (let i = 0; i < n; i++) {
+    if (i && i % SLICE_LINKS === 0) yield;
     const p = links[i].p ?? -1;
     if (p >= 0) start[p + 1]++;
   }
@@ -46,12 +62,19 @@ export function fanWedges(links, gap) {
   const order = new Int32Array(start[top + 1]);
   const next = start.slice(0, top + 1);
   for (let i = 0; i < n; i++) {
+    if (i && i % SLICE_LINKS === 0) yield;
     const p = links[i].p ?? -1;
     if (p >= 0) order[next[p]++] = i;
   }
   const merged = new Uint8Array(n);
+  let read = 0; // links of the fans read since the last yield
   for (let k = 0; k <= top; k++) {
     if (start[k + 1] - start[k] < MIN_RUN) continue;
+    read += start[k + 1] - start[k];
+    if (read >= SLICE_LINKS) {
+      read = 0;
+      yield;
+    }
     const members = order.subarray(start[k], start[k + 1]);
     // a tidy layout's children come in the order of their places: sorted already, mostly
     let sorted = true;
@@ -70,7 +93,13 @@ export function fanWedges(links, gap) {
       run = j;
     }
   }
-  return { wedges, rest: wedges.length ? links.filter((_, i) => !merged[i]) : links };
+  if (!wedges.length) return { wedges, rest: links };
+  const rest = [];
+  for (let i = 0; i < n; i++) {
+    if (i && i % SLICE_LINKS === 0) yield;
+    if (!merged[i]) rest.push(links[i]);
+  }
+  return { wedges, rest };
 }
 
 /**

@@ -116,7 +116,7 @@ export function createPainter({
   /** The height of the change rings' key under the legends (labels keep out of it). */
   const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
-  const markList = ({ tree, scene }) => tree.items.map((it) => scene.marks[it.key]).filter((m) => m !== undefined);
+  const markList = ({ scene }) => scene.list;
   /** @type {NodeId[]} the search's matches, labelled first */
   let matched = [];
   const labels = createPainterLabels({

@@ -132,7 +132,8 @@ export function createCamera(frame, { onMove, onEnd, allow }) {
       let x1 = -Infinity;
       let y0 = Infinity;
       let y1 = -Infinity;
-      for (const key of layout.keys) {
+      for (let ix = 0; ix < layout.keys.length; ix++) {
+        const key = layout.keys[ix];
         x0 = Math.min(x0, layout.x[key]);
         x1 = Math.max(x1, layout.x[key]);
         y0 = Math.min(y0, layout.y[key]);

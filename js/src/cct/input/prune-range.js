@@ -102,7 +102,8 @@ export function createPruneRange(group, dispatch) {
       let count = 0;
       let lo = Infinity;
       let hi = -Infinity;
-      for (const v of values) {
+      for (let ix = 0; ix < values.length; ix++) {
+        const v = values[ix];
         if (!drawable(v)) continue;
         count++;
         if (v < lo) lo = v;
@@ -122,7 +123,10 @@ export function createPruneRange(group, dispatch) {
       histogram.replaceChildren();
       if (!disabled) {
         const perStep = new Float64Array(SLIDER_STEPS + 1);
-        for (const v of values) if (drawable(v)) perStep[toStep(v)]++;
+        for (let ix = 0; ix < values.length; ix++) {
+          const v = values[ix];
+          if (drawable(v)) perStep[toStep(v)]++;
+        }
         // d3 chooses the bins (empty: only their bounds); a bin holds the slider steps from its
         // x0 up to its x1, the last one its x1 too (d3's rule)
         const edges = bin().domain([0, SLIDER_STEPS]).thresholds(BINS)([]);

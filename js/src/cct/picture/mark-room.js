@@ -5,7 +5,7 @@
 // its column, its label right of it), so that no two marks overlap.
 
 /**
- * Caps the screen radius `r` of the marks (changed in place, and sorted by column) to the room
+ * Caps the screen radius `r` of the marks (changed in place; the list is not reordered) to the room
  * their column leaves, and staggers runs of marks at the smallest radius that still touch.
  * @param {{ x: number, y: number, r: number, drawnAt?: number }[]} marks layout positions, screen radii
  * @param {number} k the zoom: layout units to screen pixels
@@ -13,7 +13,7 @@
  * @returns {boolean} whether any mark shrank or moved
  */
 export function fitMarksToRows(marks, k, rMin) {
-  const s = marks.sort((a, b) => a.x - b.x || a.y - b.y);
+  const s = [...marks].sort((a, b) => a.x - b.x || a.y - b.y); // by column
   const r0 = s.map((m) => m.r);
   /** whether `o` is `m`'s neighbour in its column @param {typeof s[0]} m @param {typeof s[0] | undefined} o */
   const near = (m, o) => o && Math.abs(o.x - m.x) * k < 1;

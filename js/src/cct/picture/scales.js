@@ -56,7 +56,8 @@ export function colorScale(values, { type = "linear", interpolator = null, palet
   const log = type === "log";
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of values) {
+  for (let ix = 0; ix < values.length; ix++) {
+    const v = values[ix];
     if (!Number.isFinite(v) || (log && v <= 0)) continue;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
@@ -107,7 +108,8 @@ export function colorScale(values, { type = "linear", interpolator = null, palet
  */
 export function sizeScale(values, { rMin = 2.5, rMax = 12 } = {}) {
   let max = 0;
-  for (const v of values) {
+  for (let ix = 0; ix < values.length; ix++) {
+    const v = values[ix];
     if (Number.isFinite(v) && Math.abs(v) > max) max = Math.abs(v);
   }
   // r² is linear in |v|, so the area added above rMin is proportional to the value.

@@ -22,12 +22,18 @@ export function statusText(table, stats, tree, view, hidden = "") {
   const parts = [`${n(table.total)} nodes`];
   if (table.nodeId) {
     let loaded = 0;
-    for (const id of table.nodeId) if (id >= 0) loaded++;
+    for (let ix = 0; ix < table.nodeId.length; ix++) {
+      const id = table.nodeId[ix];
+      if (id >= 0) loaded++;
+    }
     parts.push(`${n(loaded)} loaded`);
   }
   // counted, not filtered into lists: this runs on every collapse and expand
   let drawn = 0;
-  for (const it of tree.items) if (it.kind !== "aggregate") drawn++;
+  for (let ix = 0; ix < tree.items.length; ix++) {
+    const it = tree.items[ix];
+    if (it.kind !== "aggregate") drawn++;
+  }
   if (tree.hiddenCount) parts.push(`${n(drawn)} shown, ${n(tree.hiddenCount)} hidden`);
   if (hidden) parts.push(hidden);
   const roots = stats.roots.filter((r) => table.idOf(r) >= 0).length;

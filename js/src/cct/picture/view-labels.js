@@ -26,7 +26,8 @@ function hotKeys(tree, marks) {
   const size = (/** @type {number} */ key) => marks[key]?.drawnAt ?? marks[key]?.r ?? 0;
   /** @type {Map<number, number[]>} */
   const children = new Map();
-  for (const it of tree.items) {
+  for (let ix = 0; ix < tree.items.length; ix++) {
+    const it = tree.items[ix];
     if (it.kind === "aggregate") continue;
     const list = children.get(it.parentKey);
     if (list) list.push(it.key);
@@ -173,7 +174,8 @@ function colorExtremes(table, colorBy, drawn) {
   const values = metricByName(table, colorBy ?? "")?.values;
   let hi = { v: Number.NEGATIVE_INFINITY, key: -1 };
   let lo = { v: 0, key: -1 };
-  for (const { it, m } of drawn) {
+  for (let ix = 0; ix < drawn.length; ix++) {
+    const { it, m } = drawn[ix];
     const v = values?.[it.id] ?? Number.NaN;
     if (it.kind === "aggregate" || m.small || !Number.isFinite(v)) continue;
     if (v > hi.v) hi = { v, key: it.key };

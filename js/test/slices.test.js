@@ -1,7 +1,7 @@
 // Canvas paintings in slices sized by what a whole task costs, rasterising included
 // (js/src/cct/draw/slices.js).
 import { expect, test, vi } from "vitest";
-import { createSlicer, paintSlice, rasteriseNow, TASK_MS } from "../src/cct/draw/slices.js";
+import { createSlicer, paintSlice, rasteriseNow, TASK_MS, WORK } from "../src/cct/draw/slices.js";
 
 test("a slow rasteriser gets short slices that keep each task under TASK_MS", () => {
   const slicer = createSlicer();
@@ -121,4 +121,62 @@ test("a slice read back step by step ends once painting and rasterising took TAS
   expect(tasks.length).toBeGreaterThan(10);
   // each at most TASK_MS and one costly step (3.5 ms) past it
   expect(Math.max(...tasks)).toBeLessThanOrEqual(TASK_MS + 3.5);
+});
+
+test("a painting's work that paints nothing is neither read back nor learnt from", () => {
+  // a 10^5-link painting first works out what is in view and its fans (slices of work alone),
+  // then paints links that rasterise at 5× their painting
+  let clock = 0;
+  let pending = 0;
+  let reads = 0;
+  let readsInWork = 0;
+  const spy = vi.spyOn(performance, "now").mockImplementation(() => clock);
+  const c = /** @type {any} */ ({
+    getImageData() {
+      reads++;
+      clock += pending;
+      pending = 0;
+    },
+  });
+  /** @param {unknown} marker what a step of work yields */
+  function* painting(marker) {
+    for (let i = 0; i < 40; i++) {
+      clock += 5; // 200 ms of work in all
+      yield marker;
+    }
+    readsInWork = reads;
+    for (let i = 0; i < 100; i++) {
+      clock += 0.5;
+      pending += 2.5;
+      yield;
+    }
+    return 100;
+  }
+  /** the tasks of a painting on a fresh slicer (rasterising included), and the reads back
+   * before its first painting (`readsInWork`) */
+  const run = (/** @type {unknown} */ marker) => {
+    const slicer = createSlicer();
+    const steps = painting(marker);
+    const tasks = [];
+    reads = 0;
+    for (let step = { done: false }; !step.done; ) {
+      const before = clock;
+      step = paintSlice(/** @type {any} */ (steps), c, slicer, slicer.slice());
+      clock += pending; // what was not read back is rasterised at the frame's commit
+      pending = 0;
+      tasks.push(clock - before);
+    }
+    return { tasks, readsInWork, slicer };
+  };
+  const marked = run(WORK);
+  // the work's steps read back nothing (only each slice's end), and fill tasks of TASK_MS (not
+  // the short slices of painting a slow rasteriser gets); the painting still is read back
+  expect(marked.readsInWork).toBeLessThanOrEqual(Math.ceil(200 / TASK_MS) + 1);
+  expect(marked.slicer.readBack()).toBe(true);
+  expect(Math.max(...marked.tasks)).toBeLessThanOrEqual(TASK_MS + 5 + 3 + 1e-9); // a step over
+  // unmarked, the same work taught the slicer a fast rasteriser: no more reading back, long tasks
+  const unmarked = run(undefined);
+  spy.mockRestore();
+  expect(unmarked.slicer.readBack()).toBe(false);
+  expect(Math.max(...unmarked.tasks)).toBeGreaterThan(50);
 });

@@ -116,7 +116,7 @@ export function createCanvasBackend(container, { labelPx }) {
   /** What is drawn, for paintSteps. */
   const drawing = () => ({ w: width, h: height, t, maxR, list, segments, callerSegments });
 
-  /** @type {Generator<void, number, void> | null} a painting under way, continued each frame */
+  /** @type {Generator<void | "work", number, void> | null} a painting under way, continued each frame */
   let steps = null;
 
   /** @param {number} [now] the frame's time (requestAnimationFrame's argument) */

@@ -3,6 +3,7 @@
 // (live-picture.js).
 import { shapePath } from "../picture/shapes.js";
 import { fanWedgeSteps, wedgesPath } from "./link-wedges.js";
+import { WORK } from "./slices.js";
 
 /** Links (and outlines) stroked between two steps of a painting: a step is the least a slice
  * can do (slices.js), and 200 curves of a 100k-node tree drawn whole took a software rasteriser
@@ -47,7 +48,8 @@ const SLICE_SEGMENTS = 20_000;
  * @param {CanvasRenderingContext2D} c
  * @param {Drawing} drawing
  * @param {Colors} colors
- * @returns {Generator<void, number, void>} done with the number of marks painted
+ * @returns {Generator<void | typeof WORK, number, void>} done with the number of marks painted;
+ *   yields WORK after work that paints nothing (slices.js)
  */
 export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegments }, colors) {
   // what is in view, in layout units, with a margin of the largest radius (marks are sized
@@ -63,10 +65,13 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
   /** @type {LinkMark[]} */
   const linksInView = [];
   for (let i = 0; i < segments.length; i++) {
-    if (i && i % SLICE_SEGMENTS === 0) yield;
+    if (i && i % SLICE_SEGMENTS === 0) yield WORK;
     if (!outside(segments[i], x0, x1, y0, y1)) linksInView.push(segments[i]);
   }
-  const { wedges, rest: visible } = yield* fanWedgeSteps(linksInView, 1 / t.k);
+  const fans = fanWedgeSteps(linksInView, 1 / t.k);
+  let fan = fans.next();
+  for (; !fan.done; fan = fans.next()) yield WORK;
+  const { wedges, rest: visible } = fan.value;
 
   c.setTransform(dpr, 0, 0, dpr, 0, 0);
   c.clearRect(0, 0, w, h);

@@ -14,7 +14,7 @@ const KEPT_RINGS = ["cct-selected", "cct-holds-selected", "cct-match", "cct-high
 
 /**
  * @typedef {object} LiveView what a canvas view has drawn
- * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas-paint.js").Colors) => Generator<void, number, void> }} backend
+ * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas-paint.js").Colors) => Generator<void | "work", number, void> }} backend
  * @property {SVGSVGElement} overlay the SVG above the canvas
  * @property {{ width: number, height: number }} size CSS pixels
  * @property {number} k the zoom factor

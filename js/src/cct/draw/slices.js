@@ -59,6 +59,13 @@ export function createSlicer() {
   };
 }
 
+/** What a painting's step yields after work that paints nothing (what is in view, its links'
+ * fans): counted in the task's time (TASK_MS), not in the slice of painting, not read back nor
+ * learnt from (slices of work alone
+ * "rasterised" at no cost, and after four of them the slicer took the rasteriser for a fast one:
+ * unbounded slices of 100-200 ms followed). */
+export const WORK = "work";
+
 /** One slicer a page for the views' canvases, one for their pictures (offscreen canvases): the
  * rasteriser is the page's. */
 export const viewSlicer = createSlicer();
@@ -86,28 +93,31 @@ export function rasteriseNow(c) {
  * 41 ms read-back of the second. Reading back a step at a time costs no more in all. Tells
  * `slicer` what the slice cost.
  * @template T
- * @param {Generator<void, T, void>} steps
+ * @param {Generator<void | typeof WORK, T, void>} steps
  * @param {CanvasRenderingContext2D} c
  * @param {ReturnType<typeof createSlicer>} slicer
  * @param {number} slice ms of painting
- * @returns {IteratorResult<void, T>} the last step's (done: the painting is over)
+ * @returns {IteratorResult<void | typeof WORK, T>} the last step's (done: the painting is over)
  */
 export function paintSlice(steps, c, slicer, slice) {
   const start = performance.now();
   let each = slicer.readBack();
   let rasterMs = 0;
+  let workMs = 0;
   for (;;) {
+    const stepAt = performance.now();
     const step = steps.next();
-    if (!step.done && each) {
+    if (!step.done && step.value === WORK) workMs += performance.now() - stepAt;
+    else if (!step.done && each) {
       const at = performance.now();
       each = rasteriseNow(c);
       rasterMs += performance.now() - at;
     }
     const spent = performance.now() - start;
-    if (step.done || spent - rasterMs >= slice || spent >= TASK_MS) {
+    if (step.done || spent - rasterMs - workMs >= slice || spent >= TASK_MS) {
       if (slicer.readBack()) {
         const paintedAt = performance.now();
-        const paintMs = paintedAt - start - rasterMs;
+        const paintMs = paintedAt - start - rasterMs - workMs;
         if (rasteriseNow(c)) slicer.done(paintMs, rasterMs + performance.now() - paintedAt);
       }
       return step;

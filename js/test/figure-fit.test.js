@@ -104,7 +104,7 @@ describe("marks no larger than their rows", () => {
     const order = [...marks];
     expect(fitMarksToRows(marks, 2, 2.5)).toBe(true);
     expect(marks).toEqual(order);
-    marks.forEach((m, i) => expect(m).toBe(order[i]));
+    for (let i = 0; i < marks.length; i++) expect(marks[i]).toBe(order[i]);
     expect(marks.map((m) => m.r)).toEqual([9, 2.5, 6, 2.5]);
   });
 });

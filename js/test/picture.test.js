@@ -89,7 +89,7 @@ describe("picture", () => {
     expect(y[5]).toBeGreaterThan(y[0]); // the second root's band below the first
     const { marks, legends, list } = pic.scene;
     expect(list).toEqual(pic.tree.items.map((it) => marks[it.key])); // the same marks, in tree order
-    list.forEach((m, i) => expect(m).toBe(marks[pic.tree.items[i].key]));
+    for (let i = 0; i < list.length; i++) expect(list[i]).toBe(marks[pic.tree.items[i].key]);
     expect(marks.filter(Boolean).map((m) => m.key)).toEqual([0, 1, 4, 5]);
     expect(marks[1].shape).toBe("triangle");
     expect(marks[0].r).toBeGreaterThan(marks[4].r); // size by inclusive time: 48 against 5

@@ -104,16 +104,20 @@ export function paintSlice(steps, c, slicer, slice) {
   let each = slicer.readBack();
   let rasterMs = 0;
   let workMs = 0;
+  let last = start; // when the step under way began
   for (;;) {
-    const stepAt = performance.now();
     const step = steps.next();
-    if (!step.done && step.value === WORK) workMs += performance.now() - stepAt;
-    else if (!step.done && each) {
+    const work = !step.done && step.value === WORK;
+    if (work || (!step.done && each)) {
       const at = performance.now();
-      each = rasteriseNow(c);
-      rasterMs += performance.now() - at;
+      if (work) workMs += at - last;
+      else {
+        each = rasteriseNow(c);
+        rasterMs += performance.now() - at;
+      }
     }
     const spent = performance.now() - start;
+    last = start + spent;
     if (step.done || spent - rasterMs - workMs >= slice || spent >= TASK_MS) {
       if (slicer.readBack()) {
         const paintedAt = performance.now();

@@ -165,8 +165,10 @@ def test_bundle_is_built_and_used() -> None:
 # marks to fit (~2 KB). Gzipped raised to 101 KB for issue 34 (no long task around the first
 # picture and gestures): the static picture's figure drawn a step per idle moment, canvas
 # paintings of new content starting with a short slice, labels after a big picture (~0.8 KB).
+# Gzipped raised to 102 KB (minified still 274 KB) for issue 34's 100k view drawn whole: its view
+# tree, the links' fans and a painting's work in slices, indexed loops (~0.4 KB gzipped).
 BUNDLE_BUDGET_MINIFIED = 274 * 1024
-BUNDLE_BUDGET_GZIPPED = 101 * 1024
+BUNDLE_BUDGET_GZIPPED = 102 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

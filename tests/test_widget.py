@@ -167,7 +167,9 @@ def test_bundle_is_built_and_used() -> None:
 # paintings of new content starting with a short slice, labels after a big picture (~0.8 KB).
 # Gzipped raised to 102 KB (minified still 274 KB) for issue 34's 100k view drawn whole: its view
 # tree, the links' fans and a painting's work in slices, indexed loops (~0.4 KB gzipped).
-BUNDLE_BUDGET_MINIFIED = 274 * 1024
+# Minified raised to 275 KB (gzipped still 102 KB) for the links as columns of typed arrays
+# (picture/links.js, ~0.9 KB: no object per link of a 10^5-node view for collections to copy).
+BUNDLE_BUDGET_MINIFIED = 275 * 1024
 BUNDLE_BUDGET_GZIPPED = 102 * 1024
 
 

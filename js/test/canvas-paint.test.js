@@ -2,6 +2,10 @@
 // the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
 import { inverseX, inverseY, linksPath, paintSteps } from "../src/cct/draw/canvas-paint.js";
+import { linksOf } from "../src/cct/picture/links.js";
+
+/** The path of links given as objects. */
+const pathOf = (list, box, cut) => linksPath(linksOf(list), null, box, cut);
 
 /** Path2D recording its curves as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]. */
 beforeEach(() => {
@@ -42,7 +46,7 @@ const box = { x0: 0, x1: 100, y0: 0, y1: 100, far: 400 };
 
 test("short links are drawn whole", () => {
   const s = { x0: -20, y0: 10, x1: 60, y1: 90 };
-  expect(linksPath([s], box).curves).toEqual([curveOf(s)]);
+  expect(pathOf([s], box).curves).toEqual([curveOf(s)]);
 });
 
 test("a long link crossing the view is cut to the view, on the same curve", () => {
@@ -52,7 +56,7 @@ test("a long link crossing the view is cut to the view, on the same curve", () =
     { x0: 50050, y0: 50050, x1: -49950, y1: -49950 }, // right to left, bottom to top
     { x0: 40, y0: -99950, x1: 60, y1: 100050 },
   ]) {
-    const [cut] = linksPath([s], box).curves;
+    const [cut] = pathOf([s], box).curves;
     const whole = curveOf(s);
     // the cut is the whole curve between the parameters of its ends, re-parametrised
     const k = Math.abs(s.x1 - s.x0) > Math.abs(s.y1 - s.y0) ? 0 : 1;
@@ -76,7 +80,7 @@ test("a long link crossing the view is cut to the view, on the same curve", () =
 test("a long link that passes beside the view is left out", () => {
   // from far left-above to far right-above: its y stays above the view where x is in it
   const s = { x0: -100000, y0: -5000, x1: 100000, y1: -4000 };
-  expect(linksPath([s], box).curves).toEqual([]);
+  expect(pathOf([s], box).curves).toEqual([]);
 });
 
 test("where a link's coordinate has gone a fraction of its way is found exactly, in closed form", () => {
@@ -101,7 +105,7 @@ test("a long straight link is cut where it crosses the view, and left out where 
   const vertical = { x0: 50, y0: -100000, x1: 50, y1: 100000 };
   const horizontal = { x0: -100000, y0: 50, x1: 100000, y1: 50 };
   for (const s of [vertical, horizontal]) {
-    const [cut] = linksPath([s], box).curves;
+    const [cut] = pathOf([s], box).curves;
     for (const t of [0, 0.5, 1]) {
       const [px, py] = at(cut, t);
       expect(px).toBeGreaterThan(box.x0 - 1);
@@ -110,8 +114,8 @@ test("a long straight link is cut where it crosses the view, and left out where 
       expect(py).toBeLessThan(box.y1 + 1);
     }
   }
-  expect(linksPath([{ ...vertical, x0: 150, x1: 150 }], box).curves).toEqual([]);
-  expect(linksPath([{ ...horizontal, y0: -20, y1: -20 }], box).curves).toEqual([]);
+  expect(pathOf([{ ...vertical, x0: 150, x1: 150 }], box).curves).toEqual([]);
+  expect(pathOf([{ ...horizontal, y0: -20, y1: -20 }], box).curves).toEqual([]);
 });
 
 test("cut links that fall on the same pixels as one already drawn are drawn once", () => {
@@ -120,10 +124,10 @@ test("cut links that fall on the same pixels as one already drawn are drawn once
   const pxBox = { ...box, px: 1 };
   const seen = new Set();
   const curves = [
-    ...linksPath(links.slice(0, 4500), pxBox, seen).curves,
-    ...linksPath(links.slice(4500), pxBox, seen).curves, // batches share what was drawn
+    ...pathOf(links.slice(0, 4500), pxBox, seen).curves,
+    ...pathOf(links.slice(4500), pxBox, seen).curves, // batches share what was drawn
   ];
-  const all = linksPath(links, box).curves; // px unset: every cut part
+  const all = pathOf(links, box).curves; // px unset: every cut part
   expect(all.length).toBe(9000);
   expect(curves.length).toBeLessThan(300);
   // each part left out is within a pixel of one drawn, everywhere along it
@@ -141,8 +145,8 @@ test("cut links that fall on the same pixels as one already drawn are drawn once
 test("whole links whose ends fall on the same pixels as the link before are drawn once", () => {
   // fitted, a node's 9,000 children a tenth of a pixel apart: a few hundred distinct curves
   const links = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100 }));
-  const curves = linksPath(links, { ...box, px: 1 }).curves;
-  expect(linksPath(links, box).curves.length).toBe(9000); // px unset: every link
+  const curves = pathOf(links, { ...box, px: 1 }).curves;
+  expect(pathOf(links, box).curves.length).toBe(9000); // px unset: every link
   expect(curves.length).toBe(91); // rows 0…90 px
   // each link left out is within a pixel of the one drawn before it, everywhere along it
   for (const s of links) {
@@ -155,7 +159,7 @@ test("whole links whose ends fall on the same pixels as the link before are draw
   }
   // links apart by a pixel or more are all drawn
   const apart = links.filter((_, j) => j % 100 === 0).map((s, i) => ({ ...s, y1: 2 * i }));
-  expect(linksPath(apart, { ...box, px: 1 }).curves.length).toBe(apart.length);
+  expect(pathOf(apart, { ...box, px: 1 }).curves.length).toBe(apart.length);
 });
 
 test("a painting yields after every few dozen links and marks (one step's raster stays short)", () => {
@@ -188,8 +192,8 @@ test("a painting yields after every few dozen links and marks (one step's raster
     t: { x: 0, y: 0, k: 1 },
     maxR: 1,
     list,
-    segments: links,
-    callerSegments: [],
+    segments: linksOf(links),
+    callerSegments: linksOf([]),
   };
   const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
   const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);

@@ -1,10 +1,19 @@
 // Dense fans of links filled as wedges (js/src/cct/draw/link-wedges.js): a run of links from one
 // parent to children at one depth, their ends at most `gap` apart, becomes one filled region and
 // its two outer links; everything else is stroked as before.
+
 import { beforeEach, expect, test } from "vitest";
+import { SLICE_ITEMS } from "../src/cct/base/steps.js";
 import { paintSteps } from "../src/cct/draw/canvas-paint.js";
 import { fanWedgeSteps, fanWedges, wedgesPath } from "../src/cct/draw/link-wedges.js";
 import { WORK } from "../src/cct/draw/slices.js";
+import { allLinks, linksOf } from "../src/cct/picture/links.js";
+
+/** fanWedges over links given as objects, the links left to stroke as those objects. */
+function wedgesOf(list, gap) {
+  const { wedges, rest } = fanWedges(linksOf(list), gap);
+  return { wedges, rest: Array.from(rest, (i) => list[i]) };
+}
 
 beforeEach(() => {
   /** Path2D recording its commands */
@@ -47,7 +56,7 @@ const shuffled = (a) =>
 
 test("a fitted fan of 9,000 children becomes one wedge and its two outer links", () => {
   const fan = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100, p: 7 }));
-  const { wedges, rest } = fanWedges(shuffled(fan), 1);
+  const { wedges, rest } = wedgesOf(shuffled(fan), 1);
   expect(wedges).toEqual([{ x0: 10, y0: 50, x1: 90, ya: 0, yb: 89.99, links: 9000 }]);
   expect(rest.map((s) => s.y1).sort((a, b) => a - b)).toEqual([0, 89.99]);
   // every link lies in the wedge: at each t on the vertical segment between its outer curves
@@ -78,7 +87,7 @@ test("only links from one parent to one depth, with ends at most `gap` apart, sh
     ...run(5, 0, 0, 10, 0, 20, 0.5), // children at two depths (not in a tidy tree): not merged
     ...run(5, 0, 0, 20, 0.25, 20, 0.5),
   ]);
-  const { wedges, rest } = fanWedges(links, 1);
+  const { wedges, rest } = wedgesOf(links, 1);
   const key = (w) => `${w.x0},${w.y0},${w.x1},${w.ya}-${w.yb}×${w.links}`;
   expect(wedges.map(key).sort()).toEqual(
     ["0,0,10,0-9.5×20", "0,0,10,30-39.5×20", "0,5,10,0-9.5×20", "3,0,10,0-9.5×20"].sort(),
@@ -93,9 +102,9 @@ test("only links from one parent to one depth, with ends at most `gap` apart, sh
   }
   // no wedge when nothing is dense, or when links do not name their parent: the same array
   const apart = run(0, 0, 0, 10, 0, 50, 2);
-  expect(fanWedges(apart, 1)).toEqual({ wedges: [], rest: apart });
+  expect(wedgesOf(apart, 1)).toEqual({ wedges: [], rest: apart });
   const unnamed = run(0, 0, 0, 10, 0, 50, 0.1).map(({ p, ...s }) => s);
-  expect(fanWedges(unnamed, 1)).toEqual({ wedges: [], rest: unnamed });
+  expect(wedgesOf(unnamed, 1)).toEqual({ wedges: [], rest: unnamed });
 });
 
 test("a wedge's region: the curve to its first end, down to its last, and that curve back", () => {
@@ -137,8 +146,8 @@ test("a painting fills a dense fan once and strokes only its outer links", () =>
     t: { x: 0, y: 0, k: 0.01 },
     maxR: 1,
     list: [],
-    segments: [...fan, ...sparse],
-    callerSegments: [],
+    segments: linksOf([...fan, ...sparse]),
+    callerSegments: linksOf([]),
   };
   const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
   const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);
@@ -154,13 +163,16 @@ test("10^5 links: the wedges are worked out in slices, before the canvas is clea
   for (let f = 0; f < 50; f++)
     for (let j = 0; j < 1000; j++) links.push({ x0: 0, y0: f, x1: 10, y1: f * 1000 + j / 10, p: f });
   for (let j = 0; j < 50_000; j++) links.push({ x0: 0, y0: 0, x1: 20 + j, y1: j, p: 100 + j });
-  const steps = fanWedgeSteps(links, 1);
+  const columns = linksOf(links);
+  const steps = fanWedgeSteps(columns, allLinks(columns), 1);
   let yields = 0;
   let step = steps.next();
   for (; !step.done; step = steps.next()) yields++;
-  // three passes over 100,000 links (4 yields each), the fans read (2), the rest kept (4)
-  expect(yields).toBe(3 * 4 + 2 + 4);
-  expect(step.value).toEqual(fanWedges(links, 1));
+  // three passes over 100,000 links and the rest kept (a yield every SLICE_ITEMS but the first),
+  // the fans' 50,000 links read (a yield every SLICE_ITEMS)
+  const passes = 100_000 / SLICE_ITEMS - 1;
+  expect(yields).toBe(4 * passes + 50_000 / SLICE_ITEMS);
+  expect(step.value).toEqual(fanWedges(columns, 1));
   expect(step.value.wedges).toHaveLength(50);
   expect(step.value.rest).toHaveLength(50_000 + 2 * 50);
   // a painting of them: nothing cleared nor drawn until they are worked out (a frame in between
@@ -179,8 +191,8 @@ test("10^5 links: the wedges are worked out in slices, before the canvas is clea
     t: { x: 0, y: 0, k: 1 },
     maxR: 1,
     list: [],
-    segments: links,
-    callerSegments: [],
+    segments: columns,
+    callerSegments: linksOf([]),
   };
   const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
   const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);

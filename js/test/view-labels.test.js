@@ -1,6 +1,8 @@
 // Which labels a view draws first: selected and searched nodes, then the colour's extremes, then
 // the hot path, then the largest marks; and how a cut label keeps what tells the name apart.
+
 import { describe, expect, test } from "vitest";
+import { SLICE_ITEMS } from "../src/cct/base/steps.js";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { cutText, shortenName } from "../src/cct/picture/label-text.js";
 import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
@@ -167,10 +169,31 @@ describe("labels of a big view, in slices", () => {
     }
   }
 
-  test("what is on screen is read 25,000 items a slice, and only what is in view is labelled", () => {
+  test("past the candidates' count: where the eye goes, then the largest marks, ties at the cut in tree order", () => {
+    // 3,000 marks in a tall frame, 30 px apart (room for every candidate's label): the root (r 9),
+    // nine of r 6 (every 300th), a hundred of r 3 (1000-1099), the rest r 1; the colour's
+    // largest value at 1550 (r 1)
+    const n = 3000;
+    const view = fan(n);
+    const radius = (/** @type {number} */ k) => (k === 0 ? 9 : k % 300 === 0 ? 6 : k >= 1000 && k < 1100 ? 3 : 1);
+    const at = (/** @type {number} */ key) => ({ x: key ? 300 : 20, y: 10 + key * 30 });
+    view.marks = view.marks.map((m) => ({ ...m, ...at(m.key), r: radius(m.key) }));
+    view.screenOf = at;
+    view.size = { width: 1000, height: 10 + n * 30 };
+    view.sizes = { ...view.sizes, maxLabelCandidates: 40 };
+    view.table.metrics[0].values[1550] = 1000;
+    const keys = viewLabels(view).map((l) => l.key);
+    // the hot path (the root, its first largest child 300), the extreme (1550), every larger
+    // mark (r 6), then the first of the tied at the cut (r 3) in tree order up to 40
+    const larger = [300, 600, 900, 1200, 1500, 1800, 2100, 2400, 2700];
+    const tied = Array.from({ length: 40 - 2 - larger.length }, (_, i) => 1000 + i);
+    expect(keys.sort((a, b) => a - b)).toEqual([0, ...larger, 1550, ...tied].sort((a, b) => a - b));
+  });
+
+  test("what is on screen is read SLICE_ITEMS items a slice, and only what is in view is labelled", () => {
     const small = run(viewLabelSteps(fan(20_000)));
     const big = run(viewLabelSteps(fan(60_000)));
-    expect(big.yields - small.yields).toBe(2); // at 25,000 and 50,000 items
+    expect(big.yields - small.yields).toBe((60_000 - 20_000) / SLICE_ITEMS); // every SLICE_ITEMS items more
     // read in slices, what is on screen is still the 40 nodes in view, and only they are labelled
     const keys = /** @type {{ key: number }[]} */ (big.placed).map((l) => l.key);
     expect(keys.length).toBeGreaterThan(10);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { SLICE_ITEMS } from "../src/cct/base/steps.js";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
 import { hiddenNodes, hiddenSum, subtreeStats } from "../src/cct/picture/subtree-stats.js";
 import { buildViewTree, hotPath, pathTo, pruneMask, viewItems, viewTreeSteps } from "../src/cct/picture/view-tree.js";
@@ -153,12 +154,12 @@ describe("a big view tree in slices", () => {
     for (; !step.done; step = steps.next()) yields++;
     return [yields, step.value];
   };
-  test("yields every 20,000 items made and read, and makes what the tree at once makes", () => {
+  test("yields every SLICE_ITEMS items made and read, and makes what the tree at once makes", () => {
     const table = decodeTable(randomTree(41_000, 3));
     const stats = subtreeStats(table);
-    // 41,000 items: made, a yield at 20,000 and 40,000; read, the same again
+    // 41,000 items: made, a yield after every SLICE_ITEMS (5,000: 8 yields); read, the same again
     const [yields, tree] = run(viewTreeSteps(table, stats, {}));
-    expect(yields).toBe(4);
+    expect(yields).toBe(2 * Math.floor(41_000 / SLICE_ITEMS));
     expect(tree.items).toHaveLength(41_000);
     expect(tree.items).toEqual(buildViewTree(table, stats).items);
     expect([...tree.byKey.keys()]).toEqual(tree.items.map((it) => it.key));

@@ -5,6 +5,7 @@
 // svg-backend.js.
 
 import { quadtree } from "d3-quadtree";
+import { NO_LINKS } from "../picture/links.js";
 import { hatchPattern, paintSteps } from "./canvas-paint.js";
 import { createCanvasRings } from "./canvas-rings.js";
 import { createFrameCache } from "./frame-cache.js";
@@ -18,7 +19,7 @@ import { paintSlice, viewSlicer } from "./slices.js";
 const ZOOM_APART = 4;
 
 /** @typedef {import("./svg-backend.js").NodeMark} NodeMark */
-/** @typedef {import("./svg-backend.js").LinkMark} LinkMark */
+/** @typedef {import("../picture/links.js").Links} Links */
 /** @typedef {import("./canvas-paint.js").Colors} Colors */
 
 /**
@@ -46,10 +47,10 @@ export function createCanvasBackend(container, { labelPx }) {
   let list = [];
   /** @type {(NodeMark | undefined)[]} by mark key */
   let byId = [];
-  /** @type {LinkMark[]} */
-  let segments = [];
-  /** @type {LinkMark[]} */
-  let callerSegments = [];
+  /** @type {Links} */
+  let segments = NO_LINKS;
+  /** @type {Links} */
+  let callerSegments = NO_LINKS;
   /** @type {import("d3-quadtree").Quadtree<NodeMark>} */
   let index = quadtree();
   let maxR = 0;
@@ -201,14 +202,14 @@ export function createCanvasBackend(container, { labelPx }) {
       return paintSteps(c, { ...drawing(), dpr }, colors);
     },
 
-    /** @param {LinkMark[]} next parent → child */
+    /** @param {Links} next parent → child */
     drawLinks(next) {
       segments = next;
       stale();
       schedule();
     },
 
-    /** @param {LinkMark[]} next a DAG's other callers → callee, dashed */
+    /** @param {Links} next a DAG's other callers → callee, dashed */
     drawCallerLinks(next) {
       callerSegments = next;
       stale();

@@ -1,6 +1,9 @@
 // Painting a canvas view's links and marks onto a 2D context: the backend's own canvas in the
 // page's theme colours (canvas-backend.js), or a picture of the view in a figure's
 // (live-picture.js).
+
+import { SLICE_ITEMS } from "../base/steps.js";
+import { allLinks } from "../picture/links.js";
 import { shapePath } from "../picture/shapes.js";
 import { fanWedgeSteps, wedgesPath } from "./link-wedges.js";
 import { WORK } from "./slices.js";
@@ -24,7 +27,7 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
  * @typedef {{ link: string, callerLink: string, outline: string, missing: CanvasPattern | string }} Colors
  *   links, a DAG's other callers, mark outlines, and the fill of marks with no value
  * @typedef {import("./svg-backend.js").NodeMark} NodeMark
- * @typedef {import("./svg-backend.js").LinkMark} LinkMark
+ * @typedef {import("../picture/links.js").Links} Links
  * @typedef {object} Drawing what a canvas view draws, and where
  * @property {number} w CSS pixels
  * @property {number} h
@@ -32,14 +35,14 @@ const outlineOf = (m) => (m.noSize ? "no-size" : m.negative ? "negative" : "soli
  * @property {{ x: number, y: number, k: number }} t the zoom transform
  * @property {number} maxR the largest mark radius, screen pixels
  * @property {NodeMark[]} list the marks
- * @property {LinkMark[]} segments parent → child links
- * @property {LinkMark[]} callerSegments a DAG's other callers → callee
+ * @property {Links} segments parent → child links
+ * @property {Links} callerSegments a DAG's other callers → callee
  */
 
 /** Marks filled between two steps of a painting (a slice can be a few milliseconds: slices.js). */
 const MARK_BATCH = 100;
 /** Links tested against the view between two yields. */
-const SLICE_SEGMENTS = 20_000;
+const SLICE_SEGMENTS = SLICE_ITEMS;
 
 /**
  * Paints the links and marks in view onto `c` (sized `w` × `h` CSS pixels at `dpr` device pixels
@@ -62,13 +65,13 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
   // dense fans filled as wedges (link-wedges.js): ends a screen pixel apart, under strokes of 1.2.
   // Worked out in slices before the canvas is cleared: at 10^5 links that takes several (a
   // frame between two shows the last painting, not an empty canvas)
-  /** @type {LinkMark[]} */
-  const linksInView = [];
+  const inViewIds = new Int32Array(segments.length);
+  let linksInView = 0;
   for (let i = 0; i < segments.length; i++) {
     if (i && i % SLICE_SEGMENTS === 0) yield WORK;
-    if (!outside(segments[i], x0, x1, y0, y1)) linksInView.push(segments[i]);
+    if (!outside(segments, i, x0, x1, y0, y1)) inViewIds[linksInView++] = i;
   }
-  const fans = fanWedgeSteps(linksInView, 1 / t.k);
+  const fans = fanWedgeSteps(segments, inViewIds.subarray(0, linksInView), 1 / t.k);
   let fan = fans.next();
   for (; !fan.done; fan = fans.next()) yield WORK;
   const { wedges, rest: visible } = fan.value;
@@ -88,7 +91,7 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
   }
   const cut = new Set();
   for (let i = 0; i < visible.length; i += STROKE_BATCH) {
-    c.stroke(linksPath(visible.slice(i, i + STROKE_BATCH), box, cut));
+    c.stroke(linksPath(segments, visible.subarray(i, i + STROKE_BATCH), box, cut));
     yield;
   }
 
@@ -96,12 +99,8 @@ export function* paintSteps(c, { w, h, dpr, t, maxR, list, segments, callerSegme
     c.save();
     c.setLineDash([4 / t.k, 3 / t.k]);
     c.strokeStyle = colors.callerLink;
-    c.stroke(
-      linksPath(
-        callerSegments.filter((s) => !outside(s, x0, x1, y0, y1)),
-        box,
-      ),
-    );
+    const ids = allLinks(callerSegments).filter((i) => !outside(callerSegments, i, x0, x1, y0, y1));
+    c.stroke(linksPath(callerSegments, ids, box));
     c.restore();
   }
 
@@ -164,7 +163,7 @@ export function hatchPattern(doc, c, ground, line) {
 }
 
 /**
- * The links as one path: each the cubic curve of svg-backend.js's `linkPath` (horizontal
+ * The links at `ids` (all when null) as one path: each the cubic curve of svg-backend.js's `linkPath` (horizontal
  * tangents at both ends), but only its part in `box` when it reaches far out of it. Zoomed in on
  * a big tree, thousands of links cross the view from ends hundreds of thousands of pixels apart,
  * and the rasteriser flattens a curve along its whole length: 100 ms a frame for three nodes in
@@ -172,14 +171,14 @@ export function hatchPattern(doc, c, ground, line) {
  * same device pixels as one already in the path are left out: a node with 9,000 children far
  * below the view fans out into 9,000 cut links that leave the view through a few dozen pixels,
  * and stroking each of them again cost the rasteriser ~25 ms a frame for the same picture.
- * @param {LinkMark[]} links
+ * @param {Links} links @param {ArrayLike<number> | null} ids
  * @param {{ x0: number, x1: number, y0: number, y1: number, far: number, px?: number }} box
  *   layout units; `far`: a link longer than this is cut to the box; `px`: a device pixel (0:
  *   keep every cut part)
  * @param {Set<string>} [cut] the cut parts already stroked (by their points rounded to device
  *   pixels), shared by the batches of one painting
  */
-export function linksPath(links, box, cut = new Set()) {
+export function linksPath(links, ids, box, cut = new Set()) {
   const path = new Path2D();
   const px = box.px ?? 0;
   const { x0: left, x1: right, y0: top, y1: bottom, far } = box;
@@ -188,8 +187,13 @@ export function linksPath(links, box, cut = new Set()) {
   const ends = new Float64Array(4).fill(Number.NaN); // the last whole link's ends, likewise
   // Scalars only, no array or closure a link: this loop runs for every link in view each
   // painting (a fan of 9,000 links cost ~5 ms in arrays and closures, most of an expand's frame)
-  for (const s of links) {
-    const { x0, y0, x1, y1 } = s;
+  const n = ids ? ids.length : links.length;
+  for (let j = 0; j < n; j++) {
+    const i = ids ? ids[j] : j;
+    const x0 = links.x0[i];
+    const y0 = links.y0[i];
+    const x1 = links.x1[i];
+    const y1 = links.y1[i];
     const mx = (x0 + x1) / 2;
     if (Math.abs(x1 - x0) + Math.abs(y1 - y0) <= far) {
       // a link whose ends are on the device pixels of the one before: so is its whole curve (its
@@ -306,13 +310,19 @@ export function inverseY(g) {
 }
 
 /**
- * Whether a link lies wholly on one side of the box (x0, y0)–(x1, y1).
- * @param {LinkMark} s
+ * Whether link `i` lies wholly on one side of the box (x0, y0)–(x1, y1).
+ * @param {Links} s
+ * @param {number} i
  * @param {number} x0
  * @param {number} x1
  * @param {number} y0
  * @param {number} y1
  */
-function outside(s, x0, x1, y0, y1) {
-  return (s.y0 < y0 && s.y1 < y0) || (s.y0 > y1 && s.y1 > y1) || (s.x0 < x0 && s.x1 < x0) || (s.x0 > x1 && s.x1 > x1);
+function outside(s, i, x0, x1, y0, y1) {
+  const a = s.y0[i];
+  const b = s.y1[i];
+  if ((a < y0 && b < y0) || (a > y1 && b > y1)) return true;
+  const c = s.x0[i];
+  const d = s.x1[i];
+  return (c < x0 && d < x0) || (c > x1 && d > x1);
 }

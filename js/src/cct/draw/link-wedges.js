@@ -8,54 +8,59 @@
 // ends lie less than a stroke's width apart, that union is solid: the region filled and its two
 // outer links stroked paint the same pixels as all of its links.
 
-import { runAll } from "../base/steps.js";
+import { runAll, SLICE_ITEMS } from "../base/steps.js";
+import { allLinks } from "../picture/links.js";
 
 /** Links in a run below which they are stroked one by one (a wedge gains nothing on a few). */
 const MIN_RUN = 4;
 
 /** Links read between two yields of `fanWedgeSteps` (10^5 links, cold: 30-50 ms in one go). */
-const SLICE_LINKS = 20_000;
+const SLICE_LINKS = SLICE_ITEMS;
 
 /**
- * @typedef {import("./svg-backend.js").LinkMark} LinkMark
+ * @typedef {import("../picture/links.js").Links} Links
  * @typedef {{ x0: number, y0: number, x1: number, ya: number, yb: number, links: number }} Wedge
  *   a parent at (x0, y0) and the children at x1 from ya to yb (ya ≤ yb); `links`: how many
  */
 
 /**
- * Splits `links` into wedges (runs of at least MIN_RUN links from one parent to one depth whose
- * ends, in order, are at most `gap` apart) and the links left to stroke one by one, in their
- * order: every link not in a wedge, and each wedge's first and last (its outline's curves).
- * Links are grouped by their parent's key `p` (scene.js `linkSegments`); links without one are
- * left as they are. Typed arrays and a counting sort: this runs at every painting, over every
- * link in view (10^5 of a big tree drawn whole; maps of their coordinates took ~90 ms).
- * @param {LinkMark[]} links
+ * Splits the links at `ids` (every link by default) into wedges (runs of at least MIN_RUN links
+ * from one parent to one depth whose ends, in order, are at most `gap` apart) and the links left
+ * to stroke one by one, in their order: every link not in a wedge, and each wedge's first and
+ * last (its outline's curves). Links are grouped by their parent's key `p` (scene.js
+ * `linkSegments`); links without one (-1) are left as they are. Typed arrays and a counting
+ * sort: this runs at every painting, over every link in view (10^5 of a big tree drawn whole;
+ * maps of their coordinates took ~90 ms).
+ * @param {Links} links
  * @param {number} gap layout units: the largest distance between neighbouring ends in a wedge
  *   (at most the stroke's width, for the union of the strokes to be solid)
- * @returns {{ wedges: Wedge[], rest: LinkMark[] }}
+ * @param {Int32Array} [ids] the links to split, by index in `links`
+ * @returns {{ wedges: Wedge[], rest: Int32Array }} `rest`: indices in `links`
  */
-export const fanWedges = (links, gap) => runAll(fanWedgeSteps(links, gap));
+export const fanWedges = (links, gap, ids = allLinks(links)) => runAll(fanWedgeSteps(links, ids, gap));
 
 /**
  * fanWedges in slices: yields after every SLICE_LINKS links of each pass over them.
- * @param {LinkMark[]} links @param {number} gap
- * @returns {Generator<void, { wedges: Wedge[], rest: LinkMark[] }, void>}
+ * @param {Links} links @param {Int32Array} ids @param {number} gap
+ * @returns {Generator<void, { wedges: Wedge[], rest: Int32Array }, void>}
  */
-export function* fanWedgeSteps(links, gap) {
-  const n = links.length;
+export function* fanWedgeSteps(links, ids, gap) {
+  const n = ids.length;
+  const { p: parent, x0, y0, x1, y1 } = links;
   let top = -1;
   for (let i = 0; i < n; i++) {
     if (i && i % SLICE_LINKS === 0) yield;
-    top = Math.max(top, links[i].p ?? -1);
+    top = Math.max(top, parent[ids[i]]);
   }
   /** @type {Wedge[]} */
   const wedges = [];
-  if (top < 0 || n < MIN_RUN) return { wedges, rest: links };
-  // the links' indices in order of their parent's key (a counting sort: in their order within one)
+  if (top < 0 || n < MIN_RUN) return { wedges, rest: ids };
+  // the links' places in `ids` in order of their parent's key (a counting sort: in their order
+  // within one)
   const start = new Int32Array(top + 2);
   for (let i = 0; i < n; i++) {
     if (i && i % SLICE_LINKS === 0) yield;
-    const p = links[i].p ?? -1;
+    const p = parent[ids[i]];
     if (p >= 0) start[p + 1]++;
   }
   for (let k = 1; k < top + 2; k++) start[k] += start[k - 1];
@@ -63,11 +68,12 @@ export function* fanWedgeSteps(links, gap) {
   const next = start.slice(0, top + 1);
   for (let i = 0; i < n; i++) {
     if (i && i % SLICE_LINKS === 0) yield;
-    const p = links[i].p ?? -1;
+    const p = parent[ids[i]];
     if (p >= 0) order[next[p]++] = i;
   }
   const merged = new Uint8Array(n);
   let read = 0; // links of the fans read since the last yield
+  const endY = (/** @type {number} */ i) => y1[ids[i]];
   for (let k = 0; k <= top; k++) {
     if (start[k + 1] - start[k] < MIN_RUN) continue;
     read += start[k + 1] - start[k];
@@ -78,28 +84,29 @@ export function* fanWedgeSteps(links, gap) {
     const members = order.subarray(start[k], start[k + 1]);
     // a tidy layout's children come in the order of their places: sorted already, mostly
     let sorted = true;
-    for (let j = 1; j < members.length && sorted; j++) sorted = links[members[j - 1]].y1 <= links[members[j]].y1;
-    if (!sorted) members.set(Array.from(members).sort((a, b) => links[a].y1 - links[b].y1));
+    for (let j = 1; j < members.length && sorted; j++) sorted = y1[ids[members[j - 1]]] <= y1[ids[members[j]]];
+    if (!sorted) members.set(Array.from(members).sort((a, b) => endY(a) - endY(b)));
     let run = 0;
     for (let j = 1; j <= members.length; j++) {
-      const a = links[members[j - 1]];
-      const b = j < members.length ? links[members[j]] : null;
-      if (b && b.x1 === a.x1 && b.y1 - a.y1 <= gap) continue;
+      const a = ids[members[j - 1]];
+      const b = j < members.length ? ids[members[j]] : -1;
+      if (b >= 0 && x1[b] === x1[a] && y1[b] - y1[a] <= gap) continue;
       if (j - run >= MIN_RUN) {
-        const first = links[members[run]];
-        wedges.push({ x0: first.x0, y0: first.y0, x1: first.x1, ya: first.y1, yb: a.y1, links: j - run });
+        const first = ids[members[run]];
+        wedges.push({ x0: x0[first], y0: y0[first], x1: x1[first], ya: y1[first], yb: y1[a], links: j - run });
         for (let m = run + 1; m < j - 1; m++) merged[members[m]] = 1;
       }
       run = j;
     }
   }
-  if (!wedges.length) return { wedges, rest: links };
-  const rest = [];
+  if (!wedges.length) return { wedges, rest: ids };
+  const rest = new Int32Array(n);
+  let kept = 0;
   for (let i = 0; i < n; i++) {
     if (i && i % SLICE_LINKS === 0) yield;
-    if (!merged[i]) rest.push(links[i]);
+    if (!merged[i]) rest[kept++] = ids[i];
   }
-  return { wedges, rest };
+  return { wedges, rest: rest.subarray(0, kept) };
 }
 
 /**

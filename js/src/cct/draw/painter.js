@@ -8,6 +8,7 @@ import { metricByName } from "../data/decode.js";
 import { NO_KEY, NO_ROW } from "../data/ids.js";
 import { bandRules } from "../picture/bands.js";
 import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
+import { NO_LINKS } from "../picture/links.js";
 import { callerSegments } from "../picture/scene.js";
 import { statusText } from "../picture/status-text.js";
 import { pathTo } from "../picture/view-tree.js";
@@ -146,7 +147,7 @@ export function createPainter({
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
     b.drawBands(bandRules(layout));
     b.drawLinks(pic.links);
-    b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
+    b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
     const marks = markList(pic);
     b.drawNodes(marks);
     rings.draw(table, marks);
@@ -233,7 +234,7 @@ export function createPainter({
     backend.moveNodes(markList(pic));
     rings.draw(table, markList(pic));
     backend.drawLinks(pic.links);
-    backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : []);
+    backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
     backend.drawBands(bandRules(layout));
   }
   /** After a new size: fitted again, unless the user moved the view (then its labels are placed anew). */

@@ -13,8 +13,7 @@ let instances = 0;
  * Marks are indexed by `key` (see scene.js); the DOM names each by `attr` = `ref` (`data-id` with
  * the full-tree node id for nodes, `data-fold` / `data-aggregate` with the parent's id).
  * @typedef {import("../picture/scene.js").NodeMark} NodeMark
- * @typedef {{ x0: number, y0: number, x1: number, y1: number, p?: number }} LinkMark `p`: the
- *   parent's item key (a canvas fills dense fans of one parent's links: link-wedges.js)
+ * @typedef {import("../picture/links.js").Links} Links
  */
 
 /**
@@ -66,12 +65,12 @@ export function createSvgBackend(container, { labelPx }) {
     drawBands: overlay.drawBands,
     drawHoverLabel: overlay.drawHoverLabel,
 
-    /** @param {LinkMark[]} segments parent → child */
+    /** @param {Links} segments parent → child */
     drawLinks(segments) {
       links.attr("d", linkPath(segments));
     },
 
-    /** @param {LinkMark[]} segments a DAG's other callers → callee, dashed */
+    /** @param {Links} segments a DAG's other callers → callee, dashed */
     drawCallerLinks(segments) {
       callerLinks.attr("d", segments.length ? linkPath(segments) : null);
     },
@@ -274,14 +273,14 @@ function nodeClass(m) {
 
 /**
  * One path for all links (parent → child cubic curves): one element, however many links.
- * @param {LinkMark[]} segments
+ * @param {Links} segments
  * @returns {string} SVG path data
  */
-export function linkPath(segments) {
+export function linkPath({ length, x0, y0, x1, y1 }) {
   let d = "";
-  for (const s of segments) {
-    const mx = (s.x0 + s.x1) / 2;
-    d += `M${s.x0},${s.y0}C${mx},${s.y0} ${mx},${s.y1} ${s.x1},${s.y1}`;
+  for (let i = 0; i < length; i++) {
+    const mx = (x0[i] + x1[i]) / 2;
+    d += `M${x0[i]},${y0[i]}C${mx},${y0[i]} ${mx},${y1[i]} ${x1[i]},${y1[i]}`;
   }
   return d;
 }

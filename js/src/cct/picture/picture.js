@@ -33,7 +33,7 @@ import { buildViewTree, keyOfRow, rowState, viewTreeSteps } from "./view-tree.js
  * @property {ViewTree} tree what is drawn: nodes, collapsed glyphs, aggregates, folds
  * @property {Layout} layout where, by item key
  * @property {Scene} scene how: marks by item key, the colour and size scales, the legends
- * @property {import("./scene.js").Segment[]} links the parent → child links, in layout units
+ * @property {import("./links.js").Links} links the parent → child links, in layout units
  * @property {(id: NodeId) => ItemKey} keyOf the key of the item of node `id` (its row; -1: not in
  *   the table)
  * @property {(id: NodeId) => boolean} drawn whether node `id` is drawn (as a node or a collapsed glyph)
@@ -94,7 +94,7 @@ const layoutMemo = lastPer();
 const spreadMemo = lastPer();
 /** @type {ReturnType<typeof lastPer<Layout, Scene>>} */
 const sceneMemo = lastPer();
-/** @type {ReturnType<typeof lastPer<Layout, import("./scene.js").Segment[]>>} */
+/** @type {ReturnType<typeof lastPer<Layout, import("./links.js").Links>>} */
 const linksMemo = lastPer();
 /** @type {ReturnType<typeof lastPer<Table, Picture>>} */
 const pictureMemo = lastPer();
@@ -192,7 +192,7 @@ export function picture(table, state, sizes) {
     /** @type {ViewTree | null} */ let tree = null;
     /** @type {Layout | null} */ let layout = null;
     /** @type {Scene | null} */ let scene = null;
-    /** @type {import("./scene.js").Segment[] | null} */ let links = null;
+    /** @type {import("./links.js").Links | null} */ let links = null;
     const keyOf = (/** @type {NodeId} */ id) => keyOfRow(table.rowOf(id));
     return Object.freeze({
       table,

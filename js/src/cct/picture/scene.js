@@ -8,11 +8,12 @@
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
 // with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
 
-import { runAll } from "../base/steps.js";
+import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { metricByName, withoutFolds } from "../data/decode.js";
 import { asRow, NO_ID } from "../data/ids.js";
 import { judged, judgedMax, SMALL_FILL } from "./judge.js";
 import { shortenName } from "./label-text.js";
+import { linkRoom, linksOf, pushLink, trimLinks } from "./links.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { glyphRadius } from "./shapes.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./subtree-stats.js";
@@ -28,6 +29,7 @@ import { keyOfRow } from "./view-tree.js";
 /** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 /** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
+/** @typedef {import("./links.js").Links} Links */
 /**
  * @typedef {object} NodeMark
  * @property {ItemKey} key the item key (what the backends index by)
@@ -52,7 +54,7 @@ import { keyOfRow } from "./view-tree.js";
 const PRESENCE_SHAPES = /** @type {const} */ ([null, "square", "hexagon"]);
 
 /** Marks made between two yields of computeMarkSteps. */
-const SLICE_MARKS = 20_000;
+const SLICE_MARKS = SLICE_ITEMS;
 
 /**
  * @typedef {{ table: Table, stats: Stats, tree: ViewTree, layout: Positions, view: ViewState,
@@ -275,40 +277,41 @@ function colorScales(table, stats, tree, view, values, small) {
   };
 }
 
-/** @typedef {{ x0: number, y0: number, x1: number, y1: number, p: ItemKey }} Segment a link, from its parent's item `p` */
 /** Items whose links are made between two yields of linkSegmentSteps. */
-const SLICE_LINKS = 20_000;
+const SLICE_LINKS = SLICE_ITEMS;
 
 /**
- * Parent → child segments in layout units, each with its parent's item key `p`.
+ * Parent → child links in layout units, each with its parent's item key `p` (columns: links.js).
  * @param {ViewTree} tree @param {Positions} layout
  */
 export const linkSegments = (tree, layout) => runAll(linkSegmentSteps(tree, layout));
 
 /**
- * linkSegments in slices of SLICE_LINKS items (a yield between two): 10^5 links are as many
- * objects, whose making and the collections it causes took ~40 ms of a picture's drawing task.
+ * linkSegments in slices of SLICE_LINKS items (a yield between two).
  * @param {ViewTree} tree @param {Positions} layout
- * @returns {Generator<void, Segment[], void>}
+ * @returns {Generator<void, Links, void>}
  */
 export function* linkSegmentSteps(tree, layout) {
-  const segments = [];
   const { items } = tree;
+  const links = linkRoom(items.length);
+  const { x, y } = layout;
   for (let i = 0; i < items.length; i++) {
     if (i > 0 && i % SLICE_LINKS === 0) yield;
     const item = items[i];
     const p = item.parentKey;
-    if (p >= 0) segments.push({ x0: layout.x[p], y0: layout.y[p], x1: layout.x[item.key], y1: layout.y[item.key], p });
+    if (p >= 0) pushLink(links, x[p], y[p], x[item.key], y[item.key], p);
   }
-  return segments;
+  return trimLinks(links);
 }
 
 /**
  * A DAG's other call edges (see decode.js `callers`) between drawn nodes: caller → callee, in
- * layout units (drawn dashed).
+ * layout units (drawn dashed), `p` -1 (no fans of them: link-wedges.js).
  * @param {Table} table @param {ViewTree} tree @param {Positions} layout
+ * @returns {Links}
  */
 export function callerSegments(table, tree, layout) {
+  /** @type {import("./links.js").LinkObject[]} */
   const segments = [];
   const drawn = (/** @type {NodeId} */ id) => {
     const key = keyOfRow(table.rowOf(id));
@@ -323,7 +326,7 @@ export function callerSegments(table, tree, layout) {
       if (from >= 0) segments.push({ x0: layout.x[from], y0: layout.y[from], x1: layout.x[to], y1: layout.y[to] });
     }
   }
-  return segments;
+  return linksOf(segments);
 }
 
 /**

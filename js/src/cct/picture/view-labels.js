@@ -2,7 +2,7 @@
 // selected and searched nodes, then the nodes the colour singles out (its extremes), the hot path,
 // then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
-import { runAll } from "../base/steps.js";
+import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
 import { layoutLabelSteps } from "./label-layout.js";
 import { labelMark } from "./scene.js";
@@ -10,37 +10,40 @@ import { focusTotals, shareBase, totals } from "./shares.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;
-/** Items read for what is on screen between two yields (10^5 nodes in view: ~25 ms in all). */
-const SLICE_ITEMS = 25_000;
-/** @type {WeakMap<NodeMark[], { tree: object, hot: Map<number, number>, parents: Set<number> }>} */
+/** @type {WeakMap<NodeMark[], { tree: object, hot: Map<number, number>, parent: Uint8Array }>} */
 const memo = new WeakMap();
 /** @typedef {import("./scene.js").NodeMark} NodeMark */
 
 /**
  * The hot path of the drawn tree by mark size: from the largest top-level item, the largest
- * child, repeatedly (aggregates are not nodes). Returns item key → position on the path.
+ * child, repeatedly (aggregates are not nodes; of equal sizes the first). Returns item key →
+ * position on the path, and which item keys are parents. One pass with each parent's largest
+ * child by key (a list of children per parent was 10^5 pushes and a map: ~25 ms, cold).
  * @param {{ items: import("./view-tree.js").ViewItem[] }} tree
  * @param {import("./scene.js").NodeMark[]} marks
  */
-function hotKeys(tree, marks) {
-  const size = (/** @type {number} */ key) => marks[key]?.drawnAt ?? marks[key]?.r ?? 0;
-  /** @type {Map<number, number[]>} */
-  const children = new Map();
-  for (let ix = 0; ix < tree.items.length; ix++) {
-    const it = tree.items[ix];
+function treeFacts(tree, marks) {
+  const { items } = tree;
+  let end = 0;
+  for (let i = 0; i < items.length; i++) end = Math.max(end, items[i].key + 1, items[i].parentKey + 1);
+  const best = new Int32Array(end + 1).fill(-1); // by parent key + 1 (0: the top level)
+  const bestSize = new Float64Array(end + 1).fill(Number.NEGATIVE_INFINITY);
+  const parent = new Uint8Array(end);
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
+    if (it.parentKey >= 0) parent[it.parentKey] = 1;
     if (it.kind === "aggregate") continue;
-    const list = children.get(it.parentKey);
-    if (list) list.push(it.key);
-    else children.set(it.parentKey, [it.key]);
+    const m = marks[it.key];
+    const size = m?.drawnAt ?? m?.r ?? 0;
+    if (size > bestSize[it.parentKey + 1]) {
+      bestSize[it.parentKey + 1] = size;
+      best[it.parentKey + 1] = it.key;
+    }
   }
   /** @type {Map<number, number>} */
-  const out = new Map();
-  for (let list = children.get(-1); list?.length; ) {
-    const best = list.reduce((a, b) => (size(b) > size(a) ? b : a));
-    out.set(best, out.size);
-    list = children.get(best);
-  }
-  return out;
+  const hot = new Map();
+  for (let key = best[0]; key >= 0 && !hot.has(key); key = best[key + 1]) hot.set(key, hot.size);
+  return { hot, parent };
 }
 
 /** @typedef {Parameters<typeof viewLabelSteps>[0]} LabelView */
@@ -69,61 +72,97 @@ export const viewLabels = (view) => runAll(viewLabelSteps(view));
 export function* viewLabelSteps(view) {
   const { table, stats, tree, marks, screenOf, size, sizes, measure, keepOut = [], bands, share } = view;
   const { width: w, height: h } = size;
-  /** @type {{ it: ViewItem, p: { x: number, y: number }, m: NodeMark }[]} */
-  const onScreen = [];
+  // what is on screen as columns: its items' indices and screen places (entries made only for
+  // the few labelled and the obstacles). An object per item on screen was 2·10^5 objects at 10^5
+  // nodes, kept across the slices: they survived the young generation, and copying them was
+  // half of the labels' longest task
   const { items } = tree;
+  const onItem = new Int32Array(items.length);
+  const sx = new Float64Array(items.length);
+  const sy = new Float64Array(items.length);
+  let on = 0;
   for (let i = 0; i < items.length; i++) {
     if (i > 0 && i % SLICE_ITEMS === 0) yield; // a move meanwhile begins the labels again
-    const it = items[i];
-    const m = marks[it.key];
+    const m = marks[items[i].key];
     if (!m) continue;
-    const p = screenOf(it.key);
-    if (p.x >= -m.r && p.x <= w + m.r && p.y >= -m.r && p.y <= h + m.r) onScreen.push({ it, p, m });
+    const p = screenOf(items[i].key);
+    if (p.x >= -m.r && p.x <= w + m.r && p.y >= -m.r && p.y <= h + m.r) {
+      onItem[on] = i;
+      sx[on] = p.x;
+      sy[on] = p.y;
+      on++;
+    }
   }
   yield;
   // what does not change while the view only zooms or pans: computed once per tree and scene
   let cached = memo.get(marks);
   if (!cached || cached.tree !== tree) {
-    const hot = hotKeys(tree, marks);
-    yield;
-    cached = { tree, hot, parents: new Set(tree.items.map((it) => it.parentKey)) };
+    cached = { tree, ...treeFacts(tree, marks) };
     memo.set(marks, cached);
   }
-  const { hot, parents } = cached;
+  const { hot, parent } = cached;
   yield;
-  const inFrame = onScreen.filter(({ p }) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h);
+  /** places on screen (indices into onItem, sx, sy) in the frame */
+  const frameList = new Int32Array(on);
+  let inFrame = 0;
+  for (let j = 0; j < on; j++) if (sx[j] >= 0 && sx[j] <= w && sy[j] >= 0 && sy[j] <= h) frameList[inFrame++] = j;
+  const framed = frameList.subarray(0, inFrame);
+  const itemAt = (/** @type {number} */ j) => items[onItem[j]];
+  const markAt = (/** @type {number} */ j) => /** @type {NodeMark} */ (marks[items[onItem[j]].key]);
   // where the eye goes, before the hot path: what the user picked, then the colour's extremes
   const first = new Set(view.first ?? []);
-  const extremes = colorExtremes(table, view.colorBy, inFrame);
+  const extremes = colorExtremes(table, view.colorBy, framed, itemAt, markAt);
   yield;
   const tier = (/** @type {number} */ key) => (first.has(key) ? 0 : extremes.has(key) ? 1 : hot.has(key) ? 2 : 3);
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
+  /** the keys of tiers 0-2 (one lookup a place in the passes over 10^5, not three) */
+  const special = new Set([...first, ...extremes, ...hot.keys()]);
   /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */
   let radii = null;
-  /** the largest `count` entries (and the hot path), in tree order: a threshold on the radius,
-   * so that a view of 10^5 nodes sorts numbers, not entries @param {number} count */
-  const largest = (count) => {
-    if (inFrame.length <= count) return inFrame;
+  const sortedRadii = () => {
     if (!radii) {
-      radii = new Float64Array(inFrame.length);
-      for (let i = 0; i < inFrame.length; i++) radii[i] = inFrame[i].m.r;
+      radii = new Float64Array(inFrame);
+      for (let i = 0; i < inFrame; i++) radii[i] = markAt(framed[i]).r;
       radii.sort();
     }
-    const cut = radii[radii.length - count];
+    return radii;
+  };
+  /** the largest `count` places in frame (and the hot path, and where the eye goes), in tree
+   * order: a threshold on the radius, so that a view of 10^5 nodes sorts numbers (natively: a
+   * selection with a comparator in script took longer, cold), not entries
+   * @param {number} count @returns {ArrayLike<number>} */
+  const largest = (count) => {
+    if (inFrame <= count) return framed;
+    const cut = sortedRadii()[inFrame - count];
     // ties at the cut (many marks share the smallest radius) fill up in tree order
-    const above = inFrame.filter((e) => e.m.r > cut || tier(e.it.key) < 3);
-    const at = inFrame.filter((e) => e.m.r === cut && tier(e.it.key) > 2);
+    /** @type {number[]} */
+    const above = [];
+    /** @type {number[]} */
+    const at = [];
+    for (let i = 0; i < inFrame; i++) {
+      const j = framed[i];
+      const r = markAt(j).r;
+      if (r > cut || special.has(itemAt(j).key)) above.push(j);
+      else if (r === cut && at.length < count) at.push(j);
+    }
     return above.concat(at.slice(0, Math.max(0, count - above.length)));
   };
+  /** The entry of a place on screen. @param {number} j */
+  const entry = (j) => ({ it: itemAt(j), p: { x: sx[j], y: sy[j] }, m: markAt(j) });
   /** the largest `count` entries, those the eye goes to first, then by size @param {number} count */
   const top = (count) =>
-    largest(count)
+    Array.from(largest(count), entry)
       .sort(
         (a, b) => tier(a.it.key) - tier(b.it.key) || rank(a.it.key) - rank(b.it.key) || b.m.r - a.m.r || a.p.y - b.p.y,
       )
       .slice(0, count);
   const headers = bands?.markOf ?? new Map();
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
+  yield; // the shares' totals: a pass over every row (once per table)
+  if (inFrame > sizes.maxLabelCandidates) {
+    sortedRadii();
+    yield;
+  }
   const chosen = top(sizes.maxLabelCandidates);
   yield;
   /** @type {import("./label-layout.js").LabelCandidate[]} */
@@ -133,7 +172,7 @@ export function* viewLabelSteps(view) {
     y: p.y,
     r: m.r,
     text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
-    leaf: !parents.has(it.key),
+    leaf: !parent[it.key],
     first: tier(it.key) < 2,
     hot: tier(it.key) < 3,
     unless: bands?.names.get(it.key),
@@ -147,11 +186,8 @@ export function* viewLabelSteps(view) {
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
-  const obstacles = (onScreen.length > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : onScreen).map(({ p, m }) => ({
-    x: p.x,
-    y: p.y,
-    r: m.r,
-  }));
+  const blocking = on > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : onItem.subarray(0, on).map((_, j) => j);
+  const obstacles = Array.from(blocking, (j) => ({ x: sx[j], y: sy[j], r: markAt(j).r }));
   yield;
   const frame = { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut };
   const placed = yield* layoutLabelSteps(candidates, obstacles, frame);
@@ -164,24 +200,34 @@ export function* viewLabelSteps(view) {
 }
 
 /**
- * The item keys of the nodes the colour singles out among `drawn`: the largest value of `colorBy`
- * and, on a scale through 0, the most negative one (grey marks too small to judge are not coloured).
+ * The item keys of the nodes the colour singles out among the places `drawn`: the largest value
+ * of `colorBy` and, on a scale through 0, the most negative one (grey marks too small to judge
+ * are not coloured).
  * @param {import("../data/decode.js").Table} table @param {string | undefined} colorBy
- * @param {{ it: ViewItem, m: NodeMark }[]} drawn
+ * @param {ArrayLike<number>} drawn @param {(j: number) => ViewItem} itemAt
+ * @param {(j: number) => NodeMark} markAt
  * @returns {Set<number>}
  */
-function colorExtremes(table, colorBy, drawn) {
+function colorExtremes(table, colorBy, drawn, itemAt, markAt) {
   const values = metricByName(table, colorBy ?? "")?.values;
-  let hi = { v: Number.NEGATIVE_INFINITY, key: -1 };
-  let lo = { v: 0, key: -1 };
+  let hi = Number.NEGATIVE_INFINITY;
+  let hiKey = -1;
+  let lo = 0;
+  let loKey = -1;
   for (let ix = 0; ix < drawn.length; ix++) {
-    const { it, m } = drawn[ix];
+    const it = itemAt(drawn[ix]);
     const v = values?.[it.id] ?? Number.NaN;
-    if (it.kind === "aggregate" || m.small || !Number.isFinite(v)) continue;
-    if (v > hi.v) hi = { v, key: it.key };
-    if (v < lo.v) lo = { v, key: it.key };
+    if (it.kind === "aggregate" || markAt(drawn[ix]).small || !Number.isFinite(v)) continue;
+    if (v > hi) {
+      hi = v;
+      hiKey = it.key;
+    }
+    if (v < lo) {
+      lo = v;
+      loKey = it.key;
+    }
   }
-  return new Set([hi.key, lo.key]);
+  return new Set([hiKey, loKey]);
 }
 
 /**

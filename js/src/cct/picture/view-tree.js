@@ -9,7 +9,7 @@
 // (full-tree node ids); `buildViewTree` works on rows of the decoded table and gives each drawn
 // item a key (a node's key is its row: `keyOfRow` and `rowOfKey`, the one place rows and keys meet).
 
-import { runAll } from "../base/steps.js";
+import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { NO_ROW } from "../data/ids.js";
 import { hiddenNodes, subtreeStats } from "./subtree-stats.js";
 
@@ -62,10 +62,6 @@ export function pruneMask(values, parent, [lo, hi], folded = null) {
 /** The `hidden` of every "node" item: one shared empty list, never changed (at 10^5 items a
  * list each, and one more for each open node, made a first picture's view tree twice as slow). */
 const NO_HIDDEN = /** @type {Row[]} */ (/** @type {unknown} */ (Object.freeze([])));
-
-/** Items a slice of `viewTreeSteps` makes before it yields (a 10^5-item view tree in one go
- * was a task of 40-70 ms, half of it a young-generation collection). */
-const SLICE_ITEMS = 20_000;
 
 /**
  * @typedef {{ collapsed?: Set<Row>, keep?: Uint8Array | null, focus?: Row | null, roots?: Row[] | null }} RowState

@@ -1,7 +1,8 @@
-// Links on canvas (js/src/cct/draw/canvas-paint.js): a link reaching far out of the view is drawn as
-// the part of its curve inside the view, cut exactly.
+// Links on canvas (js/src/cct/draw/link-path.js, painted by canvas-paint.js): a link reaching far
+// out of the view is drawn as the part of its curve inside the view, cut exactly.
 import { beforeEach, expect, test } from "vitest";
-import { inverseX, inverseY, linksPath, paintSteps } from "../src/cct/draw/canvas-paint.js";
+import { paintSteps } from "../src/cct/draw/canvas-paint.js";
+import { inverseX, inverseY, linksPath } from "../src/cct/draw/link-path.js";
 import { linksOf } from "../src/cct/picture/links.js";
 
 /** The path of links given as objects. */

@@ -204,3 +204,47 @@ test("10^5 links: the wedges are worked out in slices, before the canvas is clea
   expect(calls[0]).toBe("setTransform");
   expect(calls[1]).toBe("clearRect");
 });
+
+test("the view's picture, painted after the view at the same place, reuses its links' fans", () => {
+  // a fitted fan of 12,000 children (wedges worked out over several steps) and a sparse one
+  const fan = Array.from({ length: 12_000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j, p: 0 }));
+  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000, p: 1 }));
+  const drawing = {
+    w: 100,
+    h: 130,
+    dpr: 1,
+    t: { x: 0, y: 0, k: 0.01 },
+    maxR: 1,
+    list: [],
+    segments: linksOf([...fan, ...sparse]),
+    callerSegments: linksOf([]),
+  };
+  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+  /** a painting's WORK steps and the curves it filled and stroked */
+  const paint = (/** @type {any} */ d) => {
+    const drawn = { work: 0, filled: /** @type {number[][]} */ ([]), stroked: /** @type {number[][]} */ ([]) };
+    const c = new Proxy(
+      {},
+      {
+        get: (_, name) => (/** @type {any} */ path) => {
+          if (name === "fill" && path) drawn.filled.push(...path.curves);
+          if (name === "stroke" && path) drawn.stroked.push(...path.curves);
+        },
+      },
+    );
+    const run = paintSteps(/** @type {any} */ (c), d, colors);
+    for (let step = run.next(); !step.done; step = run.next()) if (step.value === WORK) drawn.work++;
+    return drawn;
+  };
+  const view = paint(drawing);
+  expect(view.work).toBeGreaterThanOrEqual(2);
+  expect(view.filled).toHaveLength(2); // one wedge: its two curves
+  expect(view.stroked).toHaveLength(2 + 10);
+  // the picture: other device pixels, the same links, place and size: no work, the same curves
+  const picture = paint({ ...drawing, dpr: 2 });
+  expect(picture.work).toBe(0);
+  expect(picture).toEqual({ ...view, work: 0 });
+  // moved, or other links: worked out again
+  expect(paint({ ...drawing, t: { ...drawing.t, y: 40 } }).work).toBeGreaterThanOrEqual(2);
+  expect(paint({ ...drawing, segments: linksOf([...fan, ...sparse]) }).work).toBeGreaterThanOrEqual(2);
+});

@@ -2,7 +2,7 @@
 // pixel apart, and their links, stroked one by one, cover the same pixels hundreds of times: a
 // software rasteriser (Chromium without a GPU) spent ~40 ms a painting on the 9,110 links of one
 // fan, most of an expand's time, to show a solid grey wedge. The links from one parent to
-// children at one depth are the curves (x0 + dx·u(t), y0 + (y1 − y0)·s(t)) (canvas-paint.js's
+// children at one depth are the curves (x0 + dx·u(t), y0 + (y1 − y0)·s(t)) (link-path.js's
 // `linksPath`): at each t their points lie on one vertical line, in the order of their ends, so
 // the union of a run of them is the region between its first and last curve, stroked. Where the
 // ends lie less than a stroke's width apart, that union is solid: the region filled and its two

@@ -5,9 +5,8 @@
 import { describe, expect, test } from "vitest";
 import { SLICE_ITEMS } from "../src/cct/base/steps.js";
 import { decodeTable } from "../src/cct/data/decode.js";
-import { linkObjects } from "../src/cct/picture/links.js";
+import { linkObjects, linkSegmentSteps, linkSegments } from "../src/cct/picture/links.js";
 import { picture, pictureSteps, statsOf } from "../src/cct/picture/picture.js";
-import { linkSegmentSteps, linkSegments } from "../src/cct/picture/scene.js";
 import { DEFAULT_SIZES } from "../src/cct/picture/sizes.js";
 import { VIEW_DEFAULTS } from "../src/contract.js";
 import { randomTree, smallTree } from "./fixtures.js";

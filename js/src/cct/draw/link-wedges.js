@@ -27,7 +27,7 @@ const SLICE_LINKS = SLICE_ITEMS;
  * Splits the links at `ids` (every link by default) into wedges (runs of at least MIN_RUN links
  * from one parent to one depth whose ends, in order, are at most `gap` apart) and the links left
  * to stroke one by one, in their order: every link not in a wedge, and each wedge's first and
- * last (its outline's curves). Links are grouped by their parent's key `p` (scene.js
+ * last (its outline's curves). Links are grouped by their parent's key `p` (links.js
  * `linkSegments`); links without one (-1) are left as they are. Typed arrays and a counting
  * sort: this runs at every painting, over every link in view (10^5 of a big tree drawn whole;
  * maps of their coordinates took ~90 ms).

@@ -1,8 +1,11 @@
-// Links as columns: a link's ends and its parent's item key are the i-th values of five typed
-// arrays, not an object. A tree of 10^5 nodes drawn whole has 10^5 links; as objects each was an
-// object and four boxed numbers (fractional coordinates), half a million things on the heap that
-// survived the young generation and made each collection of a first picture copy them (tasks of
-// 20-30 ms of work with 40-75 ms of collecting). Columns are five allocations, outside the heap.
+// Links as columns, made from the view tree and its layout: the i-th link's ends and its
+// parent's item key are the i-th values of five typed arrays, not an object. A tree of 10^5
+// nodes drawn whole has 10^5 links: as objects, 10^5 more things on the heap for each
+// young-generation collection of its first picture to copy (and a boxed number for each
+// fractional coordinate). Columns are five allocations, outside the heap.
+
+import { runAll, SLICE_ITEMS } from "../base/steps.js";
+import { keyOfRow } from "./view-tree.js";
 
 /**
  * Parent → child links in layout units, `p` the parent's item key (-1: none named; a canvas
@@ -16,6 +19,8 @@
  * @property {Int32Array} p
  */
 /** @typedef {{ x0: number, y0: number, x1: number, y1: number, p?: number }} LinkObject one link as an object */
+/** @typedef {ReturnType<typeof import("./view-tree.js").buildViewTree>} ViewTree */
+/** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 
 /** Room for `n` links, `length` 0 (see `pushLink`, `trimLinks`). @param {number} n @returns {Links} */
 export function linkRoom(n) {
@@ -89,3 +94,55 @@ export function allLinks(links) {
 
 /** No links. */
 export const NO_LINKS = Object.freeze(linkRoom(0));
+
+/** Items whose links are made between two yields of linkSegmentSteps. */
+const SLICE_LINKS = SLICE_ITEMS;
+
+/**
+ * Parent → child links in layout units, each with its parent's item key `p` (as columns).
+ * @param {ViewTree} tree @param {Positions} layout
+ */
+export const linkSegments = (tree, layout) => runAll(linkSegmentSteps(tree, layout));
+
+/**
+ * linkSegments in slices of SLICE_LINKS items (a yield between two).
+ * @param {ViewTree} tree @param {Positions} layout
+ * @returns {Generator<void, Links, void>}
+ */
+export function* linkSegmentSteps(tree, layout) {
+  const { items } = tree;
+  const links = linkRoom(items.length);
+  const { x, y } = layout;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % SLICE_LINKS === 0) yield;
+    const item = items[i];
+    const p = item.parentKey;
+    if (p >= 0) pushLink(links, x[p], y[p], x[item.key], y[item.key], p);
+  }
+  return trimLinks(links);
+}
+
+/**
+ * A DAG's other call edges (see decode.js `callers`) between drawn nodes: caller → callee, in
+ * layout units (drawn dashed), `p` -1 (no fans of them: link-wedges.js).
+ * @param {import("../data/decode.js").Table} table @param {ViewTree} tree @param {Positions} layout
+ * @returns {Links}
+ */
+export function callerSegments(table, tree, layout) {
+  /** @type {LinkObject[]} */
+  const segments = [];
+  const drawn = (/** @type {import("../data/ids.js").NodeId} */ id) => {
+    const key = keyOfRow(table.rowOf(id));
+    const kind = key >= 0 ? tree.byKey.get(key)?.kind : undefined;
+    return kind === "node" || kind === "collapsed" ? key : -1;
+  };
+  for (const [callee, callers] of table.callers ?? []) {
+    const to = drawn(callee);
+    if (to < 0) continue;
+    for (const caller of callers) {
+      const from = drawn(caller);
+      if (from >= 0) segments.push({ x0: layout.x[from], y0: layout.y[from], x1: layout.x[to], y1: layout.y[to] });
+    }
+  }
+  return linksOf(segments);
+}

@@ -7,7 +7,8 @@
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
-import { computeMarkSteps, computeMarks, linkSegmentSteps, linkSegments } from "./scene.js";
+import { linkSegmentSteps, linkSegments } from "./links.js";
+import { computeMarkSteps, computeMarks } from "./scene.js";
 import { subtreeStats } from "./subtree-stats.js";
 import { buildViewTree, keyOfRow, rowState, viewTreeSteps } from "./view-tree.js";
 

@@ -1,8 +1,8 @@
 // The scene: what the backends draw, as plain data computed from the table, the view tree, the
-// layout and the view state — node marks (position, radius, colour, shape), link segments, the
-// colour and size scales and label texts (the status line's text is status-text.js's). Pure: no
-// DOM; the one thing it keeps is a table's latest scales (scalesOf), which give the same results
-// as making them again.
+// layout and the view state — node marks (position, radius, colour, shape), the colour and size
+// scales and label texts (the links are links.js's, the status line's text status-text.js's).
+// Pure: no DOM; the one thing it keeps is a table's latest scales (scalesOf), which give the same
+// results as making them again.
 //
 // Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
@@ -13,11 +13,9 @@ import { metricByName, withoutFolds } from "../data/decode.js";
 import { asRow, NO_ID } from "../data/ids.js";
 import { judged, judgedMax, SMALL_FILL } from "./judge.js";
 import { shortenName } from "./label-text.js";
-import { linkRoom, linksOf, pushLink, trimLinks } from "./links.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { glyphRadius } from "./shapes.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./subtree-stats.js";
-import { keyOfRow } from "./view-tree.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -29,7 +27,6 @@ import { keyOfRow } from "./view-tree.js";
 /** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 /** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
-/** @typedef {import("./links.js").Links} Links */
 /**
  * @typedef {object} NodeMark
  * @property {ItemKey} key the item key (what the backends index by)
@@ -275,58 +272,6 @@ function colorScales(table, stats, tree, view, values, small) {
     of: (/** @type {number} */ row) => (row < 0 ? fallback : (of.get(stats.rootOf[row]) ?? fallback)),
     list: list.map((e) => ({ tree: table.names[table.nameCode[e.rootRow]], scale: e.scale })),
   };
-}
-
-/** Items whose links are made between two yields of linkSegmentSteps. */
-const SLICE_LINKS = SLICE_ITEMS;
-
-/**
- * Parent → child links in layout units, each with its parent's item key `p` (columns: links.js).
- * @param {ViewTree} tree @param {Positions} layout
- */
-export const linkSegments = (tree, layout) => runAll(linkSegmentSteps(tree, layout));
-
-/**
- * linkSegments in slices of SLICE_LINKS items (a yield between two).
- * @param {ViewTree} tree @param {Positions} layout
- * @returns {Generator<void, Links, void>}
- */
-export function* linkSegmentSteps(tree, layout) {
-  const { items } = tree;
-  const links = linkRoom(items.length);
-  const { x, y } = layout;
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0 && i % SLICE_LINKS === 0) yield;
-    const item = items[i];
-    const p = item.parentKey;
-    if (p >= 0) pushLink(links, x[p], y[p], x[item.key], y[item.key], p);
-  }
-  return trimLinks(links);
-}
-
-/**
- * A DAG's other call edges (see decode.js `callers`) between drawn nodes: caller → callee, in
- * layout units (drawn dashed), `p` -1 (no fans of them: link-wedges.js).
- * @param {Table} table @param {ViewTree} tree @param {Positions} layout
- * @returns {Links}
- */
-export function callerSegments(table, tree, layout) {
-  /** @type {import("./links.js").LinkObject[]} */
-  const segments = [];
-  const drawn = (/** @type {NodeId} */ id) => {
-    const key = keyOfRow(table.rowOf(id));
-    const kind = key >= 0 ? tree.byKey.get(key)?.kind : undefined;
-    return kind === "node" || kind === "collapsed" ? key : -1;
-  };
-  for (const [callee, callers] of table.callers ?? []) {
-    const to = drawn(callee);
-    if (to < 0) continue;
-    for (const caller of callers) {
-      const from = drawn(caller);
-      if (from >= 0) segments.push({ x0: layout.x[from], y0: layout.y[from], x1: layout.x[to], y1: layout.y[to] });
-    }
-  }
-  return linksOf(segments);
 }
 
 /**

@@ -54,6 +54,20 @@ const shuffled = (a) =>
     .sort((p, q) => p[0] - q[0])
     .map((p) => p[1]);
 
+const COLORS = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+
+/**
+ * A drawing fitted at k = 0.01 (100 px wide, `h` high): a fan of `children` links from one
+ * parent to ends `step` apart, and a sparse fan of 10 to ends 1,000 apart.
+ * @param {number} children @param {number} step @param {number} h
+ */
+function fanDrawing(children, step, h) {
+  const fan = Array.from({ length: children }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j * step, p: 0 }));
+  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000, p: 1 }));
+  const segments = linksOf([...fan, ...sparse]);
+  return { w: 100, h, dpr: 1, t: { x: 0, y: 0, k: 0.01 }, maxR: 1, list: [], segments, callerSegments: linksOf([]) };
+}
+
 test("a fitted fan of 9,000 children becomes one wedge and its two outer links", () => {
   const fan = Array.from({ length: 9000 }, (_, j) => ({ x0: 10, y0: 50, x1: 90, y1: j / 100, p: 7 }));
   const { wedges, rest } = wedgesOf(shuffled(fan), 1);
@@ -137,20 +151,7 @@ test("a painting fills a dense fan once and strokes only its outer links", () =>
     },
   };
   // fitted at k = 0.01: 2,000 children 1/20 of a screen pixel apart, and a sparse fan of 10
-  const fan = Array.from({ length: 2000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j * 5, p: 0 }));
-  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000, p: 1 }));
-  const drawing = {
-    w: 100,
-    h: 100,
-    dpr: 1,
-    t: { x: 0, y: 0, k: 0.01 },
-    maxR: 1,
-    list: [],
-    segments: linksOf([...fan, ...sparse]),
-    callerSegments: linksOf([]),
-  };
-  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
-  const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (drawing), colors);
+  const run = paintSteps(/** @type {any} */ (c), /** @type {any} */ (fanDrawing(2000, 5, 100)), COLORS);
   while (!run.next().done);
   expect(fills.length).toBe(1);
   expect(fills[0].curves.length).toBe(2); // one wedge: its two curves
@@ -207,19 +208,8 @@ test("10^5 links: the wedges are worked out in slices, before the canvas is clea
 
 test("the view's picture, painted after the view at the same place, reuses its links' fans", () => {
   // a fitted fan of 12,000 children (wedges worked out over several steps) and a sparse one
-  const fan = Array.from({ length: 12_000 }, (_, j) => ({ x0: 0, y0: 0, x1: 5000, y1: j, p: 0 }));
-  const sparse = Array.from({ length: 10 }, (_, j) => ({ x0: 0, y0: 0, x1: 9000, y1: j * 1000, p: 1 }));
-  const drawing = {
-    w: 100,
-    h: 130,
-    dpr: 1,
-    t: { x: 0, y: 0, k: 0.01 },
-    maxR: 1,
-    list: [],
-    segments: linksOf([...fan, ...sparse]),
-    callerSegments: linksOf([]),
-  };
-  const colors = { link: "gray", callerLink: "gray", outline: "black", missing: "white" };
+  const drawing = fanDrawing(12_000, 1, 130);
+  const colors = COLORS;
   /** a painting's WORK steps and the curves it filled and stroked */
   const paint = (/** @type {any} */ d) => {
     const drawn = { work: 0, filled: /** @type {number[][]} */ ([]), stroked: /** @type {number[][]} */ ([]) };
@@ -246,5 +236,5 @@ test("the view's picture, painted after the view at the same place, reuses its l
   expect(picture).toEqual({ ...view, work: 0 });
   // moved, or other links: worked out again
   expect(paint({ ...drawing, t: { ...drawing.t, y: 40 } }).work).toBeGreaterThanOrEqual(2);
-  expect(paint({ ...drawing, segments: linksOf([...fan, ...sparse]) }).work).toBeGreaterThanOrEqual(2);
+  expect(paint({ ...drawing, segments: fanDrawing(12_000, 1, 130).segments }).work).toBeGreaterThanOrEqual(2);
 });

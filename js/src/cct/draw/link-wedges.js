@@ -73,7 +73,6 @@ export function* fanWedgeSteps(links, ids, gap) {
   }
   const merged = new Uint8Array(n);
   let read = 0; // links of the fans read since the last yield
-  const endY = (/** @type {number} */ i) => y1[ids[i]];
   for (let k = 0; k <= top; k++) {
     if (start[k + 1] - start[k] < MIN_RUN) continue;
     read += start[k + 1] - start[k];
@@ -85,7 +84,7 @@ export function* fanWedgeSteps(links, ids, gap) {
     // a tidy layout's children come in the order of their places: sorted already, mostly
     let sorted = true;
     for (let j = 1; j < members.length && sorted; j++) sorted = y1[ids[members[j - 1]]] <= y1[ids[members[j]]];
-    if (!sorted) members.set(Array.from(members).sort((a, b) => endY(a) - endY(b)));
+    if (!sorted) members.set(Array.from(members).sort((a, b) => y1[ids[a]] - y1[ids[b]]));
     let run = 0;
     for (let j = 1; j <= members.length; j++) {
       const a = ids[members[j - 1]];

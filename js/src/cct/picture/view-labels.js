@@ -2,6 +2,7 @@
 // selected and searched nodes, then the nodes the colour singles out (its extremes), the hot path,
 // then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
+import { range } from "d3-array";
 import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
 import { layoutLabelSteps } from "./label-layout.js";
@@ -186,7 +187,7 @@ export function* viewLabelSteps(view) {
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
-  const blocking = on > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : onItem.subarray(0, on).map((_, j) => j);
+  const blocking = on > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : range(on);
   const obstacles = Array.from(blocking, (j) => ({ x: sx[j], y: sy[j], r: markAt(j).r }));
   yield;
   const frame = { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut };

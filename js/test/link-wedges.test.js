@@ -158,6 +158,21 @@ test("a painting fills a dense fan once and strokes only its outer links", () =>
   expect(curves).toBe(2 + 10);
 });
 
+test("one fan of 10^5 children is read in slices too, and gives the wedge it gives at once", () => {
+  const links = [];
+  for (let j = 0; j < 100_000; j++) links.push({ x0: 0, y0: 0, x1: 10, y1: j / 10, p: 0 });
+  const columns = linksOf(links);
+  const steps = fanWedgeSteps(columns, allLinks(columns), 1);
+  let yields = 0;
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) yields++;
+  // four passes over the links (a yield every SLICE_ITEMS but the first) and the fan read twice
+  expect(yields).toBe(4 * (100_000 / SLICE_ITEMS - 1) + Math.floor((2 * 100_000 - 1) / SLICE_ITEMS));
+  expect(step.value).toEqual(fanWedges(columns, 1));
+  expect(step.value.wedges).toHaveLength(1);
+  expect(step.value.rest).toHaveLength(2);
+});
+
 test("10^5 links: the wedges are worked out in slices, before the canvas is cleared", () => {
   // 50 fans of 1,000 children a pixel apart (wedges) and 50,000 links to a column each
   const links = [];
@@ -170,9 +185,10 @@ test("10^5 links: the wedges are worked out in slices, before the canvas is clea
   let step = steps.next();
   for (; !step.done; step = steps.next()) yields++;
   // three passes over 100,000 links and the rest kept (a yield every SLICE_ITEMS but the first),
-  // the fans' 50,000 links read (a yield every SLICE_ITEMS)
+  // the fans' 50,000 links read twice, their order checked and then their runs (a yield every
+  // SLICE_ITEMS reads)
   const passes = 100_000 / SLICE_ITEMS - 1;
-  expect(yields).toBe(4 * passes + 50_000 / SLICE_ITEMS);
+  expect(yields).toBe(4 * passes + Math.floor((50 * (999 + 1000)) / SLICE_ITEMS));
   expect(step.value).toEqual(fanWedges(columns, 1));
   expect(step.value.wedges).toHaveLength(50);
   expect(step.value.rest).toHaveLength(50_000 + 2 * 50);

@@ -2,7 +2,7 @@ import { hierarchy, tree } from "d3-hierarchy";
 import { describe, expect, test } from "vitest";
 import { runAll } from "../src/cct/base/steps.js";
 import { layoutSteps, layoutTree } from "../src/cct/picture/layout.js";
-import { forestOf, tidySteps } from "../src/cct/picture/tidy.js";
+import { forestOf, forestSteps, tidySteps } from "../src/cct/picture/tidy.js";
 
 /** A seeded random number in [0, 1). @param {number} seed */
 function random(seed) {
@@ -110,6 +110,19 @@ describe("the tidy layout (a port of d3-hierarchy's tree)", () => {
     while (!steps.next().done) yields++;
     // 1001 indices: 10 slices in each walk (the second one starts at index 1)
     expect(yields).toBe(20);
+  });
+
+  test("the forest is made in slices too, the same as at once, with the keys' count", () => {
+    const items = itemsOf(randomParents(1000, 5));
+    const steps = forestSteps(items, 100);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    // 1000 items: the largest key found (9 yields), then the 1001 indices (10)
+    expect(yields).toBe(19);
+    expect(step.value).toEqual(forestOf(items));
+    expect(step.value.keyCount).toBe(Math.max(...items.map((it) => it.key)) + 1);
+    expect(forestOf([]).keyCount).toBe(1);
   });
 
   test("an item listed before its parent is refused", () => {

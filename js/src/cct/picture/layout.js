@@ -5,7 +5,7 @@
 
 import { runAll } from "../base/steps.js";
 import { asRow } from "../data/ids.js";
-import { forestOf, tidySteps } from "./tidy.js";
+import { forestOf, forestSteps, tidySteps } from "./tidy.js";
 
 /** @typedef {import("../data/ids.js").Row} Row */
 /** @typedef {ReturnType<typeof layoutTree>} Layout */
@@ -62,7 +62,7 @@ export function childLists(parent) {
 }
 
 /** The forest of a view tree's items (tidy.js), what the layout is made from. */
-export { forestOf };
+export { forestOf, forestSteps };
 
 /**
  * The band of each top-level item: a root with drawn children is a band of its own, in data

@@ -6,7 +6,7 @@
 // not changed (a new colour keeps the tree and the layout, a collapse the statistics). No DOM.
 import { keysRedrawing } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
-import { forestOf, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
+import { forestOf, forestSteps, layoutSteps, layoutTree, levelSpread, spreadLayout } from "./layout.js";
 import { linkSegmentSteps, linkSegments } from "./links.js";
 import { computeMarkSteps, computeMarks } from "./scene.js";
 import { subtreeStats } from "./subtree-stats.js";
@@ -128,7 +128,10 @@ function treeOf(table, state) {
  * @param {ViewTree} tree @param {PictureSizes} sizes
  */
 function layoutOf(tree, sizes) {
-  const laid = layoutMemo(tree, [sizes.rowHeight], () => layoutTree(forestOf(tree.items), sizes, keyCount(tree)));
+  const laid = layoutMemo(tree, [sizes.rowHeight], () => {
+    const forest = forestOf(tree.items);
+    return layoutTree(forest, sizes, forest.keyCount);
+  });
   if (!sizes.room) return laid;
   const spread = levelSpread(laid, sizes.room, sizes);
   return spreadMemo(laid, [spread.levelWidth, spread.gap, spread.head], () => spreadLayout(laid, spread), near);
@@ -142,9 +145,6 @@ function sceneKey({ table, tree, state, sizes: { rMin, rMax, aggregateFill } }) 
 function sceneInput({ table, stats, tree, layout, state, sizes }) {
   return { table, stats, tree, layout, view: state, sizes };
 }
-
-/** Item keys are below this. @param {ViewTree} tree */
-const keyCount = (tree) => tree.items.reduce((m, it) => Math.max(m, it.key), 0) + 1;
 
 /**
  * Makes the parts of `pic` that a big tree takes long to make, in slices (yielding between
@@ -165,7 +165,9 @@ export function* pictureSteps(pic) {
   }
   const { tree } = pic;
   if (!layoutMemo.has(tree, [sizes.rowHeight])) {
-    const laid = yield* layoutSteps(forestOf(tree.items), sizes, keyCount(tree));
+    const forest = yield* forestSteps(tree.items);
+    yield;
+    const laid = yield* layoutSteps(forest, sizes, forest.keyCount);
     layoutMemo(tree, [sizes.rowHeight], () => laid);
     yield;
   }

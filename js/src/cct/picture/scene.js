@@ -6,13 +6,15 @@
 //
 // Marks are indexed by their item key (see view-tree.js: a row of the table for a node or a fold,
 // `table.size + n` for a prune aggregate); each mark also says how the DOM names it: `data-id`
-// with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id.
+// with the full-tree id for a node, `data-fold` / `data-aggregate` with its parent's id. Their
+// fields are kept in columns (mark-columns.js), each mark a small object reading its entry.
 
 import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { metricByName, withoutFolds } from "../data/decode.js";
 import { asRow, NO_ID } from "../data/ids.js";
 import { judged, judgedMax, SMALL_FILL } from "./judge.js";
 import { shortenName } from "./label-text.js";
+import { MarkColumns } from "./mark-columns.js";
 import { colorScale, sizeScale } from "./scales.js";
 import { glyphRadius } from "./shapes.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./subtree-stats.js";
@@ -27,24 +29,7 @@ import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "./subtree-stats.js
 /** @typedef {ReturnType<typeof import("./subtree-stats.js").subtreeStats>} Stats */
 /** @typedef {{ x: Float64Array, y: Float64Array }} Positions */
 /** @typedef {import("./scales.js").ColorScale} ColorScale */
-/**
- * @typedef {object} NodeMark
- * @property {ItemKey} key the item key (what the backends index by)
- * @property {NodeId} id the full-tree node id; -1 (NO_ID) for an aggregate or a fold
- * @property {"data-id" | "data-fold" | "data-aggregate"} attr how the DOM names it
- * @property {NodeId} ref the attribute's value: the node id, or the parent's id (-1: top level)
- * @property {number} x
- * @property {number} y
- * @property {number} r layout units
- * @property {number} [drawnAt] r before a figure shrank it to its row (mark-room.js)
- * @property {string | null} fill null: missing value (hatched)
- * @property {boolean} negative
- * @property {boolean} [noSize] the size metric has no value here (drawn smallest, dotted)
- * @property {boolean} [small] too small to judge (judge.js): grey, outside the colour scale
- * @property {"circle" | "triangle" | "diamond" | "square" | "hexagon"} shape square: a compare
- *   view's context only in the first run, hexagon: only in the second
- * @property {string} label accessible name
- */
+/** @typedef {import("./mark-columns.js").Mark} NodeMark a drawn item's mark (its fields in mark-columns.js) */
 /** @typedef {{ tree: string | null, scale: ColorScale }} LegendEntry tree: the root's name, or null for all */
 
 /** A compare view's node shapes by presence code (0: in both runs, drawn as circles). */
@@ -96,13 +81,14 @@ export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
   /** @type {NodeMark[]} */
   const list = [];
   const { items } = tree;
+  const columns = new MarkColumns(items.length);
   for (let i = 0; i < items.length; i++) {
     if (i && i % SLICE_MARKS === 0) yield;
     const item = items[i];
     const { key } = item;
     if (item.kind === "aggregate") {
       const n = hiddenNodes(stats, item);
-      marks[key] = {
+      marks[key] = columns.set(i, {
         key,
         x: layout.x[key],
         y: layout.y[key],
@@ -117,7 +103,7 @@ export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
         small: undefined,
         shape: "diamond",
         label: item.fold ? `${n} more nodes, not loaded: click to load` : `${n} hidden nodes`,
-      };
+      });
       list.push(marks[key]);
       continue;
     }
@@ -125,7 +111,7 @@ export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
     const s = sizeMetric.values[row];
     const id = table.idOf(row);
     const shape = item.kind === "collapsed" ? "triangle" : (PRESENCE_SHAPES[table.presence?.[row] ?? 0] ?? "circle");
-    marks[key] = {
+    marks[key] = columns.set(i, {
       key,
       x: layout.x[key],
       y: layout.y[key],
@@ -139,7 +125,7 @@ export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
       small: small?.[row] === 1,
       shape,
       label: table.names[table.nameCode[row]] + (item.kind === "collapsed" ? " (collapsed)" : ""),
-    };
+    });
     list.push(marks[key]);
   }
   return { marks, list, color: colors.shared, size, legends: colors.list };

@@ -3,6 +3,7 @@
 // then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
 import { range } from "d3-array";
+import { kthLargest } from "../base/kth-largest.js";
 import { runAll, SLICE_ITEMS } from "../base/steps.js";
 import { metricByName } from "../data/decode.js";
 import { layoutLabelSteps } from "./label-layout.js";
@@ -81,6 +82,7 @@ export function* viewLabelSteps(view) {
   const onItem = new Int32Array(items.length);
   const sx = new Float64Array(items.length);
   const sy = new Float64Array(items.length);
+  const sr = new Float64Array(items.length); // and radii
   let on = 0;
   for (let i = 0; i < items.length; i++) {
     if (i > 0 && i % SLICE_ITEMS === 0) yield; // a move meanwhile begins the labels again
@@ -91,6 +93,7 @@ export function* viewLabelSteps(view) {
       onItem[on] = i;
       sx[on] = p.x;
       sy[on] = p.y;
+      sr[on] = m.r;
       on++;
     }
   }
@@ -118,23 +121,23 @@ export function* viewLabelSteps(view) {
   const rank = (/** @type {number} */ key) => hot.get(key) ?? Number.POSITIVE_INFINITY;
   /** the keys of tiers 0-2 (one lookup a place in the passes over 10^5, not three) */
   const special = new Set([...first, ...extremes, ...hot.keys()]);
-  /** @type {Float64Array | null} radii in frame, sorted (once, when needed) */
-  let radii = null;
-  const sortedRadii = () => {
-    if (!radii) {
-      radii = new Float64Array(inFrame);
-      for (let i = 0; i < inFrame; i++) radii[i] = markAt(framed[i]).r;
-      radii.sort();
+  /** @type {Map<number, number>} the `count`-th largest radius in frame, by count */
+  const cuts = new Map();
+  const radiusCut = (/** @type {number} */ count) => {
+    let cut = cuts.get(count);
+    if (cut === undefined) {
+      const radii = new Float64Array(inFrame);
+      for (let i = 0; i < inFrame; i++) radii[i] = sr[framed[i]];
+      cuts.set(count, (cut = kthLargest(radii, count)));
     }
-    return radii;
+    return cut;
   };
   /** the largest `count` places in frame (and the hot path, and where the eye goes), in tree
-   * order: a threshold on the radius, so that a view of 10^5 nodes sorts numbers (natively: a
-   * selection with a comparator in script took longer, cold), not entries
+   * order: a threshold on the radius, so that a view of 10^5 nodes compares numbers, not entries
    * @param {number} count @returns {ArrayLike<number>} */
   const largest = (count) => {
     if (inFrame <= count) return framed;
-    const cut = sortedRadii()[inFrame - count];
+    const cut = radiusCut(count);
     // ties at the cut (many marks share the smallest radius) fill up in tree order
     /** @type {number[]} */
     const above = [];
@@ -142,7 +145,7 @@ export function* viewLabelSteps(view) {
     const at = [];
     for (let i = 0; i < inFrame; i++) {
       const j = framed[i];
-      const r = markAt(j).r;
+      const r = sr[j];
       if (r > cut || special.has(itemAt(j).key)) above.push(j);
       else if (r === cut && at.length < count) at.push(j);
     }
@@ -161,7 +164,7 @@ export function* viewLabelSteps(view) {
   const shareOf = share ? labelShare(table, share.metric, share.focus) : () => "";
   yield; // the shares' totals: a pass over every row (once per table)
   if (inFrame > sizes.maxLabelCandidates) {
-    sortedRadii();
+    radiusCut(sizes.maxLabelCandidates);
     yield;
   }
   const chosen = top(sizes.maxLabelCandidates);
@@ -187,8 +190,12 @@ export function* viewLabelSteps(view) {
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
+  if (on > MAX_OBSTACLES) {
+    radiusCut(MAX_OBSTACLES);
+    yield;
+  }
   const blocking = on > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : range(on);
-  const obstacles = Array.from(blocking, (j) => ({ x: sx[j], y: sy[j], r: markAt(j).r }));
+  const obstacles = Array.from(blocking, (j) => ({ x: sx[j], y: sy[j], r: sr[j] }));
   yield;
   const frame = { width: w, height: h, fontPx: sizes.labelPx, measure, keepOut };
   const placed = yield* layoutLabelSteps(candidates, obstacles, frame);

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
+import { pureSchemes } from "./pure-schemes.mjs";
 
 const watch = process.argv.includes("--watch");
 // `--names`: a release build that keeps function names, for reading a CPU profile
@@ -125,7 +126,7 @@ const options = {
   sourcemap: watch ? "inline" : false,
   loader: { ".css": "css" },
   logLevel: "info",
-  plugins: watch ? [] : [contractWithoutProse],
+  plugins: watch ? [] : [contractWithoutProse, pureSchemes],
   metafile: analyze,
   // V8's explicit compile hint (Chromium 136+; other engines read a comment): compile every
   // function while the module is loaded, off the main thread, rather than each on its first call.

@@ -128,7 +128,8 @@ export function* viewLabelSteps(view) {
     if (cut === undefined) {
       const radii = new Float64Array(inFrame);
       for (let i = 0; i < inFrame; i++) radii[i] = sr[framed[i]];
-      cuts.set(count, (cut = kthLargest(radii, count)));
+      cut = kthLargest(radii, count);
+      cuts.set(count, cut);
     }
     return cut;
   };

@@ -72,10 +72,10 @@ export function* computeMarkSteps({ table, stats, tree, layout, view, sizes }) {
       fill = fills[row] = small?.[row] ? smallFill : colors.of(row).color(colorMetric.values[row]);
     return fill;
   };
-  // each mark one object literal with every property, in one order (one shape; a spread of its
-  // place and properties added after it made each mark's properties a store of their own), and
-  // an indexed loop (a cold loop's iterator made an object per item): at 10^5 marks that was
-  // about a fifth of what a first picture allocates, and its collections a long task
+  // each mark written into the columns from one literal with every property (a short-lived
+  // object: the young generation drops it), and an indexed loop (a cold loop's iterator made an
+  // object per item): at 10^5 marks, objects kept per mark were a fifth of what a first picture
+  // allocates, and copying them in its collections a long task
   /** @type {NodeMark[]} */
   const marks = [];
   /** @type {NodeMark[]} */

@@ -191,8 +191,8 @@ export function* viewLabelSteps(view) {
   );
   // every mark in view is an obstacle; past MAX_OBSTACLES (a view of 10^5 sub-pixel rows, where
   // hardly a label fits anyway) only the largest, which the labels go next to
-  if (on > MAX_OBSTACLES) {
-    radiusCut(MAX_OBSTACLES);
+  if (on > MAX_OBSTACLES && inFrame > MAX_OBSTACLES) {
+    radiusCut(MAX_OBSTACLES); // a step of its own
     yield;
   }
   const blocking = on > MAX_OBSTACLES ? largest(MAX_OBSTACLES) : range(on);

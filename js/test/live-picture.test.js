@@ -1,8 +1,9 @@
-// The picture of a canvas view (js/src/cct/draw/live-picture.js): its overlay as a standalone SVG.
+// The picture of a view from its own drawing (js/src/cct/draw/live-picture.js): its overlay (or
+// SVG drawing) as a standalone SVG.
 // (Painting needs a real canvas: tests/e2e/test_static_picture.py checks the whole picture.)
 import { expect, test } from "vitest";
 import { figureStyle } from "../src/cct/draw/figure-style.js";
-import { livePicture, overlaySvg } from "../src/cct/draw/live-picture.js";
+import { livePicture, overlaySvg, svgPicture } from "../src/cct/draw/live-picture.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -53,4 +54,40 @@ test("no picture where the page cannot paint (no canvas)", () => {
     },
   };
   expect(livePicture({ backend, overlay: overlay(), size: { width: 10, height: 10 }, k: 1 }, 1)).toBeNull();
+});
+
+test("the labels' grounds are measured in the page, not on the copy (which is not laid out)", () => {
+  // as Chromium: a text out of the page measures as an empty box at 0, 0
+  const proto = /** @type {any} */ (globalThis.SVGElement.prototype);
+  const had = Object.getOwnPropertyDescriptor(proto, "getBBox");
+  proto.getBBox = function () {
+    const at = 10 * Number(this.getAttribute("data-at") ?? 0);
+    return this.isConnected ? { x: at, y: at + 1, width: 40, height: 12 } : { x: 0, y: 0, width: 0, height: 0 };
+  };
+  try {
+    const live = overlay();
+    const labels = /** @type {Element} */ (live.querySelector(".cct-labels"));
+    labels.innerHTML =
+      '<text class="cct-label" data-at="1">main</text><text class="cct-label" data-at="3">solve</text>';
+    const text = overlaySvg(live, figureStyle("screen"), 1, { width: 300, height: 200 });
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    const grounds = [...svg.querySelectorAll(".cct-label-grounds rect")].map((r) =>
+      ["x", "y", "width", "height"].map((a) => Number(r.getAttribute(a))),
+    );
+    expect(grounds).toEqual([
+      [10, 11, 40, 12],
+      [30, 31, 40, 12],
+    ]);
+    expect(svg.querySelector(".cct-label-grounds")?.getAttribute("fill")).toBe(figureStyle("screen").background);
+    // the grounds replace the stroked halo, under the labels
+    expect(svg.querySelector(".cct-labels")?.getAttribute("stroke")).toBe("none");
+    expect(svg.querySelector(".cct-label-grounds")?.nextElementSibling?.getAttribute("class")).toBe("cct-labels");
+  } finally {
+    if (had) Object.defineProperty(proto, "getBBox", had);
+    else delete proto.getBBox;
+  }
+});
+
+test("no picture of an SVG drawing where the page cannot paint (no canvas)", () => {
+  expect(svgPicture({ svg: overlay(), size: { width: 10, height: 10 }, k: 1 }, 1)).toBeNull();
 });

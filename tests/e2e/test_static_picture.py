@@ -184,6 +184,61 @@ def test_a_view_on_canvas_pictures_its_own_drawing(open_notebook, page) -> None:
     assert colours is not None and len(colours) > 50
 
 
+def test_a_view_drawn_as_svg_pictures_its_own_drawing(open_notebook, page) -> None:
+    """A view drawn as SVG is pictured from its drawing, not laid out again as a figure (no
+    renderer off screen, whose layout and labels were a 70–140 ms task at 1,000 nodes): the
+    picture is the view as shown, zoomed in as it is, each node where it is on screen and in its
+    colour, on a white ground."""
+    from PIL import Image
+
+    open_notebook(CELLS)
+    page.locator(".cctviz circle.cct-node").first.wait_for()
+    assert page.evaluate("() => document.querySelector('.cctviz').cctRenderer.backend") == "svg"
+    # zoomed in on the middle: a figure of the fitted tree would not match the view
+    page.evaluate(
+        """() => {
+          const r = document.querySelector('.cctviz').cctRenderer;
+          const t = r.transform;
+          r.setTransform({ k: t.k * 1.6, x: t.x - 80, y: t.y - 60 });
+          window.__figureHosts = 0;  // a figure lays itself out in a div far off screen
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const n of r.addedNodes)
+                if (n.style?.left === '-100000px') window.__figureHosts++;
+          }).observe(document.body, { childList: true });
+        }"""
+    )
+    stamp = wait_snapshot(page)
+    src = wait_picture(page)
+    if page.evaluate("() => document.querySelector('.cctviz').dataset.cctSnapshot") != stamp:
+        src = wait_picture(page, before=src)  # the zoom's own picture came after the first one
+    assert page.evaluate("() => window.__figureHosts") == 0
+    probe = page.evaluate(
+        """() => {
+          const stage = document.querySelector('.cctviz .cct-stage').getBoundingClientRect();
+          const centres = [];
+          for (const c of document.querySelectorAll('.cctviz circle.cct-node')) {
+            const b = c.getBoundingClientRect();
+            if (b.width < 6) continue;  // a centre pixel of a small mark is mostly its outline
+            const x = Math.round(b.x + b.width / 2 - stage.x);
+            const y = Math.round(b.y + b.height / 2 - stage.y);
+            if (x < 2 || y < 2 || x >= stage.width - 2 || y >= stage.height - 2) continue;
+            const rgb = getComputedStyle(c).fill.match(/\\d+/g).slice(0, 3).map(Number);
+            centres.push({ x, y, rgb });
+          }
+          return { centres, width: Math.round(stage.width), height: Math.round(stage.height) };
+        }"""
+    )
+    assert len(probe["centres"]) >= 5, probe
+    with Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))) as image:
+        rgb = image.convert("RGB")
+        assert rgb.size == (probe["width"], probe["height"])  # device pixel ratio 1 here
+        assert min(rgb.getpixel((2, probe["height"] - 2))) >= 250
+        shown = [(rgb.getpixel((c["x"], c["y"])), c["rgb"]) for c in probe["centres"]]
+    close = [all(abs(a - b) <= 12 for a, b in zip(p, q, strict=True)) for p, q in shown]
+    assert sum(close) >= 0.9 * len(close), shown  # labels may cover a centre or two
+
+
 def _node(nb: dict[str, Any]) -> Any:
     import nbformat
 

@@ -3,8 +3,10 @@
 // in the output that GitHub, nbviewer and nbconvert show where the view cannot run
 // (cctviz/widget/static_picture.py): through the kernel, with the Jupyter protocol's display
 // updates, so no front end's internals are needed. The element gets `data-cct-snapshot` (a time
-// stamp) whenever a new image is sent: end-to-end tests wait for it. The figure is drawn in steps,
-// each in an idle moment of its own (figureSteps): no step holds the page for long.
+// stamp) whenever a new image is sent: end-to-end tests wait for it. The image is made from the
+// view's own drawing (`picture`: no layout again, the labels where they are on screen); where the
+// renderer cannot make one, a figure is drawn in steps, each in an idle moment of its own
+// (figureSteps).
 import { MESSAGES } from "../contract.js";
 
 if (!("snapshot" in MESSAGES)) throw new Error("the contract has no snapshot message");
@@ -13,7 +15,7 @@ if (!("snapshot" in MESSAGES)) throw new Error("the contract has no snapshot mes
 export const SNAPSHOT_DELAY_MS = 1000;
 /** Above this many rows no figure is drawn for the image: redrawing the whole tree as SVG after
  * every change would stall the page for seconds (level of detail keeps tables far smaller).
- * Views on canvas are pictured from their own drawing (`picture`) at any size. */
+ * A view's picture of its own drawing (`picture`) is made at any size. */
 export const SNAPSHOT_MAX_ROWS = 20_000;
 
 /**
@@ -74,8 +76,9 @@ export function createSnapshots({
     const key = JSON.stringify([figure.state, figure.options, scale]);
     if (drawn.table === figure.table && drawn.key === key) return;
     try {
-      // a view on canvas (thousands of nodes drawn) pictures its own drawing: a figure would lay
-      // the whole tree out again as SVG, two main-thread tasks of 200–370 ms at 10,000 nodes
+      // the view pictures its own drawing: a figure would lay the whole tree out again and place
+      // its labels again (at 1,000 nodes drawn as SVG a task of 70–140 ms; on canvas at 10,000,
+      // two of 200–370 ms)
       const own = picture(scale);
       if (!own && figure.table.size > maxRows) return;
       const svg = own ? null : await stepped(figureSteps(figure.table, figure.state, figure.options));

@@ -183,8 +183,11 @@ export function drawGlyphKey(layer, key, o, at) {
  * @param {SVGSVGElement} svg
  * @param {FigureStyle} s
  * @param {number} k the zoom factor (strokes keep their width on screen)
+ * @param {LabelBoxes} [boxes] the labels' boxes, measured where the SVG is laid out (`labelBoxes`)
+ *   when `svg` is a copy out of the page, which the browser does not lay out (no boxes: measured
+ *   on `svg` itself)
  */
-export function inlineStyles(svg, s, k) {
+export function inlineStyles(svg, s, k, boxes) {
   /** @param {Element} el @param {Record<string, string | number>} attrs */
   const set = (el, attrs) => {
     for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
@@ -221,7 +224,7 @@ export function inlineStyles(svg, s, k) {
   all(".cct-node.cct-match", { stroke: s.match, "stroke-width": w(3) });
   all(".cct-node.cct-highlight", { stroke: s.highlight, "stroke-width": w(3.5) });
   all(".cct-labels", { fill: s.text, stroke: s.background, "stroke-linejoin": "round", "paint-order": "stroke" });
-  groundLabels(svg, s.background);
+  groundLabels(svg, s.background, boxes);
   all(".cct-legends", { "font-size": s.fontPx });
   all(".cct-legend text", { fill: s.text, stroke: "none" });
   all(".cct-legend-title", { "font-weight": 600 });
@@ -232,15 +235,35 @@ export function inlineStyles(svg, s, k) {
   all(".cct-key-dotted", { "stroke-dasharray": "0.6 1.4" });
 }
 
+/** @typedef {{ x: number, y: number, width: number, height: number }[] | null} LabelBoxes */
+
+/**
+ * The boxes of `svg`'s labels, in their order; null where the text cannot be measured (jsdom).
+ * Measure a drawing in the page before copying it: a copy out of the page is not laid out, and
+ * Chromium measures every text of it as an empty box at 0, 0.
+ * @param {SVGSVGElement} svg
+ * @returns {LabelBoxes}
+ */
+export function labelBoxes(svg) {
+  const texts = /** @type {SVGTextElement[]} */ ([...svg.querySelectorAll(".cct-labels text")]);
+  if (!texts[0]?.getBBox) return null;
+  return texts.map((t) => {
+    const { x, y, width, height } = t.getBBox();
+    return { x, y, width, height };
+  });
+}
+
 /**
  * Labels on boxes of the background colour instead of a halo stroked around their letters: a
  * stroked text is text twice in a PDF (Chromium and cairo draw the stroke as a text of its own, and
- * text extraction reads "mainmain"). Where the text cannot be measured (jsdom) the halo stays.
- * @param {SVGSVGElement} svg @param {string} background
+ * text extraction reads "mainmain"). Where the text cannot be measured (jsdom, or boxes measured
+ * from other labels) the halo stays.
+ * @param {SVGSVGElement} svg @param {string} background @param {LabelBoxes} [measured]
  */
-function groundLabels(svg, background) {
+function groundLabels(svg, background, measured) {
   const texts = /** @type {SVGTextElement[]} */ ([...svg.querySelectorAll(".cct-labels text")]);
-  if (!texts[0]?.getBBox) return;
+  const boxes = measured === undefined ? labelBoxes(svg) : measured;
+  if (!texts.length || !boxes || boxes.length !== texts.length) return;
   const layer = /** @type {Element} */ (texts[0].parentNode);
   layer.setAttribute("stroke", "none");
   select(/** @type {Element} */ (layer.parentNode))
@@ -248,7 +271,7 @@ function groundLabels(svg, background) {
     .attr("class", "cct-label-grounds")
     .attr("fill", background)
     .selectAll("rect")
-    .data(texts.map((t) => t.getBBox()))
+    .data(boxes)
     .join("rect")
     .attr("x", (b) => b.x)
     .attr("y", (b) => b.y)

@@ -4,7 +4,7 @@
 // (later.js).
 
 import { checkIds } from "../data/check-ids.js";
-import { livePicture } from "../draw/live-picture.js";
+import { livePicture, svgPicture } from "../draw/live-picture.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
 import { pictureSteps } from "../picture/picture.js";
 import * as changes from "../state/changes.js";
@@ -192,14 +192,17 @@ export function createApi(r) {
     },
     /**
      * The view as drawn, as a PNG (base64) at `scale` device pixels per CSS pixel, made from
-     * the canvas backend's drawing (see live-picture.js); null for a view drawn as SVG (a
-     * figure draws those) or where the page cannot paint.
+     * its drawing (see live-picture.js): the canvas backend's painted again, the SVG backend's
+     * copied; null before the view is drawn or where the page cannot paint.
      * @param {number} scale
      */
     picture(scale) {
       const b = r.painter.backend;
-      if (!b || !("paintOn" in b) || !r.ready()) return null;
-      return livePicture({ backend: b, overlay: b.svg, size: r.camera.size, k: r.camera.transform.k }, scale);
+      if (!b || !r.ready()) return null;
+      const [size, k] = [r.camera.size, r.camera.transform.k];
+      return "paintOn" in b
+        ? livePicture({ backend: b, overlay: b.svg, size, k }, scale)
+        : svgPicture({ svg: b.svg, size, k }, scale);
     },
     /** Zooms and pans to `t` as if the user had (a view drawn again keeps where it was). @param {{ x: number, y: number, k: number }} t */
     setTransform(t) {

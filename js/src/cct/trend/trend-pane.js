@@ -50,13 +50,27 @@ export function createTrendPane(parent, handlers) {
   let data = null;
   let logScale = false;
 
+  /** the whole path shown: the user opened the ellipsis (until another node comes) */
+  let wholePath = false;
   const drawPath = (/** @type {Trend} */ d) => {
     crumbs.replaceChildren();
     const up = d.path.slice(0, -1);
-    const shown = up.length > CRUMBS ? [up[0], null, ...up.slice(-(CRUMBS - 1))] : up;
+    const shown = up.length > CRUMBS && !wholePath ? [up[0], null, ...up.slice(-(CRUMBS - 1))] : up;
     for (const step of shown) {
       if (step === null) {
-        append(crumbs, "span", { className: "cct-trend-sep", text: "… ›" });
+        // the ancestors left out, behind a button that shows them (no dead end)
+        const hidden = up.length - CRUMBS;
+        const more = append(crumbs, "button", {
+          className: "cct-trend-more",
+          text: "…",
+          attrs: { type: "button", title: `Show the ${hidden} ancestor${hidden === 1 ? "" : "s"} left out` },
+        });
+        more.addEventListener("click", () => {
+          wholePath = true;
+          drawPath(d);
+          /** @type {HTMLElement | null} */ (crumbs.querySelector("button:nth-of-type(2)"))?.focus();
+        });
+        append(crumbs, "span", { className: "cct-trend-sep", text: "›" });
         continue;
       }
       const b = append(crumbs, "button", { text: step.name, attrs: { type: "button", title: `Show ${step.name}` } });
@@ -129,7 +143,9 @@ export function createTrendPane(parent, handlers) {
     element,
     /** Shows Python's pane ({} or null: hides it). @param {unknown} trend */
     setData(trend) {
+      const before = data?.path.at(-1)?.id;
       data = asTrend(trend);
+      if (data?.path.at(-1)?.id !== before) wholePath = false; // another node: its path short again
       element.hidden = !data;
       draw();
     },

@@ -39,6 +39,12 @@ PLAIN_TRAITS: tuple[str, ...] = tuple(
 )
 """Saved traits whose JSON value is the trait's value (a tuple as a list)."""
 _METRIC_TRAITS = frozenset(s.trait for s in SAVED if s.kind == "metric")
+ENSEMBLE_TRAITS: tuple[str, ...] = ("strip_x", "strip_y", "trend_by", "trend_log")
+"""Saved settings of an Ensemble's view only (its strip's and trend pane's axes): a single
+profile's state leaves them out, and restoring on one skips them; one this ensemble does not
+offer (a column it lacks) is left out as a metric the table lacks is. ``where`` is not saved:
+it chooses the profiles the numbers are reduced over, and is given on its own
+(``CCT(ens, state=..., where=...)``)."""
 _RANGE_TRAITS = frozenset(s.trait for s in SAVED if s.kind == "range")
 
 ItemKind = Literal["node", "collapsed", "aggregate", "fold"]
@@ -216,7 +222,10 @@ def to_json(widget: Any) -> dict[str, Any]:
         return _context(keys, table.nodes[i])
 
     state: dict[str, Any] = {"version": STATE_VERSION, "cctviz": __version__}
+    ensemble = getattr(widget, "_ensemble", None) is not None
     for spec in SAVED:
+        if spec.trait in ENSEMBLE_TRAITS and not ensemble:
+            continue
         value = getattr(widget, spec.trait)
         if spec.trait in NODE_LIST_TRAITS:
             state[spec.trait] = [ref(i) for i in value]
@@ -269,6 +278,11 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
             if not isinstance(value, str):
                 raise TypeError(f"state[{name!r}] must be a metric name; got {value!r:.80}")
             continue
+        elif name in ENSEMBLE_TRAITS:
+            kind = bool if name == "trend_log" else str
+            if not isinstance(value, kind):
+                raise TypeError(f"state[{name!r}] must be a {kind.__name__}; got {value!r:.80}")
+            out[name] = value
         elif name in _RANGE_TRAITS:
             if value is not None and not (isinstance(value, (list, tuple)) and len(value) == 2):
                 raise TypeError(f"state[{name!r}] must be [low, high] or None; got {value!r:.80}")

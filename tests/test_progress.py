@@ -242,9 +242,15 @@ def test_in_a_notebook_the_line_is_an_output_of_the_running_cell() -> None:
         "gf = cctviz.examples.synthetic(200_000)",
         "cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'));",  # quick: no output
         "progress.DELAY = 0.05  # drawn from the progress thread\nw = cctviz.CCT(gf)",
+        # the tree walked slowly: the alarm comes in that stage on any machine (a fast one made
+        # the 200k-node table before a 0.15 s alarm)
+        "import time\nimport cctviz.adapters.graphframe as made\nreal = made.spanning_tree\n"
+        "def slow(*args, **kwargs):\n    time.sleep(2)\n    return real(*args, **kwargs)\n"
+        "made.spanning_tree = slow\n"
         "def interrupt(*_):\n    raise KeyboardInterrupt\n"
-        "signal.signal(signal.SIGALRM, interrupt)\nsignal.setitimer(signal.ITIMER_REAL, 0.15)\n"
-        "try:\n    cctviz.CCT(gf)\nexcept KeyboardInterrupt:\n    pass",
+        "signal.signal(signal.SIGALRM, interrupt)\nsignal.setitimer(signal.ITIMER_REAL, 0.3)\n"
+        "try:\n    cctviz.CCT(gf)\nexcept KeyboardInterrupt:\n    pass\n"
+        "made.spanning_tree = real",
     ]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()

@@ -247,3 +247,34 @@ def test_the_axes_offered_put_what_makes_a_trend_first() -> None:
         "cmdline",
         "cluster",
     ]
+
+
+def test_the_saved_view_carries_the_strip_and_trend_axes(ens: Any, tmp_path: Any) -> None:
+    """``w.view_state`` keeps an ensemble view's strip axes and trend axis and log scale, and
+    ``CCT(ens, state=...)`` restores them; a single profile's state has none, restoring an
+    ensemble's on one skips them, and an axis another ensemble lacks is left out."""
+    w = cctviz.CCT(ens)
+    w.trend_by, w.trend_log = "jobsize", True
+    w.strip_x, w.strip_y = "jobsize", "problem_size"
+    state = json.loads(json.dumps(w.view_state))  # plain JSON, as a user keeps it
+    axes = {"strip_x": "jobsize", "strip_y": "problem_size", "trend_by": "jobsize"}
+    assert {k: state[k] for k in axes} == axes and state["trend_log"] is True
+    again = cctviz.CCT(ens, state=state)
+    assert {k: getattr(again, k) for k in axes} == axes and again.trend_log is True
+    assert again._trend["by"] == "jobsize" and again._trend["kind"] == "number"
+    assert (again._strip["x"], again._strip["y"]) == ("jobsize", "problem_size")
+    root = int(again.table.roots[0])
+    _check_series(again, _expected(ens, again, root, "jobsize"), "jobsize")
+    # a GraphFrame's view: none of them saved, and the ensemble's skipped
+    g = cctviz.CCT(ens.to_graphframe(), state=state)
+    assert (g.trend_by, g.trend_log, g.strip_x, g.strip_y) == ("", False, "", "")
+    assert not set(axes) & set(g.view_state) and "trend_log" not in g.view_state
+    # another ensemble without these columns: its own axes, the log scale kept
+    gf = ens.to_graphframe()
+    other = cctviz.Ensemble(tmp_path / "other")
+    other.add([gf, gf.deepcopy()], metadata=[{"problem": 1}, {"problem": 2}])
+    o = cctviz.CCT(other, state=state)
+    assert o.trend_by == "problem" and o.trend_log is True and o.strip_x != "jobsize"
+    # a value of the wrong type is a clear error
+    with pytest.raises(TypeError, match=r"state\['trend_log'\] must be a bool; got 'yes'"):
+        cctviz.CCT(ens, state={**state, "trend_log": "yes"})

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
+import traitlets as t
 
 from .. import selection as sel
 from .. import view
@@ -219,6 +220,16 @@ class WidgetPart(bundle.PackedWidget):
         values = view.from_json(state, self._table, self.metrics)
         if "reducer" in values:
             self.reducer = values.pop("reducer")
+        # an Ensemble's strip and trend axes: skipped on a single profile, and each left out
+        # where this ensemble does not offer it (its validator says why)
+        axes = {name: values.pop(name) for name in view.ENSEMBLE_TRAITS if name in values}
         with self.hold_sync():
             for name, value in values.items():
                 setattr(self, name, value)
+            if getattr(self, "_ensemble", None) is None:
+                return
+            for name, value in axes.items():
+                try:
+                    setattr(self, name, value)
+                except t.TraitError:
+                    continue

@@ -1,21 +1,20 @@
 // The painter: draws a picture (picture/picture.js: view tree, layout, scene) on one of the two
 // drawing backends, which it owns — marks, links, bands, legends (view-legends.js), labels
-// (painter-labels.js), status line and breadcrumb — plus the hover tooltip. The picture is the renderer's, read through `picture()`:
+// (painter-labels.js), the selection's marks, status line and breadcrumb (painter-marks.js) —
+// plus the hover tooltip. The picture is the renderer's, read through `picture()`:
 // the painter holds no data of its own. It reads the view state from the store and never
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
 import { metricByName } from "../data/decode.js";
-import { NO_KEY, NO_ROW } from "../data/ids.js";
+import { NO_KEY } from "../data/ids.js";
 import { bandRules } from "../picture/bands.js";
-import { hiddenSelectionText, placeSelection } from "../picture/hidden-selection.js";
 import { callerSegments, NO_LINKS } from "../picture/links.js";
-import { statusText } from "../picture/status-text.js";
-import { pathTo } from "../picture/view-tree.js";
 import { createCanvasBackend } from "./canvas-backend.js";
 import { createChangeRings } from "./change-rings.js";
 import { createHover, createPin } from "./hover.js";
 import { createNavigation } from "./navigation.js";
 import { createPainterLabels } from "./painter-labels.js";
+import { createPainterMarks } from "./painter-marks.js";
 import { createSpreads } from "./spreads.js";
 import { createSvgBackend } from "./svg-backend.js";
 import { viewLegends } from "./view-legends.js";
@@ -62,7 +61,6 @@ export function createPainter({
   const drawable = () => (view().colorBy ? picture() : null);
   /** the item key of a drawn node id, -1 if the table does not have it */
   const keyOf = (/** @type {NodeId} */ id) => picture()?.keyOf(id) ?? NO_KEY;
-  const keysOf = (/** @type {Iterable<NodeId>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
   const screenOf = (/** @type {number} */ key) => {
     const layout = picture()?.layout;
     return { x: camera.toScreenX(layout?.x[key] ?? 0), y: camera.toScreenY(layout?.y[key] ?? 0) };
@@ -117,8 +115,6 @@ export function createPainter({
   const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
   const markList = ({ scene }) => scene.list;
-  /** @type {NodeId[]} the search's matches, labelled first */
-  let matched = [];
   const labels = createPainterLabels({
     doc,
     D,
@@ -133,9 +129,20 @@ export function createPainter({
     keys,
     screenOf,
     keyOf,
-    matched: () => matched,
+    matched: () => shown.matched(),
   });
   const updateLabels = () => labels.update();
+  const shown = createPainterMarks({
+    picture,
+    backend: () => backend,
+    store,
+    chrome,
+    pin,
+    labels,
+    updateLabels,
+    keyOf,
+    dispatch,
+  });
 
   function draw() {
     const pic = drawable();
@@ -150,21 +157,7 @@ export function createPainter({
     const marks = markList(pic);
     b.drawNodes(marks);
     rings.draw(table, marks);
-    showSelection(); // with the status line, which says where hidden selected nodes are
-    b.setCursor(store.cursor !== null && tree.byKey.has(keyOf(store.cursor)) ? keyOf(store.cursor) : null);
-    b.setHighlighted(keysOf(view().highlighted));
-    const focus = view().focus;
-    const t = table;
-    const focusRow = focus === null ? NO_ROW : t.rowOf(focus);
-    chrome.setBreadcrumb(
-      focusRow < 0
-        ? null
-        : pathTo(t.parent, focusRow).map((row) => ({
-            id: t.idOf(row),
-            name: t.names[t.nameCode[row]],
-          })),
-      (id) => dispatch({ type: "focus", id }),
-    );
+    shown.drawn(pic);
   }
   function restyle() {
     const pic = drawable();
@@ -242,40 +235,6 @@ export function createPainter({
     else updateLabels();
   }
 
-  /** The selection's marks: on the selected nodes drawn, and on the glyphs that hide others,
-   * which the status line names (hidden-selection.js). */
-  function showSelection() {
-    const pic = picture();
-    if (!backend || !pic) return;
-    const { table, stats, tree } = pic;
-    const placed = placeSelection(table, tree, store.selection);
-    backend.setSelected(placed.drawn);
-    backend.setHolding(placed.holders);
-    pin(table, store.selection, view().colorBy);
-    const hidden = hiddenSelectionText(table, stats, tree, placed);
-    chrome.setStatus(statusText(table, stats, tree, view(), hidden));
-    if (labels.placed.length) updateLabels(); // the selected nodes' labels come first
-  }
-
-  /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
-  const marks = {
-    selection: showSelection,
-    highlights: () => backend?.setHighlighted(keysOf(view().highlighted)),
-    /** @param {NodeId | null} id */
-    cursor: (id) => backend?.setCursor(id !== null && picture()?.tree.byKey.has(keyOf(id)) ? keyOf(id) : null),
-    /** Matches drawn are outlined; a glyph that hides some is outlined dashed, with their count. @param {NodeId[]} ids */
-    matches(ids) {
-      const pic = picture();
-      if (!backend || !pic) return;
-      const placed = placeSelection(pic.table, pic.tree, ids);
-      backend.setMatches(placed.drawn, placed.holders);
-      // the same matches after a new structure (its labels are placed): labelled first already
-      const same = ids.length === matched.length && ids.every((id, i) => id === matched[i]);
-      matched = ids;
-      if (!same) updateLabels();
-    },
-  };
-
   // where nodes and folds are on screen, and the moves that bring them into view
   const navigation = createNavigation({
     camera,
@@ -321,7 +280,7 @@ export function createPainter({
     moveTooltip(event) {
       chrome.tooltip.move(event, camera.size.width);
     },
-    marks,
+    marks: shown.marks,
     /** The camera moved: the backend and the change rings follow. @param {{ x: number, y: number, k: number }} t @param {boolean} moving */
     setTransform(t, moving) {
       labels.gliding = moving;

@@ -144,6 +144,39 @@ describe("focus and roots", () => {
     expect(drawnIds(container).length).toBe(6);
   });
 
+  test("a deep focus path shows its root and nearest ancestors; a menu lists the rest", () => {
+    const parent = [-1, 0, 1, 2, 3, 4, 5, 6, 7];
+    const spec = payload({
+      parent,
+      names: parent.map((_, i) => (i === 3 ? "<b>x</b>" : `f${i}`)),
+      metrics: { time: parent.map(() => 1), "time (inc)": parent.map((_, i) => 9 - i) },
+    });
+    const { container, renderer, changes } = mount(spec);
+    renderer.setState({ focus: 8 });
+    const nav = container.querySelector(".cct-breadcrumb");
+    const crumbs = [...nav.querySelectorAll(".cct-crumb")].map((b) => b.textContent);
+    expect(crumbs).toEqual(["All", "f0", "f6", "f7", "f8"]);
+    const menu = nav.querySelector("select.cct-crumb-more");
+    expect(menu.getAttribute("aria-label")).toBe("Focus on one of 5 more ancestors");
+    const options = [...menu.options];
+    expect(options.map((o) => o.textContent)).toEqual(["…", "f1", "f2", "<b>x</b>", "f4", "f5"]);
+    expect(menu.querySelector("b")).toBeNull(); // names stay text
+    // every ancestor is one choice away: the menu focuses the one chosen
+    menu.value = "3";
+    menu.dispatchEvent(new Event("change"));
+    expect(changes.at(-1)).toEqual({ focus: 3 });
+    expect(renderer.state.focus).toBe(3);
+    // a path that fits has no menu
+    expect([...container.querySelectorAll(".cct-crumb")].map((b) => b.textContent)).toEqual([
+      "All",
+      "f0",
+      "f1",
+      "f2",
+      "<b>x</b>",
+    ]);
+    expect(container.querySelector("select.cct-crumb-more")).toBeNull();
+  });
+
   test("50 roots: show some, and 'All' is always reachable", () => {
     const parent = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? -1 : i - 1));
     const spec = payload({

@@ -5,12 +5,46 @@ import { append } from "../base/dom.js";
 import { shortenName } from "../picture/label-text.js";
 import { createTooltip } from "./tooltip.js";
 
+/** Crumbs of a long focus path shown after its root (the focused node and its nearest
+ * ancestors); the ones between are listed in the "…" menu. */
+const CRUMBS = 3;
+
+/** @typedef {{ id: import("../data/ids.js").NodeId, name: string }} Crumb */
+
 /**
  * @param {HTMLElement} root the renderer's element (the toolbar, if any, is already in it)
  */
 export function createChrome(root) {
   const header = append(root, "div", { className: "cct-header" });
   const breadcrumb = append(header, "nav", { className: "cct-breadcrumb", attrs: { "aria-label": "Focus path" } });
+  /** The ancestors a long focus path leaves out, as a menu: choosing one focuses it.
+   * @param {Crumb[]} left @param {(id: import("../data/ids.js").NodeId | null) => void} pick */
+  const elided = (left, pick) => {
+    const doc = root.ownerDocument;
+    const menu = /** @type {HTMLSelectElement} */ (
+      append(breadcrumb, "select", {
+        className: "cct-crumb-more",
+        attrs: { "aria-label": `Focus on one of ${left.length} more ancestors`, title: "More ancestors" },
+      })
+    );
+    const head = doc.createElement("option");
+    head.value = "";
+    head.textContent = "…";
+    head.disabled = true;
+    head.selected = true;
+    menu.append(head);
+    for (const { id, name } of left) {
+      const option = doc.createElement("option");
+      option.value = String(id);
+      option.textContent = shortenName(name, 48); // names are text, never markup
+      menu.append(option);
+    }
+    menu.addEventListener("change", () => {
+      const chosen = left.find((c) => String(c.id) === menu.value);
+      menu.value = "";
+      if (chosen) pick(chosen.id);
+    });
+  };
   const status = append(header, "span", { className: "cct-status" });
   const fitNote = append(header, "span", { className: "cct-fit-note" });
   fitNote.hidden = true;
@@ -66,7 +100,9 @@ export function createChrome(root) {
     },
 
     /**
-     * The focus path as buttons ("All" first); `pick(id)` focuses there (null: everything).
+     * The focus path as buttons ("All" first); `pick(id)` focuses there (null: everything). A
+     * path deeper than the header has room for shows its root and its nearest ancestors, and
+     * lists the ones between in a menu ("…"): each ancestor stays one choice away.
      * @param {{ id: import("../data/ids.js").NodeId, name: string }[] | null} path null: nothing is focused
      * @param {(id: import("../data/ids.js").NodeId | null) => void} pick
      */
@@ -79,12 +115,15 @@ export function createChrome(root) {
         b.addEventListener("click", () => pick(id));
       };
       crumb("All", null);
-      for (const { id, name } of path) {
+      // (a menu for two or more: one left out would take the room of its own crumb)
+      const left = path.length > CRUMBS + 2 ? path.slice(1, -CRUMBS) : [];
+      const shown = left.length ? [path[0], null, ...path.slice(-CRUMBS)] : path;
+      for (const step of shown) {
         append(breadcrumb, "span", { text: "›", attrs: { "aria-hidden": "true" } });
-        crumb(shortenName(name, 24), id);
+        if (step) crumb(shortenName(step.name, 24), step.id);
+        else elided(left, pick);
       }
     },
-
     /** @param {string} text read out by screen readers */
     announce(text) {
       announcer.textContent = text;

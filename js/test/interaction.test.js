@@ -39,6 +39,31 @@ describe("collapse and expand", () => {
     expect(drawnIds(container).length).toBe(6);
   });
 
+  test("a collapsed node whose sum of exclusive time passes its inclusive time says the profile counts it twice", () => {
+    // as HPCToolkit's: node 1's exclusive time again in its line, node 2 (1 + 5 + 5 > 8)
+    const spec = payload({
+      parent: [-1, 0, 1, 0, 3],
+      names: ["main", "solve", "solve.c:12", "init", "mesh"],
+      metrics: { time: [1, 5, 5, 2, 3], "time (inc)": [14, 8, 5, 5, 3] },
+      kinds: { time: "exclusive", "time (inc)": "inclusive" },
+      partners: { time: "time (inc)", "time (inc)": "time" },
+    });
+    const { container, renderer } = mount(spec);
+    renderer.setState({ collapsed: [1] });
+    fire(node(container, 1), "pointermove");
+    const note = container.querySelector(".cct-tooltip .cct-tooltip-note");
+    expect(note?.textContent).toBe(
+      "Σ time is more than this node's time (inc) (8): the profile counts some of this time in two nodes " +
+        "(HPCToolkit: a procedure's, again in its loops and lines)",
+    );
+    expect(container.querySelector(".cct-tooltip").textContent).toContain("Σ time");
+    // a subtree whose sum is its inclusive time: no note
+    renderer.setState({ collapsed: [3] });
+    fire(node(container, 3), "pointermove");
+    expect(container.querySelector(".cct-tooltip").textContent).toContain("collapsed: 1 hidden node");
+    expect(container.querySelector(".cct-tooltip .cct-tooltip-note")).toBeNull();
+  });
+
   test("a double-click is the view's: it does not reach the notebook around it", () => {
     const { container } = mount();
     let reached = 0;

@@ -2,6 +2,7 @@
 // rows (ranks…) once Python has answered for it. Reads the picture drawn now; changes nothing
 // but the tooltip and the hover label.
 
+import { metricByName } from "../data/decode.js";
 import { judged } from "../picture/judge.js";
 import { labelMark } from "../picture/scene.js";
 import { focusTotals } from "../picture/shares.js";
@@ -43,12 +44,18 @@ export function createHover({ doc, chrome, camera, D, spreads, now }) {
       judged: judged(table, view),
       focus: focusTotals(table, view.focus === null ? -1 : table.rowOf(view.focus)),
     };
-    // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum
+    // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum;
+    // a collapsed node's sums beside its own inclusive values (the data's subtree totals)
     const sums = table.metrics
       .filter((m) => m.kind === "exclusive" || MAX_KINDS.has(m.kind))
       .map((m) =>
         m.kind === "exclusive"
-          ? { name: `Σ ${m.name}`, kind: m.kind, value: hiddenSum(stats, item, m.name) }
+          ? {
+              name: `Σ ${m.name}`,
+              kind: m.kind,
+              value: hiddenSum(stats, item, m.name),
+              over: inclusiveOf(table, m, item),
+            }
           : { name: `max ${m.name}`, kind: m.kind, value: hiddenMax(stats, item, m.name) },
       );
     const content =
@@ -100,4 +107,18 @@ export function createPin({ doc, chrome, spreads, place }) {
         if (shown === key) chrome.setPinned(null, null);
       });
   };
+}
+
+/**
+ * A collapsed node's value of exclusive metric `m`'s inclusive partner (its share base), which its
+ * subtree's sum of `m` should not exceed; null for other items or without one.
+ * @param {import("../data/decode.js").Table} table @param {import("../data/decode.js").Metric} m
+ * @param {{ kind: string, id: import("../data/ids.js").Row }} item
+ * @returns {{ name: string, value: number } | null}
+ */
+function inclusiveOf(table, m, item) {
+  if (item.kind !== "collapsed" || m.share === null) return null;
+  const base = metricByName(table, m.share);
+  const value = base?.kind === "inclusive" ? base.values[item.id] : Number.NaN;
+  return base && !Number.isNaN(value) ? { name: base.name, value } : null;
 }

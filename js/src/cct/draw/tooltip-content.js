@@ -124,6 +124,10 @@ function cell(doc, row, tag, text) {
   return el;
 }
 
+/** How far a subtree's sum may pass its root's inclusive value (rounding in the profile) before
+ * the tooltip says the profile counts time twice. */
+const OVER_TOLERANCE = 0.001;
+
 /**
  * Tooltip for a collapsed subtree or an aggregate of pruned nodes: how many nodes it hides and the
  * sums of their exclusive metrics; for a collapsed node also the node's own tooltip and inclusive
@@ -131,8 +135,10 @@ function cell(doc, row, tag, text) {
  * @param {Document} doc
  * @param {import("../data/decode.js").Table} table
  * @param {{ kind: string, id: import("../data/ids.js").Row, hidden: import("../data/ids.js").Row[], fold?: boolean }} item
- * @param {{ count: number, sums: { name: string, kind: string, value: number }[] }} hidden rows
- *   named "Σ time" (what adds up) or "max imbalance" (a ratio or a maximum)
+ * @param {{ count: number, sums: { name: string, kind: string, value: number,
+ *   over?: { name: string, value: number } | null }[] }} hidden rows named "Σ time" (what adds
+ *   up) or "max imbalance" (a ratio or a maximum); `over`: a collapsed node's inclusive value of
+ *   the same quantity, which the sum should not exceed
  * @param {Parameters<typeof tooltipContent>[3]} view
  */
 export function aggregateContent(doc, table, item, hidden, view) {
@@ -153,6 +159,16 @@ export function aggregateContent(doc, table, item, hidden, view) {
     cell(doc, row, "th", s.name);
     cell(doc, row, "td", KIND_MARK[/** @type {keyof typeof KIND_MARK} */ (s.kind)] ?? "").className = "cct-kind";
     cell(doc, row, "td", formatValue(s.value)).className = "cct-value";
+  }
+  // a sum over the node's inclusive value: the profile counts some time in two nodes. Said, as
+  // the analyst would otherwise take one of the two numbers for wrong
+  for (const s of hidden.sums) {
+    if (!s.over || !(s.value > s.over.value * (1 + OVER_TOLERANCE))) continue;
+    const warn = box.appendChild(doc.createElement("div"));
+    warn.className = "cct-tooltip-note";
+    warn.textContent =
+      `${s.name} is more than this node's ${s.over.name} (${formatValue(s.over.value)}): the profile ` +
+      "counts some of this time in two nodes (HPCToolkit: a procedure's, again in its loops and lines)";
   }
   const note = box.appendChild(doc.createElement("div"));
   note.className = "cct-tooltip-reducer";

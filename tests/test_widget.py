@@ -171,8 +171,11 @@ def test_bundle_is_built_and_used() -> None:
 # (picture/links.js, ~0.9 KB: no object per link of a 10^5-node view for collections to copy).
 # Lowered to 270/101 KB on 2026-11-28: the release build drops d3-scale-chromatic's ~40 schemes
 # no palette uses (js/pure-schemes.mjs, -8.6 KB), while the marks as columns added ~2 KB.
-BUNDLE_BUDGET_MINIFIED = 270 * 1024
-BUNDLE_BUDGET_GZIPPED = 101 * 1024
+# Raised to 272/102 KB the same day (~2.2 KB, 0.8 KB gzipped): an SVG view's static picture from
+# its own drawing, the breadcrumb's menu of the ancestors a deep focus path leaves out, the trend
+# pane's "…" button, the collapsed tooltip's note on an exclusive sum over the inclusive time.
+BUNDLE_BUDGET_MINIFIED = 272 * 1024
+BUNDLE_BUDGET_GZIPPED = 102 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

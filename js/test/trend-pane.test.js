@@ -99,7 +99,7 @@ describe("the trend pane", () => {
     const { pane, el, calls } = mount();
     pane.setData(
       trend({
-        path: [0, 1, 2, 3, 5, 6].map((id) => ({ id, name: `n${id}` })),
+        path: [0, 1, 2, 3, 5, 6, 7].map((id) => ({ id, name: `n${id}` })),
       }),
     );
     const [node, child] = el.querySelectorAll(".cct-trend-chart");
@@ -111,36 +111,41 @@ describe("the trend pane", () => {
     expect(child.getAttribute("aria-label")).toBe("Select solve");
     // the path: the root, an ellipsis, the nearest ancestors, the node itself as text
     const path = el.querySelector(".cct-trend-path");
-    expect(path.textContent).toBe("n0›…›n2›n3›n5›n6");
+    expect(path.textContent).toBe("n0›…›n3›n5›n6›n7");
     const buttons = [...path.querySelectorAll("button")];
-    expect(buttons.map((b) => b.textContent)).toEqual(["n0", "…", "n2", "n3", "n5"]);
+    expect(buttons.map((b) => b.textContent)).toEqual(["n0", "…", "n3", "n5", "n6"]);
     buttons[0].click();
     buttons[4].click();
-    expect(calls.select).toEqual([1, 1, 0, 5]);
+    expect(calls.select).toEqual([1, 1, 0, 6]);
     expect(path.querySelector("strong").getAttribute("aria-current")).toBe("location");
   });
 
   test("the ellipsis of a long path is a button that shows the ancestors left out", () => {
     const { pane, el, calls } = mount();
-    const long = trend({ path: [0, 1, 2, 3, 5, 6].map((id) => ({ id, name: `n${id}` })) });
-    pane.setData(long);
+    // one ancestor left out would take the room of its own button: none is
+    pane.setData(trend({ path: [0, 1, 2, 3, 5, 6].map((id) => ({ id, name: `n${id}` })) }));
     const path = /** @type {HTMLElement} */ (el.querySelector(".cct-trend-path"));
+    expect(path.textContent).toBe("n0›n1›n2›n3›n5›n6");
+    expect(path.querySelector("button.cct-trend-more")).toBeNull();
+    const long = trend({ path: [0, 1, 2, 3, 4, 5, 6].map((id) => ({ id, name: `n${id}` })) });
+    pane.setData(long);
     const more = /** @type {HTMLButtonElement} */ (path.querySelector("button.cct-trend-more"));
     expect(more.textContent).toBe("…");
-    expect(more.title).toBe("Show the 1 ancestor left out");
+    expect(more.title).toBe("Show the 2 ancestors left out");
+    expect(path.textContent).toBe("n0›…›n3›n4›n5›n6");
     more.click();
     expect(calls.select).toEqual([]); // it selects nothing
-    expect(path.textContent).toBe("n0›n1›n2›n3›n5›n6");
+    expect(path.textContent).toBe("n0›n1›n2›n3›n4›n5›n6");
     const buttons = [...path.querySelectorAll("button")];
-    expect(buttons.map((b) => b.textContent)).toEqual(["n0", "n1", "n2", "n3", "n5"]);
+    expect(buttons.map((b) => b.textContent)).toEqual(["n0", "n1", "n2", "n3", "n4", "n5"]);
     expect(path.ownerDocument.activeElement).toBe(buttons[1]); // the first ancestor it showed
     buttons[1].click();
     expect(calls.select).toEqual([1]);
     // the same node again (a resize, the log switch) keeps the path whole; another shortens it
     pane.setData(long);
     expect(path.querySelector("button.cct-trend-more")).toBeNull();
-    pane.setData(trend({ path: [0, 1, 2, 3, 5, 7].map((id) => ({ id, name: `n${id}` })) }));
-    expect(path.textContent).toBe("n0›…›n2›n3›n5›n7");
+    pane.setData(trend({ path: [0, 1, 2, 3, 4, 5, 7].map((id) => ({ id, name: `n${id}` })) }));
+    expect(path.textContent).toBe("n0›…›n3›n4›n5›n7");
   });
 
   test("the axis menu offers the metadata columns; log axes for a number axis only", () => {

@@ -2,6 +2,7 @@
 // of folds to fit), the stage the tree is drawn in, the tooltip's box, the screen-reader
 // announcer and the pinned spread. It shows what it is given; it holds no view state.
 import { append } from "../base/dom.js";
+import { elidePath } from "../base/elide-path.js";
 import { shortenName } from "../picture/label-text.js";
 import { createTooltip } from "./tooltip.js";
 
@@ -115,9 +116,7 @@ export function createChrome(root) {
         b.addEventListener("click", () => pick(id));
       };
       crumb("All", null);
-      // (a menu for two or more: one left out would take the room of its own crumb)
-      const left = path.length > CRUMBS + 2 ? path.slice(1, -CRUMBS) : [];
-      const shown = left.length ? [path[0], null, ...path.slice(-CRUMBS)] : path;
+      const { shown, left } = elidePath(path, CRUMBS);
       for (const step of shown) {
         append(breadcrumb, "span", { text: "›", attrs: { "aria-hidden": "true" } });
         if (step) crumb(shortenName(step.name, 24), step.id);

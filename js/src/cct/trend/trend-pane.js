@@ -7,6 +7,7 @@
 // untrusted text: they go in as text, never as markup.
 import { select } from "d3-selection";
 import { append } from "../base/dom.js";
+import { elidePath } from "../base/elide-path.js";
 import { CHART, PAGE_LOOK, plotChart } from "./trend-chart.js";
 import { asTrend, offersLog, scalesOf, shareText } from "./trend-data.js";
 
@@ -21,8 +22,8 @@ export { CHART };
  * @property {(log: boolean) => void} onLog the user switched log axes
  */
 
-/** Ancestors the breadcrumb shows at most before the node (the root and the nearest ones). */
-const CRUMBS = 4;
+/** Nearest ancestors a long path shows before the node, after its root (base/elide-path.js). */
+const NEAREST = 3;
 
 /**
  * @param {HTMLElement} parent
@@ -55,11 +56,11 @@ export function createTrendPane(parent, handlers) {
   const drawPath = (/** @type {Trend} */ d) => {
     crumbs.replaceChildren();
     const up = d.path.slice(0, -1);
-    const shown = up.length > CRUMBS && !wholePath ? [up[0], null, ...up.slice(-(CRUMBS - 1))] : up;
+    const { shown, left } = wholePath ? { shown: up, left: [] } : elidePath(up, NEAREST);
     for (const step of shown) {
       if (step === null) {
         // the ancestors left out, behind a button that shows them (no dead end)
-        const hidden = up.length - CRUMBS;
+        const hidden = left.length;
         const more = append(crumbs, "button", {
           className: "cct-trend-more",
           text: "…",

@@ -3,13 +3,15 @@
 Long work (reading a big GraphFrame into the widget, exporting a figure, the table pane over a
 big tree) runs inside ``work(what, stages)``; the code doing it says where it is with
 ``stage(name)``, wherever it is (a no-op outside ``work``), so adapters need no reporter passed
-down. Nothing shows for work that ends within ``DELAY`` seconds. After that a progress line
-appears and is redrawn in place: in a notebook an output of the running cell (an IPython display
-handle: a bar and a line of text, emptied when the work ends), on a terminal tqdm's line, nowhere
-when stderr is not a terminal (a batch job's log is not filled with bars). It names the work,
-its stage, how many stages are done and the time taken. Work interrupted (Ctrl-C, Jupyter's
-"interrupt kernel": a ``KeyboardInterrupt``) or failing leaves the line saying so; the exception
-goes on to the caller, and the callers clean up what they started.
+down; work over many like things says how far it is with ``count(name, done, total, unit)``
+("reading profiles: 40 of 150", a bar of profiles). Nothing shows for work that ends within
+``DELAY`` seconds. After that a progress line appears and is redrawn in place: in a notebook an
+output of the running cell (an IPython display handle: a bar and a line of text, emptied when
+the work ends), on a terminal tqdm's line, nowhere when stderr is not a terminal (a batch job's
+log is not filled with bars). It names the work, its stage, how many stages (or counted things)
+are done and the time taken. Work interrupted (Ctrl-C, Jupyter's "interrupt kernel": a
+``KeyboardInterrupt``), stopped (a generator closed early) or failing leaves the line saying
+so; the exception goes on to the caller, and the callers clean up what they started.
 
 The line is drawn by a thread (a stage may take seconds with no call to ``stage``); it runs in a
 copy of the caller's context, so that Jupyter puts the line under the running cell.
@@ -31,13 +33,15 @@ DELAY = 1.0
 REDRAW = 0.5
 """Seconds between redraws of a shown line (its time taken goes on)."""
 
-BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} stages [{elapsed}]"
+BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} {unit} [{elapsed}]"
 
 
 class Line(Protocol):
     """Where progress shows: ``show`` draws it (again), ``end`` leaves ``text`` or nothing."""
 
-    def show(self, description: str, done: int, total: int, elapsed: float) -> None: ...
+    def show(
+        self, description: str, done: int, total: int, elapsed: float, unit: str = "stages"
+    ) -> None: ...
 
     def end(self, text: str | None) -> None: ...
 
@@ -50,6 +54,7 @@ class Work:
         self.stages = list(stages)
         self.done = 0  # stages finished
         self.current = ""
+        self._counted: tuple[int, int, str] | None = None  # done, total, unit of a counted stage
         self._start = time.perf_counter()
         self._line: Line | None = None
         self._lock = threading.Lock()
@@ -66,12 +71,27 @@ class Work:
         self._thread.start()
 
     def stage(self, name: str) -> None:
-        """Now doing ``name``: a listed stage counts the ones before it as done."""
+        """Now doing ``name``: a listed stage counts the ones before it as done. During a
+        counted stage, an unlisted one (done for each counted thing) leaves the count shown."""
         with self._lock:
+            if self._counted is not None and name not in self.stages:
+                return
+            self._counted = None
             if name in self.stages:
                 self.done = max(self.done, self.stages.index(name))
             self.current = name
             self._show()
+
+    def count(self, name: str, done: int, total: int, unit: str) -> None:
+        """Now doing ``name``, ``done`` of ``total`` ``unit`` so far: drawn at once when it
+        starts or ends, else at the next redraw (counting each of 100,000 files costs nothing)."""
+        with self._lock:
+            if name in self.stages:
+                self.done = max(self.done, self.stages.index(name))
+            self.current = f"{name}: {done} of {total}"
+            self._counted = (done, total, unit)
+            if done in (0, total):
+                self._show()
 
     def end(self, error: BaseException | None) -> None:
         """The work is over: finished (its line goes), or stopped by ``error`` (it stays)."""
@@ -83,7 +103,11 @@ class Work:
             if error is None:
                 line.end(None)
                 return
-            outcome = "interrupted" if isinstance(error, KeyboardInterrupt) else "failed"
+            outcome = (
+                "interrupted" if isinstance(error, KeyboardInterrupt)
+                else "stopped" if isinstance(error, GeneratorExit)
+                else "failed"
+            )  # fmt: skip
             seconds = time.perf_counter() - self._start
             line.end(f"{self._description(outcome)} (after {seconds:.1f} s)")
 
@@ -94,7 +118,11 @@ class Work:
     def _show(self) -> None:
         if self._line is not None:
             elapsed = time.perf_counter() - self._start
-            self._line.show(self._description(), self.done, len(self.stages), elapsed)
+            if self._counted is not None:
+                done, total, unit = self._counted
+                self._line.show(self._description(), done, total, elapsed, unit)
+            else:
+                self._line.show(self._description(), self.done, len(self.stages), elapsed)
 
     def _draw(self) -> None:
         if DELAY > 0:
@@ -145,6 +173,14 @@ def stage(name: str) -> None:
         job.stage(name)
 
 
+def count(name: str, done: int, total: int, unit: str) -> None:
+    """Say how far the current work is in stage ``name``: ``done`` of ``total`` ``unit``
+    (``count("reading profiles", 40, 150, "profiles")``); nothing outside ``work``."""
+    job = _current.get()
+    if job is not None:
+        job.count(name, done, total, unit)
+
+
 def new_line() -> Line | None:
     """Where progress shows now: the notebook's running cell, the terminal, or nowhere."""
     if _in_kernel():
@@ -167,12 +203,14 @@ class NotebookLine:
 
         self._handle = display({"text/plain": ""}, raw=True, display_id=True)
 
-    def show(self, description: str, done: int, total: int, elapsed: float) -> None:
+    def show(
+        self, description: str, done: int, total: int, elapsed: float, unit: str = "stages"
+    ) -> None:
         from tqdm.std import tqdm
 
         # tqdm's formatter, as on a terminal: the bar in block characters, the stages, the time
         line = tqdm.format_meter(
-            done, total, elapsed, ncols=100, prefix=description, bar_format=BAR_FORMAT
+            done, total, elapsed, ncols=100, prefix=description, unit=unit, bar_format=BAR_FORMAT
         )
         self._handle.update({"text/plain": line}, raw=True)
 
@@ -187,15 +225,17 @@ class TerminalLine:
     def __init__(self) -> None:
         self._bar: Any = None
 
-    def show(self, description: str, done: int, total: int, elapsed: float) -> None:
+    def show(
+        self, description: str, done: int, total: int, elapsed: float, unit: str = "stages"
+    ) -> None:
         from tqdm.std import tqdm
 
         if self._bar is None:  # made here, to draw its first line with the description
             self._bar = tqdm(
                 total=total, initial=done, desc=description, bar_format=BAR_FORMAT,
-                leave=False, file=sys.stderr,
+                unit=unit, leave=False, file=sys.stderr,
             )  # fmt: skip
-        self._bar.n = done
+        self._bar.n, self._bar.total, self._bar.unit = done, total, unit
         self._bar.start_t = self._bar._time() - elapsed
         self._bar.set_description(description)
 

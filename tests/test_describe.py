@@ -105,7 +105,11 @@ def test_describe_of_an_ensemble_tells_its_profiles_imbalance_and_changes(tmp_pa
     )
     w = cctviz.CCT(ens)
     out = w.describe()
-    assert out.startswith(f"## cctviz\\.Ensemble {text(str(ens.path))} \\(60 profiles\\)")
+    # the store's version: cctviz.Ensemble(path, version=...) gives the same numbers again
+    head = (
+        f"## cctviz\\.Ensemble {text(str(ens.path))} \\(60 profiles, store version {ens.version}\\)"
+    )
+    assert out.startswith(head)
     assert "profiles combined by mean" in out and "max ÷ mean over profiles" in out
     changes = next(x for x in out.splitlines() if x.startswith("**Changes** along launchdate"))
     own = w.changes[w.changes["cause"] == "exclusive"].iloc[0]

@@ -222,6 +222,7 @@ def test_a_figure_names_the_store_and_the_filter(ens: Any) -> None:
     assert snap.source == f"cctviz.Ensemble {ens.path}"
     assert snap.ensemble == {
         "store": str(ens.path),
+        "version": ens.version,  # cctviz.Ensemble(store, version=...) remakes it
         "where": "compiler = 'gcc-12'",
         "profiles": len(ens.where("compiler = 'gcc-12'")),
         "of": 60,

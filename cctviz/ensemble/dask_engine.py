@@ -7,32 +7,31 @@ and their quantile taken as pandas does (a sketch would be approximate; exact is
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import reducers as red
-from .store import parts
+from .store import Tables
 
 
 class DaskEngine:
     """Reductions of one store on the cluster of ``client`` (a ``distributed.Client``)."""
 
-    def __init__(self, client: Any, root: Path) -> None:
+    def __init__(self, client: Any, tables: Tables) -> None:
         if not hasattr(client, "submit") or not hasattr(client, "scheduler_info"):
             raise TypeError(
                 "engine= takes a dask.distributed Client (or None / 'duckdb' for the embedded "
                 f"engine); got {type(client).__name__}"
             )
         self.client = client
-        self.root = root
+        self.tables = tables
 
     def _values(self, metric: str, profiles: Any) -> Any:
         import dask.dataframe as dd
 
-        files = [str(p) for p in parts(self.root, "values")]
+        files = self.tables.snapshot().files("values")  # the committed batches' files
         frame = dd.read_parquet(files, columns=["profile", "key", metric])
         if profiles:
             frame = frame[frame["profile"].isin(list(profiles))]

@@ -15,14 +15,16 @@ import pandas as pd
 
 from ..adapters.reduce import check_reducer
 from . import reducers as red
-from .engine import DuckEngine
+from .commit import add_rows
+from .engine import DuckEngine, Filter, WhereError
 from .ingest import read_all
 from .profile import ProfileRows
 from .sources import Skipped, items
-from .store import new_batch, open_folder, parts, write_part
+from .store import StoreError, Tables, open_folder
 from .tree import find_key, preorder
 
-FLUSH_ROWS = 2_000_000  # value rows held before they are written as a part (~100 MB)
+FLUSH_ROWS = 2_000_000  # value rows held before they are committed as a batch (~100 MB)
+MAX_BINS = 100_000  # a histogram's bins at most: more is no picture, and memory grows with them
 
 
 @dataclass
@@ -30,26 +32,36 @@ class _Shared:
     """What the sub-ensembles of one store share: the store, the engines, the skipped files."""
 
     root: Path
+    tables: Tables
     duck: DuckEngine
     dask: Any = None
     skipped: list[Skipped] = field(default_factory=list)
-    tree: pd.DataFrame | None = None  # the union tree of the node parts ``tree_parts``
-    tree_parts: tuple[Path, ...] = ()
+    tree: pd.DataFrame | None = None  # the union tree of the node files ``tree_parts``
+    tree_parts: tuple[str, ...] = ()
 
 
 class Ensemble:
     """An ensemble store in the folder ``path`` (created if missing), queried with DuckDB, or
-    with Dask when ``engine`` is a ``distributed.Client``.
+    with Dask when ``engine`` is a ``distributed.Client``. ``version``: the store as it was at
+    that commit (see ``version``; read only).
 
     >>> ens = cctviz.Ensemble("runs.cctviz")
     >>> ens.add("nightly/**/*.cali")                       # paths, globs, GraphFrames, a Thicket
     >>> ens.where("problem_size == 30").reduce("Avg time/rank")
     """
 
-    def __init__(self, path: str | os.PathLike[str], engine: Any = None, *, create: bool = True):
-        root = open_folder(path, create)
-        self._shared = _Shared(root, DuckEngine(root), _dask_engine(engine, root))
-        self._where: tuple[str, ...] = ()
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        engine: Any = None,
+        *,
+        create: bool = True,
+        version: int | None = None,
+    ):
+        root = open_folder(path, create and version is None)
+        tables = Tables(root, version)
+        self._shared = _Shared(root, tables, DuckEngine(tables), _dask_engine(engine, tables))
+        self._where: tuple[Filter, ...] = ()
 
     # -- what it holds ---------------------------------------------------------------------
     @property
@@ -57,9 +69,21 @@ class Ensemble:
         return self._shared.root
 
     @property
+    def version(self) -> int | None:
+        """The store's version: the number of its profiles table's last commit (an ``add`` that
+        adds profiles makes at least one, per ~2 million values for a large one; numbers may
+        skip: new metadata columns are a commit of their own), or the version it was opened
+        at (``Ensemble(path, version=N)``). Figures and ``w.describe()`` record it."""
+        return self._shared.tables.snapshot().version
+
+    @property
     def filters(self) -> tuple[str, ...]:
-        """The profile filters of this (sub-)ensemble, all of which a profile passes."""
-        return self._where
+        """The profile filters of this (sub-)ensemble, all of which a profile passes, as
+        conditions (``select``'s ids as ``profile IN ('...', ...)``: what a figure records)."""
+        return tuple(
+            f if isinstance(f, str) else "profile IN ({})".format(", ".join(map(_quoted, f)))
+            for f in self._where
+        )
 
     @property
     def profiles(self) -> pd.DataFrame:
@@ -88,14 +112,16 @@ class Ensemble:
         key: ``parent`` (key), ``name``, ``path``, ``depth``, ``file``, ``line``, ``module``,
         ``type`` and ``frame`` (the frame's attributes as JSON)."""
         shared = self._shared
-        now = tuple(parts(shared.root, "nodes"))  # another process may have added some
+        now = tuple(shared.tables.snapshot().files("nodes"))  # another process may have added
         if shared.tree is None or shared.tree_parts != now:
             shared.tree, shared.tree_parts = preorder(shared.duck.nodes()), now
         return shared.tree
 
     def __repr__(self) -> str:
-        where = f", where {' and '.join(self._where)}" if self._where else ""
-        return f"<cctviz.Ensemble {self.path}: {len(self)} profiles{where}>"
+        where = f", where {' and '.join(self.filters)}" if self._where else ""
+        pinned = self._shared.tables.pinned
+        at = f" at version {pinned}" if pinned is not None else ""
+        return f"<cctviz.Ensemble {self.path}{at}: {len(self)} profiles{where}>"
 
     # -- adding ----------------------------------------------------------------------------
     def add(
@@ -117,8 +143,16 @@ class Ensemble:
         are combined with ``reducer`` at ingest (mean, sum, min, max, std, imbalance); with
         ``ranks=True`` the per-rank rows are kept as well (see ``ranks``)."""
         check_reducer(reducer)
-        found, unreadable = items(source, metadata)
         shared = self._shared
+        if shared.tables.pinned is not None:
+            raise StoreError(
+                f"{self!r} is the store as it was at version {shared.tables.pinned}: read only. "
+                f"Add to cctviz.Ensemble({str(self.path)!r})"
+            )
+        from .verify import check_writable
+
+        check_writable(shared.tables)  # nothing is written into a store that does not verify
+        found, unreadable = items(source, metadata)
         shared.skipped += unreadable
         known = shared.duck.hashes()
         todo = []
@@ -134,31 +168,42 @@ class Ensemble:
                 continue
             rows.append(result)
             held += len(result.values)
-            if held >= FLUSH_ROWS:  # written as they come: memory stays bounded
-                self._write(rows)
-                added, rows, held = added + len(rows), [], 0
+            if held >= FLUSH_ROWS:  # committed as they come: memory stays bounded
+                added, rows, held = added + self._write(rows), [], 0
         if rows:
-            self._write(rows)
-        return added + len(rows)
+            added += self._write(rows)
+        return added
 
-    def _write(self, rows: list[ProfileRows]) -> None:
+    def _write(self, rows: list[ProfileRows]) -> int:
+        """Commits ``rows`` as one batch (cctviz.ensemble.commit): all of it or nothing."""
         shared = self._shared
-        batch = new_batch()
-        known = shared.duck.node_keys()
-        nodes = pd.concat([r.nodes for r in rows], ignore_index=True).drop_duplicates("key")
-        nodes = nodes[~nodes["key"].isin(known)]
-        kinds = pd.concat([r.kinds for r in rows], ignore_index=True).drop_duplicates("metric")
-        values = pd.concat([r.values for r in rows], ignore_index=True)
-        profiles = pd.DataFrame([r.meta for r in rows])
-        # values and metadata first, profiles last: a profile row says its values are there
-        write_part(shared.root, "nodes", nodes, batch)
-        write_part(shared.root, "metrics", kinds, batch)
-        write_part(shared.root, "values", values, batch)
-        per_rank = [r.ranks for r in rows if r.ranks is not None]
-        if per_rank:
-            write_part(shared.root, "ranks", pd.concat(per_rank, ignore_index=True), batch)
-        write_part(shared.root, "profiles", profiles, batch)
+        duck = shared.duck
+        added = add_rows(shared.tables, rows, duck.hashes, duck.node_keys)
         shared.tree = None
+        return added
+
+    def verify(self, *, deep: bool = False) -> Any:
+        """What the store holds and whether every file of it reads: a ``Verification`` (its
+        ``ok``, ``problems`` and one row per file in ``parts``). ``deep=True`` reads every file
+        whole, not only its footer."""
+        from .verify import verify
+
+        return verify(self._shared.tables, deep=deep)
+
+    def repair(self, *, grace: float = 3600.0) -> Any:
+        """Drops what no reader counts and what cannot be read: files of adds that never
+        committed (killed; older than ``grace`` seconds, so that an add running now is left
+        alone), files no table lists, and the batches holding a damaged file (their profiles
+        are then missing: add them again). Returns what it dropped (a ``Verification`` of the
+        store after, with ``dropped``)."""
+        from .verify import repair
+
+        shared = self._shared
+        if shared.tables.pinned is not None:
+            raise StoreError(f"{self!r} is read only: repair cctviz.Ensemble({str(self.path)!r})")
+        report = repair(shared.tables, grace)
+        shared.tree = None
+        return report
 
     @classmethod
     def from_thicket(cls, tk: Any, path: str | os.PathLike[str], **kwargs: Any) -> Ensemble:
@@ -172,12 +217,33 @@ class Ensemble:
         """The sub-ensemble of the profiles whose metadata pass ``condition``, a SQL condition
         (DuckDB) such as ``"problem_size == 30 and launchdate >= '2023-09-06'"``. Lazy: nothing
         is read until a query; conditions add up (``ens.where(a).where(b)``)."""
-        if not isinstance(condition, str) or not condition.strip():
-            raise ValueError("where() takes a SQL condition on the profiles' metadata, as text")
+        from .where import check
+
+        condition = check(condition, self._shared.duck.profile_columns())
+        return self._sub(condition, f"{condition!r}")
+
+    def select(self, profiles: Any) -> Ensemble:
+        """The sub-ensemble of the profiles with these ids (an id, or a list of ids as in
+        ``profiles``' index); an id the ensemble lacks is a KeyError."""
+        ids = [profiles] if isinstance(profiles, str) else list(profiles)
+        if not ids or not all(isinstance(i, str) for i in ids):
+            raise TypeError(
+                f"select() takes profile ids (text), as ens.profiles.index; got {ids!r:.80}"
+            )
+        missing = sorted(set(ids) - set(self.profiles.index))
+        if missing:
+            raise KeyError(f"no profile {missing[0]!r} in {self!r} ({len(missing)} ids missing)")
+        return self._sub(tuple(dict.fromkeys(ids)), f"{len(ids)} profile ids")
+
+    def _sub(self, condition: Filter, said: str) -> Ensemble:
         sub = object.__new__(Ensemble)
         sub._shared = self._shared
         sub._where = (*self._where, condition)
-        sub.profiles  # noqa: B018 - runs the filter once: a bad condition fails here, clearly
+        if not len(sub.profiles):  # runs the filter once: a bad condition fails here, clearly
+            raise WhereError(
+                f"no profile passes {said}: {len(self)} profiles do not "
+                "(ens.profiles shows their metadata)"
+            )
         return sub
 
     @property
@@ -241,8 +307,13 @@ class Ensemble:
     def histogram(self, node: Any, metric: str, bins: int = 16) -> pd.DataFrame:
         """``bins`` equal bins of ``metric`` at ``node`` over the selected profiles: columns
         ``low``, ``high`` and ``count``."""
-        if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
-            raise ValueError(f"bins is a whole number ≥ 1; got {bins!r}")
+        if (
+            not isinstance(bins, (int, np.integer))
+            or isinstance(bins, bool)
+            or not 1 <= bins <= MAX_BINS
+        ):
+            raise ValueError(f"bins is a whole number from 1 to {MAX_BINS:,}; got {bins!r}")
+        bins = int(bins)
         values = self.distribution(node, metric)["value"].to_numpy(np.float64)
         values = values[np.isfinite(values)]
         counts, edges = (
@@ -316,10 +387,9 @@ class Ensemble:
 
     def at(self, profile: str) -> Any:
         """One profile of the store (its id, see ``profiles``) as a Hatchet GraphFrame."""
-        if profile not in self.profiles.index:
+        if not isinstance(profile, str) or profile not in self.profiles.index:
             raise KeyError(f"no profile {profile!r} in {self!r}")
-        quoted = profile.replace("'", "''")
-        return self.where(f"profile = '{quoted}'").to_graphframe("mean")
+        return self.select([profile]).to_graphframe("mean")
 
     def to_thicket(self, where: str | None = None) -> Any:
         """The selected profiles (and ``where``, a further filter) as a Thicket, so that
@@ -337,9 +407,14 @@ class Ensemble:
         return to_graphframe(self, reducer)
 
 
-def _dask_engine(engine: Any, root: Path) -> Any:
+def _quoted(text: str) -> str:
+    """Text as a SQL literal, for showing and recording a filter (queries get parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _dask_engine(engine: Any, tables: Tables) -> Any:
     if engine is None or engine == "duckdb":
         return None
     from .dask_engine import DaskEngine
 
-    return DaskEngine(engine, root)
+    return DaskEngine(engine, tables)

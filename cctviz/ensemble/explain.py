@@ -27,8 +27,7 @@ def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
     first, last = axis_text(runs[by].iloc[0]), axis_text(runs[by].iloc[-1])
     if len(runs) == 1:
         return ens.at(str(runs.index[0])), f"{by} {first}"
-    ids = ", ".join("'" + str(p).replace("'", "''") + "'" for p in runs.index)
-    median = ens.where(f"profile IN ({ids})").to_graphframe("median")
+    median = ens.select([str(p) for p in runs.index]).to_graphframe("median")
     return median, f"{by} {first} … {last} (median of {len(runs)})"
 
 

@@ -11,6 +11,7 @@ gives the ids of the profiles in its range (``profile IN (...)``)."""
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,8 @@ METRIC = "metric:"
 NOT_AXES = ("hash", "source", "nodes")
 """Columns cctviz adds to every profile: not offered as axes."""
 FIGURE_OF_MERIT = "figure_of_merit"
+DATES_MS = 9.2e12
+"""Milliseconds since 1970 that a pandas Timestamp holds, either side (about 292 years)."""
 
 
 @dataclass(frozen=True)
@@ -155,18 +158,38 @@ def _short(values: np.ndarray) -> list[float]:
     return [float(f"{v:.8g}") if abs(v) < 1e11 else round(float(v), -3) for v in values]
 
 
+def _end(value: Any) -> float | None:
+    """A brush's end: a finite number (not a bool, a text or anything nested), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        end = float(value)
+    except OverflowError:  # an int past a float's range
+        return None
+    return end if math.isfinite(end) else None
+
+
 def _range(value: Any, name: str) -> tuple[float, float] | None:
     if value is None:
         return None
-    ok = isinstance(value, (list, tuple)) and len(value) == 2
-    pair = [
-        float(v) if ok and isinstance(v, (int, float)) and not isinstance(v, bool) else None
-        for v in (value if ok else (None, None))
-    ]
-    low, high = pair
-    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
-        raise ValueError(f"brush: {name} is [low, high] (finite numbers) or null; got {value!r}")
+    pair = value if isinstance(value, (list, tuple)) and len(value) == 2 else (None, None)
+    low, high = _end(pair[0]), _end(pair[1])
+    if low is None or high is None:
+        shown = reprlib.repr(value)  # a forged brush may be huge: its start only
+        raise ValueError(f"brush: {name} is [low, high] (finite numbers) or null; got {shown}")
     return (min(low, high), max(low, high))
+
+
+def ranges(content: dict[str, Any]) -> dict[str, list[float] | None]:
+    """The brushed ranges of a ``brush`` request from the page, checked: ``x`` and ``y`` each
+    [low, high] (finite numbers, in the order sent: the strip draws them again) or None; a
+    ``ValueError`` for anything else (a text, NaN, a list of another length, a nested object).
+    Nothing of the page's text reaches SQL: ``condition`` writes numbers and timestamps."""
+    out: dict[str, list[float] | None] = {}
+    for side in ("x", "y"):
+        value: Any = content.get(side)
+        out[side] = None if _range(value, side) is None else [float(v) for v in value]
+    return out
 
 
 def _rounded(value: float, up: bool) -> str:
@@ -200,6 +223,8 @@ def condition(ens: Any, options: list[Axis], x: str, y: str, brush: dict[str, An
             inside = values.index[(values >= low) & (values <= high)]
             parts.append(f"profile IN ({', '.join(map(_literal, inside)) or 'NULL'})")
         elif axis.kind == "date":
+            if not -DATES_MS < low <= high < DATES_MS:
+                raise ValueError(f"brush: {side} is past the dates pandas holds (1677 to 2262)")
             ends = [pd.Timestamp(v, unit="ms").isoformat() for v in (low, high)]
             parts.append(
                 f"{quote(axis.name)} BETWEEN TIMESTAMP '{ends[0]}' AND TIMESTAMP '{ends[1]}'"
@@ -211,11 +236,14 @@ def condition(ens: Any, options: list[Axis], x: str, y: str, brush: dict[str, An
     return " AND ".join(parts)
 
 
-def provenance(ens: Any, where: str, reduced: Any) -> dict[str, Any]:
-    """What a figure of an ensemble view records: the store, the filters, how many profiles."""
+def provenance(ens: Any, where: str, reduced: Any, version: int | None) -> dict[str, Any]:
+    """What a figure of an ensemble view records: the store and its version (to remake the
+    figure from the same data: ``cctviz.Ensemble(store, version=...)``), the filters, how many
+    profiles."""
     filters = [*ens.filters, *([where] if where else [])]
     return {
         "store": str(ens.path),
+        "version": version,
         "where": " and ".join(f"({f})" for f in filters) if len(filters) > 1 else "".join(filters),
         "profiles": len(reduced),
         "of": len(ens),

@@ -13,15 +13,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .commit import append, commit_profiles
 from .keys import ROOT, frame_text, key_of
-from .store import new_batch, open_folder, write_part
+from .store import Tables, new_batch, open_folder
 
 PHASES = ("init", "setup", "solve", "exchange", "output", "finalize")
 KERNELS = ("CalcForce", "Integrate", "ApplyBC", "Reduce", "Gather", "Scatter", "Pack", "Unpack")
 MPI = ("MPI_Allreduce", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Barrier", "MPI_Bcast")
 COMPILERS = ("gcc-12", "clang-16", "intel-2023")
 JOB_SIZES = (64, 128, 256, 512, 1024)
-BATCH = 200  # profiles per Parquet part
+BATCH = 200  # profiles per Parquet file of the values
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,8 @@ def ensemble(
             "frame": frames,
         }
     )
-    batch = new_batch()
-    write_part(root, "nodes", nodes, batch)
+    batch = new_batch()  # one add: committed at the end, all or nothing
+    append(root, "nodes", nodes, batch)
     kinds = pd.DataFrame(
         {
             "metric": ["time", "time (inc)"],
@@ -109,7 +110,7 @@ def ensemble(
             "partner": ["time (inc)", "time"],
         }
     )
-    write_part(root, "metrics", kinds, batch)
+    append(root, "metrics", kinds, batch)
     base = rng.lognormal(mean=0.0, sigma=1.5, size=n_nodes)
     dates = pd.Timestamp(start) + pd.to_timedelta(np.arange(n_profiles), unit="D")
     jobs = rng.choice(np.asarray(job_sizes), size=n_profiles)
@@ -117,6 +118,7 @@ def ensemble(
     sizes = rng.choice(np.asarray(problem_sizes), size=n_profiles)
     ids = [f"synthetic-{seed}-{i:06d}" for i in range(n_profiles)]
     order = np.argsort(-np.arange(n_nodes))  # children before parents, for subtree sums
+    listed = []
     for lo in range(0, n_profiles, BATCH):
         hi = min(lo + BATCH, n_profiles)
         m = hi - lo
@@ -153,7 +155,7 @@ def ensemble(
                 "run": np.arange(lo, hi),
             }
         )
-        part = f"{batch}-{lo:07d}"
-        write_part(root, "values", values, part)
-        write_part(root, "profiles", profiles, part)
+        append(root, "values", values, batch)
+        listed.append(profiles)
+    commit_profiles(Tables(root), pd.concat(listed, ignore_index=True), batch)
     return Ensemble(root, create=False)

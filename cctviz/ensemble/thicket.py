@@ -10,6 +10,10 @@ import pandas as pd
 
 from .graphframe import build_graph, measured
 
+MAX_ROWS = 5_000_000
+"""Value rows (node × profile) a Thicket is made of at most: Thicket holds them all in memory,
+with a pandas index of node objects (~1 GB at this size)."""
+
 
 def to_thicket(ens: Any) -> Any:
     """The profiles of ``ens`` (an Ensemble or sub-ensemble) as a Thicket (llnl-thicket)."""
@@ -22,9 +26,16 @@ def to_thicket(ens: Any) -> Any:
     profiles = ens.profiles
     if profiles.empty:
         raise ValueError(f"no profile is selected in {ens!r}: nothing to make a Thicket of")
+    rows = int(pd.to_numeric(profiles["nodes"], errors="coerce").fillna(0).sum())
+    if rows > MAX_ROWS:
+        raise ValueError(
+            f"a Thicket of {ens!r} would hold {rows:,} node values in memory (at most "
+            f"{MAX_ROWS:,}): choose fewer profiles with ens.where(...) or ens.select(ids); "
+            "reduce, distribution and trend work on the whole store"
+        )
     kinds = ens.metrics
     names = measured(kinds)
-    values = ens._shared.duck.values(ens.filters)
+    values = ens._shared.duck.values(ens._where)
     tree = ens.nodes
     tree = tree[tree.index.isin(values["key"].unique())]
     graph, made = build_graph(tree)

@@ -52,7 +52,7 @@ class Figures(ScreenState):
             return None
         from ..ensemble.strip import provenance
 
-        return provenance(self._ensemble, self.where, self._data)
+        return provenance(self._ensemble, self.where, self._data, self._store_version)
 
     def to_svg(self, **options: Any) -> str:
         """A standalone SVG of the current view, drawn by the widget's renderer in headless

@@ -9,7 +9,10 @@ sends its view state again: both sides hold Python's values.
 Python refuses what the page sends that it does not accept (a trait value, from a forged or
 buggy page; a picture that is not a sane PNG): it logs and keeps the refusal the same way, sends
 its own value back (ipywidgets has already echoed the bad one to the page) and tells the view,
-which shows it (the ``refused`` message).
+which shows it (the ``refused`` message). Some traits are Python's alone (``PYTHON_ONLY``):
+``where`` is SQL pasted into the store's queries, so the page never sets it (a brush of the
+strip is a ``brush`` request, whose numbers Python turns into the condition); one in an update
+from the page is refused, sent back, and the rest of that update still applies.
 
 Python checks every value before it is sent, so a message here is a bug, a browser limit or a
 forged message, not the user's mistake; it must still not pass unseen (a console the user never
@@ -35,6 +38,8 @@ WHERE = ("data", "trait", "download")  # what the view reports
 KEPT = 50  # the latest messages; a view failing in a loop must not grow memory without end
 # what a refusal sends back
 RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection", "height", "units")
+PYTHON_ONLY = ("where",)
+"""Synced traits the page may not set: a value in its update is refused, whatever it is."""
 log = logging.getLogger("cctviz")
 
 
@@ -81,15 +86,24 @@ class FrontEndErrors(WidgetPart):
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """A change from the page; one Python refuses is sent back as Python holds it."""
+        kept = {name: sync_data[name] for name in PYTHON_ONLY if name in sync_data}
+        rest = {name: value for name, value in sync_data.items() if name not in kept}
         try:
-            super().set_state(sync_data)
+            super().set_state(rest)  # the rest of the update applies
         except t.TraitError as error:
-            names = [name for name in sync_data if name in self.keys]
+            names = [name for name in rest if name in self.keys]
             self.send_state(names)  # the page's model gets Python's values back
-            sent = ", ".join(f"{name}={sync_data[name]!r}" for name in names)
-            if len(sent) > 160:
-                sent = sent[:157] + "..."
-            self._refuse("update", f"Python refused {sent}: {error}; the view keeps Python's value")
+            self._refuse(
+                "update",
+                f"Python refused {_sent(rest, names)}: {error}; the view keeps Python's value",
+            )
+        if kept:
+            self.send_state(list(kept))
+            self._refuse(
+                "update",
+                f"Python refused {_sent(kept, list(kept))}: written by Python only (a brush of "
+                "the strip, or w.where in the notebook); the view keeps Python's value",
+            )
 
     def _send_view_state_back(self) -> None:
         """The view refused a value it got (past Python's checks): send Python's values again,
@@ -105,3 +119,9 @@ class FrontEndErrors(WidgetPart):
                 self.set_trait(name, default)
                 self._record(f"trait: w.{name} held {value!r} ({error}); reset to {default!r}")
         self.send_state(list(RESENT))
+
+
+def _sent(values: dict[str, Any], names: list[str]) -> str:
+    """What the page sent of ``names``, as a refusal names it (cut short)."""
+    sent = ", ".join(f"{name}={values[name]!r}" for name in names)
+    return sent[:157] + "..." if len(sent) > 160 else sent

@@ -125,6 +125,8 @@ class WidgetPart(bundle.PackedWidget):
     _ensemble: Any = None
     """The Ensemble the widget was given, whose profiles its strip draws (``where`` filters it:
     ``profile_strip.py``); None for a GraphFrame or Thicket."""
+    _store_version: int | None = None
+    """The version of the ensemble's store that the drawn numbers were reduced from."""
     _table: NodeTable
     """Its node table, under the current reducers."""
     _derived: Derived

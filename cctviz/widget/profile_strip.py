@@ -1,7 +1,8 @@
 """The ensemble in the widget: the profile strip beside the tree (one point per profile, axes
 ``strip_x`` and ``strip_y``: ``cctviz.ensemble.strip``), ``where`` (a SQL condition on the
-profiles' metadata that brushing the strip sets) and the tree reduced again over the profiles
-that pass it, ``profiles_selected``; a node's values over the profiles for its tooltip."""
+profiles' metadata that brushing the strip sets; Python's alone: the page sends a brush's
+numbers, never SQL) and the tree reduced again over the profiles that pass it,
+``profiles_selected``; a node's values over the profiles for its tooltip."""
 
 from __future__ import annotations
 
@@ -136,7 +137,7 @@ class ProfileStrip(Reducers):
             raise ValueError("brush: this widget shows no ensemble")
         from ..ensemble import strip as st
 
-        brush = {"x": content.get("x"), "y": content.get("y")}
+        brush = st.ranges(content)  # numbers only: the page's text never reaches the SQL
         where = st.condition(self._ensemble, self._axes, self.strip_x, self.strip_y, brush)
         try:
             self._set_where(where, brush if where else None)

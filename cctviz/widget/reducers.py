@@ -66,6 +66,8 @@ class Reducers(LevelOfDetailBridge):
 
             # reduced by the engine; the tooltip says so and asks for a node's spread
             kinds = {PROFILES: "max", **(kinds or {})}
+            # the store's version the numbers come from: figures and describe() record it
+            self._store_version = data.version
             return ensemble_table(data, reducer, effective(size_reducer, reducer), kinds)
         size = effective(size_reducer, reducer)
         return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)

@@ -142,7 +142,10 @@ class Scripting(WidgetPart):
                 self._table.reducer,
                 imbalance=imbalance.of_view(self, ensemble),
                 changes=changes,
-                title=f"{self.source} ({len(self._data)} profiles)" if ensemble else None,
+                title=f"{self.source} ({len(self._data)} profiles, store version "
+                f"{getattr(self, '_store_version', None)})"
+                if ensemble
+                else None,
             )
         )
 

@@ -39,10 +39,15 @@ import cctviz
 from cctviz.ensemble import commit
 
 kill_at, say = os.environ.get("CCTVIZ_KILL_AT"), os.environ.get("CCTVIZ_SAY_WRITING")
+if os.environ.get("CCTVIZ_FLUSH_ROWS"):  # values written profile by profile
+    from cctviz.ensemble import adding
+    adding.FLUSH_ROWS = int(os.environ["CCTVIZ_FLUSH_ROWS"])
+steps = []
 def hook(step):
+    steps.append(step)
     if say and step == "before nodes":
         print("writing", flush=True)
-    if step == kill_at:
+    if step == kill_at and steps.count(step) == int(os.environ.get("CCTVIZ_KILL_NTH", "1")):
         os.kill(os.getpid(), signal.SIGKILL)
 commit.STEP_HOOK = hook
 ens = cctviz.Ensemble(sys.argv[1])
@@ -230,6 +235,20 @@ def test_concurrent_adds_store_each_profile_once(
         for server in servers:
             server.kill()
             server.wait()
+
+
+def test_a_large_add_killed_after_some_of_its_values_is_not_counted(
+    states: dict[str, object], tmp_path: Path
+) -> None:
+    # an add bigger than memory writes its values as it reads; killed after two profiles'
+    # values were written, it leaves the store as it was before
+    store = tmp_path / "s"
+    shutil.copytree(states["before_store"], store)  # type: ignore[arg-type]
+    env = {"CCTVIZ_FLUSH_ROWS": "1", "CCTVIZ_KILL_AT": "after values", "CCTVIZ_KILL_NTH": "2"}
+    child = _child(store, states["files"][2:], 0.0, **env)  # type: ignore[index]
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == -signal.SIGKILL, err
+    assert _check_and_recover(store, states) == "before"
 
 
 def test_numbers_of_a_killed_add_are_never_counted(

@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .profile import ProfileRows
-from .store import BATCH, StoreError, Tables, made, new_batch
+from .store import BATCH, StoreError, Tables, made
 
 STEP_HOOK: Callable[[str], None] | None = None
 RETRIES = 100  # commits tried before giving up (concurrent adders each win one in turn)
@@ -279,46 +279,28 @@ def _columns(root: Path, table: str) -> list[str]:
     return [] if made is None else list(pa.schema(made.schema().to_arrow()).names)
 
 
-def add_rows(
-    tables: Tables,
-    rows: list[ProfileRows],
-    committed: Callable[[], set[str]],
-    known_nodes: Callable[[], set[int]],
-) -> int:
-    """Writes ``rows`` as one batch and commits it; returns how many profiles it added (those
-    another process committed first are left out)."""
-    todo = rows
-    for _ in range(RETRIES):
-        done = committed()
-        todo = [r for r in todo if r.meta["hash"] not in done]
-        if not todo:
-            return 0
-        batch, root = new_batch(), tables.root
-        known = known_nodes()
-        nodes = pd.concat([r.nodes for r in todo], ignore_index=True).drop_duplicates("key")
-        append(root, "nodes", nodes[~nodes["key"].isin(known)], batch)
-        values = pd.concat([r.values for r in todo], ignore_index=True)
-        renamed = case_names(list(values.columns), _columns(root, "values"))
-        kinds = pd.concat([r.kinds for r in todo], ignore_index=True).drop_duplicates("metric")
-        kinds = kinds.assign(
-            metric=kinds["metric"].replace(renamed), partner=kinds["partner"].replace(renamed)
-        )
-        append(root, "metrics", kinds, batch)
-        append(root, "values", values.rename(columns=renamed), batch)
-        per_rank = [r.ranks for r in todo if r.ranks is not None]
-        if per_rank:
-            append(
-                root, "ranks", pd.concat(per_rank, ignore_index=True).rename(columns=renamed), batch
-            )
-        profiles = pd.DataFrame([r.meta for r in todo])
-        profiles = profiles.rename(
-            columns=case_names(list(profiles.columns), _columns(root, "profiles"))
-        )
-        try:
-            added = commit_profiles(tables, profiles, batch)
-        except Lost:
-            tables.forget()
-            continue
-        tables.forget()
-        return added
-    raise StoreError(f"{tables.root}: no commit after {RETRIES} tries (too many concurrent adds)")
+def write_batch(root: Path, rows: list[ProfileRows], batch: str, known: set[int]) -> None:
+    """Appends the nodes (those not in ``known``, which grows), metrics, values and ranks of
+    ``rows`` to the store as part of ``batch``: counted by no query until ``commit_profiles``."""
+    nodes = pd.concat([r.nodes for r in rows], ignore_index=True).drop_duplicates("key")
+    nodes = nodes[~nodes["key"].isin(known)]
+    append(root, "nodes", nodes, batch)
+    known.update(int(k) for k in nodes["key"])
+    values = pd.concat([r.values for r in rows], ignore_index=True)
+    renamed = case_names(list(values.columns), _columns(root, "values"))
+    kinds = pd.concat([r.kinds for r in rows], ignore_index=True).drop_duplicates("metric")
+    kinds = kinds.assign(
+        metric=kinds["metric"].replace(renamed), partner=kinds["partner"].replace(renamed)
+    )
+    append(root, "metrics", kinds, batch)
+    append(root, "values", values.rename(columns=renamed), batch)
+    per_rank = [r.ranks for r in rows if r.ranks is not None]
+    if per_rank:
+        ranks = pd.concat(per_rank, ignore_index=True).rename(columns=renamed)
+        append(root, "ranks", ranks, batch)
+
+
+def profile_rows(root: Path, metas: list[dict[str, Any]]) -> pd.DataFrame:
+    """The profiles' rows as the profiles table takes them (names matched case-blind)."""
+    profiles = pd.DataFrame(metas)
+    return profiles.rename(columns=case_names(list(profiles.columns), _columns(root, "profiles")))

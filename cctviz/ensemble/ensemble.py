@@ -5,7 +5,6 @@ Dask on a cluster when given a client. Nothing holds the whole ensemble in memor
 from __future__ import annotations
 
 import os
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,15 +14,12 @@ import pandas as pd
 
 from ..adapters.reduce import check_reducer
 from . import reducers as red
-from .commit import add_rows
 from .engine import DuckEngine, Filter, WhereError
-from .ingest import read_all
-from .profile import ProfileRows
 from .sources import Skipped, items
 from .store import StoreError, Tables, open_folder
 from .tree import find_key, preorder
+from .views import Views
 
-FLUSH_ROWS = 2_000_000  # value rows held before they are committed as a batch (~100 MB)
 MAX_BINS = 100_000  # a histogram's bins at most: more is no picture, and memory grows with them
 
 
@@ -40,7 +36,7 @@ class _Shared:
     tree_parts: tuple[str, ...] = ()
 
 
-class Ensemble:
+class Ensemble(Views):
     """An ensemble store in the folder ``path`` (created if missing), queried with DuckDB, or
     with Dask when ``engine`` is a ``distributed.Client``. ``version``: the store as it was at
     that commit (see ``version``; read only).
@@ -160,27 +156,9 @@ class Ensemble:
             if item.content_hash not in known:
                 known.add(item.content_hash)
                 todo.append(item)
-        rows: list[ProfileRows] = []
-        held = added = 0
-        for result in read_all(todo, reducer, workers, progress, ranks):
-            if isinstance(result, Skipped):
-                shared.skipped.append(result)
-                continue
-            rows.append(result)
-            held += len(result.values)
-            if held >= FLUSH_ROWS:  # committed as they come: memory stays bounded
-                added, rows, held = added + self._write(rows), [], 0
-        if rows:
-            added += self._write(rows)
-        return added
+        from .adding import add
 
-    def _write(self, rows: list[ProfileRows]) -> int:
-        """Commits ``rows`` as one batch (cctviz.ensemble.commit): all of it or nothing."""
-        shared = self._shared
-        duck = shared.duck
-        added = add_rows(shared.tables, rows, duck.hashes, duck.node_keys)
-        shared.tree = None
-        return added
+        return add(shared, todo, reducer, workers, progress, ranks)
 
     def verify(self, *, deep: bool = False) -> Any:
         """What the store holds and whether every file of it reads: a ``Verification`` (its
@@ -322,89 +300,6 @@ class Ensemble:
             else (np.zeros(bins, int), np.zeros(bins + 1))
         )
         return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
-
-    def trend(
-        self,
-        node: Any,
-        metric: str,
-        by: str | None = None,
-        reducer: str = "mean",
-        *,
-        children: bool = False,
-    ) -> pd.DataFrame:
-        """``metric`` at ``node`` (a key, a path or a unique name) against the metadata column
-        ``by`` (default: the launch date, else the run): one row per value of ``by``, the
-        profiles sharing it combined with ``reducer``; with ``children=True`` the node's children
-        follow, each a series of its own (column ``key``, ``path``, ``name``)."""
-        from .trend import trend
-
-        return trend(self, node, metric, by, reducer, children)
-
-    def regressions(
-        self,
-        metric: str,
-        by: str | None = None,
-        min_change: float = 0.05,
-        *,
-        min_score: float = 6.0,
-    ) -> pd.DataFrame:
-        """The changes of level of ``metric`` along ``by`` (default: the launch date), one row
-        per (node, change), largest effect first: ``key``, ``path``, ``at`` (the value of ``by``
-        where the new level starts), ``profile`` (the first profile there), ``before``,
-        ``after``, ``change`` (after ÷ before − 1), ``score`` (standard errors) and ``cause``
-        ("exclusive": the node's own value changed; "inclusive only": its descendants'). The
-        method is in cctviz.ensemble.changes. Runs that differ in configuration (job sizes,
-        problem sizes, compilers: cctviz.ensemble.configs) give a ``ConfigurationWarning``."""
-        from . import configs
-        from .changes import regressions
-        from .trend import check_axis
-
-        profiles = self.profiles
-        axis = check_axis(profiles, by)
-        said = configs.sentence(configs.varying(profiles, axis), axis)
-        if said:
-            warnings.warn(said[0].upper() + said[1:] + ".", configs.ConfigurationWarning, 2)
-        return regressions(self, metric, by, min_change, min_score)
-
-    def report(
-        self, metric: str, by: str | None = None, min_change: float = 0.05, top: int = 10
-    ) -> str:
-        """The changes ``regressions`` finds, as Markdown: largest first, each with its call path,
-        the run where it happened (with its metadata), before and after, and the share of the
-        total it explains."""
-        from ..markdown import Markdown
-        from .report import report
-
-        return Markdown(report(self, metric, by, min_change, top))
-
-    def explain(self, change: Any, by: str | None = None) -> Any:
-        """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of
-        ``regressions``) and the run where it starts, aligned by call path, with the changed node
-        selected and focused."""
-        from .explain import explain
-
-        return explain(self, change, by)
-
-    def at(self, profile: str) -> Any:
-        """One profile of the store (its id, see ``profiles``) as a Hatchet GraphFrame."""
-        if not isinstance(profile, str) or profile not in self.profiles.index:
-            raise KeyError(f"no profile {profile!r} in {self!r}")
-        return self.select([profile]).to_graphframe("mean")
-
-    def to_thicket(self, where: str | None = None) -> Any:
-        """The selected profiles (and ``where``, a further filter) as a Thicket, so that
-        Thicket's stats, query language and plots work on them: meant for a small subset."""
-        from .thicket import to_thicket
-
-        return to_thicket(self.where(where) if where else self)
-
-    def to_graphframe(self, reducer: str = "mean") -> Any:
-        """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
-        selected profiles with ``reducer``, and ``profiles`` (how many hold each node). What
-        ``cctviz.CCT(ens)`` draws."""
-        from .graphframe import to_graphframe
-
-        return to_graphframe(self, reducer)
 
 
 def _quoted(text: str) -> str:

@@ -200,6 +200,24 @@ ENSEMBLE_CELL = [
 ]
 
 
+# the page's model of the widget: JupyterLab's widget manager, found through the output that
+# shows it; `run(model)` then does what a forged page would
+WITH_MODEL = """async ([id, run]) => {
+  const cells = window.jupyterapp.shell.currentWidget.content.widgets;
+  for (const cell of cells) {
+    for (const child of cell.outputArea?.widgets ?? []) {
+      for (const part of child.widgets ?? []) {
+        if (!part._manager) continue; // a widget's output: its manager, once it has one
+        const manager = await part._manager.promise;
+        const model = await manager.get_model(id);
+        return new Function('model', run)(model);
+      }
+    }
+  }
+  throw new Error('no widget output');
+}"""
+
+
 def shot(page: Any, name: str) -> None:
     """A screenshot of the first view to look at, where CCTVIZ_SCREENSHOTS says (none otherwise)."""
     folder = os.environ.get("CCTVIZ_SCREENSHOTS")

@@ -47,7 +47,8 @@ say "benchmark smoke run"
 .venv/bin/python benchmarks/ensemble.py --smoke
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
-.venv-llnl/bin/python -m pytest -m "not e2e" -p no:cacheprovider
+# (the store's fault tests kill and race processes that use no Hatchet: run once, below)
+.venv-llnl/bin/python -m pytest -m "not e2e and not faults" -p no:cacheprovider
 
 say "pytest with UMD hatchet (everything, end to end in JupyterLab included)"
 .venv/bin/python -m pytest -p no:cacheprovider

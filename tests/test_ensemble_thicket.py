@@ -115,5 +115,5 @@ def test_to_thicket_gives_thickets_stats_the_ensembles_numbers(tmp_path: Path) -
         np.testing.assert_allclose(
             got.loc[ref.index, r], ref[r], rtol=1e-12, equal_nan=True, err_msg=r
         )
-    with pytest.raises(ValueError, match="no profile is selected"):
+    with pytest.raises(ValueError, match="no profile passes"):  # a WhereError: nobody passes
         ens.to_thicket(where='"mpi.world.size" < 0')

@@ -119,7 +119,9 @@ def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
                 partition_by=[BATCH],
                 mode="append",
                 schema_mode="merge",
-                writer_properties=WriterProperties(max_row_group_size=ROW_GROUP),
+                writer_properties=WriterProperties(
+                    max_row_group_size=ROW_GROUP, compression="SNAPPY"
+                ),
             )
             break
         except SchemaMismatchError as error:

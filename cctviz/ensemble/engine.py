@@ -67,6 +67,7 @@ class DuckEngine:
         self._lock = threading.Lock()
         self._columns_of: dict[str, list[str]] = {}
         self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._described: tuple[Any, list[str]] = (None, [])
         self._duck_error = duckdb.Error
 
     def snap(self) -> Snapshot:
@@ -179,8 +180,11 @@ class DuckEngine:
 
     def profile_columns(self) -> list[str]:
         """The profiles' columns (metadata and the store's own), as a filter can name them."""
-        described = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles')}")
-        return [str(c) for c in described["column_name"]]
+        snap = self.snap()
+        if self._described[0] != snap.versions:
+            described = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles', snap)}")
+            self._described = (snap.versions, [str(c) for c in described["column_name"]])
+        return list(self._described[1])
 
     def _where_error(self, where: tuple[Filter, ...], error: Exception) -> WhereError:
         text = str(error).splitlines()[0]

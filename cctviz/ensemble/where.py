@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import threading
 import unicodedata
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -232,11 +233,26 @@ def harden(con: Any, allowed: Sequence[str]) -> None:
     outside them is read or written, no database attached, no extension installed or loaded,
     no Python variable read as a table, and its configuration locked (a later ``SET`` fails:
     set what the connection needs first). Its temporary files go to a private folder of its
-    own (removed at exit), not to the working directory's ``.tmp``."""
+    own, not to the working directory's ``.tmp``: a name only, which DuckDB makes if a query
+    spills to disk (a killed process leaves nothing behind otherwise), removed at exit."""
     folders = [str(Path(a).resolve()).rstrip(os.sep) + os.sep for a in allowed]
-    temp = tempfile.mkdtemp(prefix="cctviz-duckdb-")
-    atexit.register(shutil.rmtree, temp, True)
-    _lock_down(con, folders, temp)
+    _lock_down(con, folders, _temp_folder())
+
+
+_TEMP: list[str] = []  # this process's connections' temporary folders
+
+
+def _remove_temp() -> None:
+    for folder in _TEMP:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _temp_folder() -> str:
+    if not _TEMP:
+        atexit.register(_remove_temp)
+    name = f"cctviz-duckdb-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    _TEMP.append(os.path.join(tempfile.gettempdir(), name))
+    return _TEMP[-1]
 
 
 def _lock_down(con: Any, folders: list[str], temp: str) -> None:

@@ -234,6 +234,19 @@ describe("the trend pane", () => {
     expect(chart.querySelector(".cct-trend-point title").textContent).toBe("8: 5 (2 profiles; middle half 4–7)");
   });
 
+  test("a series of one point draws that point (every run launched at one date)", () => {
+    const { pane, el } = mount();
+    const day = Date.UTC(2021, 2, 24, 19, 32, 59);
+    const series = { id: 0, name: "main", share: null, x: [day], y: [0.0095], count: [5] };
+    pane.setData(trend({ by: "launchdate", kind: "date", series: [series] }));
+    const chart = el.querySelector(".cct-trend-chart");
+    const points = chart.querySelectorAll(".cct-trend-point");
+    expect(points).toHaveLength(1);
+    expect(Number(points[0].getAttribute("cx"))).toBeGreaterThan(0);
+    expect(Number.isFinite(Number(points[0].getAttribute("cy")))).toBe(true);
+    expect(points[0].querySelector("title").textContent).toContain("5 profiles");
+  });
+
   test("names from the data stay text, never markup", () => {
     const { pane, el } = mount();
     const evil = '<img src=x onerror="alert(1)">\u0007';

@@ -82,8 +82,9 @@ export function plotChart(parent, d, s, scales, look) {
   if (d.kind !== "category") {
     marks.append("path").attr("class", "cct-trend-line").attr("d", linePath(s, scales)).attr("stroke-width", 1.2);
     // a number axis whose points combine several profiles (a scaling study's runs of other
-    // sizes at one job size) shows their spread as well: the mean alone would hide the mix
-    if (!s.low) return;
+    // sizes at one job size) shows their spread as well: the mean alone would hide the mix;
+    // a lone point (every run launched at one date) is a point, a line of it draws nothing
+    if (!s.low && s.x.length > 1) return;
   }
   s.x.forEach((at, i) => {
     const low = s.low?.[i] ?? Number.NaN;

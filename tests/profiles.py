@@ -195,3 +195,18 @@ def two_runs() -> tuple[Any, Any]:
     runs = sorted((data_root(folder) / "strong").glob("*.cali"))
     a, b = (hatchet.GraphFrame.from_caliperreader(str(p)) for p in runs[:2])
     return a, b
+
+
+MPI_SCALING = "thicket/mpi_scaling_cali"
+
+
+def mpi_scaling_files() -> list[Path]:
+    """The five Caliper files of the MPI scaling study (the ensemble store's tests)."""
+    require(MPI_SCALING)
+    return sorted(data_root(MPI_SCALING).rglob("*.cali"))
+
+
+def inclusive_metric(ens: Any) -> str:
+    """The first inclusive metric of an Ensemble, as this Hatchet distribution names it."""
+    kinds = ens.metrics
+    return str(next(m for m in kinds.index if kinds.loc[m, "kind"] == "inclusive"))

@@ -20,11 +20,11 @@ import pytest
 
 import cctviz
 
-from .profiles import data_root, require
+from .profiles import inclusive_metric as _metric
+from .profiles import mpi_scaling_files as _files
 
 pytestmark = pytest.mark.faults
 
-MPI = "thicket/mpi_scaling_cali"
 STEPS = [
     f"{when} {table}"
     for table in ("nodes", "metrics", "values", "profiles")
@@ -58,17 +58,6 @@ while time.time() < start:
     time.sleep(0.002)
 print("added", ens.add(sys.argv[3:], progress=False, workers=1), flush=True)
 """
-
-
-def _metric(ens: cctviz.Ensemble) -> str:
-    """An inclusive time of the MPI scaling files, as this Hatchet names it."""
-    kinds = ens.metrics
-    return next(m for m in kinds.index if kinds.loc[m, "kind"] == "inclusive")
-
-
-def _files() -> list[Path]:
-    require(MPI)
-    return sorted(data_root(MPI).rglob("*.cali"))
 
 
 def _numbers(path: Path) -> tuple[int, pd.DataFrame]:

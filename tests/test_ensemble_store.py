@@ -14,21 +14,10 @@ import pytest
 import cctviz
 from cctviz.ensemble import StoreError, WhereError
 
-from .profiles import data_root, require
+from .profiles import inclusive_metric as _metric
+from .profiles import mpi_scaling_files as _files
 
-MPI = "thicket/mpi_scaling_cali"
 OLD = Path(__file__).parent / "data" / "ensemble-v1" / "store.cctviz"
-
-
-def _metric(ens: cctviz.Ensemble) -> str:
-    """An inclusive time of the MPI scaling files, as this Hatchet names it."""
-    kinds = ens.metrics
-    return next(m for m in kinds.index if kinds.loc[m, "kind"] == "inclusive")
-
-
-def _files() -> list[Path]:
-    require(MPI)
-    return sorted(data_root(MPI).rglob("*.cali"))
 
 
 def _reduced(ens: cctviz.Ensemble) -> pd.DataFrame:

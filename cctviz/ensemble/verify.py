@@ -54,12 +54,9 @@ def _state(part: Part, committed: bool, deep: bool) -> str:
 
     if not committed:
         return "uncommitted"
-    try:
-        size = os.path.getsize(part.path)
-    except OSError:
-        return "missing"
-    if size != part.size:
-        return f"damaged: {size} bytes, the log says {part.size}"
+    sized = _size(part)
+    if sized != "ok":
+        return sized
     try:
         if deep:
             pq.read_table(part.path)
@@ -89,7 +86,8 @@ def verify(tables: Tables, *, deep: bool = False) -> Verification:
         try:
             table = tables.table(name)
         except StoreError as error:
-            problems.append(str(error)) if str(error) not in problems else None
+            if str(error) not in problems:
+                problems.append(str(error))
             continue
         if table is None:
             continue

@@ -113,6 +113,7 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
             outliers=0.001,
             job_sizes=(64,),
             problem_sizes=(30,),
+            compilers=("gcc-12",),
         )
     )
     print(f"| write the store | {write:.1f} | |")

@@ -2,7 +2,8 @@
 are, the hot path, the nodes that cost most themselves, the most imbalanced nodes (over ranks,
 threads or profiles), the changes found along an ensemble's runs, what is selected — for
 notebooks, reports and tools that read text. Shares follow the one rule of ``payload.share_base``; a
-metric whose share means nothing is given as a value only."""
+metric whose share means nothing is given as a value only. What the view greys out as too small to
+judge (``judge_below``, cctviz.judge) is never among the top nodes or the top imbalances."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .judge import small_shares, too_small
 from .markdown import text
 from .payload import share_base
 from .table import Metric, NodeTable
 
 HOT_PATH_SHARE = 0.05  # the hot path stops where the next node holds less than this share
 TOP = 5
-IMBALANCE_SHARE = 0.01  # imbalance is told of nodes holding at least this share of the size
 
 
 def _value(v: float) -> str:
@@ -96,13 +97,14 @@ def describe(
     selection: tuple[int, ...],
     reducer: str | None,
     imbalance: tuple[str, np.ndarray] | None = None,
-    changes: tuple[str, pd.DataFrame] | None = None,
+    changes: tuple[str, pd.DataFrame, str] | None = None,
     title: str | None = None,
+    judge_below: float = 0.01,
 ) -> str:
     """Markdown: what the view's colour and size are, its hot path, the top nodes by colour,
     the most imbalanced nodes (``imbalance``: what the values are over, and max ÷ mean per
     node), the changes found (``changes``: the axis and ``regressions``' rows with ``node``),
-    what is selected."""
+    what is selected. ``judge_below``: the view's; nodes it greys out are not told as top."""
     color, size = table.metrics[color_by], table.metrics[size_by]
     rows = " and ".join(f"{r}s" for r in table.reduced_over)  # none: one row per node
     over = f", {rows} combined by {reducer}" if reducer and rows else ""
@@ -115,14 +117,25 @@ def describe(
     path = hot_path(table, size)
     if path:
         lines += [f"**Hot path** (by {text(size_by)}): {_steps(table, size, path)}.", ""]
-    order = np.argsort(-np.nan_to_num(color.values, nan=-np.inf), kind="stable")[:TOP]
+    small = too_small(table, color_by, size_by, judge_below)
+    ranked = np.nan_to_num(color.values, nan=-np.inf)
+    if small is not None:  # grey in the view: not judged, so not among the top either
+        ranked = np.where(small, -np.inf, ranked)
+    order = np.argsort(-ranked, kind="stable")[: min(TOP, int(np.count_nonzero(ranked > -np.inf)))]
+    if not len(order):
+        order = np.argsort(-np.nan_to_num(color.values, nan=-np.inf), kind="stable")[:TOP]
     lines.append(f"**Top {len(order)} by {text(color_by)}:**")
     lines += [
         f"{k}. {_named(table, int(i))}: {_value(color.values[i])}{_share(table, color, int(i))}"
         for k, i in enumerate(order, 1)
     ]
+    if small is not None and small.any():
+        lines.append(
+            f"({int(small.sum())} nodes under {judge_below:.0%} of the size total are too small "
+            "to judge, grey in the view: left out.)"
+        )
     if imbalance is not None:
-        lines += _imbalance(table, size, color_by, *imbalance)
+        lines += _imbalance(table, size_by, color_by, *imbalance, judge_below=judge_below)
     if changes is not None:
         lines += _changes(table, *changes)
     if selection:
@@ -136,25 +149,32 @@ def describe(
 
 
 def _imbalance(
-    table: NodeTable, size: Metric, color_by: str, over: str, ratio: np.ndarray
+    table: NodeTable,
+    size_by: str,
+    color_by: str,
+    over: str,
+    ratio: np.ndarray,
+    *,
+    judge_below: float,
 ) -> list[str]:
-    """The nodes whose ``color_by`` varies most over ``over`` (max ÷ mean), among those holding
-    at least IMBALANCE_SHARE of the largest root's size (a tiny node's imbalance is noise)."""
-    sizes = np.nan_to_num(size.values, nan=0.0)
-    top = float(sizes[table.roots].max()) if len(table.roots) else 0.0
-    big = sizes >= IMBALANCE_SHARE * top if top > 0 else np.ones(table.size, bool)
+    """The nodes whose ``color_by`` varies most over ``over`` (max ÷ mean), among those the
+    imbalance view judges: at least ``judge_below`` of the size's inclusive total (a tiny node's
+    imbalance is noise; the view greys it out)."""
+    small = small_shares(table, size_by, judge_below)
+    big = ~small if small is not None else np.ones(table.size, bool)
     ok = big & np.isfinite(ratio) & (ratio > 1)
     order = np.flatnonzero(ok)[np.argsort(-ratio[ok], kind="stable")][:TOP]
     head = f"**Imbalance** ({text(color_by)}: max ÷ mean over {text(over)})"
     if not len(order):
-        return ["", f"{head}: none (every node with ≥ 1 % of the size is balanced)."]
+        return ["", f"{head}: none (every node with ≥ {judge_below:.0%} of the size is balanced)."]
     shown = ", ".join(f"{_named(table, int(i))} {ratio[i]:.2f}×" for i in order)
     return ["", f"{head}: {shown}."]
 
 
-def _changes(table: NodeTable, by: str, found: Any) -> list[str]:
-    """The changes found, own changes first, then the largest effect (as the Changes tab)."""
-    head = f"**Changes** along {text(by)}"
+def _changes(table: NodeTable, by: str, found: Any, within: str = "") -> list[str]:
+    """The changes found, own changes first, then the largest effect (as the Changes tab); in
+    which configurations (``within``) they were looked for."""
+    head = f"**Changes** along {text(by)}" + (f" ({text(within)})" if within else "")
     if found is None or not len(found):
         return ["", f"{head}: none found."]
     own = found["cause"] == "exclusive"
@@ -165,9 +185,13 @@ def _changes(table: NodeTable, by: str, found: Any) -> list[str]:
         name = _named(table, where) if where >= 0 else text(" → ".join(row["path"]))
         cause = "own" if row["cause"] == "exclusive" else "in what it calls"
         at = row["at"].date().isoformat() if hasattr(row["at"], "date") else str(row["at"])
+        config = row.get("config") or {}
+        in_config = " in " + ", ".join(f"{k} {v}" for k, v in config.items()) if config else ""
+        environment = tuple(row.get("environment") or ())
+        since = f", with {environment[0]}" if environment else ""
         items.append(
-            f"{name} {row['change']:+.1%} at {text(at)} ({_value(row['before'])} → "
-            f"{_value(row['after'])}, {cause})"
+            f"{name} {row['change']:+.1%} at {text(at)}{text(in_config)} "
+            f"({_value(row['before'])} → {_value(row['after'])}, {cause}{text(since)})"
         )
     more = f" and {len(found) - TOP} more" if len(found) > TOP else ""
     return ["", f"{head} ({len(found)}): {'; '.join(items)}{more}."]

@@ -16,8 +16,18 @@ MAX_KINDS = ("ratio", "max")  # kinds whose glyphs show the largest value they h
 def too_small(table: NodeTable, color_by: str, size_by: str, below: float) -> np.ndarray | None:
     """A boolean mask of the rows too small to judge, or None when nothing is judged (the colour
     adds up, ``below`` is 0, or the size metric has no inclusive values to share)."""
-    color, size = table.metrics.get(color_by), table.metrics.get(size_by)
-    if color is None or size is None or not below > 0 or color.kind not in MAX_KINDS:
+    color = table.metrics.get(color_by)
+    if color is None or color.kind not in MAX_KINDS:
+        return None
+    return small_shares(table, size_by, below)
+
+
+def small_shares(table: NodeTable, size_by: str, below: float) -> np.ndarray | None:
+    """A boolean mask of the rows whose share of the size metric's inclusive total is under
+    ``below`` (what ``too_small`` greys out under a colour that does not add up), or None when
+    ``below`` is 0 or the size metric has no inclusive values to share."""
+    size = table.metrics.get(size_by)
+    if size is None or not below > 0:
         return None
     # the share of an inclusive quantity: the size metric's own, or its inclusive partner's
     basis = size

@@ -11,9 +11,11 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 
 def text(value: object) -> str:
-    """``value`` as literal text inside Markdown."""
-    escaped = html.escape(str(value), quote=True)
-    return _MARKDOWN.sub(r"\\\1", escaped).replace("\n", " ")
+    """``value`` as literal text inside Markdown: Markdown's specials escaped first, then HTML's,
+    so that no backslash lands inside an entity (``it's`` gives ``it&#x27;s``, shown as ``it's``;
+    the other order gave ``it&\\#x27;s``, shown as ``it&#x27;s``)."""
+    escaped = _MARKDOWN.sub(r"\\\1", str(value).replace("\n", " "))
+    return html.escape(escaped, quote=True)
 
 
 class Markdown(str):

@@ -25,9 +25,9 @@ def _pandas(gf: Any, reducer: str) -> pd.DataFrame:
     numeric = [c for c in gf.dataframe.columns if pd.api.types.is_numeric_dtype(gf.dataframe[c])]
     frame = gf.dataframe[numeric].astype("float64")
     levels = [x for x in frame.index.names if x != "node"]
-    if reducer in ("median", "std", "imbalance") and len(levels) > 1:
-        # a middle value, a spread or an imbalance compares ranks: each rank's threads are added
-        # up first
+    if reducer in ("std", "imbalance") and len(levels) > 1:
+        # a spread or an imbalance compares ranks: each rank's threads are added up first (a
+        # median, as a mean, is over every (rank, thread) row)
         frame = frame.groupby(level=["node", levels[0]]).sum(min_count=1)
     grouped = frame.groupby(level="node")
     if reducer == "imbalance":

@@ -48,7 +48,9 @@ def test_a_trend_equals_pandas_over_the_profiles(tmp_path: Path) -> None:
         ens.trend("main", metric, by="nope")
 
 
-def _nightly(tmp_path: Path, n_runs: int, n_nodes: int, n_changes: int, seed: int):  # type: ignore[no-untyped-def]
+def _nightly(  # type: ignore[no-untyped-def]
+    tmp_path: Path, n_runs: int, n_nodes: int, n_changes: int, seed: int, compilers: int = 1
+):
     """A nightly series (one configuration) with changes of 5–50 % at leaves and known runs."""
     rng = np.random.default_rng(seed)
     shape = cctviz.examples.ensemble(tmp_path / "shape", 1, n_nodes, seed=seed)
@@ -74,18 +76,12 @@ def _nightly(tmp_path: Path, n_runs: int, n_nodes: int, n_changes: int, seed: in
         outliers=0.005,
         job_sizes=(64,),
         problem_sizes=(30,),
+        compilers=("gcc-12", "clang-16")[:compilers],
     )
     return ens, changes
 
 
-@pytest.mark.parametrize("coarse", [2000, 64], ids=["runs", "blocks then runs"])
-def test_regressions_find_attribute_and_do_not_cry_wolf(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, coarse: int
-) -> None:
-    # 64: the detector sees block means of 5 runs (as it does above 2,000 runs), then refines
-    from cctviz.ensemble import changes as ch
-
-    monkeypatch.setattr(ch, "COARSE", coarse)
+def test_regressions_find_attribute_and_do_not_cry_wolf(tmp_path: Path) -> None:
     ens, changes = _nightly(tmp_path, n_runs=300, n_nodes=400, n_changes=30, seed=11)
     found = ens.regressions("time (inc)", min_change=0.05)
     keys = list(ens.nodes.index)
@@ -151,9 +147,18 @@ def test_the_report_names_each_change_where_it_happened(tmp_path: Path) -> None:
     escaped = " → ".join(markdown_text(n) for n in first["path"])
     first_item = next(line for line in text.split("\n") if line.startswith("1. "))
     assert escaped in first_item  # the largest change comes first
-    # the synthetic runs mix compilers: the report says so, and what each run was built with
-    assert "**Caution**: these runs differ in compiler" in text and "compiler " in first_item
+    assert "Note" not in text  # one configuration
     assert f"from launchdate {markdown_text(pd.Timestamp(first['at']).date().isoformat())}" in text
+    # a share of the run's total, of a metric that adds up: the median run's root total
+    totals = ens.totals("time (inc)")
+    share = abs(first["after"] - first["before"]) / totals.median()
+    assert f"; {share:.1%} of its configuration's median run" in first_item
+    # runs of two compilers: each change is of one, and the report says where it looked
+    two, _ = _nightly(tmp_path / "two", n_runs=160, n_nodes=60, n_changes=3, seed=4, compilers=2)
+    text = two.report("time (inc)")
+    assert "**Note**: these runs are 2 configurations \\(compiler\\)" in text
+    first_item = next(line for line in text.split("\n") if line.startswith("1. "))
+    assert " in compiler gcc\\-12: " in first_item or " in compiler clang\\-16: " in first_item
     quiet = cctviz.examples.ensemble(
         tmp_path / "quiet", 30, 20, seed=1, noise=0.0, job_sizes=(64,), problem_sizes=(30,)
     )
@@ -258,8 +263,10 @@ def test_runs_of_several_configurations_are_said(tmp_path: Path) -> None:
     )
     assert list(varying(study.profiles, "launchdate"))[:2] == ["jobsize", "compiler"]
     assert varying(study.profiles, "launchdate")["jobsize"] == "64–256"
-    with pytest.warns(ConfigurationWarning, match=r"differ in jobsize \(64–256\), compiler"):
-        study.regressions("time (inc)")
+    assert study.configuration == ["jobsize", "compiler"]
+    with pytest.warns(ConfigurationWarning, match=r"no configuration has the 10 values of launch"):
+        assert study.regressions("time (inc)").empty
     one = study.where("jobsize = 64 AND compiler = 'clang-16'")
-    assert varying(one.profiles, "launchdate") == {}
-    assert "Caution" not in one.report("time (inc)")
+    assert varying(one.profiles, "launchdate") == {} and one.configuration == []
+    said = one.report("time (inc)")  # one configuration, of 5 runs: too few to tell a change
+    assert "configurations \\(" not in said and "(at most 5)" in said.replace("\\", "")

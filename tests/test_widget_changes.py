@@ -18,7 +18,7 @@ from cctviz.table import name_paths
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
-pytest.importorskip("ruptures")
+pytest.importorskip("scipy")
 
 from cctviz.ensemble import changes
 from cctviz.ensemble.synthetic import Change
@@ -42,6 +42,7 @@ def ens(tmp_path_factory: pytest.TempPathFactory) -> Any:
         changes=[Change(SLOWER, 30, 1.5), Change(FASTER, 45, 0.6)],
         job_sizes=(64,),
         problem_sizes=(30,),
+        compilers=("gcc-12",),
     )
 
 
@@ -191,9 +192,7 @@ def test_the_pages_requests(ens: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert reply["ok"] is True and reply["id"] == 1
     listed = reply["changes"]
     assert (listed["metric"], listed["by"]) == ("time", "launchdate")
-    # the synthetic runs mix compilers: said with the changes
-    compilers = ens.profiles["compiler"].nunique()
-    assert listed["caution"].startswith(f"these runs differ in compiler ({compilers} values)")
+    assert listed["caution"] == ""  # a nightly series of one configuration: nothing to say
     found = w.changes
     assert [r["node"] for r in listed["rows"]] == found["node"].tolist()
     assert [tuple(r["path"]) for r in listed["rows"]] == [tuple(p) for p in found["path"]]
@@ -274,3 +273,51 @@ def test_an_ensemble_without_changes_is_drawn_as_it_was(
     assert METRIC not in w.metrics
     with pytest.raises(IndexError, match=r"no change 0: w\.changes has no row"):
         w.explain(0)
+
+
+def test_the_view_follows_where_the_axis_and_the_configurations(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of two compilers (one 30 % slower), a change in gcc's runs only: the rings, the
+    Changes tab, ``w.changes`` and ``describe`` find it within gcc's runs, say that they looked
+    within each configuration, and follow ``where`` and ``trend_by``."""
+    mixed = cctviz.examples.ensemble(
+        tmp_path_factory.mktemp("mixed") / "nightly",
+        120,
+        40,
+        seed=5,
+        changes=[Change(SLOWER, 60, 1.5, {"compiler": "gcc-12"})],
+        job_sizes=(64,),
+        problem_sizes=(30,),
+        compilers=("gcc-12", "clang-16"),
+        levels={"clang-16": 1.3},
+    )
+    w = cctviz.CCT(mixed)
+    found = w.changes
+    own = found[found["key"] == _key(mixed, SLOWER)]
+    assert own["config"].tolist() == [{"compiler": "gcc-12"}]
+    assert set(found["config"].map(lambda c: c["compiler"])) == {"gcc-12"}
+    assert w._payload["changes"]["within"] == "within 2 configurations: compiler"
+    sent = _replies(w, monkeypatch)
+    w._on_message(w, {"type": "changes", "id": 1}, [])
+    listed = sent[-1]["changes"]
+    assert listed["caution"].startswith("these runs are 2 configurations (compiler)")
+    row = next(r for r in listed["rows"] if r["key"] == str(_key(mixed, SLOWER)))
+    assert row["config"] == "compiler gcc-12"
+    said = w.describe()
+    assert "**Changes** along launchdate (within 2 configurations: compiler)" in said
+    assert "in compiler gcc\\-12" in said
+    # one configuration shown: the changes of its runs, nothing to say about configurations
+    w.where = "compiler = 'clang-16'"
+    assert w.changes.empty
+    w.where = "compiler = 'gcc-12'"
+    assert _key(mixed, SLOWER) in set(w.changes["key"])
+    assert w._payload["changes"]["within"] == ""
+    # along another axis: the run number
+    w.where = ""
+    w.trend_by = "run"
+    assert "changes" not in w._payload  # the rings along the launch date are taken away
+    along = w.changes
+    assert w._payload["changes"]["within"] == "within 2 configurations: compiler"
+    first = along[along["key"] == _key(mixed, SLOWER)]
+    assert isinstance(first["at"].iloc[0], (int, np.integer)) and 59 <= first["at"].iloc[0] <= 62

@@ -16,9 +16,9 @@ import pandas as pd
 
 from .. import progress
 from ..table import Metric, NodeTable
-from . import derived, pinned, rows, semantics
+from . import derived, pinned, rows, semantics, value_kinds
 from . import metrics as metric_rules
-from .reduce import NOT_ADDITIVE, per_node
+from .reduce import COMPARES_RANKS, NOT_ADDITIVE, per_node
 from .spanning import count_cycle_edges
 from .text import text_column
 
@@ -53,6 +53,9 @@ def from_rows(
     progress.stage("reducing the metrics")
     gf, parent, n = data, tree.parent, len(tree.nodes)
     metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
+    stored = pinned.stored(gf)  # an ensemble's reduced tree: as its store's metrics table says
+    if stored:
+        pinned.apply_stored(stored, metric_names, kind, partner, decisions)
     pins = pinned.read(gf)
     if pins:
         semantics.declare(pins, metric_names, kind, partner, decisions, pinned=True)
@@ -69,11 +72,14 @@ def from_rows(
     checked = [
         j
         for j, m in enumerate(metric_names)
-        if decisions[m].rule not in ("declared", "pinned")
+        if decisions[m].rule not in ("declared", "pinned", "store")
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
     ]
     if checked:
         totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n, single) for j in checked}
+        # parameters and top-down fractions first: the tree check would call some inclusive
+        raw = {metric_names[j]: block[:, j] for j in checked}
+        decisions = value_kinds.by_values(decisions, totals, raw, parent)
         decisions = semantics.check_against_tree(decisions, totals, parent)
         kind.update({m: decisions[m].kind for m in metric_names})
     # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
@@ -96,8 +102,9 @@ def from_rows(
                 "inclusive", "derived", f"the subtree sums of {str(m)!r}, rank by rank"
             )
     # a spread or an imbalance compares the outer level (ranks): its inner rows (threads, where
-    # helper threads hold 0 and would make every node "2× imbalanced") are added up first
-    inner = rows.inner_levels(df) if reducer in NOT_ADDITIVE else []
+    # helper threads hold 0 and would make every node "2× imbalanced") are added up first; the
+    # median, as the mean, min and max, is over every (rank, thread) row
+    inner = rows.inner_levels(df) if reducer in COMPARES_RANKS else []
     if inner:
         values = per_node(*rows.summed_within(block, keys, df), n, reducer)
     else:

@@ -117,7 +117,12 @@ _STATISTIC = (  # which of a per-rank statistic's columns to show first: the mea
 )
 
 
+_COMPANION = re.compile(r" (\((mean|sum|min|max)\)|\[(mean|sum|min|max)\])$")
+"""The suffix of a size companion (adapters.rows.companion_name): "x (mean)" is x's statistic."""
+
+
 def _statistic(name: str) -> int:
+    name = _COMPANION.sub("", name)
     for pattern, rank in _STATISTIC:
         if pattern.search(name):
             return rank
@@ -130,6 +135,7 @@ def default_pair(
     partner: Mapping[str, str],
     default_metric: str | None,
     values: Mapping[str, int] | None = None,
+    totals: Mapping[str, float] | None = None,
 ) -> tuple[str, str]:
     """Default (colour, size) metrics: an exclusive metric for colour, its inclusive partner for
     size; without one, an inclusive metric for both.
@@ -141,7 +147,9 @@ def default_pair(
     node "no value"), it prefers, in this order, an exclusive metric with an inclusive partner,
     a time over counts and bytes, a mean over a sum over a minimum or maximum (``Avg
     time/rank`` before ``Min time/rank``), the reader's ``default_metric`` (or its partner), the
-    most nodes with a value, and last the name in sorted order."""
+    most nodes with a value, then the data: the largest ``totals`` (each metric's inclusive
+    total at the roots: its own, or its inclusive partner's; two GPU times with partners, ``GKER
+    (sec)`` and ``GXCOPY (sec)``, tie on everything else), and last the name in sorted order."""
     if not metrics:
         raise ValueError("the profile has no numeric metric column to draw")
     shown = [m for m in metrics if m != ""]  # the front end reads "" as "no metric"
@@ -156,7 +164,9 @@ def default_pair(
     preferred = {default_metric, partner.get(default_metric or "", None)} - {None}
     additive = [m for m in pool if kind.get(m) in ("exclusive", "inclusive")] or pool
 
-    def score(m: str) -> tuple[int, int, int, int, int, int]:
+    total = totals or {}
+
+    def score(m: str) -> tuple[int, int, int, int, int, int, float]:
         return (
             int(kind.get(m) == "exclusive" and partner.get(m) in pool),
             int(kind.get(m) in ("exclusive", "inclusive")),
@@ -164,6 +174,7 @@ def default_pair(
             _statistic(m),
             int(m in preferred),
             count.get(m, 0),
+            total.get(m, -np.inf),
         )
 
     colour = sorted(sorted(additive), key=score, reverse=True)[0]  # sorted: ties by name
@@ -178,4 +189,23 @@ def table_defaults(table: NodeTable, reader_default: object = None) -> tuple[str
     partners = {k: v.partner for k, v in m.items() if v.partner}
     values = {k: int(np.count_nonzero(~np.isnan(v.values))) for k, v in m.items()}
     reader = str(reader_default) if reader_default is not None else None
-    return default_pair(list(m), kinds, partners, reader, values)
+    return default_pair(list(m), kinds, partners, reader, values, root_totals(table))
+
+
+def root_totals(table: NodeTable) -> dict[str, float]:
+    """Each metric that adds up: its inclusive total at the roots (an exclusive metric: its
+    inclusive partner's); NaN-free, -inf where there is none."""
+    out: dict[str, float] = {}
+    roots = np.asarray(table.roots, dtype=np.intp)
+    for name, metric in table.metrics.items():
+        inclusive = metric if metric.kind == "inclusive" else None
+        other = table.metrics.get(metric.partner or "")
+        if metric.kind == "exclusive" and other is not None:
+            inclusive = other if other.kind == "inclusive" else None
+        if inclusive is None or not roots.size:
+            continue
+        at = inclusive.values[roots]
+        at = at[np.isfinite(at)]
+        if at.size:
+            out[name] = float(at.sum())
+    return out

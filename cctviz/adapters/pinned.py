@@ -10,6 +10,11 @@ still comes after it.
 
 The value is JSON text (``{"time": "exclusive", …}``), so that it fits a GraphFrame's metadata
 dict and a Thicket's metadata DataFrame (one column, the same text for every profile) alike.
+
+An ensemble's reduced tree (``cctviz.ensemble.graphframe.to_graphframe``) carries its store's
+kinds and partners the same way, under :data:`STORE_KEY` (rule ``store``): an alias such as LLNL's
+``Avg time/rank (exc)`` pairs with ``Avg time/rank`` there as in one profile's view, though the
+reduced tree has no ``spot.metrics`` to pair them by.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import pandas as pd
 
 from ..table import DECLARED_KINDS, NodeTable
 from .derived import SUFFIX
+from .semantics import Decision
 
 #: The metadata key (a GraphFrame's dict key, a Thicket's metadata column).
 KEY = "cctviz.metric_kinds"
@@ -95,3 +101,53 @@ def _parse(value: object) -> dict[str, str]:
         f' expected e.g. {{"time": "exclusive"}}, each kind one of {accepted}. Drop the key '
         "and pass metric_kinds= instead"
     )
+
+
+#: The metadata key of an ensemble's reduced tree (cctviz.ensemble.graphframe.to_graphframe):
+#: each measured metric's kind and partner as the store's metrics table holds them.
+STORE_KEY = "cctviz.store_metrics"
+
+
+def stored(data: Any) -> dict[str, tuple[str, str | None]]:
+    """``{metric: (kind, partner)}`` that an ensemble's reduced tree carries (empty elsewhere)."""
+    md = getattr(data, "metadata", None)
+    value = md.get(STORE_KEY) if isinstance(md, Mapping) else None
+    if not isinstance(value, str):
+        return {}
+    try:
+        raw = json.loads(value)
+    except json.JSONDecodeError:
+        return {}
+    if not isinstance(raw, Mapping):
+        return {}
+    return {
+        str(m): (str(kp[0]), kp[1] if isinstance(kp[1], str) else None)
+        for m, kp in raw.items()
+        if isinstance(kp, list) and len(kp) == 2 and kp[0] in DECLARED_KINDS
+    }
+
+
+def apply_stored(
+    store: Mapping[str, tuple[str, str | None]],
+    names: list[Any],
+    kind: dict[Any, str],
+    partner: dict[Any, Any],
+    decisions: dict[Any, Decision],
+) -> None:
+    """Give each metric the kind the store gave it, and pair it with its partner where both are
+    metrics here (an exclusive metric whose partner cctviz derived gets one derived again)."""
+    by_name = {str(m): m for m in names}
+    for name, (value, _) in store.items():
+        if name in by_name:
+            m = by_name[name]
+            kind[m] = value
+            why = f"{value}, as the store's metrics table says (its profiles' own views decided)"
+            decisions[m] = Decision(value, "store", why)
+            other = partner.pop(m, None)
+            if other is not None:
+                partner.pop(other, None)
+    for name, (value, other) in store.items():
+        if value == "exclusive" and name in by_name and other in by_name:
+            e, i = by_name[name], by_name[other]
+            if kind[i] == "inclusive":
+                partner[e], partner[i] = i, e

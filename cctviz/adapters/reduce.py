@@ -63,3 +63,6 @@ def per_node(
 
 #: Reducers whose per-node values do not add up along the tree (no sums of them are shown).
 NOT_ADDITIVE = frozenset({"median", "std", "imbalance"})
+#: Reducers that compare a node's ranks: each rank's threads are added up first (the others,
+#: median too, combine every (rank, thread) row).
+COMPARES_RANKS = frozenset({"std", "imbalance"})

@@ -32,8 +32,11 @@ RULES = {
     "spot": "Caliper spot.metrics: the column is an alias",
     "timeseries": "Caliper timeseries",
     "pair": "an exclusive/inclusive pair by name",
+    "parameter": "a parameter recorded with each region (Caliper's any#, or the values say so)",
+    "fraction": "a top-down fraction (Retiring, Frontend bound…; values within [-1, 1])",
     "tree": "tree check: every parent at least the sum of its children",
     "reader": "the reader's exc_metrics/inc_metrics",
+    "store": "the ensemble store's metrics table: as each profile's own view decided at ingest",
     "derived": "derived by cctviz: subtree sums of an exclusive metric",
     "reducer": "the reducer: its values do not add up along the tree",
     "compare": "a compare view's column: as the compared metric, or a ratio of runs",
@@ -68,7 +71,9 @@ def caliper_kind(name: str) -> Decision | None:
 
     ``inclusive#`` anywhere: inclusive. Sums (and counts) of snapshots, averaged or summed over
     ranks (``sum#``, ``avg#sum#``…): exclusive. ``min#``/``max#``/``avg#`` of snapshots and
-    ratios (``a/b``): values that do not add up. Iteration numbers and timestamps: other.
+    ratios (``a/b``): values that do not add up. ``any#`` (a value recorded with the region,
+    RAJAPerf's ``any#any#max#ProblemSize``): a parameter, ``max`` (``ratio`` for ``a/b``).
+    Iteration numbers and timestamps: other.
     """
     if _POSITIONS.match(name):
         return Decision("other", "caliper", f"{name!r} numbers or times records: no sums")
@@ -77,6 +82,10 @@ def caliper_kind(name: str) -> Decision | None:
     if not ops or not set(ops) <= _OPS:
         return None
     ops = [op for op in ops if op != "scale"] or ["sum"]  # scale#: a unit, not a statistic
+    if ops[0] == "any":  # any#: one of the region's records, not a statistic (RAJAPerf's sizes)
+        kind = "ratio" if "/" in attribute else "max"
+        why = f"{name!r} is a value recorded with each region (Caliper's any#): a parameter"
+        return Decision(kind, "parameter", why)
     if "inclusive" in ops:
         return Decision("inclusive", "caliper", f"{name!r}: Caliper's inclusive#")
     if "/" in attribute or "ratio" in ops:
@@ -197,9 +206,10 @@ def decide(
         by_name = caliper_kind(name)
         if name in aliases:
             found = caliper_kind(aliases[name])
-            if found is not None:
+            if found is not None:  # a parameter (any#) says so, all else is spot's
+                rule = "parameter" if found.rule == "parameter" else "spot"
                 why = f"{name!r} is Caliper's {aliases[name]!r}: {found.kind}"
-                out[m] = Decision(found.kind, "spot", why, aliases[name])
+                out[m] = Decision(found.kind, rule, why, aliases[name])
                 continue
         if (timeseries or name in stepped) and by_name is None:
             what = "a count" if name in _COUNTS or "count" in name else "a gauge or count"

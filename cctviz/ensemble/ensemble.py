@@ -217,6 +217,7 @@ class Ensemble(Views):
         sub = object.__new__(Ensemble)
         sub._shared = self._shared
         sub._where = (*self._where, condition)
+        sub._configuration = self._configuration
         if not len(sub.profiles):  # runs the filter once: a bad condition fails here, clearly
             raise WhereError(
                 f"no profile passes {said}: {len(self)} profiles do not "

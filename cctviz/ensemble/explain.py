@@ -33,9 +33,10 @@ def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
 
 def explain(ens: Any, change: Any, by: str | None) -> Any:
     """A ``cctviz.Compare`` of the runs before ``change`` (a row of ``regressions``) and the
-    runs from where its new level starts (the median of up to five runs each side, so that one
-    outlier run does not pass for the change), with the changed node selected and focused (a
-    leaf: its caller, so that it shows among its siblings)."""
+    runs from where its new level starts, of the change's configuration (``config``): the
+    median of up to five runs each side, so that one outlier run does not pass for the change,
+    with the changed node selected and focused (a leaf: its caller, so that it shows among its
+    siblings)."""
     from ..widget.compare_view import compare
 
     row = pd.Series(change) if isinstance(change, dict) else change
@@ -47,6 +48,10 @@ def explain(ens: Any, change: Any, by: str | None) -> Any:
     profiles = ens.profiles
     by = check_axis(profiles, by)
     ordered = profiles.dropna(subset=[by]).sort_values(by, kind="stable")
+    config = row.get("config")
+    for column, value in config.items() if isinstance(config, dict) else ():
+        # the change's own configuration: runs of another are no "before"
+        ordered = ordered[ordered[column].isna() if pd.isna(value) else ordered[column] == value]
     earlier = ordered[ordered[by] < row["at"]].tail(WINDOW)
     if earlier.empty:
         raise ValueError(f"no run comes before {by} {row['at']}: nothing to compare with")

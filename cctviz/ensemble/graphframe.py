@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..adapters.pinned import STORE_KEY
 from . import reducers as red
 from .keys import ROOT
 
@@ -74,12 +75,24 @@ def to_graphframe(ens: Any, reducer: str = "mean") -> Any:
     counts = held if held is not None else pd.Series(dtype=float)
     df[PROFILES] = counts.reindex(tree.index).fillna(0).to_numpy(np.float64)
     df = df.set_index("node")
-    exc = [m for m in names if kinds.loc[m, "kind"] == "exclusive"]
     inc = [m for m in names if kinds.loc[m, "kind"] == "inclusive"]
+    exc = [m for m in names if m not in inc]  # their kinds come with the metadata below
     gf = ht.GraphFrame(graph, df, [*exc, PROFILES], inc)  # PROFILES: declared "max" by CCT
     gf.metadata = {
         "cctviz.ensemble": str(ens.path),
         "cctviz.where": " and ".join(ens.filters),
         "cctviz.reducer": reducer,
+        STORE_KEY: stored_kinds(kinds, names),
     }
     return gf
+
+
+def stored_kinds(kinds: pd.DataFrame, names: list[str]) -> str:
+    """The store's kind and partner of each of ``names`` as JSON (cctviz.adapters.pinned: the
+    view pairs an exclusive metric with its measured inclusive partner as one profile's view
+    does; the reduced tree has no metadata of the profiles' to pair them by)."""
+    out = {}
+    for m in names:
+        partner = kinds.loc[m, "partner"] if "partner" in kinds.columns else None
+        out[m] = [str(kinds.loc[m, "kind"]), partner if isinstance(partner, str) else None]
+    return json.dumps(out)

@@ -43,8 +43,9 @@ class Axis:
 
 
 def axes(ens: Any) -> list[Axis]:
-    """The strip's axes: the numeric and date metadata columns, then each measured metric's
-    total per run (inclusive metrics first)."""
+    """The strip's axes: the numeric and date metadata columns, then run totals: each measured
+    inclusive metric's, and the inclusive partner's of each measured exclusive one (inclusive
+    metrics first). A parameter, a fraction, a ratio or a maximum has no run total."""
     profiles = ens.profiles
     out: list[Axis] = []
     for column in profiles.columns:
@@ -56,10 +57,23 @@ def axes(ens: Any) -> list[Axis]:
             out.append(Axis(name, name, "date"))
         elif pd.api.types.is_numeric_dtype(dtype):
             out.append(Axis(name, name, "number"))
-    kinds = ens.metrics
-    names = sorted(measured(kinds), key=lambda m: kinds.loc[m, "kind"] != "inclusive")
-    out += [Axis(METRIC + m, f"{m} (run total)", "number") for m in names]
+    out += [Axis(METRIC + m, f"{m} (run total)", "number") for m in run_totals(ens.metrics)]
     return out
+
+
+def run_totals(kinds: pd.DataFrame) -> list[str]:
+    """The metrics whose sum over the roots is a run's total: the measured inclusive ones, then
+    the inclusive partners (derived by cctviz where none was measured) of measured exclusive
+    ones."""
+    names = measured(kinds)
+    inclusive = [m for m in names if kinds.loc[m, "kind"] == "inclusive"]
+    partners = [kinds.loc[m, "partner"] for m in names if kinds.loc[m, "kind"] == "exclusive"]
+    more = [
+        p
+        for p in partners
+        if isinstance(p, str) and p in kinds.index and kinds.loc[p, "kind"] == "inclusive"
+    ]
+    return list(dict.fromkeys([*inclusive, *more]))
 
 
 def _varies(profiles: pd.DataFrame, axis: Axis) -> bool:

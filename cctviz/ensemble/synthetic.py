@@ -6,8 +6,8 @@ problem sizes), noise, and optional injected changes at known runs and nodes."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,11 +27,13 @@ BATCH = 200  # profiles per Parquet file of the values
 
 @dataclass(frozen=True)
 class Change:
-    """From run ``at`` on (in launch order), node ``node``'s exclusive time × ``factor``."""
+    """From run ``at`` on (in launch order), node ``node``'s exclusive time × ``factor``; in the
+    runs whose metadata match ``where`` only (e.g. ``{"compiler": "gcc-12"}``; empty: all)."""
 
     node: int
     at: int
     factor: float
+    where: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _tree(n: int, rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
@@ -70,13 +72,22 @@ def ensemble(
     job_sizes: Sequence[int] = JOB_SIZES,
     problem_sizes: Sequence[int] = (20, 30, 40),
     start: str = "2025-01-01",
+    compilers: Sequence[str] = COMPILERS,
+    levels: Mapping[str, float] | None = None,
+    sweep: int = 0,
+    metadata: Mapping[str, Sequence[Any]] | None = None,
 ) -> Any:
     """Writes a synthetic ensemble into a new store at ``path`` and returns it (an Ensemble).
     Each run is one profile launched a day after the previous one; its exclusive ``time`` per
     node is a base cost × (job size / 64)^-0.8 (strong scaling) × lognormal noise of ``noise``,
     with ``changes`` applied and a fraction ``outliers`` of (run, node) values tripled (single-run
     outliers); ``time (inc)`` is the subtree sum. One job size and problem size
-    (``job_sizes=(64,), problem_sizes=(30,)``) make a nightly series of one configuration."""
+    (``job_sizes=(64,), problem_sizes=(30,)``) make a nightly series of one configuration.
+
+    Each run's job size, problem size and compiler are drawn at random, unless ``sweep`` > 0:
+    then the runs are a study launched one configuration after another (problem sizes, then job
+    sizes, then compilers, ``sweep`` runs of each, over and over). ``levels``: a time factor per
+    compiler (e.g. ``{"clang-16": 1.3}``); ``metadata``: more columns, one value per run."""
     from .ensemble import Ensemble
 
     if n_profiles < 1 or n_nodes < 1:
@@ -113,19 +124,27 @@ def ensemble(
     append(root, "metrics", kinds, batch)
     base = rng.lognormal(mean=0.0, sigma=1.5, size=n_nodes)
     dates = pd.Timestamp(start) + pd.to_timedelta(np.arange(n_profiles), unit="D")
-    jobs = rng.choice(np.asarray(job_sizes), size=n_profiles)
-    compilers = rng.choice(COMPILERS, size=n_profiles)
-    sizes = rng.choice(np.asarray(problem_sizes), size=n_profiles)
+    jobs, built, sizes = _configurations(
+        rng, n_profiles, job_sizes, problem_sizes, compilers, sweep
+    )
+    factor = np.asarray([(levels or {}).get(str(c), 1.0) for c in built])
+    extra = {name: list(values) for name, values in (metadata or {}).items()}
+    for name, values in extra.items():
+        if len(values) != n_profiles:
+            raise ValueError(f"metadata {name!r} has {len(values)} values for {n_profiles} runs")
+    columns: dict[str, Any] = {"jobsize": jobs, "compiler": built, "problem_size": sizes, **extra}
     ids = [f"synthetic-{seed}-{i:06d}" for i in range(n_profiles)]
     order = np.argsort(-np.arange(n_nodes))  # children before parents, for subtree sums
     listed = []
     for lo in range(0, n_profiles, BATCH):
         hi = min(lo + BATCH, n_profiles)
         m = hi - lo
-        scale = (jobs[lo:hi] / 64.0) ** -0.8 * (sizes[lo:hi] / 30.0) ** 3
+        scale = (jobs[lo:hi] / 64.0) ** -0.8 * (sizes[lo:hi] / 30.0) ** 3 * factor[lo:hi]
         exc = base[None, :] * scale[:, None] * rng.lognormal(0.0, noise, size=(m, n_nodes))
         for c in changes:
             runs = np.arange(lo, hi) >= c.at
+            for name, value in c.where.items():
+                runs &= np.asarray(columns[name][lo:hi]) == value
             exc[runs, c.node] *= c.factor
         if outliers > 0:
             exc[rng.random(exc.shape) < outliers] *= 3.0
@@ -150,12 +169,38 @@ def ensemble(
                 "nodes": n_nodes,
                 "launchdate": dates[lo:hi],
                 "jobsize": jobs[lo:hi],
-                "compiler": compilers[lo:hi],
+                "compiler": built[lo:hi],
                 "problem_size": sizes[lo:hi],
                 "run": np.arange(lo, hi),
+                **{name: values[lo:hi] for name, values in extra.items()},
             }
         )
         append(root, "values", values, batch)
         listed.append(profiles)
     commit_profiles(Tables(root), pd.concat(listed, ignore_index=True), batch)
     return Ensemble(root, create=False)
+
+
+def _configurations(
+    rng: np.random.Generator,
+    n: int,
+    job_sizes: Sequence[int],
+    problem_sizes: Sequence[int],
+    compilers: Sequence[str],
+    sweep: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each run's job size, compiler and problem size: drawn at random, or a sweep (see
+    ``ensemble``)."""
+    if sweep <= 0:
+        return (
+            rng.choice(np.asarray(job_sizes), size=n),
+            rng.choice(np.asarray(compilers), size=n),
+            rng.choice(np.asarray(problem_sizes), size=n),
+        )
+    step = np.arange(n) // sweep
+    j, c = len(job_sizes), len(compilers)
+    return (
+        np.asarray(job_sizes)[(step // c) % j],
+        np.asarray(compilers)[step % c],
+        np.asarray(problem_sizes)[(step // (c * j)) % len(problem_sizes)],
+    )

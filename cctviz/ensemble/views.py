@@ -6,6 +6,7 @@ GraphFrame, a small subset as a Thicket, the reduced tree as a GraphFrame. Each 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -13,6 +14,8 @@ import pandas as pd
 
 class Views:
     """The ensemble's derived views (mixed into ``cctviz.Ensemble``)."""
+
+    _configuration: list[str] | None = None  # set by the user (see configuration)
 
     if TYPE_CHECKING:  # what they use of cctviz.Ensemble
         profiles: pd.DataFrame
@@ -38,42 +41,83 @@ class Views:
 
         return trend(self, node, metric, by, reducer, children)
 
+    @property
+    def configuration(self) -> list[str]:
+        """The metadata columns whose values make runs of different configurations (job size,
+        problem size, compiler …): ``regressions`` looks for changes within each configuration's
+        own runs, never across a switch of configuration. Detected from the metadata of the
+        selected profiles (the rule is in cctviz.ensemble.configs) unless set: ``ens.configuration
+        = ["jobsize", "compiler"]`` (``[]``: all runs are one series; ``None``: detect again).
+        Sub-ensembles (``where``, ``select``) keep what was set."""
+        from . import configs
+        from .trend import check_axis
+
+        named = getattr(self, "_configuration", None)
+        if named is not None:
+            return list(named)
+        return configs.detect(self.profiles, check_axis(self.profiles, None))
+
+    @configuration.setter
+    def configuration(self, columns: Sequence[str] | None) -> None:
+        from . import configs
+
+        self._configuration = configs.check_named(self.profiles, columns)
+
     def regressions(
         self,
         metric: str,
         by: str | None = None,
         min_change: float = 0.05,
         *,
-        min_score: float = 6.0,
+        fdr: float = 0.05,
+        across: Sequence[str] = (),
+        min_score: float = 0.0,
     ) -> pd.DataFrame:
-        """The changes of level of ``metric`` along ``by`` (default: the launch date), one row
-        per (node, change), largest effect first: ``key``, ``path``, ``at`` (the value of ``by``
-        where the new level starts), ``profile`` (the first profile there), ``before``,
-        ``after``, ``change`` (after ÷ before − 1), ``score`` (standard errors) and ``cause``
-        ("exclusive": the node's own value changed; "inclusive only": its descendants'). The
-        method is in cctviz.ensemble.changes. Runs that differ in configuration (job sizes,
-        problem sizes, compilers: cctviz.ensemble.configs) give a ``ConfigurationWarning``."""
+        """The changes of level of ``metric`` along ``by`` (default: the launch date) within each
+        configuration (``configuration``), one row per (node, configuration, change), largest
+        effect first: ``key``, ``path``, ``at`` (the value of ``by`` where the new level starts),
+        ``profile`` (the first run there), ``before``, ``after`` (medians of the runs before and
+        after), ``change`` (after ÷ before − 1), ``score`` (standard errors), ``cause``
+        ("exclusive": the node's own value changed; "inclusive only": its descendants'),
+        ``config`` (the configuration's values), ``previous`` (the last run before),
+        ``runs_before``, ``runs_after``, ``p`` and ``q`` (the test's p-value and its
+        Benjamini–Hochberg adjusted value) and ``environment`` (the metadata that differs
+        between the runs before and after, best separators first: "compiler_version: 12 → 13").
+
+        Only changes that pass at false discovery rate ``fdr`` over every node and configuration
+        screened, and move the level by ``min_change`` or more, are kept. ``across``: columns
+        whose values are not split on but scaled to a common level per node, so one series runs
+        across them (e.g. ``across=["compiler"]`` for a change that hit every compiler). The
+        method is in cctviz.ensemble.changes and cctviz.ensemble.segments."""
         from . import configs
-        from .changes import regressions
+        from .changes import configuration, regressions
         from .trend import check_axis
 
-        profiles = self.profiles
-        axis = check_axis(profiles, by)
-        said = configs.sentence(configs.varying(profiles, axis), axis)
+        axis = check_axis(self.profiles, by)
+        found = regressions(self, metric, by, min_change, min_score, fdr, across)
+        said = configs.too_short(self.profiles, axis, configuration(self, axis, across))
         if said:
-            warnings.warn(said[0].upper() + said[1:] + ".", configs.ConfigurationWarning, 2)
-        return regressions(self, metric, by, min_change, min_score)
+            warnings.warn(said, configs.ConfigurationWarning, 2)
+        return found
 
     def report(
-        self, metric: str, by: str | None = None, min_change: float = 0.05, top: int = 10
+        self,
+        metric: str,
+        by: str | None = None,
+        min_change: float = 0.05,
+        top: int = 10,
+        *,
+        fdr: float = 0.05,
+        across: Sequence[str] = (),
     ) -> str:
         """The changes ``regressions`` finds, as Markdown: largest first, each with its call path,
-        the run where it happened (with its metadata), before and after, and the share of the
-        total it explains."""
+        its configuration, the run where it happened (with its metadata), before and after, what
+        else changed (``environment``) and, for a metric that adds up, the share of its
+        configuration's median run total it is."""
         from ..markdown import Markdown
         from .report import report
 
-        return Markdown(report(self, metric, by, min_change, top))
+        return Markdown(report(self, metric, by, min_change, top, fdr=fdr, across=across))
 
     def explain(self, change: Any, by: str | None = None) -> Any:
         """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of

@@ -33,9 +33,9 @@ def change_metric_name(basis: str) -> str:
 class Changes(ProfileStrip):
     """The changes part of ``CCT`` (a widget of a ``cctviz.Ensemble`` only)."""
 
-    _found: dict[tuple[str, str, str], pd.DataFrame]
-    """Changes found, by (where, metric, axis): what ``regressions`` gave (node ids are added
-    for the tree drawn, ``_with_nodes``)."""
+    _found: dict[tuple[str, str, str, tuple[str, ...]], pd.DataFrame]
+    """Changes found, by (where, metric, axis, configuration columns): what ``regressions`` gave
+    (node ids are added for the tree drawn, ``_with_nodes``)."""
     _explained: Any = None
     _explained_by_page = False
     """Whether ``_explained`` was opened by the page's "compare runs" (the next one closes it)."""
@@ -72,7 +72,7 @@ class Changes(ProfileStrip):
             raise TypeError(
                 f"explain() takes a row of w.changes or its position; got {type(change).__name__}"
             )
-        _, _, by = self._changes_key()
+        by = self._changes_key()[2]
         self._explained = self._data.explain(change, by)
         self._explained_by_page = False
         return self._explained
@@ -82,16 +82,36 @@ class Changes(ProfileStrip):
         super()._start_ensemble(data)
         self._found = {}  # other data: other changes
 
-    def _changes_key(self) -> tuple[str, str, str]:
-        """(where, metric, axis) of the changes the view shows."""
+    def _changes_key(self) -> tuple[str, str, str, tuple[str, ...]]:
+        """(where, metric, axis, configuration columns) of the changes the view shows: along
+        ``trend_by`` (the launch date when unset), within the configurations of the profiles
+        shown."""
         if self._ensemble is None:
             raise TypeError(
                 "changes are found along the runs of a cctviz.Ensemble; this widget shows a "
                 "single GraphFrame or Thicket (compare two with cctviz.compare)"
             )
+        from ..ensemble.changes import configuration
         from ..ensemble.trend import check_axis
 
-        return self.where, self._change_basis(), check_axis(self._data.profiles, None)
+        by = check_axis(self._data.profiles, self.trend_by or None)
+        columns = tuple(configuration(self._data, by))
+        return self.where, self._change_basis(), by, columns
+
+    def _within(self, key: tuple[str, str, str, tuple[str, ...]]) -> str:
+        """The configurations the changes of ``key`` were looked for in, in words ('': one)."""
+        columns = list(key[3])
+        if not columns:
+            return ""
+        groups = len(self._data.profiles.groupby(columns, dropna=False))
+        return f"within {groups} configurations: {', '.join(columns)}" if groups > 1 else ""
+
+    def _encode(self) -> dict[str, Any]:
+        """The payload; its changes say the configurations they were looked for in."""
+        payload = super()._encode()
+        if "changes" in payload and self._ensemble is not None:
+            payload["changes"]["within"] = self._within(self._changes_key())
+        return payload
 
     def _change_basis(self) -> str:
         """The metric whose changes are found: the colour metric; a colour the store does not
@@ -116,7 +136,7 @@ class Changes(ProfileStrip):
         in the tree drawn; drawn in it if they were not yet."""
         key = self._changes_key()
         if key not in self._found:
-            _where, basis, by = key
+            _where, basis, by, _columns = key
             from ..ensemble.changes import regressions
 
             self._found[key] = regressions(self._data, basis, by)
@@ -145,8 +165,8 @@ class Changes(ProfileStrip):
         from ..ensemble.keys import table_keys
         from ..ensemble.trend import check_axis
 
-        by = check_axis(data.profiles, None)
-        for (where, basis, axis), found in self._found.items():
+        by = check_axis(data.profiles, self.trend_by or None)
+        for (where, basis, axis, _columns), found in self._found.items():
             if where == self.where and axis == by and basis == self._change_basis():
                 # the same profiles under another reducer: the same tree, its keys are known
                 same = data is self._data and self._derived.store_keys is not None
@@ -174,6 +194,14 @@ class Changes(ProfileStrip):
             )
         return str(proposal["value"])
 
+    @t.observe("trend_by")
+    def _changes_along(self, change: t.Bunch) -> None:
+        """Another axis: the rings drawn were along the old one (the view asks for the new
+        axis' changes once it has drawn the table without them)."""
+        if self._ensemble is None or self._table.change_metric is None or not change["old"]:
+            return
+        self._show(_without_changes(self._table))
+
     @t.observe("color_by")
     def _colour_by_change(self, change: t.Bunch) -> None:
         if self._ensemble is None:
@@ -192,11 +220,14 @@ class Changes(ProfileStrip):
     @handles("changes")
     def _changes_request(self, _content: Message) -> dict[str, Any]:
         """Find the changes (once per where and metric), draw them, and list them."""
+        from ..ensemble import configs
+
         try:
             found = self._changes_found()
         except TypeError as error:
             raise ValueError(str(error)) from None
-        _where, basis, by = self._changes_key()
+        key = self._changes_key()
+        _where, basis, by, columns = key
         rows = [
             {
                 "key": str(int(r.key)),
@@ -207,13 +238,17 @@ class Changes(ProfileStrip):
                 "after": _number(r.after),
                 "change": _number(r.change),
                 "cause": str(r.cause),
+                "config": configs.label(r.config),
+                "environment": [str(e) for e in r.environment],
             }
             for r in found.itertuples(index=False)
         ]
-        from ..ensemble import configs
-
-        mixed = configs.sentence(configs.varying(self._data.profiles, by), by)
-        return {"changes": {"metric": basis, "by": by, "rows": rows, "caution": mixed}}
+        profiles = self._data.profiles
+        groups = len(profiles.groupby(list(columns), dropna=False)) if columns else 1
+        said = configs.sentence(list(columns), by, groups) or configs.too_short(
+            profiles, by, list(columns)
+        )
+        return {"changes": {"metric": basis, "by": by, "rows": rows, "caution": said}}
 
     @handles("explain")
     def _explain_request(self, content: Message) -> dict[str, Any]:

@@ -132,7 +132,8 @@ class Scripting(WidgetPart):
         changes = None
         if ensemble:
             part: Any = self  # the Changes part of CCT
-            changes = (part._changes_key()[2], part.changes)
+            key = part._changes_key()
+            changes = (key[2], part.changes, part._within(key))
         return Markdown(
             describe(
                 self._table,
@@ -146,6 +147,7 @@ class Scripting(WidgetPart):
                 f"{getattr(self, '_store_version', None)})"
                 if ensemble
                 else None,
+                judge_below=self.judge_below,
             )
         )
 

@@ -83,6 +83,75 @@ describe("change rings", () => {
     expect(key.querySelectorAll("circle")[1].getAttribute("stroke-dasharray")).toBe("3 2");
   });
 
+  test("the key says when the changes were looked for within several configurations", () => {
+    const tree = ensembleTree();
+    tree.changes.within = "within 6 configurations: jobsize, <b>problem_size</b>";
+    const { container } = mountRenderer(tree, { state: STATE });
+    const note = container.querySelector(".cct-legends .cct-change-key .cct-change-within");
+    expect(note.firstChild.textContent).toBe("within 6 configurations");
+    expect(note.querySelector("b")).toBeNull(); // a column name is text, never markup
+    expect(note.querySelector("title").textContent).toBe(
+      "changes looked for within 6 configurations: jobsize, <b>problem_size</b>; none across a switch of configuration",
+    );
+    // one configuration: nothing to say
+    const { container: one } = mountRenderer(ensembleTree(), { state: STATE });
+    expect(one.querySelector(".cct-change-within")).toBeNull();
+  });
+
+  test("rings that arrive open the first picture's folds over the largest own changes", () => {
+    // main → 40 phases → 3 kernels each: too many rows for 160 px, the small phases fold; a
+    // kernel under phase 3 (a small one) changed itself
+    const parent = [-1];
+    const names = ["main"];
+    const time = [1];
+    const phaseRow = [];
+    for (let i = 0; i < 40; i++) {
+      phaseRow.push(parent.length);
+      parent.push(0);
+      names.push(`phase${i}`);
+      time.push(1);
+      for (let k = 0; k < 3; k++) {
+        parent.push(phaseRow[i]);
+        names.push(`kernel${i}.${k}`);
+        time.push(i === 3 ? 2 : 10 + i);
+      }
+    }
+    const inc = time.map(() => 0);
+    for (let row = time.length - 1; row >= 0; row--) {
+      inc[row] += time[row];
+      if (parent[row] >= 0) inc[parent[row]] += inc[row];
+    }
+    const phase3 = phaseRow[3];
+    const cause = time.map((_, row) => (row === phase3 + 2 ? 1 : row === phase3 || row === 0 ? 2 : 0));
+    const base = payload({
+      parent,
+      names,
+      metrics: { time, "time (inc)": inc, [METRIC]: cause.map((c) => (c === 0 ? 0 : 40)) },
+      kinds: { time: "exclusive", "time (inc)": "inclusive", [METRIC]: "other" },
+      partners: { time: "time (inc)", "time (inc)": "time" },
+      tree: "forty",
+    });
+    const { renderer, changes } = mountRenderer(base, { state: { ...STATE, foldToFit: true }, height: 160 });
+    const folded = renderer.state.collapsed;
+    expect(folded).toContain(phase3); // the first picture folded the small phases
+    const column = new Int32Array(cause);
+    const withRings = decodeTable({
+      ...base,
+      changes: { metric: METRIC, cause: { dtype: "int32", length: cause.length, buffer: new DataView(column.buffer) } },
+    });
+    renderer.setData(withRings);
+    const open = renderer.state.collapsed;
+    expect(open).not.toContain(phase3); // the ring of kernel3 is in sight
+    expect(open).toEqual(folded.filter((id) => id !== phase3)); // the other folds stay
+    expect(changes.at(-1)).toEqual({ collapsed: open }); // reported, as the fit was
+    expect(ring(document, phase3 + 2)).not.toBeNull();
+    // a fold the user made stays, even over a change
+    renderer.setState({ collapsed: [phase3] });
+    renderer.setData(decodeTable(base));
+    renderer.setData(withRings);
+    expect(renderer.state.collapsed).toContain(phase3);
+  });
+
   test("rings keep their screen size at any zoom", () => {
     const { container, renderer } = mountRenderer(ensembleTree(), { state: STATE });
     const before = Number(ring(container, 2).getAttribute("r"));
@@ -140,6 +209,33 @@ const CHANGES = {
 };
 
 describe("the Changes tab", () => {
+  test("a change shows its configuration and what else changed with it", async () => {
+    const rows = [
+      {
+        ...CHANGES.rows[1],
+        config: "jobsize 64, compiler gcc",
+        environment: ["compiler_version: 12 → 13", "commit: <a1> → b2"],
+      },
+    ];
+    const caution =
+      "these runs are 6 configurations (jobsize, compiler): changes along launchdate are looked for within each configuration's own runs, never across a switch of configuration";
+    const { p } = mountPane(
+      async () => ({}),
+      async () => ({ ...CHANGES, rows, caution }),
+    );
+    p.setChanges(true);
+    await p.show("changes", "");
+    const row = p.element.querySelector(".cct-change-row");
+    const facts = row.querySelector(".cct-change-facts");
+    expect(facts.firstChild.textContent).toBe("from 2025-01-31 in jobsize 64, compiler gcc · 10 → 14 · own change");
+    const since = facts.querySelector(".cct-change-since");
+    expect(since.textContent).toBe("with compiler_version: 12 → 13");
+    expect(since.getAttribute("title")).toBe("compiler_version: 12 → 13\ncommit: <a1> → b2");
+    expect(p.element.querySelector(".cct-changes .cct-pane-note").textContent).toBe(
+      `1 change(s) of time (inc) by launchdate: own changes first, then the largest in time (inc). Note: ${caution}.`,
+    );
+  });
+
   test("own changes come first, each group largest |effect| first", () => {
     expect(changeOrder(CHANGES.rows).map((r) => [r.node, r.index])).toEqual([
       [2, 1],

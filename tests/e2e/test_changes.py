@@ -18,7 +18,8 @@ STORE = [
     "import tempfile\nfrom pathlib import Path\nimport cctviz\n"
     "from cctviz.ensemble.synthetic import Change\n"
     "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'nightly', 60, 40, seed=3,\n"
-    f"    changes=[Change({INJECTED}, 30, 1.5)], job_sizes=(64,), problem_sizes=(30,))\n"
+    f"    changes=[Change({INJECTED}, 30, 1.5)], job_sizes=(64,), problem_sizes=(30,),\n"
+    "    compilers=('gcc-12',))\n"
     "w = cctviz.CCT(ens, color_by='time (inc)')\nw"
 ]
 # the injected node's id in the widget's tree, from what the kernel found
@@ -26,6 +27,49 @@ NODE = (
     f"int(w.changes.set_index('key').loc[int(ens.nodes.index[{INJECTED}]), 'node'])"
     " if w.table.change_metric else None"
 )
+
+
+MIXED = [
+    "import tempfile\nfrom pathlib import Path\nimport cctviz\n"
+    "from cctviz.ensemble.synthetic import Change\n"
+    "version = ['12.3'] * 60 + ['13.1'] * 60\n"
+    "ens = cctviz.examples.ensemble(Path(tempfile.mkdtemp()) / 'mixed', 120, 40, seed=5,\n"
+    f"    changes=[Change({INJECTED}, 60, 1.5)], job_sizes=(64,), problem_sizes=(30,),\n"
+    "    compilers=('gcc-12', 'clang-16'), levels={'clang-16': 1.3},\n"
+    "    metadata={'compiler_version': version})\n"
+    "w = cctviz.CCT(ens, table_mode='changes')\nw"
+]
+
+
+def test_runs_of_two_compilers_changes_within_each_said_beside_the_rings(
+    open_notebook, page
+) -> None:
+    """Runs that alternate between two compilers (one 30 % slower), a change with a compiler
+    upgrade: the ring key says the changes were looked for within 2 configurations, the Changes
+    tab lists the change in each compiler with the upgrade that came with it; the kernel agrees."""
+    notebook = open_notebook(MIXED)
+    view = page.locator(".cctviz").first
+    view.locator(".cct-change-ring").first.wait_for()
+    within = view.locator(".cct-legends .cct-change-key .cct-change-within")
+    assert within.text_content().startswith("within 2 configurations")
+    assert notebook.python_json("w._payload['changes']['within']") == (
+        "within 2 configurations: compiler"
+    )
+    first = view.locator(".cct-change-row").first
+    first.wait_for()
+    note = view.locator(".cct-changes .cct-pane-note").inner_text()
+    assert "Note: these runs are 2 configurations (compiler)" in note
+    rows = view.locator(".cct-change-row")
+    configs = {rows.nth(i).locator(".cct-change-facts").inner_text() for i in range(rows.count())}
+    kernel = notebook.python_json(
+        "sorted({c['compiler'] for c, k in zip(w.changes['config'], w.changes['key'])"
+        f" if k == int(ens.nodes.index[{INJECTED}])}})"
+    )
+    assert kernel == ["clang-16", "gcc-12"]
+    for compiler in kernel:
+        assert any(f"in compiler {compiler}" in text for text in configs), configs
+    assert any("with compiler_version: 12.3 → 13.1" in text for text in configs), configs
+    shot(page, "changes-within-configurations")
 
 
 @pytest.mark.parametrize("notebook7", [False, True], ids=["lab", "notebook7"])

@@ -60,9 +60,10 @@ const TYPE_WORDS = new Map([
  *   first, 2 only in the second (null: one profile)
  * @property {[string, string] | null} presenceLabels what a square (presence 1) and a hexagon
  *   (presence 2) mean, e.g. "only in before"
- * @property {{ metric: string, cause: Int32Array } | null} changes an ensemble's changes along
- *   its runs: the metric holding each node's relative change (%), and each row's cause (0: no
- *   change, 1: its own, 2: in what it calls); null: none looked for
+ * @property {{ metric: string, cause: Int32Array, within: string } | null} changes an ensemble's
+ *   changes along its runs: the metric holding each node's relative change (%), each row's cause
+ *   (0: no change, 1: its own, 2: in what it calls), and the configurations they were looked for
+ *   in ("within 6 configurations: jobsize, problem_size"; "": one); null: none looked for
  * @property {{ label: string, metric: string }[]} series a compare view's runs in order, with
  *   the metric holding each run's values (empty: one profile)
  * @property {(id: NodeId) => Row} rowOf the row of full-tree node `id`, -1 (NO_ROW) if the table
@@ -167,6 +168,7 @@ export function decodeTable(payload) {
       ? {
           metric: String(payload.changes.metric),
           cause: /** @type {Int32Array} */ (decodeColumn(payload.changes.cause)),
+          within: displayText(String(payload.changes.within ?? "")),
         }
       : null,
     series: Array.isArray(payload.series)

@@ -19,14 +19,28 @@ export const LEGEND_BAND = 58;
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
  * @param {{ legends: import("../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../picture/scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
- *   presence?: [string, string] | null, small?: string | null, changes?: boolean }} spec
+ *   presence?: [string, string] | null, small?: string | null, changes?: boolean,
+ *   within?: string }} spec
  *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
  *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
- *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings
+ *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings;
+ *   `within`: the configurations they were looked for in ("": one)
  */
 export function drawLegends(
   layer,
-  { legends, size, colorTitle, sizeTitle, onTop, scale, format, presence = null, small = null, changes = false },
+  {
+    legends,
+    size,
+    colorTitle,
+    sizeTitle,
+    onTop,
+    scale,
+    format,
+    presence = null,
+    small = null,
+    changes = false,
+    within = "",
+  },
 ) {
   layer.selectAll("*").remove();
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
@@ -68,10 +82,10 @@ export function drawLegends(
   }
   if (changes) {
     next(presence ? 34 : 50);
-    drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`));
+    drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`), within);
   }
   if (small) {
-    next(changes ? 50 : presence ? 34 : 50);
+    next(changes ? (within ? 66 : 50) : presence ? 34 : 50);
     const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
     g.append("circle")
       .attr("class", "cct-key-glyph")
@@ -88,10 +102,12 @@ export function drawLegends(
 
 /**
  * The key of the change rings: solid, the node's own change; dashed, one in what it calls; red
- * up, blue down.
+ * up, blue down; and, when the runs shown are of several configurations, that each change was
+ * looked for within one (no ring marks a switch of configuration).
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {string} within
  */
-function drawChangeKey(g) {
+function drawChangeKey(g, within) {
   g.attr("class", "cct-change-key");
   const items = /** @type {const} */ ([
     [RING_COLORS.up, null, "ring: own change, up"],
@@ -114,6 +130,15 @@ function drawChangeKey(g) {
       .attr("y", cy + 4)
       .text(text);
   });
+  if (within) {
+    const note = g
+      .append("text")
+      .attr("class", "cct-change-within")
+      .attr("x", 0)
+      .attr("y", 6 + 16 * items.length + 4)
+      .text(within.split(":")[0]); // "within 6 configurations"; which columns: on hover
+    note.append("title").text(`changes looked for ${within}; none across a switch of configuration`);
+  }
 }
 
 /** @type {Record<string, string>} */
@@ -179,6 +204,7 @@ export function viewLegends({ D, store, legendsOnTop }) {
       presence: table.presenceLabels,
       small,
       changes: !!table.changes?.cause.some((c) => c > 0),
+      within: table.changes?.within ?? "",
     });
   };
 }

@@ -18,6 +18,9 @@ import { displayText } from "../base/text.js";
  * @property {number | null} after
  * @property {number | null} change after ÷ before − 1
  * @property {string} cause "exclusive", "inclusive only" or "unknown"
+ * @property {string} [config] the configuration it was found in, in words ("" or absent: all runs)
+ * @property {string[]} [environment] what else differs between the runs before and after it,
+ *   best separator first ("compiler_version: 12 → 13")
  */
 /** @typedef {{ metric: string, by: string, rows: Change[], caution?: string }} ChangesReply */
 /** @typedef {Change & { index: number }} ChangeRow a change and its position in w.changes */
@@ -84,7 +87,17 @@ export function createChangesList(parent, handlers) {
     const own =
       r.cause === "exclusive" ? "own change" : r.cause === "inclusive only" ? "in its callees" : "cause unknown";
     const values = `${formatValue(r.before ?? Number.NaN)} → ${formatValue(r.after ?? Number.NaN)}`;
-    facts.textContent = `from ${displayText(r.at)} · ${values} · ${own}`;
+    const config = r.config ? ` in ${displayText(r.config)}` : "";
+    facts.textContent = `from ${displayText(r.at)}${config} · ${values} · ${own}`;
+    const environment = r.environment ?? [];
+    if (environment.length) {
+      // what else changed with it: the best separator shown, all of them on hover
+      append(facts, "div", {
+        className: "cct-change-since",
+        text: `with ${displayText(environment[0])}`,
+        attrs: { title: environment.map(displayText).join("\n") },
+      });
+    }
     const button = append(el, "button", {
       className: "cct-change-compare",
       text: "compare runs",
@@ -132,8 +145,8 @@ export function createChangesList(parent, handlers) {
         const found = rows.length
           ? `${rows.length} change(s) ${of}: own changes first, then the largest in ${displayText(reply.metric)}`
           : `No change ${of} (5 % or more)`;
-        // runs of several configurations: a change may be the configuration's (said, not hidden)
-        note.textContent = reply.caution ? `${found}. Caution: ${reply.caution}.` : found;
+        // runs of several configurations: each change is of one (said, not hidden)
+        note.textContent = reply.caution ? `${found}. Note: ${reply.caution}.` : found;
         list.replaceChildren();
         for (const r of rows) rowElement(r);
       } catch (error) {

@@ -10,6 +10,7 @@ import { metricByName, withoutFolds } from "../data/decode.js";
 import { bandCount, bandRoom } from "./layout.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
+/** @typedef {import("../data/ids.js").NodeId} NodeId */
 /** A small figure's bands at most, its small roots folded (its hot path's labels need the room). */
 const MAX_BANDS = 3;
 
@@ -214,4 +215,35 @@ export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
   const rows = foldToFit(tree, sizeOf, { ...room, hotToo: sizes.foldHotPath, minor });
   return rows.map((row) => table.idOf(row));
+}
+
+/** Own changes whose folds open when an ensemble's rings arrive: the largest few. */
+const CHANGES_OPENED = 12;
+
+/**
+ * The folds of a first picture (`fitted`) that hide an ensemble's own changes, the largest
+ * `limit` of them by |change|: the rings come after the first picture (Python finds them once it
+ * is drawn), and a ring inside a fold is no ring. Folds the user made are not in `fitted`: they
+ * stay.
+ * @param {import("../data/decode.js").Table} table @param {NodeId[]} collapsed
+ * @param {Set<NodeId>} fitted @param {number} [limit]
+ * @returns {Set<NodeId>} the collapsed ids to open
+ */
+export function foldsOverChanges(table, collapsed, fitted, limit = CHANGES_OPENED) {
+  const open = new Set();
+  const changes = table.changes;
+  const closed = new Set(collapsed.filter((id) => fitted.has(id)));
+  if (!changes || !closed.size) return open;
+  const values = metricByName(table, changes.metric)?.values;
+  const size = (/** @type {number} */ row) => Math.abs(values?.[row] ?? 0) || 0;
+  const own = [];
+  for (let row = 0; row < table.size; row++) if (changes.cause[row] === 1) own.push(row);
+  own.sort((a, b) => size(b) - size(a));
+  for (const row of own.slice(0, limit)) {
+    for (let p = table.parent[/** @type {import("../data/ids.js").Row} */ (row)]; p >= 0; p = table.parent[p]) {
+      const id = table.idOf(p);
+      if (closed.has(id)) open.add(id);
+    }
+  }
+  return open;
 }

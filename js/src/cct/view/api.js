@@ -6,6 +6,7 @@
 import { checkIds } from "../data/check-ids.js";
 import { livePicture, svgPicture } from "../draw/live-picture.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
+import { foldsOverChanges } from "../picture/fit.js";
 import { pictureSteps } from "../picture/picture.js";
 import * as changes from "../state/changes.js";
 import { commandOf } from "../state/commands.js";
@@ -73,6 +74,12 @@ export function createApi(r) {
       r.store.select(r.store.selection.filter(inTree), { source: "python" });
       if (r.view().collapsed.some((id) => !inTree(id)))
         r.store.apply({ collapsed: r.view().collapsed.filter(inTree) }, { source: "python" });
+      // an ensemble's changes came (the same tree, now with rings): the first picture's folds
+      // over the largest own changes open, so that their rings are in sight (the user's stay)
+      if (!otherTree && !previous.changes && data.changes) {
+        const open = foldsOverChanges(data, r.view().collapsed, r.fitted);
+        if (open.size) r.apply({ collapsed: r.view().collapsed.filter((id) => !open.has(id)) }, { source: "user" });
+      }
       r.toolbar?.setData(
         data,
         changes.rootIds(data).map((id) => ({
@@ -124,6 +131,7 @@ export function createApi(r) {
      * not in the tree too); nothing is applied then. @param {Partial<ViewState>} state */
     setState(state) {
       checkIds(r.table, state);
+      if (state.collapsed) r.fitted = new Set(); // Python's folds are the user's, not the fit's
       const first = !r.view().colorBy && state.colorBy;
       r.apply(state, { source: "python" });
       if (first && r.table) {

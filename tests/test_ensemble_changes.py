@@ -273,6 +273,13 @@ def test_configuration_is_checked_and_carried(tmp_path: Path) -> None:
         ens.configuration = ["hash"]  # reserved: one per profile
     with pytest.raises(TypeError, match="configuration takes metadata column names"):
         ens.configuration = [3]  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="a list of metadata column names"):
+        ens.configuration = 5  # type: ignore[assignment]
+    for bad in (0, 1, "x", True, float("nan")):
+        with pytest.raises(ValueError, match="fdr is a false discovery rate between 0 and 1"):
+            ens.regressions("time", fdr=bad)  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="no metric 'nope'"):
+        ens.regressions("nope")
     ens.configuration = "jobsize"  # type: ignore[assignment]
     assert ens.configuration == ["jobsize"]
     assert ens.where("jobsize = 64").configuration == ["jobsize"]

@@ -70,8 +70,8 @@ def regressions(
     across: Sequence[str] = (),
 ) -> pd.DataFrame:
     metric = ens._metric(metric)
-    if not 0 < fdr < 1:
-        raise ValueError(f"fdr is a false discovery rate between 0 and 1; got {fdr!r}")
+    if isinstance(fdr, bool) or not isinstance(fdr, (int, float)) or not 0 < fdr < 1:
+        raise ValueError(f"fdr is a false discovery rate between 0 and 1 (e.g. 0.05); got {fdr!r}")
     profiles = ens.profiles
     by = check_axis(profiles, by)
     across = _check_across(profiles, across, by)

@@ -109,6 +109,10 @@ def check_named(profiles: pd.DataFrame, named: Sequence[str] | None) -> list[str
         return None
     if isinstance(named, str):
         named = [named]
+    if not isinstance(named, (list, tuple)):
+        raise TypeError(
+            f"configuration takes a list of metadata column names (or None); got {named!r:.120}"
+        )
     names = list(named)
     if not all(isinstance(n, str) for n in names):
         raise TypeError(f"configuration takes metadata column names; got {names!r:.120}")

@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 
 from . import scaling as sc
-from .adapters import from_graphframe
 from .adapters.derived import SUFFIX
 from .adapters.from_rows import Tree, from_rows
+from .adapters.graphframe import from_graphframe
 from .adapters.metrics import table_defaults
 from .align import Union, align
 from .table import NodeTable

@@ -6,10 +6,9 @@ import pathlib
 from typing import Any
 
 from . import progress
-from .figure import FIGURE_OPTIONS, figure_of
-from .figure.of_view import stages
+from .figure.of_view import FIGURE_OPTIONS, figure_of, stages
 from .figure.render import figure_format
-from .widget import CCT
+from .widget.cct import CCT
 from .widget.reducers import STAGES
 
 

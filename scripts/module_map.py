@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
+import runpy
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -95,6 +96,19 @@ def current() -> str:
     out += ["### `js/` — build and checks", ""]
     out += table([(f.name, js_description(f)) for f in tools])
     out += ["## Python", ""]
+    out += [
+        "The package's layers, lowest first: a module imports only from its own layer and the",
+        "layers above it in this table (declared in `cctviz/layers.py`, checked by",
+        "`tests/test_layers.py`; imports inside functions count, `TYPE_CHECKING` ones do not).",
+        "",
+        "| layer | modules | what it is |",
+        "|---|---|---|",
+    ]
+    declared = runpy.run_path(str(REPO / "cctviz" / "layers.py"))["LAYERS"]
+    for name, says, members in declared:
+        listed = ", ".join(f"`{m}`" for m in members)
+        out.append(f"| {name} | {listed} | {says} |")
+    out.append("")
     for root in PYTHON_ROOTS:
         folders: dict[pathlib.Path, list[pathlib.Path]] = {}
         for f in sorted((REPO / root).rglob("*.py")):

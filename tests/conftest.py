@@ -16,8 +16,8 @@ _cache: dict[str, Any] = {}
 @pytest.fixture(scope="session", autouse=True)
 def _no_forked_reader_pools() -> Any:
     """Hatchet's HPCToolkit reader forks a pool it never joins; forked from this process, which
-    runs browser threads, its workers can hang the session's exit (cctviz/examples/_serial.py)."""
-    from cctviz.examples._serial import serial_readers
+    runs browser threads, its workers can hang the session's exit (cctviz/adapters/serial.py)."""
+    from cctviz.adapters.serial import serial_readers
 
     with serial_readers():
         yield

@@ -15,8 +15,9 @@ import pandas as pd
 from ..adapters.reduce import check_reducer
 from . import reducers as red
 from .engine import DuckEngine, Filter, WhereError
+from .folder import open_folder
 from .sources import Skipped, items
-from .store import StoreError, Tables, open_folder
+from .store import StoreError, Tables
 from .tree import find_key, preorder
 from .views import Views
 

@@ -1,22 +1,35 @@
-"""From a change to its cause: the compare view of the runs just before and just after a change
-found by ``Ensemble.regressions`` (the median of up to five runs each side), aligned by call path
-and focused on the changed node."""
+"""From a change to its cause: the runs just before and just after a change found by
+``Ensemble.regressions`` (the median of up to five runs each side, of the change's configuration)
+as two GraphFrames with their labels and the changed node's call path (``Explanation``). The
+compare view of them is the widget layer's (``cctviz.widget.explain``): this layer does not know
+the widget, so ``Ensemble.explain`` shows an explanation with the viewer that layer registers
+(``VIEWER``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from ..table import name_paths
 from .trend import axis_text, check_axis
 
 
-def _path_ids(table: Any) -> dict[tuple[str, ...], int]:
-    out: dict[tuple[str, ...], int] = {}
-    for i, path in enumerate(name_paths(table)):
-        out.setdefault(path, i)
-    return out
+@dataclass(frozen=True)
+class Explanation:
+    """The two sides of a change: each a GraphFrame (one run, or the median of up to five) with
+    its label, and the changed node's call path."""
+
+    before: Any
+    after: Any
+    labels: tuple[str, str]
+    path: tuple[str, ...]
+
+
+VIEWER: list[Callable[[Explanation], Any]] = []
+"""What shows an ``Explanation`` (the compare view): registered by ``cctviz.widget.explain``,
+which ``import cctviz`` imports; empty: no viewer."""
 
 
 WINDOW = 5  # runs each side of a change: the detector's shortest level (changes.MIN_SEGMENT)
@@ -31,14 +44,10 @@ def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
     return median, f"{by} {first} … {last} (median of {len(runs)})"
 
 
-def explain(ens: Any, change: Any, by: str | None) -> Any:
-    """A ``cctviz.Compare`` of the runs before ``change`` (a row of ``regressions``) and the
-    runs from where its new level starts, of the change's configuration (``config``): the
-    median of up to five runs each side, so that one outlier run does not pass for the change,
-    with the changed node selected and focused (a leaf: its caller, so that it shows among its
-    siblings)."""
-    from ..widget.compare_view import compare
-
+def explanation(ens: Any, change: Any, by: str | None) -> Explanation:
+    """The runs before ``change`` (a row of ``regressions``) and the runs from where its new
+    level starts, of the change's configuration (``config``): the median of up to five runs each
+    side, so that one outlier run does not pass for the change."""
     row = pd.Series(change) if isinstance(change, dict) else change
     for field in ("path", "at", "profile"):
         if field not in row:
@@ -56,13 +65,16 @@ def explain(ens: Any, change: Any, by: str | None) -> Any:
     if earlier.empty:
         raise ValueError(f"no run comes before {by} {row['at']}: nothing to compare with")
     later = ordered[ordered[by] >= row["at"]].head(WINDOW)
-    sides = [_side(ens, earlier, by), _side(ens, later, by)]
-    w = compare([gf for gf, _ in sides], labels=[label for _, label in sides])
-    node = _path_ids(w.table).get(tuple(row["path"]))
-    if node is not None:
-        w.select([node])
-        # a leaf alone says nothing: it is shown among its siblings, under its caller
-        parent = int(w.table.parent[node])
-        leaf = not (w.table.parent == node).any()
-        w.focus(parent if leaf and parent >= 0 else node)
-    return w
+    (before, first), (after, second) = _side(ens, earlier, by), _side(ens, later, by)
+    return Explanation(before, after, (first, second), tuple(row["path"]))
+
+
+def explain(ens: Any, change: Any, by: str | None) -> Any:
+    """The compare view of ``change``'s explanation, shown by the registered viewer."""
+    found = explanation(ens, change, by)
+    if not VIEWER:
+        raise RuntimeError(
+            "no viewer of explanations: import cctviz (its widget layer shows them), or use "
+            "cctviz.ensemble.explain.explanation for the GraphFrames"
+        )
+    return VIEWER[-1](found)

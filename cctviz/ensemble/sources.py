@@ -192,7 +192,7 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
 def _read(path: Path) -> Any:
     import hatchet as ht
 
-    from ..examples._serial import serial_readers
+    from ..adapters.serial import serial_readers
     from .caliper import quick_graphframe
 
     quick = quick_graphframe(path)  # the same GraphFrame, ~6× sooner (None: Hatchet reads it)

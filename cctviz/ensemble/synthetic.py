@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from .commit import append, commit_profiles
+from .folder import open_folder
 from .keys import ROOT, frame_text, key_of
-from .store import Tables, new_batch, open_folder
+from .store import Tables, new_batch
 
 PHASES = ("init", "setup", "solve", "exchange", "output", "finalize")
 KERNELS = ("CalcForce", "Integrate", "ApplyBC", "Reduce", "Gather", "Scatter", "Pack", "Unpack")

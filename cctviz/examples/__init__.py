@@ -10,7 +10,7 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from ._serial import serial_readers
+from ..adapters.serial import serial_readers
 
 DATA = pathlib.Path(__file__).parent / "data"
 
@@ -89,5 +89,5 @@ def load(name: str) -> Any:
             "(UMD hatchet) or 'cctviz[llnl]' (LLNL llnl-hatchet)"
         ) from error
     reader = getattr(hatchet.GraphFrame, EXAMPLES[name][1])
-    with serial_readers():  # no forked pool: it can hang a kernel (see _serial.py)
+    with serial_readers():  # no forked pool: it can hang a kernel (see cctviz/adapters/serial.py)
         return reader(str(where))

@@ -73,7 +73,9 @@ class Changes(ProfileStrip):
                 f"explain() takes a row of w.changes or its position; got {type(change).__name__}"
             )
         by = self._changes_key()[2]
-        self._explained = self._data.explain(change, by)
+        from ..ensemble.explain import explain  # the compare view (cctviz.widget.explain)
+
+        self._explained = explain(self._data, change, by)
         self._explained_by_page = False
         return self._explained
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from .. import progress
 from ..contract import VIEW_TRAITS
-from ..figure import ViewSnapshot, figure_of
-from ..figure.of_view import stages
+from ..figure.of_view import figure_of, stages
 from ..figure.render import figure_format
+from ..figure.snapshot import ViewSnapshot
 from .screen import ScreenState
 
 

@@ -12,8 +12,9 @@ import pandas as pd
 import traitlets as t
 
 from .. import progress
-from ..adapters import from_graphframe, semantics
+from ..adapters import semantics
 from ..adapters.graphframe import STAGES as READ_STAGES
+from ..adapters.graphframe import from_graphframe
 from ..contract import REDUCERS
 from ..table import NodeTable
 from .lod_bridge import LevelOfDetailBridge

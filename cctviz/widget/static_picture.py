@@ -177,8 +177,8 @@ class StaticPicture(Figures, FrontEndErrors):
 
     def _draw_in_kernel(self) -> None:
         """Draw the picture here, with the figure pipeline; if that cannot run, say why."""
-        from ..figure import figure_of
         from ..figure.browser import BrowserUnavailableError
+        from ..figure.of_view import figure_of
 
         key = self._static_key()
         if key == self._static_drawn_for:

@@ -2,8 +2,8 @@
 DuckDB in process, or by Dask on a cluster. See ``cctviz.Ensemble``."""
 
 from .configs import ConfigurationWarning
-from .engine import WhereError
 from .ensemble import Ensemble
 from .store import StoreError
+from .where import WhereError
 
 __all__ = ["ConfigurationWarning", "Ensemble", "StoreError", "WhereError"]

@@ -23,7 +23,7 @@ half as much as the metric at the same point (a metric that is exclusive itself 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,9 @@ from .environment import environment
 from .grouping import Grouping, group
 from .trend import check_axis
 
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
+
 CHUNK = 256  # nodes screened at once (bounds the temporary arrays)
 COLUMNS = [
     "key", "path", "at", "profile", "before", "after", "change", "score", "cause", "config",
@@ -41,7 +44,7 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def configuration(ens: Any, by: str, across: Sequence[str] = ()) -> list[str]:
+def configuration(ens: Ensemble, by: str, across: Sequence[str] = ()) -> list[str]:
     """The columns that split ``ens``' runs into series: ``ens.configuration`` when set, else the
     detected ones; never ``by`` or a column of ``across``."""
     from . import configs
@@ -51,7 +54,7 @@ def configuration(ens: Any, by: str, across: Sequence[str] = ()) -> list[str]:
     return [c for c in columns if c != by and c not in across]
 
 
-def _matrix(ens: Any, metric: str, grouping: Grouping, keys: np.ndarray | None = None) -> Any:
+def _matrix(ens: Ensemble, metric: str, grouping: Grouping, keys: np.ndarray | None = None) -> Any:
     node_keys = (
         ens.nodes.index.to_numpy(np.int64) if keys is None else np.asarray(sorted(keys), np.int64)
     )
@@ -61,7 +64,7 @@ def _matrix(ens: Any, metric: str, grouping: Grouping, keys: np.ndarray | None =
 
 
 def regressions(
-    ens: Any,
+    ens: Ensemble,
     metric: str,
     by: str | None = None,
     min_change: float = 0.05,
@@ -118,7 +121,7 @@ def _check_across(profiles: pd.DataFrame, across: Sequence[str], by: str) -> lis
 
 
 def _table(
-    ens: Any, metric: str, grouping: Grouping, keys: np.ndarray, rows: list[Any]
+    ens: Ensemble, metric: str, grouping: Grouping, keys: np.ndarray, rows: list[Any]
 ) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame(columns=COLUMNS)
@@ -160,7 +163,7 @@ def _table(
 
 
 def _causes(
-    ens: Any, metric: str, grouping: Grouping, keys: np.ndarray, rows: list[Any]
+    ens: Ensemble, metric: str, grouping: Grouping, keys: np.ndarray, rows: list[Any]
 ) -> list[str]:
     """Per change: "exclusive" where the node's own value moved, "inclusive only" where only its
     subtree's did."""

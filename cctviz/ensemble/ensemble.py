@@ -14,12 +14,13 @@ import pandas as pd
 
 from ..adapters.reduce import check_reducer
 from . import reducers as red
-from .engine import DuckEngine, Filter, WhereError
+from .engine import DuckEngine, Filter
 from .folder import open_folder
 from .sources import Skipped, items
 from .store import StoreError, Tables
 from .tree import find_key, preorder
 from .views import Views
+from .where import WhereError
 
 MAX_BINS = 100_000  # a histogram's bins at most: more is no picture, and memory grows with them
 

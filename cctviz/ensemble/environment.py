@@ -25,7 +25,7 @@ def _text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, pd.Timestamp):
-        return value.isoformat()
+        return str(value.isoformat())
     return str(value)
 
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .trend import axis_text, check_axis
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ which ``import cctviz`` imports; empty: no viewer."""
 WINDOW = 5  # runs each side of a change: the detector's shortest level (changes.MIN_SEGMENT)
 
 
-def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
+def _side(ens: Ensemble, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
     """One side of the comparison: the median of ``runs`` (one run: itself), and its label."""
     first, last = axis_text(runs[by].iloc[0]), axis_text(runs[by].iloc[-1])
     if len(runs) == 1:
@@ -44,7 +47,7 @@ def _side(ens: Any, runs: pd.DataFrame, by: str) -> tuple[Any, str]:
     return median, f"{by} {first} … {last} (median of {len(runs)})"
 
 
-def explanation(ens: Any, change: Any, by: str | None) -> Explanation:
+def explanation(ens: Ensemble, change: Any, by: str | None) -> Explanation:
     """The runs before ``change`` (a row of ``regressions``) and the runs from where its new
     level starts, of the change's configuration (``config``): the median of up to five runs each
     side, so that one outlier run does not pass for the change."""
@@ -69,7 +72,7 @@ def explanation(ens: Any, change: Any, by: str | None) -> Explanation:
     return Explanation(before, after, (first, second), tuple(row["path"]))
 
 
-def explain(ens: Any, change: Any, by: str | None) -> Any:
+def explain(ens: Ensemble, change: Any, by: str | None) -> Any:
     """The compare view of ``change``'s explanation, shown by the registered viewer."""
     found = explanation(ens, change, by)
     if not VIEWER:

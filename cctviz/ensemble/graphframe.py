@@ -7,7 +7,7 @@ bytes it is sent do not grow with the number of profiles."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,9 @@ import pandas as pd
 from ..adapters.pinned import STORE_KEY
 from . import reducers as red
 from .keys import ROOT
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 # cctviz's derived inclusive metrics: derived again from the reduced tree
 DERIVED = "(derived)"
@@ -48,7 +51,7 @@ def build_graph(tree: pd.DataFrame) -> tuple[Any, dict[int, Any]]:
     return graph, made
 
 
-def to_graphframe(ens: Any, reducer: str = "mean") -> Any:
+def to_graphframe(ens: Ensemble, reducer: str = "mean") -> Any:
     """A GraphFrame of ``ens`` (an Ensemble or sub-ensemble) with every measured metric reduced
     by ``reducer`` (mean, sum, min, max, median, pNN, std, imbalance) over its profiles."""
     import hatchet as ht

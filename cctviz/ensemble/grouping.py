@@ -59,7 +59,7 @@ class Grouping:
 
 def _levelled(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Each code's runs × (the node's median over all runs ÷ its median over the code's runs)."""
-    out = x.copy()
+    out: np.ndarray = np.array(x, np.float64)
     with np.errstate(all="ignore"):
         level = np.nanmedian(x, axis=1)
         for code in np.unique(codes):

@@ -3,11 +3,14 @@ tools that read text."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from ..markdown import text
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 KEEP = ("commit", "version", "compiler", "jobsize", "cluster", "user")  # metadata worth naming
 ADDITIVE = ("exclusive", "inclusive")  # kinds whose values add up to a run's total
@@ -17,7 +20,7 @@ def _value(v: float) -> str:
     return f"{v:.4g}"
 
 
-def _share(ens: Any, metric: str, found: pd.DataFrame) -> Any:
+def _share(ens: Ensemble, metric: str, found: pd.DataFrame) -> Any:
     """Each change's share of its configuration's median run total, when ``metric`` adds up
     (a share of a ratio or a parameter means nothing): None otherwise."""
     kinds = ens.metrics
@@ -40,7 +43,7 @@ def _share(ens: Any, metric: str, found: pd.DataFrame) -> Any:
 
 
 def report(
-    ens: Any, metric: str, by: str | None, min_change: float, top: int, **options: Any
+    ens: Ensemble, metric: str, by: str | None, min_change: float, top: int, **options: Any
 ) -> str:
     """Markdown: the changes found, largest first, with path, configuration, run (with its
     metadata), before → after, what else changed, and (for a metric that adds up) the share of the

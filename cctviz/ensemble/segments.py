@@ -59,12 +59,12 @@ def filled(x: np.ndarray) -> np.ndarray:
     """Gaps take the last value before them (the first values, the first after)."""
     if not np.isnan(x).any():
         return x
-    return pd.DataFrame(x).ffill(axis=1).bfill(axis=1).to_numpy()
+    return np.asarray(pd.DataFrame(x).ffill(axis=1).bfill(axis=1).to_numpy(), np.float64)
 
 
 def median3(x: np.ndarray) -> np.ndarray:
     """A running median of three runs (the first and last runs: of the three at that end)."""
-    out = x.copy()
+    out: np.ndarray = np.array(x, np.float64)
     if x.shape[1] < 3:
         return out
     a, b, c = x[:, :-2], x[:, 1:-1], x[:, 2:]
@@ -77,14 +77,14 @@ def noise(x: np.ndarray) -> np.ndarray:
     d = np.abs(np.diff(x, axis=1))
     sigma = 1.4826 * np.median(d, axis=1) / np.sqrt(2) if d.shape[1] else np.zeros(len(x))
     level = np.median(np.abs(x), axis=1)
-    return np.maximum(sigma, 1e-9 * np.maximum(level, 1e-300))
+    return np.asarray(np.maximum(sigma, 1e-9 * np.maximum(level, 1e-300)), np.float64)
 
 
 def p_value(z: np.ndarray | float, splits: int, runs: int) -> np.ndarray:
     """The Bonferroni-corrected two-sided p-value of the best of ``splits`` splits scoring ``z``
     in a series of ``runs`` runs."""
     df = max(2.0, MAD_EFFICIENCY * (runs - 1))
-    return np.minimum(1.0, max(splits, 1) * 2 * stats.t.sf(np.abs(z), df))
+    return np.asarray(np.minimum(1.0, max(splits, 1) * 2 * stats.t.sf(np.abs(z), df)), np.float64)
 
 
 def best_split(s: np.ndarray, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

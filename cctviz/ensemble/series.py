@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 CHUNK = 1 << 20  # values mapped at once
 
@@ -42,7 +45,7 @@ def axis_of(profiles: pd.DataFrame, by: str) -> Axis:
 
 
 def cells(
-    ens: Any, metric: str, keys: np.ndarray, axis: Axis, nodes: tuple[str, ...] = ("TRUE",)
+    ens: Ensemble, metric: str, keys: np.ndarray, axis: Axis, nodes: tuple[str, ...] = ("TRUE",)
 ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per chunk of about a million values: the row of each value's node in ``keys``, its axis
     position and the value; values of other nodes or of profiles off the axis are left out.
@@ -76,7 +79,7 @@ def cells(
 
 
 def matrix(
-    ens: Any, metric: str, keys: np.ndarray, axis: Axis, nodes: tuple[str, ...] = ("TRUE",)
+    ens: Ensemble, metric: str, keys: np.ndarray, axis: Axis, nodes: tuple[str, ...] = ("TRUE",)
 ) -> np.ndarray:
     """Nodes × axis positions: the value, the median of the profiles sharing a position, NaN
     where no profile there holds the node."""

@@ -13,13 +13,16 @@ from __future__ import annotations
 import math
 import reprlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .graphframe import measured
 from .reducers import quote
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 MAX_POINTS = 2000
 """Points the strip is sent at most: more profiles are sampled (the strip says so)."""
@@ -42,7 +45,7 @@ class Axis:
     kind: str
 
 
-def axes(ens: Any) -> list[Axis]:
+def axes(ens: Ensemble) -> list[Axis]:
     """The strip's axes: the numeric and date metadata columns, then run totals: each measured
     inclusive metric's, and the inclusive partner's of each measured exclusive one (inclusive
     metrics first). A parameter, a fraction, a ratio or a maximum has no run total."""
@@ -80,7 +83,7 @@ def _varies(profiles: pd.DataFrame, axis: Axis) -> bool:
     return axis.name in profiles and profiles[axis.name].nunique(dropna=True) > 1
 
 
-def default_axes(ens: Any, options: list[Axis], color_by: str) -> tuple[str, str]:
+def default_axes(ens: Ensemble, options: list[Axis], color_by: str) -> tuple[str, str]:
     """x: a launch date if any (else the first numeric column); y: figure_of_merit, else the
     colour metric's run total (its inclusive partner's, when it is exclusive)."""
     profiles = ens.profiles
@@ -106,7 +109,7 @@ def default_axes(ens: Any, options: list[Axis], color_by: str) -> tuple[str, str
     return x, y
 
 
-def axis_values(ens: Any, axis: Axis) -> pd.Series:
+def axis_values(ens: Ensemble, axis: Axis) -> pd.Series:
     """The axis's value per profile of ``ens`` (float; dates in ms since 1970; NaN: none)."""
     if axis.name.startswith(METRIC):
         return ens.totals(axis.name[len(METRIC) :])
@@ -127,7 +130,7 @@ def find_axis(options: list[Axis], name: str) -> Axis:
 
 
 def payload(
-    ens: Any,
+    ens: Ensemble,
     options: list[Axis],
     x: str,
     y: str,
@@ -221,7 +224,7 @@ def _literal(profile: Any) -> str:
     return "'" + str(profile).replace("'", "''") + "'"
 
 
-def condition(ens: Any, options: list[Axis], x: str, y: str, brush: dict[str, Any]) -> str:
+def condition(ens: Ensemble, options: list[Axis], x: str, y: str, brush: dict[str, Any]) -> str:
     """The SQL condition on the profiles of ``ens`` that the brushed ranges make: each brushed
     axis's column between its ends (dates as timestamps), or the profiles whose run total is in
     range for a metric axis; '' when nothing is brushed."""
@@ -250,7 +253,7 @@ def condition(ens: Any, options: list[Axis], x: str, y: str, brush: dict[str, An
     return " AND ".join(parts)
 
 
-def provenance(ens: Any, where: str, reduced: Any, version: int | None) -> dict[str, Any]:
+def provenance(ens: Ensemble, where: str, reduced: Any, version: int | None) -> dict[str, Any]:
     """What a figure of an ensemble view records: the store and its version (to remake the
     figure from the same data: ``cctviz.Ensemble(store, version=...)``), the filters, how many
     profiles."""

@@ -4,18 +4,21 @@ indexed by (node, profile) with the measured metrics, the profiles' metadata."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .graphframe import build_graph, measured
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 MAX_ROWS = 5_000_000
 """Value rows (node × profile) a Thicket is made of at most: Thicket holds them all in memory,
 with a pandas index of node objects (~1 GB at this size)."""
 
 
-def to_thicket(ens: Any) -> Any:
+def to_thicket(ens: Ensemble) -> Any:
     """The profiles of ``ens`` (an Ensemble or sub-ensemble) as a Thicket (llnl-thicket)."""
     try:
         import thicket as th

@@ -3,7 +3,7 @@ category such as the compiler), reduced over the profiles that share each value 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -11,6 +11,9 @@ import pandas as pd
 from . import reducers as red
 from . import series as se
 from .tree import find_key
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 TIME_AXES = ("launchdate", "launchday", "date", "run")
 
@@ -45,7 +48,7 @@ def check_axis(profiles: pd.DataFrame, by: str | None) -> str:
 
 
 def trend(
-    ens: Any, node: Any, metric: str, by: str | None, reducer: str, children: bool
+    ens: Ensemble, node: Any, metric: str, by: str | None, reducer: str, children: bool
 ) -> pd.DataFrame:
     """One row per (node, value of ``by``): ``key``, ``path``, ``name``, the axis, ``value``
     (``reducer`` over the profiles with that value) and ``count``; the node first, then its
@@ -56,7 +59,9 @@ def trend(
     return _trend(ens, np.asarray([key, *kids], np.int64), metric, by, reducer)
 
 
-def _trend(ens: Any, keys: np.ndarray, metric: str, by: str | None, reducer: str) -> pd.DataFrame:
+def _trend(
+    ens: Ensemble, keys: np.ndarray, metric: str, by: str | None, reducer: str
+) -> pd.DataFrame:
     (reducer,) = red.check((reducer,))
     metric = ens._metric(metric)
     profiles = ens.profiles
@@ -76,7 +81,7 @@ def _trend(ens: Any, keys: np.ndarray, metric: str, by: str | None, reducer: str
 
 
 def trend_of(
-    ens: Any, node: int, children: list[int], metric: str, by: str, reducer: str
+    ens: Ensemble, node: int, children: list[int], metric: str, by: str, reducer: str
 ) -> pd.DataFrame:
     """``trend`` of ``node`` and only the children ``children`` (store keys; the trend pane's
     largest few): the same rows as ``trend(..., children=True)`` gives for them, read alone."""
@@ -84,7 +89,7 @@ def trend_of(
 
 
 def gathered(
-    ens: Any, metric: str, keys: np.ndarray, axis: se.Axis, tree: pd.DataFrame
+    ens: Ensemble, metric: str, keys: np.ndarray, axis: se.Axis, tree: pd.DataFrame
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row in ``keys``, axis position, value) of every value of the nodes ``keys``. When they
     are a node and some of its children (a trend), a store sorted by parent reads the row groups

@@ -7,7 +7,7 @@ are ``ens.trend``'s (``trend.py``); a category axis adds each point's spread
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,9 @@ import pandas as pd
 from ..table import NodeTable
 from .trend import trend_of
 from .trend_spread import spread
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 MAX_CHILDREN = 12
 """Children drawn at most (the largest by the tree's value); the pane says how many are left."""
@@ -47,7 +50,7 @@ def axes(profiles: pd.DataFrame) -> list[dict[str, str]]:
     return [axis for _, axis in sorted(ranked, key=lambda r: r[0])]  # stable: store order kept
 
 
-def profiles_of(ens: Any) -> dict[str, Any]:
+def profiles_of(ens: Ensemble) -> dict[str, Any]:
     """What the pane says of the profiles of ``ens`` (one query: a view keeps it while its data
     stay): the axes offered, with their kinds, and how many profiles there are."""
     profiles = ens.profiles
@@ -98,7 +101,7 @@ def path_to(table: NodeTable, node: int) -> list[dict[str, Any]]:
 
 
 def payload(
-    ens: Any,
+    ens: Ensemble,
     table: NodeTable,
     keys: np.ndarray,
     node: int,

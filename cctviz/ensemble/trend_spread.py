@@ -5,7 +5,7 @@ beside ``trend.trend``, which it does not change: the same profiles, nodes and a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -13,9 +13,17 @@ import pandas as pd
 from . import series as se
 from .trend import check_axis, gathered
 
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
+
 
 def spread(
-    ens: Any, keys: list[int], metric: str, by: str | None, low: float = 0.25, high: float = 0.75
+    ens: Ensemble,
+    keys: list[int],
+    metric: str,
+    by: str | None,
+    low: float = 0.25,
+    high: float = 0.75,
 ) -> pd.DataFrame:
     """One row per (key, value of ``by``) of the nodes ``keys`` (store keys): ``key``, the axis,
     ``low`` and ``high`` (the ``low`` and ``high`` quantiles of ``metric`` over the profiles of

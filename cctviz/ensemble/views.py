@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from .ensemble import Ensemble
 
 
 class Views:
     """The ensemble's derived views (mixed into ``cctviz.Ensemble``)."""
 
     _configuration: list[str] | None = None  # set by the user (see configuration)
+
+    @property
+    def _ensemble(self) -> Ensemble:
+        """This ensemble, as its type (``Views`` is mixed into ``cctviz.Ensemble`` only)."""
+        return cast("Ensemble", self)
 
     if TYPE_CHECKING:  # what they use of cctviz.Ensemble
         profiles: pd.DataFrame
@@ -39,7 +47,7 @@ class Views:
         follow, each a series of its own (column ``key``, ``path``, ``name``)."""
         from .trend import trend
 
-        return trend(self, node, metric, by, reducer, children)
+        return trend(self._ensemble, node, metric, by, reducer, children)
 
     @property
     def configuration(self) -> list[str]:
@@ -94,8 +102,8 @@ class Views:
         from .trend import check_axis
 
         axis = check_axis(self.profiles, by)
-        found = regressions(self, metric, by, min_change, min_score, fdr, across)
-        said = configs.too_short(self.profiles, axis, configuration(self, axis, across))
+        found = regressions(self._ensemble, metric, by, min_change, min_score, fdr, across)
+        said = configs.too_short(self.profiles, axis, configuration(self._ensemble, axis, across))
         if said:
             warnings.warn(said, configs.ConfigurationWarning, 2)
         return found
@@ -117,7 +125,7 @@ class Views:
         from ..markdown import Markdown
         from .report import report
 
-        return Markdown(report(self, metric, by, min_change, top, fdr=fdr, across=across))
+        return Markdown(report(self._ensemble, metric, by, min_change, top, fdr=fdr, across=across))
 
     def explain(self, change: Any, by: str | None = None) -> Any:
         """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of
@@ -125,7 +133,7 @@ class Views:
         selected and focused."""
         from .explain import explain
 
-        return explain(self, change, by)
+        return explain(self._ensemble, change, by)
 
     def at(self, profile: str) -> Any:
         """One profile of the store (its id, see ``profiles``) as a Hatchet GraphFrame."""
@@ -138,7 +146,8 @@ class Views:
         Thicket's stats, query language and plots work on them: meant for a small subset."""
         from .thicket import to_thicket
 
-        return to_thicket(self.where(where) if where else self)
+        ens = self._ensemble
+        return to_thicket(ens.where(where) if where else ens)
 
     def to_graphframe(self, reducer: str = "mean") -> Any:
         """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
@@ -146,4 +155,4 @@ class Views:
         ``cctviz.CCT(ens)`` draws."""
         from .graphframe import to_graphframe
 
-        return to_graphframe(self, reducer)
+        return to_graphframe(self._ensemble, reducer)

@@ -119,6 +119,8 @@ class Changes(ProfileStrip):
         """The metric whose changes are found: the colour metric; a colour the store does not
         hold (the change metric itself, ``profiles``) keeps the one of the table drawn, else the
         size metric."""
+        if self._ensemble is None:
+            raise TypeError("changes are found along the runs of a cctviz.Ensemble")
         stored = {str(m) for m in self._ensemble.metrics.index}
         if self._table.change_metric is not None and self.color_by not in stored:
             return self._table.change_metric.removeprefix("change % (").removesuffix(")")

@@ -7,7 +7,7 @@ and size gets companions reduced with ``size_reducer`` ("time (inc) (mean)"), wh
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .. import progress
 from ..adapters.from_rows import reduced_kind
@@ -16,8 +16,13 @@ from ..adapters.reduce import NOT_ADDITIVE
 from ..adapters.rows import companion_name
 from ..table import Metric, NodeTable
 
+if TYPE_CHECKING:
+    from ..ensemble.ensemble import Ensemble
 
-def ensemble_table(ens: Any, reducer: str, size: str | None, kinds: dict[str, str]) -> NodeTable:
+
+def ensemble_table(
+    ens: Ensemble, reducer: str, size: str | None, kinds: dict[str, str]
+) -> NodeTable:
     """``ens`` reduced with ``reducer`` as a node table; with ``size`` (a reducer, or None), the
     metrics that add up reduced that way too, as companions."""
     from ..ensemble.graphframe import to_graphframe

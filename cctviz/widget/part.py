@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,9 @@ from ..merged import MergedTrees
 from ..table import NodeTable
 from . import bundle, traits
 from .size_reducer import defaults_with
+
+if TYPE_CHECKING:
+    from ..ensemble.ensemble import Ensemble
 
 Message = dict[str, Any]
 """A message from the front end, as the router passes it on: a dict whose ``type`` is a kind
@@ -122,7 +125,7 @@ class WidgetPart(bundle.PackedWidget):
     # the data (``CCT.__init__`` sets them; ``_use`` swaps the data and its table)
     _data: Any
     """The GraphFrame or Thicket shown (for an Ensemble: the sub-ensemble ``where`` selects)."""
-    _ensemble: Any = None
+    _ensemble: Ensemble | None = None
     """The Ensemble the widget was given, whose profiles its strip draws (``where`` filters it:
     ``profile_strip.py``); None for a GraphFrame or Thicket."""
     _store_version: int | None = None

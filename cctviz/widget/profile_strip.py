@@ -78,7 +78,7 @@ class ProfileStrip(Reducers):
                 "where filters the profiles of a cctviz.Ensemble; this widget "
                 "shows a single GraphFrame or Thicket"
             )
-        from ..ensemble.engine import WhereError
+        from ..ensemble.where import WhereError
 
         sub = self._ensemble.where(where)  # a WhereError (a ValueError) when it does not run
         if not len(sub):

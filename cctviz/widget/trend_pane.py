@@ -48,6 +48,8 @@ class TrendPane(WidgetPart):
     def _default_trend_by(self) -> str:
         from ..ensemble.trend import default_axis
 
+        if self._ensemble is None:  # a single profile's view: no axis
+            return ""
         profiles = self._ensemble.profiles
         try:
             return default_axis(profiles)

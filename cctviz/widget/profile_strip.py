@@ -23,8 +23,9 @@ class ProfileStrip(Reducers):
 
     _brush: dict[str, Any] | None = None
     """The strip's brushed ranges that made ``where`` (None: ``where`` came from Python)."""
-    _brushing: dict[str, Any] | None = None
-    """The brush whose ``where`` is being set now."""
+    _brushed_where: str | None = None
+    """The condition ``_brush`` made: a ``where`` other than it (set from Python) drops the
+    brush, the same one (set by the brush's message) keeps it."""
     _drawing = True
     """False while both axes are set: the strip is drawn once, after."""
     _axes: list[Axis] | None = None
@@ -34,7 +35,7 @@ class ProfileStrip(Reducers):
         """Remember the Ensemble given (before the table is built); None for other data."""
         self._ensemble = data if is_ensemble(data) else None
         self._axes = None
-        self._brush = None
+        self._brush = self._brushed_where = None
         if self._ensemble is not None:
             from ..ensemble import strip as st
 
@@ -93,7 +94,8 @@ class ProfileStrip(Reducers):
         if self._ensemble is None:
             return
         # from a brush, the strip draws it again; from Python, it shows which profiles pass
-        self._brush = self._brushing
+        if change["new"] != self._brushed_where:
+            self._brush = self._brushed_where = None
         data = self._ensemble.where(change["new"]) if change["new"] else self._ensemble
         self._swap(data)
         self._draw_strip()
@@ -116,7 +118,8 @@ class ProfileStrip(Reducers):
 
     @t.observe("strip_x", "strip_y")
     def _new_axes(self, _change: t.Bunch) -> None:
-        self._brush = None  # ranges of other axes: where stays, the strip shows who passes
+        # ranges of other axes: where stays, the strip shows who passes
+        self._brush = self._brushed_where = None
         self._draw_strip()
 
     def _draw_strip(self) -> None:
@@ -147,12 +150,15 @@ class ProfileStrip(Reducers):
         return {"where": self.where}
 
     def _set_where(self, where: str, brush: dict[str, Any] | None) -> None:
+        """``where`` from a brush: the brush and the condition it made are kept first, so that
+        the observer of ``where`` (``_reduce_where``) knows the brush is its own."""
         old = self.where
-        self._brushing = brush
+        previous = self._brush, self._brushed_where
+        self._brush, self._brushed_where = brush, (where if brush else None)
         try:
-            self.where = where  # the observer keeps the brush that made it
-        finally:
-            self._brushing = None
+            self.where = where
+        except BaseException:  # refused: the strip keeps what it showed
+            self._brush, self._brushed_where = previous
+            raise
         if self.where == old:  # the same condition: only the brush drawn changes
-            self._brush = brush
             self._draw_strip()

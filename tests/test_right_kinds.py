@@ -22,10 +22,10 @@ import pytest
 
 import cctviz
 from cctviz.adapters.derived import SUFFIX
-from cctviz.ensemble import strip
-from cctviz.ensemble.strip import METRIC
 from cctviz.judge import too_small
 from cctviz.markdown import text
+from cctviz.widget import strip_payload as strip
+from cctviz.widget.strip_payload import METRIC
 
 from .conftest import load
 from .profiles import REPO, data_root, readable, require

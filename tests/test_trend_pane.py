@@ -18,7 +18,7 @@ import cctviz
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from cctviz.ensemble import trend_payload
+from cctviz.widget import trend_payload
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +228,7 @@ def test_other_data_without_the_axis_gets_a_varying_number_axis(ens: Any, tmp_pa
 
 
 def test_the_axes_offered_put_what_makes_a_trend_first() -> None:
-    from cctviz.ensemble.trend_payload import axes
+    from cctviz.widget.trend_payload import axes
 
     n = 30
     profiles = pd.DataFrame(

@@ -50,7 +50,7 @@ class Figures(ScreenState):
         """A view of an Ensemble: the store, the filter and the profiles, for the figure."""
         if self._ensemble is None:
             return None
-        from ..ensemble.strip import provenance
+        from .strip_payload import provenance
 
         return provenance(self._ensemble, self.where, self._data, self._store_version)
 

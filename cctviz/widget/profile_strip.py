@@ -1,5 +1,5 @@
 """The ensemble in the widget: the profile strip beside the tree (one point per profile, axes
-``strip_x`` and ``strip_y``: ``cctviz.ensemble.strip``), ``where`` (a SQL condition on the
+``strip_x`` and ``strip_y``: ``cctviz.widget.strip_payload``), ``where`` (a SQL condition on the
 profiles' metadata that brushing the strip sets; Python's alone: the page sends a brush's
 numbers, never SQL) and the tree reduced again over the profiles that pass it,
 ``profiles_selected``; a node's values over the profiles for its tooltip."""
@@ -15,7 +15,7 @@ from .part import Message, handles
 from .reducers import Reducers, is_ensemble
 
 if TYPE_CHECKING:  # cctviz.ensemble needs the ensemble extra (pyarrow, DuckDB): imported late
-    from ..ensemble.strip import Axis
+    from .strip_payload import Axis
 
 
 class ProfileStrip(Reducers):
@@ -37,7 +37,7 @@ class ProfileStrip(Reducers):
         self._axes = None
         self._brush = self._brushed_where = None
         if self._ensemble is not None:
-            from ..ensemble import strip as st
+            from . import strip_payload as st
 
             self._axes = st.axes(data)
 
@@ -49,7 +49,7 @@ class ProfileStrip(Reducers):
                 self.strip_x = self.strip_y = ""
                 self._strip = {}
             return
-        from ..ensemble import strip as st
+        from . import strip_payload as st
 
         x, y = st.default_axes(self._ensemble, self._axes, self.color_by)
         self._drawing = False  # both axes first, then one strip
@@ -108,7 +108,7 @@ class ProfileStrip(Reducers):
             if name:
                 raise t.TraitError(f"{proposal['trait'].name} is for a widget of an Ensemble")
             return name
-        from ..ensemble import strip as st
+        from . import strip_payload as st
 
         try:
             st.find_axis(self._axes, name)
@@ -126,7 +126,7 @@ class ProfileStrip(Reducers):
         ens, options = self._ensemble, self._axes
         if ens is None or options is None or not (self._drawing and self.strip_x and self.strip_y):
             return
-        from ..ensemble import strip as st
+        from . import strip_payload as st
 
         passing = set(self._data.profiles.index) if self.where else None
         self._strip = st.payload(
@@ -138,7 +138,7 @@ class ProfileStrip(Reducers):
         """The user brushed the strip (or cleared the brush): ``where`` from the ranges."""
         if self._ensemble is None or self._axes is None:
             raise ValueError("brush: this widget shows no ensemble")
-        from ..ensemble import strip as st
+        from . import strip_payload as st
 
         brush = st.ranges(content)  # numbers only: the page's text never reaches the SQL
         where = st.condition(self._ensemble, self._axes, self.strip_x, self.strip_y, brush)

@@ -1,6 +1,6 @@
 """The trend pane of an ensemble view: the selected node's series (the root's when nothing is
 selected) and its largest children's along a metadata column, ``trend_by``, as small multiples
-(``cctviz.ensemble.trend_payload``). The metric (the colour metric, or its inclusive partner),
+(``cctviz.widget.trend_payload``). The metric (the colour metric, or its inclusive partner),
 the reducer and the profiles passing ``where`` are the tree's. A click on a child's chart
 selects it (the ``selection`` trait, as a click in the tree), and the pane follows the
 selection: no message of its own."""
@@ -39,7 +39,7 @@ class TrendPane(WidgetPart):
             self.trend_by = by  # the observer draws
 
     def _trend_axes(self) -> list[str]:
-        from ..ensemble.trend_payload import NOT_AXES
+        from .trend_payload import NOT_AXES
 
         if self._ensemble is None:
             return []
@@ -54,7 +54,7 @@ class TrendPane(WidgetPart):
         try:
             return default_axis(profiles)
         except ValueError:  # no date nor run: the first varying number (or column), if any
-            from ..ensemble.trend_payload import axis_kind
+            from .trend_payload import axis_kind
 
             columns = self._trend_axes()
             varying = [c for c in columns if profiles[c].nunique(dropna=True) > 1] or columns
@@ -123,7 +123,7 @@ class TrendPane(WidgetPart):
         of = (self._tree, node, metric, self.trend_by, self.reducer)
         if of == self._trend_of:
             return
-        from ..ensemble.trend_payload import payload, profiles_of
+        from .trend_payload import payload, profiles_of
 
         self._store_key(node)  # the keys of every node, once per table
         keys = self._derived.store_keys

@@ -3,7 +3,7 @@
 // over it brushes a range (x and y; a flat drag brushes x only, a tall one y only; a click
 // clears it): the ranges are reported, and Python answers with the profiles that pass, drawn
 // filled, the others grey. It holds no state of its own beyond the drag: what it shows comes
-// in with `setData` (Python's strip: cctviz/ensemble/strip.py). Text from the data (column
+// in with `setData` (Python's strip: cctviz/widget/strip_payload.py). Text from the data (column
 // names, profile ids) goes in as text, never as markup.
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
@@ -13,7 +13,7 @@ import { displayText } from "../base/text.js";
 
 /**
  * @typedef {{ name: string, label: string, kind: "date" | "number" }} Axis
- * @typedef {object} Strip what Python sends (cctviz/ensemble/strip.py `payload`)
+ * @typedef {object} Strip what Python sends (cctviz/widget/strip_payload.py `payload`)
  * @property {Axis[]} axes
  * @property {string} x @property {string} y the axes shown (names of `axes`)
  * @property {number} profiles in the ensemble

@@ -1,4 +1,4 @@
-// The trend pane's data and scales, pure: Python's pane (cctviz/ensemble/trend_payload.py)
+// The trend pane's data and scales, pure: Python's pane (cctviz/widget/trend_payload.py)
 // checked, and the x and y scales of its small multiples. Every chart shares one y scale, so
 // that a child's line sits below its parent's as much as it weighs less; x is a date, a number
 // (a scaling curve: log axes offered) or a category (one point per value, with its spread).

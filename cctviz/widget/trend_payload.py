@@ -1,8 +1,9 @@
 """What the widget's trend pane is sent: one node's series along a metadata axis and its
 children's (the largest ``MAX_CHILDREN``), small multiples on one y scale, each with its share of
 its parent, the path from the root for the breadcrumb, and the axes the pane offers. The values
-are ``ens.trend``'s (``trend.py``); a category axis adds each point's spread
-(``trend_spread.py``). A long series is thinned to at most ``MAX_POINTS`` of its own points."""
+are ``ens.trend``'s (``cctviz/ensemble/trend.py``); a category axis adds each point's spread
+(``cctviz/ensemble/trend_spread.py``). A long series is thinned to at most ``MAX_POINTS`` of its
+own points."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..ensemble.trend import trend_of
+from ..ensemble.trend_spread import spread
 from ..table import NodeTable
-from .trend import trend_of
-from .trend_spread import spread
 
 if TYPE_CHECKING:
-    from .ensemble import Ensemble
+    from ..ensemble.ensemble import Ensemble
 
 MAX_CHILDREN = 12
 """Children drawn at most (the largest by the tree's value); the pane says how many are left."""

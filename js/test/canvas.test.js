@@ -329,7 +329,7 @@ describe("canvas backend", () => {
     const container = document.createElement("div");
     document.body.appendChild(container);
     const expanded = [];
-    const renderer = newRenderer(container, { width: 900, height: 500, onExpand: (node) => expanded.push(node) });
+    const renderer = newRenderer(container, { width: 900, height: 500, onLoadMore: (node) => expanded.push(node) });
     renderer.setState({ colorBy: "t", sizeBy: "t", backend: "canvas" });
     const spec = payload({
       parent: [-1, 0, 0],

@@ -3,7 +3,7 @@ import { decodeTable } from "../src/cct/data/decode.js";
 import { expandedTree, lodTree, payload } from "./fixtures.js";
 import { mountRenderer } from "./mount.js";
 
-const mount = (expanded = []) => mountRenderer(lodTree(), { onExpand: (node) => expanded.push(node) });
+const mount = (expanded = []) => mountRenderer(lodTree(), { onLoadMore: (node) => expanded.push(node) });
 
 const click = (el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 const fire = (el, type, init = {}) => el.dispatchEvent(new MouseEvent(type, { bubbles: true, ...init }));

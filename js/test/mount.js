@@ -56,7 +56,7 @@ export function mountRenderer(data, { state = TIME, ...options } = {}) {
     height: 500,
     onSelect: (ids) => selections.push(ids),
     onChange: (change) => changes.push(change),
-    onExpand: (node) => expanded.push(node),
+    onLoadMore: (node) => expanded.push(node),
     ...options,
   });
   const table = data === null ? null : "rowOf" in data ? data : decodeTable(data);

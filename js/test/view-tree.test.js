@@ -3,7 +3,7 @@ import { SLICE_ITEMS } from "../src/cct/base/steps.js";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
 import { hiddenNodes, hiddenSum, subtreeStats } from "../src/cct/picture/subtree-stats.js";
 import { buildViewTree, hotPath, pathTo, pruneMask, viewItems, viewTreeSteps } from "../src/cct/picture/view-tree.js";
-import { collapseToDepth as collapseIds } from "../src/cct/state/changes.js";
+import { collapseToDepth as collapseIds } from "../src/cct/state/tree-edits.js";
 import { randomTree, realProfile, smallTree } from "./fixtures.js";
 
 const REAL = ["hpctoolkit-allgather", "caliper-sw4-cuda", "gprof2dot-cpi", "tau-cpi-mpi"];

@@ -158,7 +158,7 @@ export function fakeRenderer(container, options, stageSize = { width: 800, heigh
         if (t) transform = t;
         options.onZoom(t);
       },
-      expand: (node) => options.onExpand(node),
+      expand: (node) => options.onLoadMore(node),
       download: (format) => options.onDownload(format),
     },
   };

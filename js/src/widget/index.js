@@ -159,7 +159,7 @@ function renderView(deps, model, el) {
       messenger.set("reducer", /** @type {import("./model.js").Traits["reducer"]} */ (reducer));
       messenger.save_changes();
     },
-    onExpand(node) {
+    onLoadMore(node) {
       // the user opened a fold: load more of it. Errors are reported by the client; a request
       // cut short by closing the view is no news
       lod.loadMore(node).catch(() => {});

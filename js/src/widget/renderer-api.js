@@ -19,7 +19,7 @@
  * @property {(ids: import("../cct/data/ids.js").NodeId[]) => void} onSelect the user changed the selection (selection order)
  * @property {(partial: Partial<ViewState>) => void} onChange the user changed view state: only
  *   the changed keys
- * @property {(node: import("../cct/data/ids.js").NodeId) => void} onExpand the user opened a level-of-detail fold: the node
+ * @property {(node: import("../cct/data/ids.js").NodeId) => void} onLoadMore the user opened a level-of-detail fold: the node
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar

@@ -1,13 +1,13 @@
 // The commands: every change the user asks for (toolbar, pointer, keyboard, breadcrumb) and the
 // renderer's API's `command`, as one typed union (`Command`) run by one `dispatch`. Each turns the
-// state into a change through the pure tree changes (changes.js) and applies it through the view
+// state into a change through the pure tree edits (tree-edits.js) and applies it through the view
 // (recorded and reported, or stepped through the history); node ids are full-tree ids. The search
 // (typing, stepping through the matches, showing them all) runs in search-commands.js.
 import { valuesOf } from "../../contract.js";
 import { metricByName } from "../data/decode.js";
 import { statsOf } from "../picture/picture.js";
-import * as changes from "./changes.js";
 import { createSearch } from "./search-commands.js";
+import * as edits from "./tree-edits.js";
 
 /** @typedef {import("../data/decode.js").Table} Table */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -138,15 +138,15 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
     if (!table) return;
     const stats = statsOf(table);
     const v = state();
-    const firstRoot = changes.rootIds(table)[0] ?? null;
+    const firstRoot = edits.rootIds(table)[0] ?? null;
     switch (command.type) {
       case "expandAll":
         return change({ collapsed: [] });
       case "collapseToDepth":
-        return change(changes.collapseToDepth(table, stats, command.depth));
+        return change(edits.collapseToDepth(table, stats, command.depth));
       case "collapse": {
         const fitted = screen.fitted();
-        change(changes.toggleCollapse(table, stats, v, command.id), command.id);
+        change(edits.toggleCollapse(table, stats, v, command.id), command.id);
         // a collapse: a fitted view refits the smaller tree; a zoomed one keeps the node in place
         if (state().collapsed.includes(command.id)) return fitted ? screen.fitToView(true) : undefined;
         return screen.reveal([command.id], { children: true }); // what opened is in view
@@ -156,7 +156,7 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
       case "hotPath": {
         const start = v.focus ?? store.cursor ?? firstRoot;
         if (start === null) return;
-        const { change: next, path } = changes.hotPath(table, stats, v, start);
+        const { change: next, path } = edits.hotPath(table, stats, v, start);
         setCursor(path.at(-1) ?? start, false);
         change(next); // another overview: drawn fitted, so the whole path is in view
         return screen.reveal(path);
@@ -167,15 +167,15 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
             command.id !== undefined ? command.id : (store.cursor ?? store.selection.at(-1) ?? v.focus ?? firstRoot),
         });
       case "toggleRoot":
-        return change(changes.toggleRoot(table, v, command.id));
+        return change(edits.toggleRoot(table, v, command.id));
       case "inclusive":
-        return change(changes.inclusiveMetrics(table, v, command.on));
+        return change(edits.inclusiveMetrics(table, v, command.on));
       case "brush":
         return view.toggleBrush();
       case "select":
         return select(command.ids);
       case "selectSubtree":
-        return select(changes.withDescendants(table, stats, store.selection));
+        return select(edits.withDescendants(table, stats, store.selection));
       case "clearSelection":
         return select([]);
       case "cursor":
@@ -195,7 +195,7 @@ export function createCommands({ store, table: tableNow, shown, screen, view, re
       }
       case "reset":
         // the first picture again: the whole tree, folded to fit when that is on
-        change(changes.RESET);
+        change(edits.RESET);
         view.foldFirstPicture();
         return screen.fitToView();
       case "fit":

@@ -8,8 +8,8 @@ import { livePicture, svgPicture } from "../draw/live-picture.js";
 import { LEGEND_BAND } from "../draw/view-legends.js";
 import { foldsOverChanges } from "../picture/fit.js";
 import { pictureSteps } from "../picture/picture.js";
-import * as changes from "../state/changes.js";
 import { commandOf } from "../state/commands.js";
+import * as edits from "../state/tree-edits.js";
 
 /** @typedef {import("../../contract.js").ViewState} ViewState */
 /** @typedef {import("../data/decode.js").Table} Table */
@@ -82,7 +82,7 @@ export function createApi(r) {
       }
       r.toolbar?.setData(
         data,
-        changes.rootIds(data).map((id) => ({
+        edits.rootIds(data).map((id) => ({
           id,
           name: data.names[data.nameCode[data.rowOf(id)]],
         })),

@@ -18,9 +18,9 @@ import { createToolbar } from "../input/toolbar.js";
 import { foldsOfPicture } from "../picture/fit.js";
 import { picture } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
-import * as changes from "../state/changes.js";
 import { createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
+import * as edits from "../state/tree-edits.js";
 import { createApi } from "./api.js";
 import { createLater, flushedFirst } from "./later.js";
 
@@ -39,13 +39,13 @@ const SEARCH = keysRedrawing("search");
 /**
  * @param {HTMLElement} container
  * @param {{ onSelect?: (ids: NodeId[]) => void, onChange?: (state: Partial<ViewState>) => void,
- *   onExpand?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
+ *   onLoadMore?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   onFind?: ((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null,
  *   onReducer?: ((reducer: string) => void) | null,
  *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
- *   `onExpand(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
+ *   `onLoadMore(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
  *   node whose hidden children should load (-1: hidden roots). `onDownload`: the toolbar shows
  *   SVG/PNG buttons. `onFind`: under level of detail, loads the search match after (before) a
  *   node, or (step 0) the matches, and gives the match. `onZoom`: a zoom or pan ended (null: the view is fitted, not moved by hand).
@@ -55,7 +55,7 @@ export function createRenderer(container, options = {}) {
   const {
     onSelect = () => {},
     onChange = () => {},
-    onExpand = () => {},
+    onLoadMore = () => {},
     onFind = null,
     onDownload = null,
     onReducer = null,
@@ -233,7 +233,7 @@ export function createRenderer(container, options = {}) {
       },
       leave: () => chrome.stage.blur(),
     },
-    requests: { download: onDownload, reducer: onReducer, loadMore: onExpand, find: onFind },
+    requests: { download: onDownload, reducer: onReducer, loadMore: onLoadMore, find: onFind },
     toolbar,
   });
   const { updateSearch } = commands;
@@ -243,7 +243,7 @@ export function createRenderer(container, options = {}) {
       canUndo: store.canUndo(),
       canRedo: store.canRedo(),
       brush: brushing,
-      rootCount: changes.rootIds(table).length,
+      rootCount: edits.rootIds(table).length,
       incChecked: metricByName(table, view().colorBy)?.kind === "inclusive",
     });
   }

@@ -1,4 +1,4 @@
-// The changes of the tree commands (toolbar, gestures, keyboard) as pure functions: each takes
+// The tree edits of the tree commands (toolbar, gestures, keyboard) as pure functions: each takes
 // the table, its subtree statistics and the state (full-tree ids) and returns the change to
 // apply, also in full-tree ids. Nothing here touches the DOM or holds state; the renderer applies the
 // result through the store.

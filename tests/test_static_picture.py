@@ -241,7 +241,7 @@ def test_an_executed_notebook_without_chromium_says_what_to_install(
     gf: Any, shell: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     pytest.importorskip("playwright", reason="the kernel draws with cctviz[export]")
-    import cctviz.figure
+    import cctviz.figure.of_view
     from cctviz.figure.browser import BrowserUnavailableError
 
     def no_chromium(*_args: Any, **_kwargs: Any) -> Any:
@@ -251,7 +251,8 @@ def test_an_executed_notebook_without_chromium_says_what_to_install(
         )
 
     monkeypatch.setenv(ENV, "kernel")
-    monkeypatch.setattr(cctviz.figure, "figure_of", no_chromium)
+    # where the view takes it from: the module that defines it (tests/test_layers.py)
+    monkeypatch.setattr(cctviz.figure.of_view, "figure_of", no_chromium)
     w = cctviz.CCT(gf)
     _, picture = displayed(w)
     note = picture.data["text/plain"]

@@ -210,3 +210,18 @@ def inclusive_metric(ens: Any) -> str:
     """The first inclusive metric of an Ensemble, as this Hatchet distribution names it."""
     kinds = ens.metrics
     return str(next(m for m in kinds.index if kinds.loc[m, "kind"] == "inclusive"))
+
+
+CPI_IN_A_FRESH_PROCESS = r"""
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, sys.argv[1])
+from tests.conftest import load
+from tests.profiles import readable
+import cctviz
+profile = next(p for p in readable() if p.folder == "hatchet/hpctoolkit-cpi-database")
+gf = load(profile)
+df = gf.dataframe.copy()
+"""
+"""The start of a script run with ``python -c SCRIPT REPO`` (another hash seed, a clean import):
+the real HPCToolkit cpi database as ``gf`` and its dataframe copied as ``df``."""

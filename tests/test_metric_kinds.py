@@ -20,7 +20,7 @@ import cctviz
 from cctviz.adapters.derived import SUFFIX
 
 from .conftest import load
-from .profiles import REPO, distribution, readable
+from .profiles import CPI_IN_A_FRESH_PROCESS, REPO, distribution, readable
 
 LLNL = distribution() == "llnl"
 
@@ -189,16 +189,9 @@ def test_the_payload_tells_the_view_which_rule_decided() -> None:
     assert "time (inc)" in rules["time"][1]
 
 
-_SEEDED = r"""
-import json, sys, warnings
-warnings.simplefilter("ignore")
-sys.path.insert(0, sys.argv[1])
-from tests.conftest import load
-from tests.profiles import readable
-import cctviz
-profile = next(p for p in readable() if p.folder == "hatchet/hpctoolkit-cpi-database")
-gf = load(profile)
-df = gf.dataframe.copy()
+_SEEDED = (
+    CPI_IN_A_FRESH_PROCESS
+    + r"""
 base = df["time"].astype(float)
 # a GPU database as UMD's reader gives it: metrics listed (and made columns) in set order
 gpu = {"GKER (sec)": 0.5, "GKER:COUNT": 3.0, "GXCOPY (sec)": 0.25, "GXCOPY:H2D (B)": 1e6}
@@ -213,6 +206,7 @@ gf.default_metric = None
 w = cctviz.CCT(gf)
 print(json.dumps([w.color_by, w.size_by, names]))
 """
+)
 
 
 def test_default_metrics_do_not_depend_on_hash_order(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from cctviz.widget import strip_payload as strip
 from cctviz.widget.strip_payload import METRIC
 
 from .conftest import load
-from .profiles import REPO, data_root, readable, require
+from .profiles import CPI_IN_A_FRESH_PROCESS, REPO, data_root, readable, require
 from .test_adapter import _by_folder
 
 QUARTZ = "thicket/rajaperf-quartz"
@@ -167,16 +167,9 @@ def test_a_store_of_format_1_opens_and_defaults_as_its_profiles(tmp_path: Path) 
     assert w.metric_kinds.loc[w.size_by, "rule"] == "store"
 
 
-_SEEDED = r"""
-import json, sys, warnings
-warnings.simplefilter("ignore")
-sys.path.insert(0, sys.argv[1])
-from tests.conftest import load
-from tests.profiles import readable
-import cctviz
-profile = next(p for p in readable() if p.folder == "hatchet/hpctoolkit-cpi-database")
-gf = load(profile)
-df = gf.dataframe.copy()
+_SEEDED = (
+    CPI_IN_A_FRESH_PROCESS
+    + r"""
 # a GPU database as UMD's reader gives it: metrics listed (and made columns) in set order; the
 # seconds-metrics differ only in their values
 gpu = {"GKER (sec)": 0.25, "GPUOP (sec)": 0.75, "GXCOPY (sec)": 0.5, "GKER:COUNT": 3.0,
@@ -194,6 +187,7 @@ roots = w.table.roots
 totals = {n: float(w.table.metrics[n + " (inc)"].values[roots].sum()) for n in names}
 print(json.dumps([w.color_by, w.size_by, names, totals]))
 """
+)
 
 
 def test_ties_between_default_metrics_are_broken_by_the_data(tmp_path: Path) -> None:

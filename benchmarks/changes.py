@@ -9,9 +9,9 @@ report is false. Precision = true reports ÷ all reports; FDR = 1 − precision.
 
 Methods, each given a matrix (rows × runs) and reporting (row, first run of the new level):
 
-- **cctviz** (``cctviz.ensemble.segments``, as ``ens.regressions`` runs it): screening, binary
-  segmentation with a Bonferroni-corrected robust test, Benjamini–Hochberg at ``fdr`` = 0.05 over
-  every row screened plus every second change of a row, then a level change ≥ 5 %.
+- **cctviz** (``cctviz.ensemble.analysis.segments``, as ``ens.regressions`` runs it): screening,
+  binary segmentation with a Bonferroni-corrected robust test, Benjamini–Hochberg at ``fdr`` = 0.05
+  over every row screened plus every second change of a row, then a level change ≥ 5 %.
 - **t-test threshold**: the best split of a row by Welch's t (segments ≥ 5 runs), reported when
   |t| > 5, then both sides again (binary segmentation); no multiplicity control.
 - **ruptures PELT**: the l2 cost on the row ÷ a robust σ (1.4826 × MAD of the differences ÷ √2),
@@ -61,7 +61,7 @@ import numpy as np
 import ruptures as rpt
 from scipy import special
 
-from cctviz.ensemble import segments as sg
+from cctviz.ensemble.analysis import segments as sg
 
 NOISE = 0.05  # lognormal σ
 OUTLIERS = 0.005  # share of values tripled
@@ -517,7 +517,7 @@ def store_path(args: argparse.Namespace) -> str:
 
 def _node_keys(seed: int, n: int) -> list[int]:
     """The keys ``synthetic.ensemble`` gives its nodes 0 … n − 1 (made again the same way)."""
-    from cctviz.ensemble.keys import ROOT, frame_text, key_of
+    from cctviz.ensemble.store.keys import ROOT, frame_text, key_of
     from cctviz.ensemble.synthetic import _tree
 
     parent, names = _tree(n, np.random.default_rng(seed))

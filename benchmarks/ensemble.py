@@ -137,7 +137,7 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path) -> None:
             f"| the trend of {what} and its {fan.get(key, 0)} children over {n_profiles:,} runs "
             f"| {trend:.3f} | ≤ 0.2 s |"
         )
-    from cctviz.ensemble.trend import trend_of
+    from cctviz.ensemble.analysis.trend import trend_of
 
     shown = [int(k) for k in ens.nodes.index[ens.nodes["parent"] == root]][:12]
     pane, _ = timed(lambda: trend_of(ens, root, shown, "time (inc)", "launchdate", "mean"))

@@ -163,7 +163,7 @@ def main() -> None:
                 )
                 cases.append((spec.folder.split("/")[-1], spec.load(), build))
 
-    print(f"budget {cctviz.lod.DEFAULT_BUDGET:,} nodes\n")
+    print(f"budget {cctviz.view.lod.DEFAULT_BUDGET:,} nodes\n")
     head = f"{'tree':>28} | {'nodes':>9} | {'CCT(gf)':>8} | {'÷ walk':>6} | {'bytes sent':>11}"
     head += f" | {'table kept':>10} | {'peak extra':>10} | {'ratio':>5} | {'dataframe':>9}"
     print(head)

@@ -25,7 +25,7 @@ import synthetic
 from ipywidgets.widgets.widget import _remove_buffers
 
 from cctviz import from_graphframe
-from cctviz.payload import encode
+from cctviz.view.payload import encode
 
 LITERAL_LIMIT_S = 60.0
 

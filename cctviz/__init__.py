@@ -3,10 +3,10 @@
 from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
-from .compare import compare_frame
+from .analysis.compare import compare_frame
+from .analysis.link import Link, link
+from .core.table import Metric, NodeTable, UnknownMetricError
 from .headless import export
-from .link import Link, link
-from .table import Metric, NodeTable, UnknownMetricError
 from .widget import CCT, show
 from .widget.compare_view import Compare, compare
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from . import progress
+from .core import progress
 from .figure.of_view import FIGURE_OPTIONS, figure_of, stages
 from .figure.render import figure_format
 from .widget.cct import CCT

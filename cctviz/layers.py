@@ -16,38 +16,40 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "core",
         "the node table and what every layer shares: call paths, text columns, ids, the contract "
         "with the front end, Markdown text, progress",
-        (
-            "_version",
-            "contract",
-            "callpath",
-            "text_column",
-            "table",
-            "markdown",
-            "progress",
-            "ranked",
-            "subtree",
-            "rebuild",
-            "judge",
-        ),
+        ("_version", "core.*"),
     ),
     ("adapters", "readers: Hatchet and Thicket data into the node table", ("adapters.*",)),
     (
         "analysis",
         "what is computed from tables: alignment and compare, merged runs, scaling, flat and "
         "lexical profiles, frames, links",
-        ("align", "compare", "merged", "scaling", "flat", "lexical", "frames", "link"),
+        ("analysis.*",),
     ),
     (
         "view",
         "a view of a table: view state, level of detail, the payload the front end decodes, "
         "selection, the view in words",
-        ("view", "lod", "payload", "selection", "describe"),
+        ("view.*",),
+    ),
+    (
+        "ensemble store",
+        "many runs on disk: Delta Lake tables (Parquet, atomic commits), their format, ingest",
+        ("ensemble.store.*",),
+    ),
+    (
+        "ensemble engine",
+        "queries over the store: DuckDB in process, Dask on a cluster, reducers, where",
+        ("ensemble.engine.*",),
+    ),
+    (
+        "ensemble analysis",
+        "statistics over runs: trends, configurations, changes, reports, GraphFrame and Thicket",
+        ("ensemble.analysis.*",),
     ),
     (
         "ensemble",
-        "many runs: the store (Delta Lake tables), its engines (DuckDB, Dask), ingest, and the "
-        "statistics over runs (trends, changes, configurations)",
-        ("ensemble.*",),
+        "the Ensemble users hold: the store, an engine and the statistics behind one object",
+        ("ensemble", "ensemble.ensemble", "ensemble.views", "ensemble.synthetic"),
     ),
     (
         "figure",

@@ -61,7 +61,7 @@ def render(contract: dict[str, Any]) -> str:
         "",
         _cell(contract.get("$comment", "")),
         "",
-        f"- payload version (`cctviz.payload` ⇄ `js/src/cct/data/decode.js`): "
+        f"- payload version (`cctviz.view.payload` ⇄ `js/src/cct/data/decode.js`): "
         f"**{contract['payload_version']}**",
         f"- saved view state version (`w.view_state`): **{contract['state_version']}**",
         "",

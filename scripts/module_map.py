@@ -104,7 +104,8 @@ def current() -> str:
         "| layer | modules | what it is |",
         "|---|---|---|",
     ]
-    declared = runpy.run_path(str(REPO / "cctviz" / "layers.py"))["LAYERS"]
+    layered = runpy.run_path(str(REPO / "cctviz" / "layers.py"))
+    declared = layered["LAYERS"]
     for name, says, members in declared:
         listed = ", ".join(f"`{m}`" for m in members)
         out.append(f"| {name} | {listed} | {says} |")
@@ -113,7 +114,14 @@ def current() -> str:
         folders: dict[pathlib.Path, list[pathlib.Path]] = {}
         for f in sorted((REPO / root).rglob("*.py")):
             folders.setdefault(f.parent, []).append(f)
-        for folder, files in folders.items():
+
+        def place(folder: pathlib.Path, root: str = root) -> tuple[int, str]:
+            """The folder's layer (cctviz's own modules in the top layer), then its name."""
+            parts = folder.relative_to(REPO / "cctviz").parts if root == "cctviz" else ()
+            layer = layered["layer_of"](".".join(parts)) if parts else len(declared)
+            return (layer, str(folder))
+
+        for folder, files in sorted(folders.items(), key=lambda item: place(item[0])):
             out += [f"### `{folder.relative_to(REPO)}/`", ""]
             out += table([(f.name, py_description(f)) for f in files])
     return "\n".join(out).rstrip() + "\n"

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from cctviz.table import Metric, NodeTable
-from cctviz.text_column import TextColumn
+from cctviz.core.table import Metric, NodeTable
+from cctviz.core.text_column import TextColumn
 
 
 def values(column: Sequence[float | None]) -> np.ndarray:

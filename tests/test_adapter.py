@@ -364,7 +364,7 @@ def test_name_column_keeps_every_text_apart_and_fills_missing_names_from_frames(
     apart, None and NaN take the frame's name, a node without rows its frame's text; the texts
     of a few rows (a picture's) are the same read before and after the whole column is."""
     from cctviz.adapters.text import text_column
-    from cctviz.text_column import TextColumn
+    from cctviz.core.text_column import TextColumn
 
     class Frame:
         def __init__(self, attrs: dict) -> None:

@@ -281,7 +281,7 @@ def test_metric_kinds_errors_name_what_is_accepted() -> None:
 
 
 def test_a_fold_carries_the_largest_ratio_it_hides() -> None:
-    from cctviz.lod import LevelOfDetail
+    from cctviz.view.lod import LevelOfDetail
 
     gf = _with_imbalance_column(load(_by_folder(CPI)))
     table = cctviz.from_graphframe(gf, metric_kinds={"imbalance": "ratio"})

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import cctviz
-from cctviz.callpath import call_path, path_key
-from cctviz.compare import compare_frame
+from cctviz.analysis.compare import compare_frame
+from cctviz.core.callpath import call_path, path_key
 
 from .conftest import load
 from .profiles import data_root, readable, require, two_runs

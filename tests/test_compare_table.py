@@ -1,6 +1,6 @@
-"""A compare view's table is built from the runs' node tables (cctviz.compare.RunsUnion, issue 30),
-not read back from the union's GraphFrame: the same table as that round trip gave, with each
-context's presence by its position in the union."""
+"""A compare view's table is built from the runs' node tables (cctviz.analysis.compare.RunsUnion,
+issue 30), not read back from the union's GraphFrame: the same table as that round trip gave, with
+each context's presence by its position in the union."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import cctviz
 from cctviz.adapters import from_graphframe
-from cctviz.table import NodeTable
+from cctviz.core.table import NodeTable
 
 from .test_compare import _cpi_pair
 

@@ -1,4 +1,5 @@
-"""The conformance cases of what is drawn (tests/conformance/view-cases.json) against cctviz.view.
+"""The conformance cases of what is drawn (tests/conformance/view-cases.json) against
+cctviz.view.state.
 
 js/test/conformance.test.js runs the same cases against the browser's view-tree.js.
 """
@@ -13,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cctviz import view
-from cctviz.table import Metric, NodeTable
+from cctviz.core.table import Metric, NodeTable
+from cctviz.view import state as view
 
 from .tables import node_table, values
 
@@ -119,10 +120,10 @@ def sw4() -> NodeTable:
 
 
 def test_level_of_detail_draws_the_loaded_part_of_the_full_view(sw4: NodeTable) -> None:
-    """On what cctviz.lod really sends (a real profile, 393 nodes, 80 sent): without a prune, the
-    nodes drawn from the sent rows are those drawn from the full tree that were sent, and drawn
+    """On what cctviz.view.lod really sends (a real profile, 393 nodes, 80 sent): without a prune,
+    the nodes drawn from the sent rows are those drawn from the full tree that were sent, and drawn
     plus hidden nodes make the full tree."""
-    from cctviz.lod import LevelOfDetail
+    from cctviz.view.lod import LevelOfDetail
 
     lod = LevelOfDetail(sw4, budget=80)
     d = lod.drawn()

@@ -13,7 +13,8 @@ import pytest
 import traitlets
 
 import cctviz
-from cctviz import contract, payload, table
+from cctviz.core import contract, table
+from cctviz.view import payload
 from cctviz.widget import traits
 from cctviz.widget.bundle import PackedWidget
 

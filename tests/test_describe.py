@@ -8,8 +8,8 @@ import hatchet as ht
 import numpy as np
 
 import cctviz
-from cctviz.describe import hot_path
-from cctviz.markdown import text
+from cctviz.core.markdown import text
+from cctviz.view.describe import hot_path
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

@@ -78,7 +78,7 @@ def mpi_store(tmp_path_factory: pytest.TempPathFactory) -> cctviz.Ensemble:
 def test_per_node_statistics_equal_pandas_over_the_profiles(
     folder: str, pool: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cctviz.ensemble import ingest, worker
+    from cctviz.ensemble.store import ingest, worker
 
     started = []
 
@@ -332,7 +332,7 @@ def test_the_synthetic_ensemble_has_its_changes_and_sums(tmp_path: Path) -> None
 def test_per_rank_rows_are_kept_when_asked(tmp_path: Path) -> None:
     import hatchet as ht
 
-    from cctviz.ensemble.keys import table_keys
+    from cctviz.ensemble.store.keys import table_keys
 
     folder = data_root("hatchet/hpctoolkit-cpi-database")
     gf = ht.GraphFrame.from_hpctoolkit(str(folder))
@@ -378,7 +378,7 @@ def test_what_another_writer_appends_is_seen(tmp_path: Path) -> None:
 def test_a_large_add_is_written_in_parts_as_it_goes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cctviz.ensemble import adding
+    from cctviz.ensemble.store import adding
 
     files = _files(MPI)
     whole = cctviz.Ensemble(tmp_path / "whole")

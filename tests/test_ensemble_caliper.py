@@ -1,7 +1,8 @@
-"""The store's own reading of Caliper files (cctviz.ensemble.caliper) gives, on every ``.cali``
-file of ``../shared/data``, the very GraphFrame the installed Hatchet's ``from_caliperreader``
-gives (graph, node ids, dataframe with its dtypes, metric lists, metadata) and the same store
-rows; files of another shape are left to Hatchet. Runs under both Hatchet distributions."""
+"""The store's own reading of Caliper files (cctviz.ensemble.store.caliper) gives, on every
+``.cali`` file of ``../shared/data``, the very GraphFrame the installed Hatchet's
+``from_caliperreader`` gives (graph, node ids, dataframe with its dtypes, metric lists, metadata)
+and the same store rows; files of another shape are left to Hatchet. Runs under both Hatchet
+distributions."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from cctviz.ensemble import caliper
-from cctviz.ensemble.profile import profile_rows
+from cctviz.ensemble.store import caliper
+from cctviz.ensemble.store.profile import profile_rows
 
 from .profiles import HAVE_SHARED, REQUIRE_SHARED, SHARED_DATA, distribution
 

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 import cctviz
-from cctviz.ensemble import segments as sg
-from cctviz.ensemble.configs import ConfigurationWarning, detect
+from cctviz.ensemble.analysis import segments as sg
+from cctviz.ensemble.analysis.configs import ConfigurationWarning, detect
 from cctviz.ensemble.synthetic import Change
 
 pytest.importorskip("duckdb")

@@ -37,11 +37,11 @@ STEPS = [
 CHILD = r"""
 import os, signal, sys, time
 import cctviz
-from cctviz.ensemble import commit
+from cctviz.ensemble.store import commit
 
 kill_at, say = os.environ.get("CCTVIZ_KILL_AT"), os.environ.get("CCTVIZ_SAY_WRITING")
 if os.environ.get("CCTVIZ_FLUSH_ROWS"):  # values written profile by profile
-    from cctviz.ensemble import adding
+    from cctviz.ensemble.store import adding
     adding.FLUSH_ROWS = int(os.environ["CCTVIZ_FLUSH_ROWS"])
 steps = []
 def hook(step):

@@ -1,8 +1,8 @@
-"""Reading many profiles (cctviz.ensemble.ingest, .worker): worker processes from any script
+"""Reading many profiles (cctviz.ensemble.store.ingest, .worker): worker processes from any script
 (no ``if __name__ == "__main__":``, ``python -c``, ``python - < script``) give the store a build
 in this process gives; a worker that dies costs one profile, said so, and no hang; stopping
 early leaves no process; where workers cannot start, the profiles are read here, said once;
-progress through cctviz.progress. On the real ``.cali`` files of ../shared/data."""
+progress through cctviz.core.progress. On the real ``.cali`` files of ../shared/data."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cctviz import progress
-from cctviz.ensemble import Ensemble, ingest, worker
-from cctviz.ensemble.profile import ProfileRows
-from cctviz.ensemble.sources import Item, Skipped, items
+from cctviz.core import progress
+from cctviz.ensemble import Ensemble
+from cctviz.ensemble.store import ingest, worker
+from cctviz.ensemble.store.profile import ProfileRows
+from cctviz.ensemble.store.sources import Item, Skipped, items
 
 from .profiles import HAVE_SHARED, REPO, REQUIRE_SHARED, SHARED_DATA
 
@@ -133,7 +134,7 @@ def test_workers_get_this_process_path(monkeypatch: pytest.MonkeyPatch, tmp_path
     paths = worker.environment()["PYTHONPATH"].split(os.pathsep)
     assert paths[0] == str(tmp_path)
     assert str(REPO) in paths
-    assert worker.command()[-2:] == ["-m", "cctviz.ensemble.worker"]
+    assert worker.command()[-2:] == ["-m", "cctviz.ensemble.store.worker"]
 
 
 class Noisy:
@@ -218,7 +219,9 @@ def _worker_children() -> list[int]:
         except (OSError, ValueError):
             continue
         state, parent = stat.rsplit(")", 1)[1].split()[:2]
-        if int(parent) == os.getpid() and (b"cctviz.ensemble.worker" in command or state == "Z"):
+        if int(parent) == os.getpid() and (
+            b"cctviz.ensemble.store.worker" in command or state == "Z"
+        ):
             found.append(int(entry.name))
     return found
 

@@ -16,8 +16,8 @@ import pytest
 import traitlets
 
 import cctviz
-from cctviz import frames
-from cctviz.table import name_paths
+from cctviz.analysis import frames
+from cctviz.core.table import name_paths
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")

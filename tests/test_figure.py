@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("playwright", reason="figures need Playwright (pip install 'cctviz[export]')")
 
 import cctviz
-from cctviz import view
 from cctviz.figure.browser import BrowserUnavailableError
+from cctviz.view import state as view
 
 from .profiles import REPO
 

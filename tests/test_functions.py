@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import cctviz
-from cctviz.lexical import own_exclusive as given_back
+from cctviz.analysis.lexical import own_exclusive as given_back
 
 from .conftest import load
 from .profiles import readable

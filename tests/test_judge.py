@@ -1,5 +1,6 @@
 """The cases of tests/conformance/judge-cases.json (which nodes are too small to judge) against
-cctviz.judge; js/test/judge-conformance.test.js runs the same cases against js/src/cct/judge.js."""
+cctviz.core.judge; js/test/judge-conformance.test.js runs the same cases against
+js/src/cct/judge.js."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cctviz.judge import too_small
-from cctviz.table import Metric, NodeTable
+from cctviz.core.judge import too_small
+from cctviz.core.table import Metric, NodeTable
 
 from .tables import node_table, values
 

@@ -163,12 +163,23 @@ def test_no_module_takes_a_name_from_a_package_init() -> None:
 @pytest.mark.parametrize(
     ("planted", "found"),
     [
-        # the store importing the widget: up three layers
-        ({"ensemble.store": "from ..widget.cct import CCT\n"}, "ensemble.store (ensemble) imports"),
+        # the store importing the widget: up several layers
+        (
+            {"ensemble.store.store": "from ...widget.cct import CCT\n"},
+            "ensemble.store.store (ensemble store) imports widget.cct (widget)",
+        ),
+        # the store importing an engine: up one layer inside the ensemble
+        (
+            {"ensemble.store.commit": "from ..engine.where import check\n"},
+            "ensemble.store.commit (ensemble store) imports ensemble.engine.where",
+        ),
         # inside a function counts
         (
-            {"table": "def f():\n    from .lod import LevelOfDetail\n    return LevelOfDetail\n"},
-            "table (core) imports lod (view)",
+            {
+                "core.table": "def f():\n    from ..view.lod import LevelOfDetail\n"
+                "    return LevelOfDetail\n"
+            },
+            "core.table (core) imports view.lod (view)",
         ),
     ],
 )
@@ -183,12 +194,12 @@ def test_a_planted_upward_import_is_found(planted: dict[str, str], found: str) -
 
 def test_a_planted_circle_is_found_and_type_checking_imports_are_not() -> None:
     modules = _modules()
-    modules["callpath"] = "from .markdown import text\n" + modules["callpath"]
-    modules["markdown"] = "from .callpath import name_path\n" + modules["markdown"]
-    assert ["callpath", "markdown"] in _circles(_graph(modules))
+    modules["core.callpath"] = "from .markdown import text\n" + modules["core.callpath"]
+    modules["core.markdown"] = "from .callpath import name_path\n" + modules["core.markdown"]
+    assert ["core.callpath", "core.markdown"] in _circles(_graph(modules))
     only_types = (
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .widget.cct import CCT\n"
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..widget.cct import CCT\n"
     )
     modules = _modules()
-    modules["table"] = only_types + modules["table"]
-    assert ("table", "widget.cct") not in _upward(_graph(modules))
+    modules["core.table"] = only_types + modules["core.table"]
+    assert ("core.table", "widget.cct") not in _upward(_graph(modules))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import cctviz
-from cctviz.callpath import call_path, path_key
+from cctviz.core.callpath import call_path, path_key
 
 
 def _cpi_and_filtered() -> tuple[Any, Any]:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import cctviz
-from cctviz.lod import LevelOfDetail
-from cctviz.table import Metric
+from cctviz.core.table import Metric
+from cctviz.view.lod import LevelOfDetail
 
 from .conftest import load
 from .profiles import REPO, readable
@@ -26,7 +26,7 @@ def big() -> Any:
 
 
 def descendants(parent: np.ndarray, roots: list[int]) -> set[int]:
-    """Brute force, independent of cctviz.lod: every node under (and including) ``roots``."""
+    """Brute force, independent of cctviz.view.lod: every node under (and including) ``roots``."""
     children: dict[int, list[int]] = {}
     for i, p in enumerate(parent.tolist()):
         children.setdefault(p, []).append(i)
@@ -125,7 +125,7 @@ def test_top_ranks_are_what_best_first_reveals(seed: int) -> None:
     partition) are exactly the nodes the best-first heap walk from the roots reveals: random
     trees of several roots, tied ranks (small integers, zeros) and missing ones (NaN leaves);
     where a child outranks its parent, nothing is revealed by ranks and the heap walk decides."""
-    from cctviz.lod import _reveal_top
+    from cctviz.view.lod import _reveal_top
 
     rng = np.random.default_rng(seed)
     n = 3_000

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import cctviz
-from cctviz.contract import MESSAGES
+from cctviz.core.contract import MESSAGES
 from cctviz.widget import CCT
 from cctviz.widget.compare_view import Compare
 from cctviz.widget.messages import FROM_FRONT_END, REQUESTS, MessageRouter, handlers_of

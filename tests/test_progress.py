@@ -16,7 +16,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances as open_widgets
 
 import cctviz
-from cctviz import progress
+from cctviz.core import progress
 from cctviz.widget.reducers import STAGES
 
 
@@ -238,7 +238,7 @@ def test_in_a_notebook_the_line_is_an_output_of_the_running_cell() -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     cells = [
-        "import signal, cctviz\nfrom cctviz import progress\n"
+        "import signal, cctviz\nfrom cctviz.core import progress\n"
         "gf = cctviz.examples.synthetic(200_000)",
         "cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'));",  # quick: no output
         "progress.DELAY = 0.05  # drawn from the progress thread\nw = cctviz.CCT(gf)",

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cctviz
-from cctviz import view
+from cctviz.view import state as view
 
 # CCTVIZ_EXAMPLES=1000 searches harder (locally); CI runs the default
 EXAMPLES = int(os.environ.get("CCTVIZ_EXAMPLES", "40"))

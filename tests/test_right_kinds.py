@@ -22,8 +22,8 @@ import pytest
 
 import cctviz
 from cctviz.adapters.derived import SUFFIX
-from cctviz.judge import too_small
-from cctviz.markdown import text
+from cctviz.core.judge import too_small
+from cctviz.core.markdown import text
 from cctviz.widget import strip_payload as strip
 from cctviz.widget.strip_payload import METRIC
 

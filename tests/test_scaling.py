@@ -1,6 +1,6 @@
-"""Scaling studies in a compare view (cctviz.scaling): strong or weak told by the runs' metadata
-on LULESH's strong and weak series (Caliper, both distributions; a Thicket's groups in LLNL's),
-asked for where the metadata cannot tell, and a per-rank metric compared by default."""
+"""Scaling studies in a compare view (cctviz.analysis.scaling): strong or weak told by the runs'
+metadata on LULESH's strong and weak series (Caliper, both distributions; a Thicket's groups in
+LLNL's), asked for where the metadata cannot tell, and a per-rank metric compared by default."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cctviz
-from cctviz.scaling import infer_scaling, summed_over_ranks
+from cctviz.analysis.scaling import infer_scaling, summed_over_ranks
 
 from .profiles import Profile, data_root, readable, require
 

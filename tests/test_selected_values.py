@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cctviz
-from cctviz.table import NodeTable
+from cctviz.core.table import NodeTable
 
 from .conftest import load
 from .profiles import PROFILES, distribution

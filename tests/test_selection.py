@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import cctviz
-from cctviz.callpath import call_path, path_key
-from cctviz.selection import hatchet_filter
+from cctviz.core.callpath import call_path, path_key
+from cctviz.view.selection import hatchet_filter
 
 from .conftest import load
 from .profiles import Profile, distribution, readable, two_runs

@@ -9,7 +9,7 @@ import pytest
 import traitlets
 
 import cctviz
-from cctviz.view import visible_nodes
+from cctviz.view.state import visible_nodes
 
 from .conftest import load
 from .profiles import Profile, readable, two_runs

@@ -10,7 +10,7 @@ import pytest
 import traitlets
 
 import cctviz
-from cctviz.merged import MergedTrees, merged_frame
+from cctviz.analysis.merged import MergedTrees, merged_frame
 
 from .conftest import load
 from .profiles import readable

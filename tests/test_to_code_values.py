@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import cctviz
 from cctviz.adapters import from_graphframe
 from cctviz.adapters.derived import SUFFIX
-from cctviz.table import NodeTable
-from cctviz.view import visible_nodes
+from cctviz.core.table import NodeTable
+from cctviz.view.state import visible_nodes
 
 from .conftest import load
 from .profiles import PROFILES, distribution

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 import cctviz
+from cctviz.core.markdown import text as markdown_text
 from cctviz.ensemble.synthetic import Change
-from cctviz.markdown import text as markdown_text
 
 from .profiles import data_root, require
 
@@ -243,7 +243,7 @@ def test_a_store_written_before_values_held_parents_gives_the_same_trend(
 
 
 def test_the_trend_of_some_children_is_the_full_trends_rows_for_them(tmp_path: Path) -> None:
-    from cctviz.ensemble.trend import trend_of
+    from cctviz.ensemble.analysis.trend import trend_of
 
     ens = cctviz.examples.ensemble(tmp_path / "s", 20, 80, seed=6)
     root = int(ens.nodes.index[0])
@@ -256,7 +256,7 @@ def test_the_trend_of_some_children_is_the_full_trends_rows_for_them(tmp_path: P
 
 
 def test_runs_of_several_configurations_are_said(tmp_path: Path) -> None:
-    from cctviz.ensemble.configs import ConfigurationWarning, varying
+    from cctviz.ensemble.analysis.configs import ConfigurationWarning, varying
 
     study = cctviz.examples.ensemble(
         tmp_path / "study", 40, 30, seed=2, job_sizes=(64, 128, 256), problem_sizes=(30,)

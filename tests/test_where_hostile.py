@@ -1,6 +1,6 @@
 """Issue 53, point 3: ``where`` cannot reach outside the store. A hostile corpus (statements,
 table functions, subqueries, comments, a ')' closing the WHERE, huge and deep texts, invisible
-characters, pandas' operators, ...) is refused by ``cctviz.ensemble.where.check``, by a real
+characters, pandas' operators, ...) is refused by ``cctviz.ensemble.engine.where.check``, by a real
 store's ``Ensemble.where`` and, from the page, by the widget (which refuses any ``where``), with
 no file written and no file's content in a message; a forged brush is refused with a short
 error; benign conditions pass and select what pandas selects; ``harden`` keeps a DuckDB
@@ -22,7 +22,7 @@ import cctviz
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from cctviz.ensemble.where import FUNCTIONS, WhereError, check, harden
+from cctviz.ensemble.engine.where import FUNCTIONS, WhereError, check, harden
 
 from .test_refusals import refusals, sent
 from .where_corpus import EVIL, HOSTILE

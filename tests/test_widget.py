@@ -12,7 +12,7 @@ import pytest
 from ipywidgets.widgets.widget import _remove_buffers
 
 import cctviz
-from cctviz.payload import PAYLOAD_VERSION
+from cctviz.view.payload import PAYLOAD_VERSION
 
 from .conftest import load
 from .profiles import REPO, readable
@@ -77,7 +77,7 @@ def test_payload_round_trips_the_table(gf) -> None:
 
 
 def test_unicode_and_markup_names_survive_the_string_table() -> None:
-    from cctviz.payload import strings
+    from cctviz.view.payload import strings
 
     values = ["<img src=x onerror=alert(1)>", "αβγ", 'a&b "q"', ""]
     table = strings(values)

@@ -14,13 +14,13 @@ import pytest
 import traitlets
 
 import cctviz
-from cctviz.table import name_paths
+from cctviz.core.table import name_paths
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 pytest.importorskip("scipy")
 
-from cctviz.ensemble import changes
+from cctviz.ensemble.analysis import changes
 from cctviz.ensemble.synthetic import Change
 from cctviz.widget.changes import change_metric_name
 from cctviz.widget.compare_view import Compare

@@ -1,4 +1,5 @@
-"""Input adapters: each turns one kind of accepted input into a :class:`cctviz.table.NodeTable`."""
+"""Input adapters: each turns one kind of accepted input into a
+:class:`cctviz.core.table.NodeTable`."""
 
 from .graphframe import from_graphframe
 

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import progress
-from ..table import Metric, NodeTable
+from ..core import progress
+from ..core.table import Metric, NodeTable
 from . import derived, pinned, rows, semantics, value_kinds
 from . import metrics as metric_rules
 from .reduce import COMPARES_RANKS, NOT_ADDITIVE, per_node

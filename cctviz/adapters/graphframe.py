@@ -1,4 +1,4 @@
-"""GraphFrame (either Hatchet distribution) or Thicket → :class:`cctviz.table.NodeTable`.
+"""GraphFrame (either Hatchet distribution) or Thicket → :class:`cctviz.core.table.NodeTable`.
 
 Only API that UMD ``hatchet`` and LLNL ``llnl-hatchet`` share is used: ``gf.graph.roots``,
 ``Node.children`` / ``frame`` / ``_hatchet_nid``, ``gf.dataframe`` indexed by ``node`` (plus
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import progress
-from ..table import NodeTable
+from ..core import progress
+from ..core.table import NodeTable
 from .from_rows import Tree, from_rows
 from .paths import path_hint
 from .reduce import check_reducer
@@ -27,7 +27,7 @@ from .spanning import spanning_tree
 ACCEPTED = "a Hatchet GraphFrame (UMD `hatchet` or LLNL `llnl-hatchet`) or a Thicket"
 
 STAGES = ("walking the tree", "matching rows to nodes", "reducing the metrics", "reading names")
-"""What ``from_graphframe`` reports doing (``cctviz.progress``), in order."""
+"""What ``from_graphframe`` reports doing (``cctviz.core.progress``), in order."""
 
 
 def is_graphframe(obj: object) -> bool:
@@ -54,7 +54,7 @@ def from_graphframe(
     missing values stay NaN. An exclusive metric without an inclusive partner gets a derived one
     (see :mod:`cctviz.adapters.derived`). ``metric_kinds`` overrides what the reader says a metric
     is: ``{"imbalance": "ratio"}`` (``exclusive``, ``inclusive``, ``ratio``, ``max`` or ``other``;
-    see :data:`cctviz.table.MetricKind`). ``size_reducer`` (another reducer): the table also
+    see :data:`cctviz.core.table.MetricKind`). ``size_reducer`` (another reducer): the table also
     holds each metric that adds up combined that way, named ``"time (inc) (mean)"``.
     """
     if not is_graphframe(gf):

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_complex_dtype, is_numeric_dtype
 
-from ..table import NodeTable
+from ..core.table import NodeTable
 from . import semantics
 
 # Numeric columns that readers add as identifiers or source positions, not measurements.

@@ -11,10 +11,10 @@ still comes after it.
 The value is JSON text (``{"time": "exclusive", …}``), so that it fits a GraphFrame's metadata
 dict and a Thicket's metadata DataFrame (one column, the same text for every profile) alike.
 
-An ensemble's reduced tree (``cctviz.ensemble.graphframe.to_graphframe``) carries its store's
-kinds and partners the same way, under :data:`STORE_KEY` (rule ``store``): an alias such as LLNL's
-``Avg time/rank (exc)`` pairs with ``Avg time/rank`` there as in one profile's view, though the
-reduced tree has no ``spot.metrics`` to pair them by.
+An ensemble's reduced tree (``cctviz.ensemble.analysis.graphframe.to_graphframe``) carries its
+store's kinds and partners the same way, under :data:`STORE_KEY` (rule ``store``): an alias such as
+LLNL's ``Avg time/rank (exc)`` pairs with ``Avg time/rank`` there as in one profile's view, though
+the reduced tree has no ``spot.metrics`` to pair them by.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..table import DECLARED_KINDS, NodeTable
+from ..core.table import DECLARED_KINDS, NodeTable
 from .derived import SUFFIX
 from .semantics import Decision
 
@@ -103,8 +103,9 @@ def _parse(value: object) -> dict[str, str]:
     )
 
 
-#: The metadata key of an ensemble's reduced tree (cctviz.ensemble.graphframe.to_graphframe):
-#: each measured metric's kind and partner as the store's metrics table holds them.
+#: The metadata key of an ensemble's reduced tree
+#: (cctviz.ensemble.analysis.graphframe.to_graphframe): each measured metric's kind and partner as
+#: the store's metrics table holds them.
 STORE_KEY = "cctviz.store_metrics"
 
 

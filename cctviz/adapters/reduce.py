@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..table import REDUCERS
+from ..core.table import REDUCERS
 
 
 def check_reducer(reducer: str) -> str:
-    """Return ``reducer`` if it is one of :data:`cctviz.table.REDUCERS`, else raise ValueError."""
+    """Return ``reducer`` if it is one of :data:`cctviz.core.table.REDUCERS`, else raise
+    ValueError."""
     if reducer not in REDUCERS:
         raise ValueError(
             f"unknown reducer {reducer!r}; accepted: {', '.join(repr(r) for r in REDUCERS)}"

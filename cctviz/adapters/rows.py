@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..table import Metric
+from ..core.table import Metric
 from . import semantics
 from .reduce import check_reducer, per_node
 

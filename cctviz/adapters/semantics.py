@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..table import DECLARED_KINDS, UnknownMetricError
+from ..core.table import DECLARED_KINDS, UnknownMetricError
 from .derived import SUFFIX
 
 #: Short names of the rules, in the order they are tried (``w.metric_kinds``' ``rule`` column).

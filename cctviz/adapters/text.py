@@ -1,6 +1,6 @@
 """The nodes' names and types: from the dataframe's column (what users see in ``gf.dataframe``)
 where it has one and a value, else from the node's frame, whose keys differ by reader. Read
-into a :class:`cctviz.text_column.TextColumn`, factorised when first needed; a column only
+into a :class:`cctviz.core.text_column.TextColumn`, factorised when first needed; a column only
 the frames hold (types, often) is read then too."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from itertools import repeat
 import numpy as np
 import pandas as pd
 
-from ..table import Nodes
-from ..text_column import TextColumn
+from ..core.table import Nodes
+from ..core.text_column import TextColumn
 
 
 def text_column(df: pd.DataFrame, column: str, first_row: np.ndarray, nodes: Nodes) -> TextColumn:

@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 
 from ..adapters.reduce import check_reducer
-from . import reducers as red
-from .engine import DuckEngine, Filter
-from .folder import open_folder
-from .sources import Skipped, items
-from .store import StoreError, Tables
-from .tree import find_key, preorder
+from .engine import reducers as red
+from .engine.duckdb_engine import DuckEngine, Filter
+from .engine.tree import find_key, preorder
+from .engine.where import WhereError
+from .store.folder import open_folder
+from .store.sources import Skipped, items
+from .store.store import StoreError, Tables
 from .views import Views
-from .where import WhereError
 
 MAX_BINS = 100_000  # a histogram's bins at most: more is no picture, and memory grows with them
 
@@ -147,7 +147,7 @@ class Ensemble(Views):
                 f"{self!r} is the store as it was at version {shared.tables.pinned}: read only. "
                 f"Add to cctviz.Ensemble({str(self.path)!r})"
             )
-        from .verify import check_writable
+        from .store.verify import check_writable
 
         check_writable(shared.tables)  # nothing is written into a store that does not verify
         found, unreadable = items(source, metadata)
@@ -158,7 +158,7 @@ class Ensemble(Views):
             if item.content_hash not in known:
                 known.add(item.content_hash)
                 todo.append(item)
-        from .adding import add
+        from .store.adding import add
 
         return add(shared, todo, reducer, workers, progress, ranks)
 
@@ -166,7 +166,7 @@ class Ensemble(Views):
         """What the store holds and whether every file of it reads: a ``Verification`` (its
         ``ok``, ``problems`` and one row per file in ``parts``). ``deep=True`` reads every file
         whole, not only its footer."""
-        from .verify import verify
+        from .store.verify import verify
 
         return verify(self._shared.tables, deep=deep)
 
@@ -176,7 +176,7 @@ class Ensemble(Views):
         alone), files no table lists, and the batches holding a damaged file (their profiles
         are then missing: add them again). Returns what it dropped (a ``Verification`` of the
         store after, with ``dropped``)."""
-        from .verify import repair
+        from .store.verify import repair
 
         shared = self._shared
         if shared.tables.pinned is not None:
@@ -197,7 +197,7 @@ class Ensemble(Views):
         """The sub-ensemble of the profiles whose metadata pass ``condition``, a SQL condition
         (DuckDB) such as ``"problem_size == 30 and launchdate >= '2023-09-06'"``. Lazy: nothing
         is read until a query; conditions add up (``ens.where(a).where(b)``)."""
-        from .where import check
+        from .engine.where import check
 
         condition = check(condition, self._shared.duck.profile_columns())
         return self._sub(condition, f"{condition!r}")
@@ -241,7 +241,7 @@ class Ensemble(Views):
     def reduce(self, metric: str, reducers: Any = red.DEFAULT) -> pd.DataFrame:
         """One row per calling context held by a selected profile (index: key), in pre-order:
         ``path``, ``name``, ``parent`` (key), ``count`` (profiles with a value) and one column
-        per reducer (see cctviz.ensemble.reducers)."""
+        per reducer (see cctviz.ensemble.engine.reducers)."""
         wanted = red.check(reducers)
         metric = self._metric(metric)
         engine = self._shared.dask or self._shared.duck
@@ -313,6 +313,6 @@ def _quoted(text: str) -> str:
 def _dask_engine(engine: Any, tables: Tables) -> Any:
     if engine is None or engine == "duckdb":
         return None
-    from .dask_engine import DaskEngine
+    from .engine.dask_engine import DaskEngine
 
     return DaskEngine(engine, tables)

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .commit import append, commit_profiles
-from .folder import open_folder
-from .keys import ROOT, frame_text, key_of
-from .store import Tables, new_batch
+from .store.commit import append, commit_profiles
+from .store.folder import open_folder
+from .store.keys import ROOT, frame_text, key_of
+from .store.store import Tables, new_batch
 
 PHASES = ("init", "setup", "solve", "exchange", "output", "finalize")
 KERNELS = ("CalcForce", "Integrate", "ApplyBC", "Reduce", "Gather", "Scatter", "Pack", "Unpack")

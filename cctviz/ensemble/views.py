@@ -45,7 +45,7 @@ class Views:
         ``by`` (default: the launch date, else the run): one row per value of ``by``, the
         profiles sharing it combined with ``reducer``; with ``children=True`` the node's children
         follow, each a series of its own (column ``key``, ``path``, ``name``)."""
-        from .trend import trend
+        from .analysis.trend import trend
 
         return trend(self._ensemble, node, metric, by, reducer, children)
 
@@ -54,11 +54,11 @@ class Views:
         """The metadata columns whose values make runs of different configurations (job size,
         problem size, compiler …): ``regressions`` looks for changes within each configuration's
         own runs, never across a switch of configuration. Detected from the metadata of the
-        selected profiles (the rule is in cctviz.ensemble.configs) unless set: ``ens.configuration
-        = ["jobsize", "compiler"]`` (``[]``: all runs are one series; ``None``: detect again).
-        Sub-ensembles (``where``, ``select``) keep what was set."""
-        from . import configs
-        from .trend import check_axis
+        selected profiles (the rule is in cctviz.ensemble.analysis.configs) unless set:
+        ``ens.configuration = ["jobsize", "compiler"]`` (``[]``: all runs are one series; ``None``:
+        detect again). Sub-ensembles (``where``, ``select``) keep what was set."""
+        from .analysis import configs
+        from .analysis.trend import check_axis
 
         named = getattr(self, "_configuration", None)
         if named is not None:
@@ -67,7 +67,7 @@ class Views:
 
     @configuration.setter
     def configuration(self, columns: Sequence[str] | None) -> None:
-        from . import configs
+        from .analysis import configs
 
         self._configuration = configs.check_named(self.profiles, columns)
 
@@ -96,10 +96,10 @@ class Views:
         screened, and move the level by ``min_change`` or more, are kept. ``across``: columns
         whose values are not split on but scaled to a common level per node, so one series runs
         across them (e.g. ``across=["compiler"]`` for a change that hit every compiler). The
-        method is in cctviz.ensemble.changes and cctviz.ensemble.segments."""
-        from . import configs
-        from .changes import configuration, regressions
-        from .trend import check_axis
+        method is in cctviz.ensemble.analysis.changes and cctviz.ensemble.analysis.segments."""
+        from .analysis import configs
+        from .analysis.changes import configuration, regressions
+        from .analysis.trend import check_axis
 
         axis = check_axis(self.profiles, by)
         found = regressions(self._ensemble, metric, by, min_change, min_score, fdr, across)
@@ -122,8 +122,8 @@ class Views:
         its configuration, the run where it happened (with its metadata), before and after, what
         else changed (``environment``) and, for a metric that adds up, the share of its
         configuration's median run total it is."""
-        from ..markdown import Markdown
-        from .report import report
+        from ..core.markdown import Markdown
+        from .analysis.report import report
 
         return Markdown(report(self._ensemble, metric, by, min_change, top, fdr=fdr, across=across))
 
@@ -131,7 +131,7 @@ class Views:
         """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of
         ``regressions``) and the run where it starts, aligned by call path, with the changed node
         selected and focused."""
-        from .explain import explain
+        from .analysis.explain import explain
 
         return explain(self._ensemble, change, by)
 
@@ -144,7 +144,7 @@ class Views:
     def to_thicket(self, where: str | None = None) -> Any:
         """The selected profiles (and ``where``, a further filter) as a Thicket, so that
         Thicket's stats, query language and plots work on them: meant for a small subset."""
-        from .thicket import to_thicket
+        from .analysis.thicket import to_thicket
 
         ens = self._ensemble
         return to_thicket(ens.where(where) if where else ens)
@@ -153,6 +153,6 @@ class Views:
         """The reduced tree as a Hatchet GraphFrame: every measured metric reduced over the
         selected profiles with ``reducer``, and ``profiles`` (how many hold each node). What
         ``cctviz.CCT(ens)`` draws."""
-        from .graphframe import to_graphframe
+        from .analysis.graphframe import to_graphframe
 
         return to_graphframe(self._ensemble, reducer)

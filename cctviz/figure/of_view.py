@@ -23,7 +23,7 @@ FIGURE_OPTIONS = (
 
 
 def stages(path: str | pathlib.Path | None) -> tuple[str, ...]:
-    """What drawing a figure reports doing (``cctviz.progress``), in order; ``path``: the file
+    """What drawing a figure reports doing (``cctviz.core.progress``), in order; ``path``: the file
     it is written to (None: only its SVG text)."""
     kind = None if path is None else render.figure_format(path)
     rendering = () if kind in (None, ".svg") else (f"rendering the {kind[1:].upper()} in Chromium",)

@@ -13,7 +13,7 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import progress
+from ..core import progress
 from . import provenance as prov_mod
 from .browser import shared
 from .page import script as figure_script
@@ -137,7 +137,7 @@ def svg_of(
     trend: dict[str, Any] | None = None,
     trend_log: bool = False,
 ) -> tuple[str, int]:
-    """The SVG text of the view of ``payload`` (cctviz.payload.encode; under level of detail
+    """The SVG text of the view of ``payload`` (cctviz.view.payload.encode; under level of detail
     what the browser has), and how many node marks it holds. Ids in ``state`` and
     ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
     of the same size; None fits the whole tree. ``trend``: an ensemble view's trend pane, drawn

@@ -11,12 +11,12 @@ class ViewSnapshot:
     """One view at one moment (``CCT.snapshot()`` makes it; ``figure_of`` draws it).
 
     Node ids are ids of the full tree. ``payload`` is what the browser has
-    (``cctviz.payload.encode``: under level of detail the loaded nodes and their folds)."""
+    (``cctviz.view.payload.encode``: under level of detail the loaded nodes and their folds)."""
 
     payload: dict[str, Any]
     """The node table as binary columns, as sent to the browser."""
     renderer_state: dict[str, Any]
-    """The view state in the front end's keys (``cctviz.contract.VIEW_TRAITS``)."""
+    """The view state in the front end's keys (``cctviz.core.contract.VIEW_TRAITS``)."""
     selection: tuple[int, ...]
     stage_size: tuple[int, int]
     """The drawing's size on screen in CSS pixels; (0, 0) if it was never drawn."""

@@ -16,8 +16,8 @@ import difflib
 import uuid
 from typing import Any
 
-from .. import progress
-from ..lod import DEFAULT_BUDGET
+from ..core import progress
+from ..view.lod import DEFAULT_BUDGET
 from . import bundle, code
 from .changes import Changes
 from .messages import MessageRouter
@@ -74,7 +74,7 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
         ``units``, ... (``help`` on ``cctviz.CCT.<name>`` says what each is).
 
     Building the view of a big profile takes seconds: after one, the cell shows what it is doing
-    (``cctviz.progress``); interrupting the kernel stops it and leaves no widget.
+    (``cctviz.core.progress``); interrupting the kernel stops it and leaves no widget.
     """
 
     def __init__(

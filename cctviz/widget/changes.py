@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
-from ..table import Metric, NodeTable
+from ..core.table import Metric, NodeTable
 from .part import Message, handles
 from .profile_strip import ProfileStrip
 
@@ -73,7 +73,7 @@ class Changes(ProfileStrip):
                 f"explain() takes a row of w.changes or its position; got {type(change).__name__}"
             )
         by = self._changes_key()[2]
-        from ..ensemble.explain import explain  # the compare view (cctviz.widget.explain)
+        from ..ensemble.analysis.explain import explain  # the compare view (cctviz.widget.explain)
 
         self._explained = explain(self._data, change, by)
         self._explained_by_page = False
@@ -93,8 +93,8 @@ class Changes(ProfileStrip):
                 "changes are found along the runs of a cctviz.Ensemble; this widget shows a "
                 "single GraphFrame or Thicket (compare two with cctviz.compare)"
             )
-        from ..ensemble.changes import configuration
-        from ..ensemble.trend import check_axis
+        from ..ensemble.analysis.changes import configuration
+        from ..ensemble.analysis.trend import check_axis
 
         by = check_axis(self._data.profiles, self.trend_by or None)
         columns = tuple(configuration(self._data, by))
@@ -141,7 +141,7 @@ class Changes(ProfileStrip):
         key = self._changes_key()
         if key not in self._found:
             _where, basis, by, _columns = key
-            from ..ensemble.changes import regressions
+            from ..ensemble.analysis.changes import regressions
 
             self._found[key] = regressions(self._data, basis, by)
         found = _with_nodes(self._found[key], self._store_keys())
@@ -166,8 +166,8 @@ class Changes(ProfileStrip):
         table = super()._make_table(data)
         if self._ensemble is None or not getattr(self, "_found", None):
             return table
-        from ..ensemble.keys import table_keys
-        from ..ensemble.trend import check_axis
+        from ..ensemble.analysis.trend import check_axis
+        from ..ensemble.store.keys import table_keys
 
         by = check_axis(data.profiles, self.trend_by or None)
         for (where, basis, axis, _columns), found in self._found.items():
@@ -224,7 +224,7 @@ class Changes(ProfileStrip):
     @handles("changes")
     def _changes_request(self, _content: Message) -> dict[str, Any]:
         """Find the changes (once per where and metric), draw them, and list them."""
-        from ..ensemble import configs
+        from ..ensemble.analysis import configs
 
         try:
             found = self._changes_found()
@@ -272,7 +272,7 @@ class Changes(ProfileStrip):
 
 
 def _text(at: Any) -> str:
-    from ..ensemble.trend import axis_text
+    from ..ensemble.analysis.trend import axis_text
 
     return axis_text(at)
 

@@ -6,13 +6,14 @@ import warnings
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from .. import rebuild, view
-from .. import selection as sel
 from ..adapters import pinned
 from ..adapters.derived import SUFFIX
+from ..core import rebuild
+from ..view import selection as sel
+from ..view import state as view
 
 if TYPE_CHECKING:
-    from ..table import NodeTable
+    from ..core.table import NodeTable
     from .cct import CCT
 
 

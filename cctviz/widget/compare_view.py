@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from .. import selection as sel
 from ..adapters.derived import SUFFIX
-from ..compare import Columns, union_of
-from ..judge import too_small
-from ..table import NodeTable
+from ..analysis.compare import Columns, union_of
+from ..core.judge import too_small
+from ..core.table import NodeTable
+from ..view import selection as sel
 from .cct import CCT
 from .size_reducer import effective
 
@@ -28,7 +28,7 @@ class Compare(CCT):
     across the runs. Each run's rows (ranks, threads, profiles) are reduced per node first.
     A scaling study (process counts from the runs' metadata or numeric labels) gets its
     parallel efficiency, strong or weak (``scaling``: told by the metadata where it can,
-    ``cctviz.scaling``; ``self.columns.scaling`` says which)."""
+    ``cctviz.analysis.scaling``; ``self.columns.scaling`` says which)."""
 
     def __init__(
         self,
@@ -90,14 +90,14 @@ class Compare(CCT):
 
     def _judged(self) -> np.ndarray:
         """The nodes the colour scale spans: under a ratio, those not too small to judge (as the
-        view draws them grey, see cctviz.judge); every node otherwise."""
+        view draws them grey, see cctviz.core.judge); every node otherwise."""
         small = too_small(self.table, self.color_by, self.size_by, self.judge_below)
         return np.ones(self.table.size, dtype=bool) if small is None else ~small
 
     @property
     def frame(self) -> Any:
         """The first and the last run compared as ``cctviz.compare_frame`` gives it."""
-        from ..compare import compare_frame
+        from ..analysis.compare import compare_frame
 
         first, last = self.runs[0], self.runs[-1]
         labels = (self.labels[0], self.labels[-1])

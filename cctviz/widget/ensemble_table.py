@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from .. import progress
 from ..adapters.from_rows import reduced_kind
 from ..adapters.graphframe import from_graphframe
 from ..adapters.reduce import NOT_ADDITIVE
 from ..adapters.rows import companion_name
-from ..table import Metric, NodeTable
+from ..core import progress
+from ..core.table import Metric, NodeTable
 
 if TYPE_CHECKING:
     from ..ensemble.ensemble import Ensemble
@@ -25,7 +25,7 @@ def ensemble_table(
 ) -> NodeTable:
     """``ens`` reduced with ``reducer`` as a node table; with ``size`` (a reducer, or None), the
     metrics that add up reduced that way too, as companions."""
-    from ..ensemble.graphframe import to_graphframe
+    from ..ensemble.analysis.graphframe import to_graphframe
 
     progress.stage(f"combining the profiles by {reducer}")
     table = from_graphframe(to_graphframe(ens, reducer), reducer="mean", metric_kinds=kinds)

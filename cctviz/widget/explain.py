@@ -1,15 +1,15 @@
-"""The compare view of a change's explanation (``cctviz.ensemble.explain``): the runs before and
-after aligned by call path, the changed node selected and focused. Registered as the ensemble's
-viewer of explanations, so that ``Ensemble.explain`` returns this view without the ensemble layer
-importing the widget."""
+"""The compare view of a change's explanation (``cctviz.ensemble.analysis.explain``): the runs
+before and after aligned by call path, the changed node selected and focused. Registered as the
+ensemble's viewer of explanations, so that ``Ensemble.explain`` returns this view without the
+ensemble layer importing the widget."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..ensemble import explain as _explain
-from ..ensemble.explain import Explanation
-from ..table import name_paths
+from ..core.table import name_paths
+from ..ensemble.analysis import explain as _explain
+from ..ensemble.analysis.explain import Explanation
 from .compare_view import compare
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from .. import progress
-from ..contract import VIEW_TRAITS
+from ..core import progress
+from ..core.contract import VIEW_TRAITS
 from ..figure.of_view import figure_of, stages
 from ..figure.render import figure_format
 from ..figure.snapshot import ViewSnapshot

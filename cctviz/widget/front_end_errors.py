@@ -26,7 +26,7 @@ from typing import Any
 
 import traitlets as t
 
-from ..contract import MESSAGES, VIEW_TRAITS
+from ..core.contract import MESSAGES, VIEW_TRAITS
 from .part import Message, WidgetPart, handles
 
 ERROR, REFUSED = "error", "refused"

@@ -1,6 +1,7 @@
-"""Level of detail between Python and the browser: which nodes are sent (``cctviz.lod`` decides),
-the payload that carries them, and the front end's requests to load more (``load_more`` messages,
-answered by a ``reply`` with the request's id; message kinds from ``cctviz.contract``)."""
+"""Level of detail between Python and the browser: which nodes are sent (``cctviz.view.lod``
+decides), the payload that carries them, and the front end's requests to load more (``load_more``
+messages, answered by a ``reply`` with the request's id; message kinds from
+``cctviz.core.contract``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Any
 
 import traitlets as t
 
-from ..lod import LOAD_MORE_STEP, LevelOfDetail
-from ..payload import encode
-from ..table import NodeTable
+from ..core.table import NodeTable
+from ..view.lod import LOAD_MORE_STEP, LevelOfDetail
+from ..view.payload import encode
 from .part import Message, WidgetPart, handles, node_of
 
 MAX_LOADED_MATCHES = 1000

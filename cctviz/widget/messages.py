@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..contract import MESSAGES
+from ..core.contract import MESSAGES
 from .front_end_errors import FrontEndErrors
 from .part import HANDLES, Message
 

@@ -8,8 +8,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..merged import Direction, Level, MergedTrees
-from ..table import NodeTable
+from ..analysis.merged import Direction, Level, MergedTrees
+from ..core.table import NodeTable
 
 MODES = ("contexts", "functions", "callers", "callees")
 """What a ``rows`` request asks for (the sandwich's halves are ``callers`` and ``callees``)."""

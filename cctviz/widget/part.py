@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 import traitlets as t
 
-from .. import selection as sel
-from .. import view
 from ..adapters.metrics import table_defaults
-from ..contract import MESSAGES
-from ..lod import LevelOfDetail
-from ..merged import MergedTrees
-from ..table import NodeTable
+from ..analysis.merged import MergedTrees
+from ..core.contract import MESSAGES
+from ..core.table import NodeTable
+from ..view import selection as sel
+from ..view import state as view
+from ..view.lod import LevelOfDetail
 from . import bundle, traits
 from .size_reducer import defaults_with
 
@@ -162,7 +162,7 @@ class WidgetPart(bundle.PackedWidget):
     def _store_keys(self) -> np.ndarray:
         """An ensemble's tree: the store's key of each node (matched by call path)."""
         if self._derived.store_keys is None:
-            from ..ensemble.keys import table_keys
+            from ..ensemble.store.keys import table_keys
 
             self._derived.store_keys = table_keys(self._table)[0]
         return self._derived.store_keys
@@ -183,7 +183,7 @@ class WidgetPart(bundle.PackedWidget):
     def _named_profiles(self, values: Any) -> Any:
         """``values`` (indexed by profile id) with each profile named by its launch date (or
         run) instead: what a tooltip says of the profile holding the max."""
-        from ..ensemble.trend import TIME_AXES, axis_text
+        from ..ensemble.analysis.trend import TIME_AXES, axis_text
 
         profiles = self._data.profiles
         axis = next((a for a in TIME_AXES if a in profiles.columns), None)

@@ -79,7 +79,7 @@ class ProfileStrip(Reducers):
                 "where filters the profiles of a cctviz.Ensemble; this widget "
                 "shows a single GraphFrame or Thicket"
             )
-        from ..ensemble.where import WhereError
+        from ..ensemble.engine.where import WhereError
 
         sub = self._ensemble.where(where)  # a WhereError (a ValueError) when it does not run
         if not len(sub):

@@ -11,17 +11,17 @@ from typing import Any
 import pandas as pd
 import traitlets as t
 
-from .. import progress
 from ..adapters import semantics
 from ..adapters.graphframe import STAGES as READ_STAGES
 from ..adapters.graphframe import from_graphframe
-from ..contract import REDUCERS
-from ..table import NodeTable
+from ..core import progress
+from ..core.contract import REDUCERS
+from ..core.table import NodeTable
 from .lod_bridge import LevelOfDetailBridge
 from .size_reducer import SIZE_REDUCERS, effective, sized_by, unreduced
 
 STAGES = (*READ_STAGES, "choosing what to draw", "sending to the view")
-"""What building a view's table and payload reports doing (``cctviz.progress``), in order."""
+"""What building a view's table and payload reports doing (``cctviz.core.progress``), in order."""
 
 
 def is_ensemble(data: Any) -> bool:
@@ -62,7 +62,7 @@ class Reducers(LevelOfDetailBridge):
         reducer, size_reducer = self._reduced_with
         kinds = self._metric_kinds
         if is_ensemble(data):
-            from ..ensemble.graphframe import PROFILES
+            from ..ensemble.analysis.graphframe import PROFILES
             from .ensemble_table import ensemble_table
 
             # reduced by the engine; the tooltip says so and asks for a node's spread

@@ -10,7 +10,7 @@ from typing import Any
 
 import traitlets as t
 
-from ..contract import VIEW_TRAITS
+from ..core.contract import VIEW_TRAITS
 from .part import Message, WidgetPart, handles
 
 STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")

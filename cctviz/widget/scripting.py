@@ -8,11 +8,11 @@ from typing import Any
 
 import traitlets as t
 
-from .. import flat, frames
-from .. import selection as sel
 from ..adapters import pinned
-from ..callpath import ContextKeys
-from ..markdown import Markdown
+from ..analysis import flat, frames
+from ..core.callpath import ContextKeys
+from ..core.markdown import Markdown
+from ..view import selection as sel
 from . import imbalance
 from .part import Message, WidgetPart, handles, node_of
 
@@ -126,7 +126,7 @@ class Scripting(WidgetPart):
         """What the view shows, in words (Markdown): what colour and size are, the hot path, the
         top nodes by colour with their shares, the most imbalanced nodes (over ranks, threads or
         an ensemble's profiles), an ensemble's changes along its runs, what is selected."""
-        from ..describe import describe
+        from ..view.describe import describe
 
         ensemble = getattr(self, "_ensemble", None) is not None
         changes = None

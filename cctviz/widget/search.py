@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ..contract import MESSAGES
+from ..core.contract import MESSAGES
 from .code import drawn_ids
 from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
 from .part import Message, handles

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..adapters.reduce import NOT_ADDITIVE
-from ..contract import values
-from ..table import NodeTable
+from ..core.contract import values
+from ..core.table import NodeTable
 
 #: What ``size_reducer`` accepts.
 SIZE_REDUCERS: tuple[str, ...] = values("size_reducer")

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..ensemble.graphframe import measured
-from ..ensemble.reducers import quote
+from ..ensemble.analysis.graphframe import measured
+from ..ensemble.engine.reducers import quote
 
 if TYPE_CHECKING:
     from ..ensemble.ensemble import Ensemble

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import traitlets as t
 
-from ..lexical import function_names, lexical
-from ..merged import MergedTrees, merged_frame
+from ..analysis.lexical import function_names, lexical
+from ..analysis.merged import MergedTrees, merged_frame
 from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
 from .part import Message, WidgetPart, handles
 

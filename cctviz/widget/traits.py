@@ -13,8 +13,8 @@ from typing import Any
 
 import traitlets as t
 
-from ..contract import BY_TRAIT, TraitSpec
-from ..table import NodeTable, UnknownMetricError
+from ..core.contract import BY_TRAIT, TraitSpec
+from ..core.table import NodeTable, UnknownMetricError
 
 
 class MetricTraitError(UnknownMetricError, t.TraitError):

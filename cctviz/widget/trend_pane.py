@@ -46,7 +46,7 @@ class TrendPane(WidgetPart):
         return [str(c) for c in self._ensemble.profiles.columns if str(c) not in NOT_AXES]
 
     def _default_trend_by(self) -> str:
-        from ..ensemble.trend import default_axis
+        from ..ensemble.analysis.trend import default_axis
 
         if self._ensemble is None:  # a single profile's view: no axis
             return ""

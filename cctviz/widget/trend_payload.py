@@ -1,9 +1,9 @@
 """What the widget's trend pane is sent: one node's series along a metadata axis and its
 children's (the largest ``MAX_CHILDREN``), small multiples on one y scale, each with its share of
 its parent, the path from the root for the breadcrumb, and the axes the pane offers. The values
-are ``ens.trend``'s (``cctviz/ensemble/trend.py``); a category axis adds each point's spread
-(``cctviz/ensemble/trend_spread.py``). A long series is thinned to at most ``MAX_POINTS`` of its
-own points."""
+are ``ens.trend``'s (``cctviz/ensemble/analysis/trend.py``); a category axis adds each point's
+spread (``cctviz/ensemble/analysis/trend_spread.py``). A long series is thinned to at most
+``MAX_POINTS`` of its own points."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..ensemble.trend import trend_of
-from ..ensemble.trend_spread import spread
-from ..table import NodeTable
+from ..core.table import NodeTable
+from ..ensemble.analysis.trend import trend_of
+from ..ensemble.analysis.trend_spread import spread
 
 if TYPE_CHECKING:
     from ..ensemble.ensemble import Ensemble

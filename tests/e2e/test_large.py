@@ -48,13 +48,13 @@ def zoom_onto(page, target: int | dict[str, int]) -> dict:
 def test_hundred_thousand_nodes_draw_expand_and_select(open_notebook, page) -> None:
     notebook = open_notebook(CELLS)
     sent = notebook.python_json("w._payload['size']")
-    budget = notebook.python_json("cctviz.lod.DEFAULT_BUDGET")
+    budget = notebook.python_json("cctviz.view.lod.DEFAULT_BUDGET")
     size, loaded = notebook.python_json("[w.table.size, len(w.loaded)]")
     assert size == 100_000 and budget <= loaded < budget + 200
     page.wait_for_selector(f".cctviz [data-node-count='{sent}']", timeout=60_000)
     status = page.locator(".cctviz .cct-status")
     assert f"100,000 nodes · {loaded:,} loaded" in status.inner_text()
-    # the first picture, in a real front end, read only its drawn nodes' names (text_column.py)
+    # the first picture, in a real front end, read only its drawn nodes' names (core/text_column.py)
     assert notebook.python_json("w.table.name_text.factorised") is False
 
     # the fold that holds the most nodes: zoom onto it and click it

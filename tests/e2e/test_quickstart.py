@@ -44,7 +44,7 @@ def test_quickstart_runs_and_draws_its_profiles(lab, page) -> None:
     notebook.wait_python("len(w2.collapsed) > 0", True)
     drawn = view.locator(".cct-nodes .cct-node[data-id]").count()
     assert drawn == notebook.python_json(
-        "len(cctviz.view.visible_nodes(w2.table, collapsed=w2.collapsed))"
+        "len(cctviz.view.state.visible_nodes(w2.table, collapsed=w2.collapsed))"
     )
     assert notebook.python_json("len(sw4.graph)") == 393
     # the DAG example says what it left out

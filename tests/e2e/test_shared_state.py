@@ -44,7 +44,9 @@ def test_python_calls_change_the_view(open_notebook, page) -> None:
     notebook.execute("w.expand(); w.focus('main')")
     page.wait_for_selector(".cctviz .cct-crumb")
     drawn = view(page).locator(".cct-nodes .cct-node").count()
-    expected = notebook.python_json("len(cctviz.view.visible_nodes(w.table, focused=w.focused))")
+    expected = notebook.python_json(
+        "len(cctviz.view.state.visible_nodes(w.table, focused=w.focused))"
+    )
     assert drawn == expected
     with pytest.raises(Exception, match="no node is named 'mian'"):
         notebook.execute("w.select('mian')")
@@ -74,7 +76,7 @@ def test_two_widgets_independent_linked_and_data_swap(open_notebook, page) -> No
     notebook.wait_python("len(w.collapsed) > 0", True)
     drawn = view(page, 0).locator(".cct-nodes .cct-node[data-id]").count()
     assert drawn == notebook.python_json(
-        "len(cctviz.view.visible_nodes(w.table, collapsed=w.collapsed))"
+        "len(cctviz.view.state.visible_nodes(w.table, collapsed=w.collapsed))"
     )
 
 

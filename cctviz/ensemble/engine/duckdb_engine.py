@@ -1,0 +1,331 @@
+"""Queries of the store on DuckDB, in process (no server). Each query reads the files of one
+snapshot of the store (cctviz.ensemble.store.store: the committed batches' Parquet files, listed by
+the Delta tables' logs), taken as the query starts: what another process committed is seen by the
+next query, what it has not committed yet never is."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..store.store import Snapshot, Tables, damaged
+from . import reducers as red
+from .where import WhereError, harden
+
+ID_COLUMNS = ("profile", "key", "parent")
+"""The value table's columns that are no metric: the profile, the node and its parent's key."""
+BATCH = 1 << 20  # rows per batch when values are streamed
+
+EMPTY = {  # a table no add has written yet, as an empty relation with its id columns
+    "profiles": "SELECT NULL::VARCHAR AS profile, NULL::VARCHAR AS hash, NULL::VARCHAR AS source, "
+    "NULL::BIGINT AS nodes",
+    "values": "SELECT NULL::VARCHAR AS profile, NULL::BIGINT AS key, NULL::BIGINT AS parent",
+    "ranks": "SELECT NULL::VARCHAR AS profile, NULL::BIGINT AS key, NULL::BIGINT AS rank",
+    "nodes": "SELECT NULL::BIGINT AS key, NULL::BIGINT AS parent, NULL::VARCHAR AS name",
+    "metrics": "SELECT NULL::VARCHAR AS metric, NULL::VARCHAR AS kind, NULL::VARCHAR AS partner",
+}
+
+EMPTY_NODES = pd.DataFrame(
+    {"key": np.empty(0, np.int64), "parent": np.empty(0, np.int64), "name": []}
+)
+
+
+Filter = str | tuple[str, ...]
+"""A profile filter: a checked condition on the profiles' metadata (cctviz.ensemble.engine.where),
+or the ids of the profiles kept (given to DuckDB as a parameter, never as text)."""
+
+
+def said(where: tuple[Filter, ...]) -> str:
+    return " and ".join(w if isinstance(w, str) else f"profile IN ({len(w)} ids)" for w in where)
+
+
+def params(where: tuple[Filter, ...]) -> dict[str, Any]:
+    """The named parameters of ``where``'s id filters."""
+    return {f"ids{i}": list(w) for i, w in enumerate(where) if not isinstance(w, str)}
+
+
+class DuckEngine:
+    """The embedded engine of one store."""
+
+    def __init__(self, tables: Tables) -> None:
+        import duckdb
+
+        self.tables = tables
+        self.root: Path = tables.root
+        self.con = duckdb.connect(database=":memory:")
+        self.con.execute("SET enable_progress_bar = false")  # no bar printed into notebooks
+        # a Parquet file of a Delta table is written once and never changed, so the footers
+        # DuckDB read stay true: a query of a few nodes does not read 50 footers again
+        self.con.execute("SET parquet_metadata_cache = true")
+        # nothing outside the store is read or written, whatever a query says; locked
+        harden(self.con, [str(self.root)])
+        self._lock = threading.Lock()
+        self._columns_of: dict[str, list[str]] = {}
+        self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._described: tuple[Any, list[str]] = (None, [])
+        self._duck_error = duckdb.Error
+
+    def snap(self) -> Snapshot:
+        return self.tables.snapshot()
+
+    def _source(self, table: str, snap: Snapshot | None = None) -> str:
+        files = (snap or self.snap()).files(table)
+        if not files:
+            return f"(SELECT * FROM ({EMPTY[table]}) WHERE FALSE)"
+        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        return f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+
+    def has(self, table: str) -> bool:
+        return bool(self.snap().files(table))
+
+    def _failed(self, where: tuple[Filter, ...], error: Exception) -> Exception:
+        """A DuckDB error as cctviz's: the filter's (a name or a type it got wrong), else a
+        damaged file of the store, named."""
+        import duckdb
+
+        filters_fault = (
+            duckdb.BinderException,
+            duckdb.ConversionException,
+            duckdb.ParserException,
+            duckdb.CatalogException,
+            duckdb.TypeMismatchException,
+        )
+        if where and isinstance(error, filters_fault):
+            return self._where_error(where, error)
+        text = str(error).splitlines()[0]
+        named = [f for f in text.replace('"', "'").split("'") if f.startswith(str(self.root))]
+        return damaged(f"the store's file {named[0] if named else self._damaged_file()}", text)
+
+    def _damaged_file(self) -> str:
+        """The first file of the snapshot that does not read (the error DuckDB gave named none)."""
+        import pyarrow.parquet as pq
+
+        snap = self.snap()
+        for table in ("profiles", "values", "nodes", "metrics", "ranks"):
+            for f in snap.files(table):
+                try:
+                    pq.read_table(f)
+                except Exception:
+                    return f
+        return str(self.root)
+
+    def query(self, sql: str, values: dict[str, Any] | None = None) -> pd.DataFrame:
+        # one query at a time: a widget's messages and the notebook's code can come in on
+        # different threads of the kernel, and a DuckDB connection refuses a second caller
+        with self._lock:
+            df = self.con.execute(sql, values or None).df()
+        for name in df.columns:  # Delta keeps microseconds; pandas code here counts in ns
+            if pd.api.types.is_datetime64_any_dtype(df[name]) and df[name].dtype != "M8[ns]":
+                df[name] = df[name].astype("datetime64[ns]")
+        return df
+
+    def columns(self, sql: str, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+        """The result of ``sql`` as numpy columns, with ``tables`` (small DataFrames) registered
+        under their names for the query only."""
+        with self._lock:
+            for name, frame in tables.items():
+                self.con.register(name, frame)
+            try:
+                return dict(self.con.execute(sql).fetchnumpy())
+            finally:
+                for name in tables:
+                    self.con.unregister(name)
+
+    @staticmethod
+    def clause(where: tuple[Filter, ...]) -> str:
+        """``where`` as one SQL condition on the profiles (id filters as parameters)."""
+        return (
+            " AND ".join(
+                f"({w})" if isinstance(w, str) else f"(profile IN (SELECT unnest($ids{i})))"
+                for i, w in enumerate(where)
+            )
+            or "TRUE"
+        )
+
+    def selected(self, where: tuple[Filter, ...], snap: Snapshot) -> str:
+        """SQL selecting the profile ids that pass every filter of ``where``."""
+        return f"SELECT profile FROM {self._source('profiles', snap)} WHERE {self.clause(where)}"
+
+    def _filter(self, where: tuple[Filter, ...], snap: Snapshot, alias: str = "") -> str:
+        return f"AND {alias}profile IN ({self.selected(where, snap)})" if where else ""
+
+    def _run(
+        self, where: tuple[Filter, ...], sql: str, more: dict[str, Any] | None = None
+    ) -> pd.DataFrame:
+        try:
+            return self.query(sql, {**params(where), **(more or {})})
+        except self._duck_error as error:
+            raise self._failed(where, error) from None
+
+    def profiles(self, where: tuple[Filter, ...]) -> pd.DataFrame:
+        snap = self.snap()
+        if not snap.files("profiles"):
+            return pd.DataFrame({"profile": [], "hash": [], "source": [], "nodes": []}).set_index(
+                "profile"
+            )
+        # files never change: the same snapshot and filters give the same rows, read once
+        seen = (where, snap.versions, snap.version)
+        if seen not in self._profiles:
+            clause = self.clause(where)
+            df = self._run(where, f"SELECT * FROM {self._source('profiles', snap)} WHERE {clause}")
+            if len(self._profiles) >= 16:
+                self._profiles.pop(next(iter(self._profiles)))
+            self._profiles[seen] = df.drop_duplicates("profile").set_index("profile")
+        return self._profiles[seen].copy()  # the caller may change its copy
+
+    def profile_columns(self) -> list[str]:
+        """The profiles' columns (metadata and the store's own), as a filter can name them."""
+        snap = self.snap()
+        if self._described[0] != snap.versions:
+            described = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles', snap)}")
+            self._described = (snap.versions, [str(c) for c in described["column_name"]])
+        return list(self._described[1])
+
+    def _where_error(self, where: tuple[Filter, ...], error: Exception) -> WhereError:
+        text = str(error).splitlines()[0]
+        return WhereError(
+            f"the profile filter {said(where)!r} does not run: {text}. It is a SQL "
+            f"condition on the profiles' metadata; columns: {', '.join(self.profile_columns())}"
+        )
+
+    def hashes(self) -> set[str]:
+        return set(self._run((), f"SELECT hash FROM {self._source('profiles')}")["hash"])
+
+    def node_keys(self) -> set[int]:
+        return set(self._run((), f"SELECT key FROM {self._source('nodes')}")["key"].tolist())
+
+    def nodes(self) -> pd.DataFrame:
+        """Every calling context once, in the order the store met them (parents first)."""
+        snap = self.snap()
+        if not snap.files("nodes"):
+            return EMPTY_NODES.copy()
+        df = self._run((), f"SELECT * FROM {self._source('nodes', snap)}")
+        return df.drop_duplicates("key").reset_index(drop=True)
+
+    def metrics(self) -> pd.DataFrame:
+        snap = self.snap()
+        if not snap.files("metrics"):
+            return pd.DataFrame({"kind": [], "partner": []}, index=pd.Index([], name="metric"))
+        df = self._run((), f"SELECT * FROM {self._source('metrics', snap)}")
+        return df.drop_duplicates("metric").set_index("metric")
+
+    def reduce(
+        self, metric: str, reducers: tuple[str, ...], where: tuple[Filter, ...]
+    ) -> pd.DataFrame:
+        """One row per node key where a selected profile has a value of ``metric``: ``count``
+        (such profiles) and one column per reducer."""
+        snap = self.snap()
+        column = red.quote(metric)
+        aggregates = ", ".join(f"{red.sql(r, 'v.' + column)} AS {red.quote(r)}" for r in reducers)
+        return self._run(
+            where,
+            f"SELECT v.key, count(v.{column}) AS count, {aggregates} "
+            f"FROM {self._source('values', snap)} v WHERE v.{column} IS NOT NULL "
+            f"{self._filter(where, snap, 'v.')} GROUP BY v.key",
+        )
+
+    def distribution(self, key: int, metric: str, where: tuple[Filter, ...]) -> pd.DataFrame:
+        snap = self.snap()
+        column = red.quote(metric)
+        sql = (
+            f"SELECT p.*, v.{column} AS value FROM {self._source('values', snap)} v "
+            f"JOIN {self._source('profiles', snap)} p ON p.profile = v.profile "
+            f"WHERE v.key = $key AND v.{column} IS NOT NULL {self._filter(where, snap, 'v.')} "
+            "ORDER BY v.profile"
+        )
+        return (
+            self._run(where, sql, {"key": int(key)}).drop_duplicates("profile").set_index("profile")
+        )
+
+    def ranks(self, key: int, metric: str, where: tuple[Filter, ...]) -> pd.DataFrame:
+        snap = self.snap()
+        column = red.quote(metric)
+        source = self._source("ranks", snap)
+        described = self._run((), f"DESCRIBE SELECT * FROM {source}")["column_name"]
+        if metric not in set(described):
+            raise KeyError(
+                f"no per-rank values of {metric!r}: the per-rank rows hold "
+                f"{', '.join(c for c in described if c not in (*ID_COLUMNS, 'rank', 'thread'))}"
+            )
+        levels = ", ".join(f"r.{c}" for c in ("rank", "thread") if c in set(described))
+        sql = (
+            f"SELECT r.profile, {levels}, r.{column} AS value, p.* EXCLUDE (profile) "
+            f"FROM {source} r JOIN {self._source('profiles', snap)} p "
+            f"ON p.profile = r.profile WHERE r.key = $key AND r.{column} IS NOT NULL "
+            f"{self._filter(where, snap, 'r.')} ORDER BY r.profile, {levels}"
+        )
+        return self._run(where, sql, {"key": int(key)}).reset_index(drop=True)
+
+    def totals(self, metric: str, keys: list[int], where: tuple[Filter, ...]) -> pd.DataFrame:
+        """Per selected profile holding any of the nodes ``keys``: ``value``, the sum of
+        ``metric`` over them (over the roots: a run's total of an inclusive metric)."""
+        snap = self.snap()
+        column = red.quote(metric)
+        marks = ", ".join(str(int(k)) for k in keys) or "NULL"  # whole numbers only
+        sql = (
+            f"SELECT v.profile, sum(v.{column}) AS value FROM {self._source('values', snap)} v "
+            f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL "
+            f"{self._filter(where, snap, 'v.')} GROUP BY v.profile"
+        )
+        return self._run(where, sql)
+
+    def values(self, where: tuple[Filter, ...]) -> pd.DataFrame:
+        """Every value row of the selected profiles (for a small subset: a Thicket)."""
+        snap = self.snap()
+        filter_ = f"WHERE profile IN ({self.selected(where, snap)})" if where else ""
+        return self._run(where, f"SELECT * FROM {self._source('values', snap)} {filter_}")
+
+    def _schemas(self) -> list[list[str]]:
+        """The column names of each file of the values (read once per file: files never
+        change)."""
+        import pyarrow.parquet as pq
+
+        files = self.snap().files("values")
+        for f in files:
+            if f not in self._columns_of:
+                try:
+                    self._columns_of[f] = pq.read_schema(f).names
+                except (OSError, ValueError) as error:
+                    raise damaged(f"the store's file {f}", str(error).splitlines()[0]) from None
+        return [self._columns_of[f] for f in files]
+
+    def value_columns(self) -> list[str]:
+        """The metrics, in the order the files first name them."""
+        seen: dict[str, None] = {}
+        for names in self._schemas():
+            seen.update((n, None) for n in names if n not in ID_COLUMNS)
+        return list(seen)
+
+    def by_parent(self) -> bool:
+        """True when every file of the values holds the parent's key (stores written since
+        2026-11-26: sorted by parent, so a node's children are read from a few row groups)."""
+        schemas = self._schemas()
+        return bool(schemas) and all("parent" in names for names in schemas)
+
+    def batches(
+        self, metric: str, where: tuple[Filter, ...], nodes: tuple[str, ...] = ("TRUE",)
+    ) -> Iterator[Any]:
+        """The values of ``metric`` (not null) of the selected profiles, streamed as Arrow record
+        batches of columns ``key``, ``profile`` and ``value``: at most ``BATCH`` rows are held at
+        once, whatever the ensemble's size. ``nodes``: SQL conditions on ``key`` and ``parent``,
+        each read on its own (DuckDB skips row groups for one equality, not for an OR)."""
+        snap = self.snap()
+        column = red.quote(metric)
+        filter_ = self._filter(where, snap)
+        source = self._source("values", snap)
+        sql = " UNION ALL ".join(
+            f"SELECT key, profile, {column} AS value FROM {source} "
+            f"WHERE {column} IS NOT NULL AND ({condition}) {filter_}"
+            for condition in nodes
+        )
+        with self._lock:
+            try:
+                reader = self.con.sql(sql, params=params(where) or None).to_arrow_reader(BATCH)
+            except self._duck_error as error:
+                raise self._failed(where, error) from None
+            yield from reader

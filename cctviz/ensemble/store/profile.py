@@ -1,0 +1,157 @@
+"""One profile as rows of the store's tables: its nodes (call-path keys and frames), its values
+(one row per node, every numeric metric, ranks and threads reduced at ingest) and its profile
+row (metadata, content hash, source).
+
+Ranks and threads of one node are combined at ingest with ``reducer`` (default ``"mean"``, as
+``cctviz.CCT`` does; the cctviz reducers) by the same adapter the widget uses, so a profile's
+numbers in the store are the numbers its own view shows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...adapters.graphframe import from_graphframe
+from .keys import frame_columns, table_keys
+from .ranks import rank_rows
+
+# metadata keys holding a launch time in seconds since the epoch (Adiak, Caliper): stored as UTC
+# timestamps, so that `where("launchdate >= '2023-09-06'")` compares dates
+TIME_KEYS = ("launchdate", "launchday", "launch_date", "date")
+# names of the store's own columns: metadata keys that collide get a "meta." prefix
+RESERVED = ("profile", "hash", "source", "nodes")
+
+
+@dataclass
+class ProfileRows:
+    """What one profile adds to the store."""
+
+    profile: str  # its id: the first 16 hex digits of the content hash
+    nodes: pd.DataFrame  # key, parent, name, file, line, module, type, frame
+    values: pd.DataFrame  # profile, key, one column per metric
+    kinds: pd.DataFrame  # metric, kind, partner
+    meta: dict[str, Any]  # profile, hash, source, nodes, metadata...
+    ranks: pd.DataFrame | None = None  # profile, key, parent, rank[, thread], metrics (if asked)
+
+
+def plain_metadata(raw: Mapping[Any, Any]) -> dict[str, Any]:
+    """Metadata values as the store keeps them: numbers as numbers (also those a reader gives as
+    text), launch times as UTC timestamps, lists and other values as text."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = str(key)
+        if name in RESERVED:
+            name = f"meta.{name}"
+        out[name] = _plain_value(name, value)
+    return out
+
+
+def _plain_value(name: str, value: Any) -> Any:
+    if hasattr(value, "item") and not isinstance(value, (list, tuple)):
+        try:
+            value = value.item()
+        except (ValueError, TypeError):
+            value = str(value)
+    if isinstance(value, str):
+        number = _number(value)
+        value = value if number is None else number
+    if name in TIME_KEYS and isinstance(value, (int, float)) and math.isfinite(value):
+        return pd.Timestamp(dt.datetime.fromtimestamp(float(value), dt.timezone.utc)).tz_localize(
+            None
+        )
+    if isinstance(value, (pd.Timestamp, dt.datetime)):
+        return pd.Timestamp(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return float(value) if isinstance(value, float) else int(value)
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, default=str)
+    return str(value)
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def graphframe_hash(gf: Any, metadata: Mapping[str, Any]) -> str:
+    """A content hash of a GraphFrame read in memory: its frames, its dataframe, its metadata."""
+    h = hashlib.sha256()
+    df = gf.dataframe
+    numeric = df.select_dtypes(include=[np.number])
+    h.update(
+        pd.util.hash_pandas_object(numeric.reset_index(drop=True), index=False).values.tobytes()
+    )
+    h.update(json.dumps(list(map(str, numeric.columns))).encode())
+    h.update(json.dumps([str(n.frame) for n in gf.graph.traverse()]).encode())
+    h.update(json.dumps(dict(metadata), sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+def profile_rows(
+    gf: Any,
+    *,
+    metadata: Mapping[str, Any] | None,
+    source: str,
+    content_hash: str,
+    reducer: str = "mean",
+    ranks: bool = False,
+) -> ProfileRows:
+    """The store's rows of one GraphFrame (a node absent from it, with no value, has no row);
+    with ``ranks``, its per-rank rows too (cctviz.ensemble.store.ranks)."""
+    table = from_graphframe(gf, reducer=reducer)
+    keys, parents, frames = table_keys(table)
+    profile = content_hash[:16]
+    names = [table.name(i) for i in range(table.size)]
+    # numpy first, one DataFrame each at the end: this runs once per file of an ensemble
+    first = np.sort(np.unique(keys, return_index=True)[1])  # a key met twice: its first node
+    columns = {m.name: np.asarray(m.values) for m in table.metrics.values()}
+    held = np.zeros(table.size, bool)
+    for column in columns.values():
+        held |= ~pd.isna(column)
+    kept = np.intersect1d(first, np.flatnonzero(held))
+    nodes = pd.DataFrame(
+        {
+            "key": keys[first],
+            "parent": parents[first],
+            "name": [names[i] for i in first],
+            **{k: [v[i] for i in first] for k, v in frame_columns(frames).items()},
+            "frame": [frames[i] for i in first],
+        }
+    )
+    values = pd.DataFrame(
+        {
+            "profile": profile,
+            "key": keys[kept],
+            "parent": parents[kept],
+            **{name: column[kept] for name, column in columns.items()},
+        }
+    )
+    kinds = pd.DataFrame(
+        {
+            "metric": list(columns),
+            "kind": [table.metrics[m].kind for m in columns],
+            "partner": [table.metrics[m].partner for m in columns],
+        }
+    )
+    own = dict(getattr(gf, "metadata", None) or {})
+    meta = plain_metadata({**own, **dict(metadata or {})})
+    meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
+    per_rank = rank_rows(gf, table.nodes, keys, parents, profile, list(columns)) if ranks else None
+    return ProfileRows(profile, nodes, values, kinds, meta, per_rank)

@@ -1,0 +1,209 @@
+"""What ``Ensemble.add`` takes, as a list of profiles to read: paths (files, globs, folders,
+HPCToolkit databases), GraphFrames with their metadata, or a Thicket split into its profiles.
+Reading a file happens in ``read_item`` (in a worker process for many files)."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...adapters.graphframe import is_graphframe
+from .profile import ProfileRows, graphframe_hash, profile_rows
+
+SUFFIXES = {
+    ".cali": "from_caliperreader",
+    ".json": "from_caliper",
+    ".pstats": "from_cprofile",
+    ".prof": "from_cprofile",
+}
+ACCEPTED = (
+    "a path or a glob (Caliper .cali/.json, cProfile .pstats/.prof, an HPCToolkit database "
+    "folder, or a folder of such files), a list of paths, a GraphFrame, a list of GraphFrames, "
+    "or a Thicket"
+)
+
+
+@dataclass
+class Item:
+    """One profile to add: a file to read, or a GraphFrame in memory."""
+
+    source: str
+    content_hash: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    path: str | None = None  # a file or database to read
+    gf: Any = None  # a GraphFrame already read
+
+
+@dataclass
+class Skipped:
+    """A profile that was not added, and why."""
+
+    source: str
+    reason: str
+
+
+def is_thicket(obj: object) -> bool:
+    return (
+        type(obj).__name__ == "Thicket" and hasattr(obj, "metadata") and hasattr(obj, "dataframe")
+    )
+
+
+def _reader_of(path: Path) -> str | None:
+    if path.is_dir():
+        if (path / "experiment.xml").exists():
+            return "from_hpctoolkit"
+        if (path / "meta.db").exists():
+            return "from_hpctoolkit_latest"
+        return None
+    return SUFFIXES.get(path.suffix.lower())
+
+
+def _files(path: Path) -> list[Path]:
+    """The profiles a path names: itself, or the readable files and databases under a folder."""
+    if not path.is_dir() or _reader_of(path):
+        return [path]
+    found: list[Path] = []
+    for root, dirs, files in os.walk(path):
+        here = Path(root)
+        for d in list(dirs):
+            if _reader_of(here / d):
+                found.append(here / d)
+                dirs.remove(d)
+        found += [here / f for f in files if Path(f).suffix.lower() in SUFFIXES]
+    return sorted(found)
+
+
+def file_hash(path: Path) -> str:
+    """sha256 of a file's bytes, or of a database folder's files (names and bytes)."""
+    h = hashlib.sha256()
+    parts = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for part in parts:
+        if path.is_dir():
+            h.update(str(part.relative_to(path)).encode() + b"\0")
+        with open(part, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
+def _metadata_list(metadata: Any, n: int) -> list[dict[str, Any]]:
+    if metadata is None:
+        return [{} for _ in range(n)]
+    if isinstance(metadata, Mapping):
+        return [dict(metadata) for _ in range(n)]
+    if hasattr(metadata, "to_dict") and hasattr(metadata, "columns"):  # a DataFrame
+        rows = metadata.to_dict(orient="records")
+    else:
+        rows = [dict(m) for m in metadata]
+    if len(rows) != n:
+        raise ValueError(f"metadata has {len(rows)} rows for {n} profiles: give one per profile")
+    return [dict(r) for r in rows]
+
+
+def items(source: Any, metadata: Any = None) -> tuple[list[Item], list[Skipped]]:
+    """The profiles ``source`` names (see ACCEPTED), and the paths that name none."""
+    if is_thicket(source):
+        return _thicket_items(source), []
+    if is_graphframe(source):
+        source = [source]
+    if isinstance(source, (str, os.PathLike)):
+        source = [source]
+    if not isinstance(source, Iterable) or isinstance(source, (bytes, Mapping)):
+        raise TypeError(f"Ensemble.add takes {ACCEPTED}; got {type(source).__name__}")
+    given = list(source)
+    if given and all(is_graphframe(g) for g in given):
+        metas = _metadata_list(metadata, len(given))
+        return [
+            Item(f"GraphFrame #{i}", graphframe_hash(g, m), m, gf=g)
+            for i, (g, m) in enumerate(zip(given, metas, strict=True))
+        ], []
+    paths: list[Path] = []
+    skipped: list[Skipped] = []
+    for entry in given:
+        if not isinstance(entry, (str, os.PathLike)):
+            raise TypeError(
+                f"Ensemble.add takes {ACCEPTED}; got a list holding {type(entry).__name__}"
+            )
+        text = os.fspath(entry)
+        matches = sorted(glob.glob(text, recursive=True)) if glob.has_magic(text) else [text]
+        if not matches:
+            skipped.append(Skipped(text, "no file matches this pattern"))
+        for match in matches:
+            path = Path(match)
+            if not path.exists():
+                skipped.append(Skipped(match, "no such file or folder"))
+                continue
+            found = _files(path)
+            if not found or (len(found) == 1 and not _reader_of(found[0])):
+                skipped.append(Skipped(match, f"no Hatchet reader for it; cctviz reads {ACCEPTED}"))
+                continue
+            paths += found
+    metas = _metadata_list(metadata, len(paths)) if paths else []
+    out = []
+    for path, meta in zip(paths, metas, strict=True):
+        try:
+            out.append(Item(str(path), file_hash(path), meta, path=str(path)))
+        except OSError as error:
+            skipped.append(Skipped(str(path), f"cannot be read: {error}"))
+    return out, skipped
+
+
+def _thicket_items(tk: Any) -> list[Item]:
+    """A Thicket's profiles, each as a GraphFrame on the Thicket's graph with its metadata."""
+    import hatchet as ht
+
+    df = tk.dataframe
+    level = "profile" if "profile" in df.index.names else df.index.names[-1]
+    meta = tk.metadata
+    out = []
+    for profile in tk.profile:
+        part = df.xs(profile, level=level, drop_level=True)
+        gf = ht.GraphFrame(tk.graph, part, list(tk.exc_metrics), list(tk.inc_metrics))
+        m = dict(meta.loc[profile]) if hasattr(meta, "loc") and profile in meta.index else {}
+        m.setdefault("thicket_profile", str(profile))
+        out.append(Item(f"Thicket profile {profile}", graphframe_hash(gf, m), m, gf=gf))
+    return out
+
+
+def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Skipped:
+    """Reads one profile (in a worker process for many); a failure is a Skipped, never raised."""
+    try:
+        gf = item.gf
+        if gf is None:
+            gf = _read(Path(item.path or item.source))
+        return profile_rows(
+            gf,
+            metadata=item.metadata,
+            source=item.source,
+            content_hash=item.content_hash,
+            reducer=reducer,
+            ranks=ranks,
+        )
+    except Exception as error:
+        text = str(error).strip().splitlines()[-1:] or [""]
+        return Skipped(item.source, f"{type(error).__name__}: {text[0][:300]}")
+
+
+def _read(path: Path) -> Any:
+    import hatchet as ht
+
+    from ...adapters.serial import serial_readers
+    from .caliper import quick_graphframe
+
+    quick = quick_graphframe(path)  # the same GraphFrame, ~6× sooner (None: Hatchet reads it)
+    if quick is not None:
+        return quick
+
+    name = _reader_of(path)
+    reader = getattr(ht.GraphFrame, name or "", None)
+    if name == "from_hpctoolkit_latest" and reader is None:
+        reader = ht.GraphFrame.from_hpctoolkit  # UMD reads v4 databases with from_hpctoolkit
+    if reader is None:
+        raise ValueError(f"this Hatchet has no reader {name} for {path.name}")
+    with serial_readers():
+        return reader(str(path))

@@ -1,7 +1,8 @@
 // The front end's folders, lowest first: a module imports only from its own folder and from the
 // folders before it (type imports in JSDoc included). The one statement of that order: the
 // layering test (js/test/layers.test.js) checks every import against it, and the module map
-// (docs/modules.md, scripts/module_map.py) lists the folders in it.
+// (docs/modules.md, scripts/module_map.py) lists the folders in it. A folder's sub-folders (e.g.
+// cct/draw/canvas) are in its layer: they import from each other and from the layers below.
 export const LAYERS = [
   // the contract shared with Python (cctviz/contract.json) and the view state's defaults
   { folder: "contract.js", says: "the contract with Python: message kinds, view state and its defaults" },
@@ -18,7 +19,7 @@ export const LAYERS = [
   { folder: "cct/input", says: "the toolbar, the pointer and keyboard gestures, the camera (zoom and pan)" },
   {
     folder: "cct/draw",
-    says: "pixels: the painter, the SVG and canvas backends, overlay, legends, tooltip, hover",
+    says: "pixels: the view and its painter; in sub-folders the SVG and canvas backends, labels, legends, tooltip",
   },
   { folder: "cct/pane", says: "the table pane beside the tree" },
   { folder: "cct/strip", says: "an ensemble's profile strip: one point per profile, brushed to filter" },

@@ -1,4 +1,5 @@
-// The front-end tests: vitest runs js/test/*.test.js in jsdom (`npx vitest run --root js`).
+// The front-end tests: vitest runs js/test/**/*.test.js in jsdom (`npx vitest run --root js`); the
+// test folders mirror js/src (js/test/layers.test.js checks it), helpers are in js/test/support/.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,6 +7,6 @@ export default defineConfig({
     environment: "jsdom",
     include: ["test/**/*.test.js"],
     // jsdom has no canvas: say so quietly (its default reports "not implemented" on the console)
-    setupFiles: ["test/setup.js"],
+    setupFiles: ["test/support/setup.js"],
   },
 });

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 # the tests read the real profiles of ../shared/data; without it they fall back to the small
 # in-repo copies and skip the rest: here (and in CI) missing shared data is a failure instead
 export CCTVIZ_REQUIRE_SHARED=1
+# a missing SVG snapshot fails here (js/test/support/snapshot.js writes one only outside CI)
+export CI="${CI:-1}"
 bash scripts/setup.sh --tests
 
 say() { printf '\n== %s\n' "$*"; }

@@ -29,7 +29,9 @@ def test_module_map_is_current() -> None:
 def test_module_map_names_every_source_module() -> None:
     written = (REPO / "docs/modules.md").read_text(encoding="utf-8")
     for path in [*(REPO / "js/src").rglob("*.js"), *(REPO / "cctviz").rglob("*.py")]:
-        assert f"| `{path.name}` |" in written, path
+        # a module in a layer's sub-folder is named by its path there ("legend/wrap-text.js")
+        named = (f"| `{path.name}` |", f"/{path.name}` |")
+        assert any(n in written for n in named), path
     # the front end's folders in their layer order
     order = ["cct/base", "cct/data", "cct/picture", "cct/state", "cct/draw", "cct/view"]
     at = [written.index(f"### `js/src/{folder}`") for folder in order]

@@ -1,6 +1,15 @@
 // Entry point of the anywidget bundle (built into cctviz/widget/static/widget.js): the widget
 // glue (js/src/widget/) drawing with the renderer's modules (js/src/cct/).
-import "./widget.css";
+// The styles: one file per folder, imported here in the folders' layer order (js/layers.mjs),
+// which is the cascade's (a folder's rules after those of the folders below it, the widget's
+// last); js/test/styles.test.js checks both
+import "./cct/input/input.css";
+import "./cct/draw/draw.css";
+import "./cct/pane/pane.css";
+import "./cct/strip/strip.css";
+import "./cct/trend/trend.css";
+import "./cct/view/view.css";
+import "./widget/widget.css";
 import { decodeTable } from "./cct/data/decode.js";
 import { figureSteps, figureSVG } from "./cct/figure/figure.js";
 import { svgToPng } from "./cct/figure/rasterize.js";

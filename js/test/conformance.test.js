@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { decodeTable, metricByName } from "../src/cct/data/decode.js";
 import { subtreeStats } from "../src/cct/picture/subtree-stats.js";
 import { buildViewTree, itemsInIds, pruneMask, viewItems, viewTreeOf } from "../src/cct/picture/view-tree.js";
-import { payload } from "./fixtures.js";
+import { payload } from "./support/fixtures.js";
 
 // under jsdom, import.meta.url is not a file URL: resolve from the working directory
 const cwd = process.cwd();

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { decodeTable } from "../src/cct/data/decode.js";
 import { judged } from "../src/cct/picture/judge.js";
-import { payload } from "./fixtures.js";
+import { payload } from "./support/fixtures.js";
 
 // under jsdom, import.meta.url is not a file URL: resolve from the working directory
 const cwd = process.cwd();

@@ -4,8 +4,8 @@
 // { anchor })`). If it fails while the other widget-*.test.js pass, look at the renderer first.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import widget from "../src/index.js";
-import { expandedTree, lodTree } from "./fixtures.js";
-import { mockModel, screenReports } from "./widget-fakes.js";
+import { expandedTree, lodTree } from "./support/fixtures.js";
+import { mockModel, screenReports } from "./support/widget-fakes.js";
 
 const click = (el) => el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 

@@ -79,7 +79,7 @@
  * Sent to Python: something the view could not do (errors.js).
  * @typedef {{ type: "error", message: string, where: "data" | "trait" | "download" }} ErrorMessage
  */
-/** @typedef {import("../cct/draw/tooltip-content.js").Spread} Spread */
+/** @typedef {import("../cct/draw/tooltip/tooltip-content.js").Spread} Spread */
 /**
  * Python's answer to one request, matched by `id`; for a load-more, Python sends the new table
  * before it.

@@ -23,7 +23,7 @@
  *   whose hidden children should load (-1: hidden roots)
  * @property {((format: "svg" | "png") => void) | null} onDownload toolbar download buttons
  * @property {(reducer: string) => void} onReducer the user chose a reducer in the toolbar
- * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("../cct/draw/tooltip-content.js").Spread>} onSpread
+ * @property {(node: import("../cct/data/ids.js").NodeId, metric: string) => Promise<import("../cct/draw/tooltip/tooltip-content.js").Spread>} onSpread
  *   asks Python for a node's per-row spread (its tooltip)
  * @property {(node: import("../cct/data/ids.js").NodeId, step: 1 | -1 | 0) => Promise<import("../cct/data/ids.js").NodeId | null>} onFind
  *   under level of detail: Python loads the search match after (`step` 1) or before (-1) a node, or (0) the matches

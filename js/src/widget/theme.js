@@ -4,7 +4,7 @@
 // colours. Where the
 // host says it is dark (marimo's and most sites' "dark" class or data-theme on <html>/<body>,
 // else the browser's prefers-color-scheme), the view is marked data-cct-theme="dark" and
-// widget.css defines dark --jp-* colours inside it. A live switch (JupyterLab's theme menu, a
+// widget/widget.css defines dark --jp-* colours inside it. A live switch (JupyterLab's theme menu, a
 // host's toggle, the system's setting) is reported so that the canvas is painted again.
 
 /** Whether the page says so: a class or a data-theme / data-mode attribute on <html> or <body>. */

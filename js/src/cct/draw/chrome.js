@@ -4,7 +4,7 @@
 import { append } from "../base/dom.js";
 import { elidePath } from "../base/elide-path.js";
 import { shortenName } from "../picture/label-text.js";
-import { createTooltip } from "./tooltip.js";
+import { createTooltip } from "./tooltip/tooltip.js";
 
 /** Crumbs of a long focus path shown after its root (the focused node and its nearest
  * ancestors); the ones between are listed in the "…" menu. */

@@ -6,16 +6,16 @@
 // at 1,000 nodes drawn as SVG a task of 70–140 ms, while this picture paints in slices (tasks near
 // 25 ms each, rasterising included: slices.js), whatever the size of the tree, and encodes its PNG
 // off the main thread.
-import { hatchPattern } from "./canvas-paint.js";
-import { figureStyle, inlineStyles, labelBoxes } from "./figure-style.js";
-import { paintSlice, pictureSlicer } from "./slices.js";
+import { hatchPattern } from "./canvas/canvas-paint.js";
+import { paintSlice, pictureSlicer } from "./canvas/slices.js";
+import { figureStyle, inlineStyles, labelBoxes } from "./legend/figure-style.js";
 
 /** Rings that mark what a figure shows too; the hover and cursor rings are the page's. */
 const KEPT_RINGS = ["cct-selected", "cct-holds-selected", "cct-match", "cct-highlight"];
 
 /**
  * @typedef {object} LiveView what a canvas view has drawn
- * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas-paint.js").Colors) => Generator<void | "work", number, void> }} backend
+ * @property {{ paintOn: (c: CanvasRenderingContext2D, dpr: number, colors: import("./canvas/canvas-paint.js").Colors) => Generator<void | "work", number, void> }} backend
  * @property {SVGSVGElement} overlay the SVG above the canvas
  * @property {{ width: number, height: number }} size CSS pixels
  * @property {number} k the zoom factor
@@ -107,7 +107,7 @@ function onGround(canvas, c, image, background) {
  * in, interactive marks (hover, cursor) left out, the rings of the selection, matches and
  * highlights drawn as a figure draws those nodes' outlines, the labels on grounds measured in the
  * page.
- * @param {SVGSVGElement} overlay @param {import("./figure-style.js").FigureStyle} style
+ * @param {SVGSVGElement} overlay @param {import("./legend/figure-style.js").FigureStyle} style
  * @param {number} k @param {{ width: number, height: number }} size
  */
 export function overlaySvg(overlay, style, k, { width, height }) {

@@ -3,12 +3,14 @@
 // where the user acted on it across a new layout. Reads the picture drawn now.
 
 /**
- * @param {{ camera: import("../input/camera.js").Camera, D: { minRowPx: number, rowHeight: number },
- *   picture: () => import("../picture/picture.js").Picture | null,
- *   keyOf: (id: import("../data/ids.js").NodeId) => import("../data/ids.js").ItemKey,
- *   screenOf: (key: import("../data/ids.js").ItemKey) => { x: number, y: number }, updateLabels: () => void }} parts
+ * @param {import("./view.js").View} view the view whose picture (`view.shown`) is navigated, with its camera
+ * @param {() => void} updateLabels the painter's labels, placed again after a move
  */
-export function createNavigation({ camera, D, picture, keyOf, screenOf, updateLabels }) {
+export function createNavigation(view, updateLabels) {
+  const { camera, D } = view;
+  const picture = () => view.shown;
+  const keyOf = (/** @type {import("../data/ids.js").NodeId} */ id) => view.keyOf(id);
+  const screenOf = (/** @type {import("../data/ids.js").ItemKey} */ key) => view.screenOf(key);
   /** The fold item under node `parent` (-1: hidden roots), if drawn. @param {import("../data/ids.js").NodeId} parent */
   const foldUnder = (parent) => {
     const pic = picture();

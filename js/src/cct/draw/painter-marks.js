@@ -14,17 +14,19 @@ import { pathTo } from "../picture/view-tree.js";
 /** @typedef {import("../data/ids.js").ItemKey} ItemKey */
 
 /**
- * @param {{ picture: () => Picture | null,
- *   backend: () => ReturnType<typeof import("./painter.js").createPainter>["backend"],
- *   store: import("../state/store.js").Store, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
+ * @param {import("./view.js").View} view the view whose picture (`view.shown`) is marked
+ * @param {{ backend: () => ReturnType<typeof import("./painter.js").createPainter>["backend"],
  *   pin: (table: import("../data/decode.js").Table, selection: NodeId[], colorBy: string) => void,
- *   labels: { placed: unknown[] }, updateLabels: () => void,
- *   keyOf: (id: NodeId) => ItemKey, dispatch: import("../state/commands.js").Dispatch }} parts
- *   `pin`: the selected node's spread pinned; `labels.placed`: the labels placed last (none:
- *   none to place again)
+ *   labels: { placed: unknown[], update: () => void }, dispatch: import("../state/commands.js").Dispatch }} parts
+ *   `backend`: the painter's, now; `pin`: the selected node's spread pinned; `labels.placed`:
+ *   the labels placed last (none: none to place again); `dispatch`: a breadcrumb click focuses its node
  */
-export function createPainterMarks({ picture, backend, store, chrome, pin, labels, updateLabels, keyOf, dispatch }) {
-  const view = () => store.view;
+export function createPainterMarks(view, { backend, pin, labels, dispatch }) {
+  const { store, chrome } = view;
+  const state = () => store.view;
+  const picture = () => view.shown;
+  const keyOf = (/** @type {NodeId} */ id) => view.keyOf(id);
+  const updateLabels = () => labels.update();
   const keysOf = (/** @type {Iterable<NodeId>} */ ids) => new Set([...ids].map(keyOf).filter((k) => k >= 0));
   /** @type {NodeId[]} the search's matches, labelled first */
   let matched = [];
@@ -39,9 +41,9 @@ export function createPainterMarks({ picture, backend, store, chrome, pin, label
     const placed = placeSelection(table, tree, store.selection);
     b.setSelected(placed.drawn);
     b.setHolding(placed.holders);
-    pin(table, store.selection, view().colorBy);
+    pin(table, store.selection, state().colorBy);
     const hidden = hiddenSelectionText(table, stats, tree, placed);
-    chrome.setStatus(statusText(table, stats, tree, view(), hidden));
+    chrome.setStatus(statusText(table, stats, tree, state(), hidden));
     if (labels.placed.length) updateLabels(); // the selected nodes' labels come first
   }
 
@@ -59,8 +61,8 @@ export function createPainterMarks({ picture, backend, store, chrome, pin, label
     drawn(pic) {
       showSelection(); // with the status line, which says where hidden selected nodes are
       cursor(store.cursor);
-      backend()?.setHighlighted(keysOf(view().highlighted));
-      const focus = view().focus;
+      backend()?.setHighlighted(keysOf(state().highlighted));
+      const focus = state().focus;
       const t = pic.table;
       const focusRow = focus === null ? NO_ROW : t.rowOf(focus);
       chrome.setBreadcrumb(
@@ -73,7 +75,7 @@ export function createPainterMarks({ picture, backend, store, chrome, pin, label
     /** Marks of the selection, the cursor, the highlights and search matches (full-tree ids). */
     marks: {
       selection: showSelection,
-      highlights: () => backend()?.setHighlighted(keysOf(view().highlighted)),
+      highlights: () => backend()?.setHighlighted(keysOf(state().highlighted)),
       cursor,
       /** Matches drawn are outlined; a glyph that hides some is outlined dashed, with their count. @param {NodeId[]} ids */
       matches(ids) {

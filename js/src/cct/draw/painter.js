@@ -1,23 +1,23 @@
 // The painter: draws a picture (picture/picture.js: view tree, layout, scene) on one of the two
 // drawing backends, which it owns — marks, links, bands, legends (view-legends.js), labels
 // (painter-labels.js), the selection's marks, status line and breadcrumb (painter-marks.js) —
-// plus the hover tooltip. The picture is the renderer's, read through `picture()`:
-// the painter holds no data of its own. It reads the view state from the store and never
+// plus the hover tooltip. The picture is the view's (view.js, `view.shown`): the painter holds
+// no data of its own. It reads the view state from the store and never
 // changes it; node ids in and out are full-tree ids (rows are item keys here, see scene.js).
 
 import { metricByName } from "../data/decode.js";
 import { NO_KEY } from "../data/ids.js";
 import { bandRules } from "../picture/bands.js";
 import { callerSegments, NO_LINKS } from "../picture/links.js";
-import { createCanvasBackend } from "./canvas-backend.js";
-import { createChangeRings } from "./change-rings.js";
-import { createHover, createPin } from "./hover.js";
+import { createCanvasBackend } from "./canvas/canvas-backend.js";
+import { createPainterLabels } from "./labels/painter-labels.js";
+import { viewLegends } from "./legend/view-legends.js";
 import { createNavigation } from "./navigation.js";
-import { createPainterLabels } from "./painter-labels.js";
 import { createPainterMarks } from "./painter-marks.js";
-import { createSpreads } from "./spreads.js";
-import { createSvgBackend } from "./svg-backend.js";
-import { viewLegends } from "./view-legends.js";
+import { createChangeRings } from "./svg/change-rings.js";
+import { createSvgBackend } from "./svg/svg-backend.js";
+import { createHover, createPin } from "./tooltip/hover.js";
+import { createSpreads } from "./tooltip/spreads.js";
 
 /** @typedef {import("../picture/picture.js").Picture} Picture */
 /** @typedef {import("../data/ids.js").NodeId} NodeId */
@@ -28,43 +28,23 @@ import { viewLegends } from "./view-legends.js";
 const CREATE_BACKEND = { svg: createSvgBackend, canvas: createCanvasBackend };
 
 /**
- * @param {{ D: import("../picture/sizes.js").Sizes, picture: () => Picture | null, legendsOnTop: () => boolean,
- *   store: import("../state/store.js").Store,
- *   camera: import("../input/camera.js").Camera, chrome: ReturnType<typeof import("./chrome.js").createChrome>,
- *   toolbar: ReturnType<typeof import("../input/toolbar.js").createToolbar> | null,
- *   onBackend: (svg: SVGSVGElement) => void, dispatch: import("../state/commands.js").Dispatch,
- *   onSpread?: ((node: import("../data/ids.js").NodeId, metric: string) => Promise<import("./tooltip-content.js").Spread>) | null }} parts
- *   `picture`: what to draw (null: nothing yet); `onBackend`: a new drawing surface (gestures
- *   and zoom move to it); `dispatch`: a breadcrumb click focuses its node
+ * @param {import("./view.js").View} view the view whose picture (`view.shown`) is drawn, on its screen
+ * @param {import("./view.js").PainterHooks} hooks
  */
-export function createPainter({
-  D,
-  picture,
-  legendsOnTop,
-  store,
-  camera,
-  chrome,
-  toolbar,
-  onBackend,
-  dispatch,
-  onSpread = null,
-}) {
+export function createPainter(view, { onBackend, dispatch, onSpread = null }) {
+  const { D, store, camera, chrome, toolbar, doc } = view;
   // a node's rows (ranks…) spread, asked of Python on hover; null: no one to ask
   const spreads = createSpreads(onSpread);
-  const doc = chrome.stage.ownerDocument;
   /** @type {Backend | null} */ let backend = null;
   const rings = createChangeRings(); // an ensemble's changes, on either backend
   /** @type {Record<string, string>} */ let units = {};
 
-  const view = () => store.view;
-  /** the picture, once there is one to draw and a metric to colour by */
-  const drawable = () => (view().colorBy ? picture() : null);
-  /** the item key of a drawn node id, -1 if the table does not have it */
-  const keyOf = (/** @type {NodeId} */ id) => picture()?.keyOf(id) ?? NO_KEY;
-  const screenOf = (/** @type {number} */ key) => {
-    const layout = picture()?.layout;
-    return { x: camera.toScreenX(layout?.x[key] ?? 0), y: camera.toScreenY(layout?.y[key] ?? 0) };
-  };
+  const state = () => store.view;
+  /** the picture drawn now (null: nothing yet) */
+  const picture = () => view.shown;
+  const drawable = () => view.drawable();
+  const keyOf = (/** @type {NodeId} */ id) => view.keyOf(id);
+  const screenOf = (/** @type {number} */ key) => view.screenOf(key);
 
   /** Switches to the SVG or canvas backend; gestures and zoom move to its surface. @param {"svg" | "canvas"} kind */
   function useBackend(kind) {
@@ -91,7 +71,7 @@ export function createPainter({
    * user collapsing and expanding a big subtree would otherwise switch surfaces each time, and
    * a new canvas costs its first frame a compositor commit of ~30 ms on top of the drawing. */
   const backendKind = () => {
-    const chosen = view().backend;
+    const chosen = state().backend;
     if (chosen !== "auto") return chosen;
     if ((picture()?.layout.keys.length ?? 0) > D.canvasAbove) canvasTree = treeOfTable();
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
@@ -99,50 +79,16 @@ export function createPainter({
 
   const pin = createPin({ doc, chrome, spreads, place: () => labels.placePinned() });
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
-  const hover = createHover({
-    doc,
-    chrome,
-    camera,
-    D,
-    spreads,
-    now: () => ({ picture: picture(), backend, view: view() }),
-  });
+  const hover = createHover(view, { spreads, backend: () => backend });
 
   /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
-  const legendsOf = viewLegends({ D, store, legendsOnTop });
+  const legendsOf = viewLegends(view);
   const drawLegendsOf = (/** @type {Picture} */ pic) => backend && legendsOf(backend.legendLayer, pic, units);
-  /** The height of the change rings' key under the legends (labels keep out of it). */
-  const keys = () => (picture()?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
   const markList = ({ scene }) => scene.list;
-  const labels = createPainterLabels({
-    doc,
-    D,
-    camera,
-    chrome,
-    store,
-    picture,
-    drawable,
-    backend: () => backend,
-    legendsOnTop,
-    markList,
-    keys,
-    screenOf,
-    keyOf,
-    matched: () => shown.matched(),
-  });
+  const labels = createPainterLabels(view, { backend: () => backend, matched: () => shown.matched() });
   const updateLabels = () => labels.update();
-  const shown = createPainterMarks({
-    picture,
-    backend: () => backend,
-    store,
-    chrome,
-    pin,
-    labels,
-    updateLabels,
-    keyOf,
-    dispatch,
-  });
+  const shown = createPainterMarks(view, { backend: () => backend, pin, labels, dispatch });
 
   function draw() {
     const pic = drawable();
@@ -153,7 +99,7 @@ export function createPainter({
     const b = /** @type {NonNullable<typeof backend>} */ (backend);
     b.drawBands(bandRules(layout));
     b.drawLinks(pic.links);
-    b.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
+    b.drawCallerLinks(state().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
     const marks = markList(pic);
     b.drawNodes(marks);
     rings.draw(table, marks);
@@ -163,7 +109,7 @@ export function createPainter({
     const pic = drawable();
     if (!pic) return;
     drawLegendsOf(pic);
-    pin(pic.table, store.selection, view().colorBy);
+    pin(pic.table, store.selection, state().colorBy);
     const marks = markList(pic);
     backend?.styleNodes(marks);
     rings.draw(pic.table, marks);
@@ -172,8 +118,8 @@ export function createPainter({
   }
   /** The toolbar's histogram of the colour metric, for `pic` (default: the picture drawn). */
   function histogram(pic = picture()) {
-    const m = pic && metricByName(pic.table, view().colorBy);
-    if (pic && m) toolbar?.setHistogram(m.values, view().colorScale, view().prune, pic.tree.hiddenCount);
+    const m = pic && metricByName(pic.table, state().colorBy);
+    if (pic && m) toolbar?.setHistogram(m.values, state().colorScale, state().prune, pic.tree.hiddenCount);
   }
 
   /**
@@ -226,7 +172,7 @@ export function createPainter({
     backend.moveNodes(markList(pic));
     rings.draw(table, markList(pic));
     backend.drawLinks(pic.links);
-    backend.drawCallerLinks(view().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
+    backend.drawCallerLinks(state().callerEdges ? callerSegments(table, tree, layout) : NO_LINKS);
     backend.drawBands(bandRules(layout));
   }
   /** After a new size: fitted again, unless the user moved the view (then its labels are placed anew). */
@@ -236,14 +182,7 @@ export function createPainter({
   }
 
   // where nodes and folds are on screen, and the moves that bring them into view
-  const navigation = createNavigation({
-    camera,
-    D,
-    picture,
-    keyOf,
-    screenOf,
-    updateLabels,
-  });
+  const navigation = createNavigation(view, updateLabels);
 
   useBackend("svg");
   return {

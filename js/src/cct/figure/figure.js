@@ -4,11 +4,11 @@
 // (figure-page.js, driven from Python) and by the widget's static fallback image.
 import { select } from "d3-selection";
 import { asRow } from "../data/ids.js";
-import { drawGlyphKey, figureStyle, glyphsOf, inlineStyles } from "../draw/figure-style.js";
-import { figureLegends } from "../draw/legend.js";
-import { SVG_NS } from "../draw/overlay.js";
-import { textWidth } from "../draw/text-measure.js";
-import { LEGEND_BAND } from "../draw/view-legends.js";
+import { textWidth } from "../draw/labels/text-measure.js";
+import { drawGlyphKey, figureStyle, glyphsOf, inlineStyles } from "../draw/legend/figure-style.js";
+import { figureLegends } from "../draw/legend/legend.js";
+import { LEGEND_BAND } from "../draw/legend/view-legends.js";
+import { SVG_NS } from "../draw/svg/overlay.js";
 import { asTrend } from "../trend/trend-data.js";
 import { drawTrendFigure, trendFigureHeight } from "../trend/trend-figure.js";
 import { createRenderer } from "../view/renderer.js";
@@ -44,7 +44,7 @@ const LEFT_COLUMN = 170;
  */
 /** The least height of the tree in a figure with a trend pane. */
 const MIN_TREE = 160;
-/** @typedef {import("../draw/figure-style.js").FigureStyle} FigureStyle */
+/** @typedef {import("../draw/legend/figure-style.js").FigureStyle} FigureStyle */
 /** @typedef {{ x: number, y: number, width: number, height: number }} Box CSS pixels */
 
 /**

@@ -10,7 +10,7 @@ import { runAll } from "../base/steps.js";
 import { cutText } from "./label-text.js";
 
 /**
- * A label, keyed as its node's mark (see scene.js), as the overlay draws it (draw/overlay.js), named in the DOM by `attr` = `ref`. `x`, `y`
+ * A label, keyed as its node's mark (see scene.js), as the overlay draws it (draw/svg/overlay.js), named in the DOM by `attr` = `ref`. `x`, `y`
  * are the node's layout position; `r`, `dx`, `dy` screen pixels: the text starts `dx` right of
  * the node's centre and is centred `dy` below it (default: right of the mark, on its row).
  * `className`: "cct-label" unless set (a band's header is "cct-label cct-band-label").

@@ -1,6 +1,6 @@
-// The CCT renderer: wires the state store, the commands and search, the picture of its table in
-// the view state (picture/picture.js: view tree, layout, scene), the painter that draws it, the
-// camera, the gestures and the chrome. It knows nothing about
+// The CCT renderer: wires the view (draw/view.js: the state store, the picture of its table in
+// the view state, the camera, the chrome and the painter that draws the picture), the commands
+// and search, and the gestures. It knows nothing about
 // Jupyter: give it a container, a decoded table and a view state; it reports what the user
 // changes through `onChange` (view state) and `onSelect` (selection). Every node it takes or
 // reports is a full-tree node id; rows of the table are the decoder's business (`table.rowOf`,
@@ -10,13 +10,11 @@ import { keysRedrawing } from "../../contract.js";
 import { append } from "../base/dom.js";
 import { metricByName } from "../data/decode.js";
 import { createChrome } from "../draw/chrome.js";
-import { createPainter } from "../draw/painter.js";
-import { LEGEND_BAND } from "../draw/view-legends.js";
+import { View } from "../draw/view.js";
 import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
 import { foldsOfPicture } from "../picture/fit.js";
-import { picture } from "../picture/picture.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import { createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
@@ -42,7 +40,7 @@ const SEARCH = keysRedrawing("search");
  *   onLoadMore?: (node: NodeId) => void, onDownload?: ((format: "svg" | "png") => void) | null,
  *   onFind?: ((node: NodeId, step: 1 | -1 | 0) => Promise<NodeId | null>) | null,
  *   onReducer?: ((reducer: string) => void) | null,
- *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip-content.js").Spread>) | null,
+ *   onSpread?: ((node: NodeId, metric: string) => Promise<import("../draw/tooltip/tooltip-content.js").Spread>) | null,
  *   onZoom?: (t: { x: number, y: number, k: number } | null) => void,
  *   width?: number, height?: number, toolbar?: boolean, layout?: Partial<Sizes> }} [options]
  *   `onLoadMore(node)`: the user opened a level-of-detail fold; `node` is the full-tree id of the
@@ -63,80 +61,54 @@ export function createRenderer(container, options = {}) {
     onZoom = () => {},
   } = options;
   const D = { ...DEFAULT_SIZES, ...options.layout };
-  /** Where the legends go, for a view `width` pixels wide. @param {number} width */
-  const onTop = (width) => D.legendPosition === "top" || (D.legendPosition === "auto" && width < D.narrowBelow);
-  const legendsOnTop = onTop(options.width ?? 800);
   const root = append(container, "div", { className: "cct-root" });
   const toolbar = options.toolbar === false ? null : createToolbar(root, dispatch, { downloads: !!onDownload });
   const chrome = createChrome(root);
   const store = createStore({ onChange, onSelect });
   let brushing = false;
-  const view = () => store.view;
   const later = createLater(container.ownerDocument.defaultView, D.sliceMs);
-  /** @type {Table | null} the table the view has (drawn, or about to be) */
-  let table = null;
-  /** @type {import("../picture/picture.js").Picture | null} the picture drawn now (null: none of this table yet) */
-  let shown = null;
-  /** @type {import("../picture/picture.js").PictureSizes} the sizes pictures are made with, with
-   * the room their levels were last spread over (at a new structure, and at a new size unless the
-   * user moved the view) */
-  let sizes = { ...D, room: null };
-  /** The picture of the table in the view state now (not drawn yet, maybe). */
-  const current = () => (table ? picture(table, view(), sizes) : null);
-  const ready = () => !!shown && !!view().colorBy;
-  /** Pictures from now on spread their levels over `room`. @param {{ width: number, height: number }} room */
-  const spreadOver = (room) => {
-    if (sizes.room?.width !== room.width || sizes.room?.height !== room.height) sizes = { ...D, room };
-  };
 
-  /** The frame the camera fits into; the legends' place follows the view's width. */
-  const frame = { ...D, legendsOnTop, topRoom: legendsOnTop ? LEGEND_BAND * D.legendScale : 0 };
+  /** The frame the camera fits into; the legends' place follows the view's width (the view sets it). */
+  const frame = { ...D, legendsOnTop: false, topRoom: 0 };
   const camera = createCamera(frame, {
-    onMove: (t, moving) => painter.setTransform(t, moving),
+    onMove: (t, moving) => view.painter.setTransform(t, moving),
     onEnd: (t) => {
-      painter.settle();
+      view.painter.settle();
       onZoom(t);
     },
     allow: () => !brushing,
   });
-  // made in this order: the gestures before the painter (which attaches them to each surface
-  // it draws on) and the commands after it (they move its camera and marks); `dispatch` (the
-  // commands') and the gestures' `pointer` (the painter) are read when the user acts, not before
+  // made in this order: the gestures before the view's painter (which attaches them to each
+  // surface it draws on) and the commands after it (they move its camera and marks); `dispatch`
+  // (the commands') and the gestures' `pointer` (the painter) are read when the user acts
   const gestures = createGestures({
     stage: chrome.stage,
-    backend: () => painter.backend,
-    picture: () => shown,
+    backend: () => view.painter.backend,
+    picture: () => view.shown,
     store,
     dispatch,
-    pointer: () => painter,
+    pointer: () => view.painter,
     toolbar,
     brushing: () => brushing,
   });
-  const painter = createPainter({
-    D,
-    picture: () => shown,
-    legendsOnTop: () => frame.legendsOnTop,
-    store,
-    camera,
-    chrome,
-    toolbar,
-    onBackend: (svg) => gestures.attach(svg),
-    dispatch,
-    onSpread,
-  });
+  const view = new View(
+    { D, store, camera, chrome, toolbar, root, frame, width: options.width ?? 800 },
+    { onBackend: (svg) => gestures.attach(svg), dispatch, onSpread },
+  );
+  const { painter } = view;
   /** The picture of the view state now, drawn (a new structure or table: laid out again).
    * @param {NodeId | null} [anchor] a node id kept where it is on screen */
   const rebuild = (anchor = null) => {
     gestures.forgetHover();
     const at = anchor === null ? null : painter.screenPosition(anchor); // in the picture drawn so far
-    spreadOver(camera.room());
-    shown = current();
+    view.spreadOver(camera.room());
+    view.shown = view.current();
     painter.rebuild(at && anchor !== null ? { id: anchor, at } : null);
     showFitNote();
   };
   /** The picture of the view state now, restyled or (`backend`) drawn again on its backend. */
   const redraw = (/** @type {boolean} */ backend) => {
-    shown = current();
+    view.shown = view.current();
     if (backend) painter.redrawBackend();
     else painter.restyle();
   };
@@ -144,43 +116,33 @@ export function createRenderer(container, options = {}) {
   function resizeTo(w, h) {
     if (!(w > 0 && h > 0)) return;
     painter.resize(w, h);
-    if (shown && ready() && !camera.userMoved) {
-      const before = shown.layout;
-      spreadOver(camera.room());
-      shown = current();
-      if (shown?.layout !== before) painter.moved();
+    if (view.shown && view.ready() && !camera.userMoved) {
+      const before = view.shown.layout;
+      view.spreadOver(camera.room());
+      view.shown = view.current();
+      if (view.shown?.layout !== before) painter.moved();
     }
     painter.settleSize();
   }
-  /** @type {Set<NodeId>} nodes the last fold-to-fit collapsed (for the status line) */
-  let fitted = new Set();
 
   /** Folds a first picture to fit, as a change of the user's (undoable, reported). */
   function foldFirstPicture() {
-    if (!view().foldToFit || view().collapsed.length) return;
-    const pic = current();
-    const ids = pic ? foldsOfPicture(pic, camera.room(), view().sizeBy) : [];
+    const state = view.state;
+    if (!state.foldToFit || state.collapsed.length) return;
+    const pic = view.current();
+    const ids = pic ? foldsOfPicture(pic, camera.room(), state.sizeBy) : [];
     if (!ids.length) return;
-    fitted = new Set(ids);
+    view.fitted = new Set(ids);
     change({ collapsed: ids });
   }
   function showFitNote() {
+    const { shown, table, fitted } = view;
     const tree = shown?.tree;
     let n = 0;
     if (tree && table && fitted.size) {
       for (const it of tree.items) if (it.kind === "collapsed" && fitted.has(table.idOf(it.id))) n++;
     }
     chrome.setFitNote(n, () => dispatch({ type: "expandAll" }));
-  }
-
-  /** @param {Record<string, unknown>} partial */
-  function checkMetrics(partial) {
-    for (const key of /** @type {const} */ (["colorBy", "sizeBy"])) {
-      const name = partial[key];
-      if (table && typeof name === "string" && name && !metricByName(table, name)) {
-        throw new RangeError(`unknown ${key === "colorBy" ? "colour" : "size"} metric ${JSON.stringify(name)}`);
-      }
-    }
   }
 
   /**
@@ -190,14 +152,14 @@ export function createRenderer(container, options = {}) {
    */
   function apply(partial, { source = "user", anchor = null } = {}) {
     later.flush();
-    checkMetrics(partial);
+    view.checkMetrics(partial);
     const changed = store.apply(partial, { source });
     const has = (/** @type {string[]} */ keys) => changed.some((k) => keys.includes(k));
-    if (changed.length && ready()) {
-      if (has(STRUCTURE) || (view().prune && changed.includes("colorBy"))) rebuild(anchor);
+    if (changed.length && view.ready()) {
+      if (has(STRUCTURE) || (view.state.prune && changed.includes("colorBy"))) rebuild(anchor);
       else if (changed.includes("backend")) redraw(true);
       else if (has(STYLE)) redraw(false);
-      if (has(SEARCH) || has(STRUCTURE)) updateSearch();
+      if (has(SEARCH) || has(STRUCTURE)) commands.updateSearch();
       if (changed.includes("highlighted")) painter.marks.highlights();
     }
     refreshToolbar();
@@ -213,8 +175,8 @@ export function createRenderer(container, options = {}) {
 
   const commands = createCommands({
     store,
-    table: () => table,
-    shown: () => shown,
+    table: () => view.table,
+    shown: () => view.shown,
     screen: {
       reveal: painter.reveal,
       centerOn: painter.centerOn,
@@ -236,65 +198,30 @@ export function createRenderer(container, options = {}) {
     requests: { download: onDownload, reducer: onReducer, loadMore: onLoadMore, find: onFind },
     toolbar,
   });
-  const { updateSearch } = commands;
   function refreshToolbar() {
+    const { table, state } = view;
     if (!toolbar || !table) return;
-    toolbar.update(view(), {
+    toolbar.update(state, {
       canUndo: store.canUndo(),
       canRedo: store.canRedo(),
       brush: brushing,
       rootCount: edits.rootIds(table).length,
-      incChecked: metricByName(table, view().colorBy)?.kind === "inclusive",
+      incChecked: metricByName(table, state.colorBy)?.kind === "inclusive",
     });
   }
 
   resizeTo(options.width ?? 800, options.height ?? 500);
   // what reads or changes the view finds its picture drawn (see later.js); these need no picture
   const immediate = new Set(["setData", "setSelection", "state", "selection", "stage", "element", "size", "destroy"]);
-  /** what the API (api.js) works with: the renderer's parts, its table and picture */
-  const parts = {
-    get table() {
-      return table;
-    },
-    set table(t) {
-      table = t;
-    },
-    get shown() {
-      return shown;
-    },
-    set shown(p) {
-      shown = p;
-    },
-    get fitted() {
-      return fitted;
-    },
-    set fitted(f) {
-      fitted = f;
-    },
-    D,
+  const api = createApi(view, {
     later,
-    painter,
-    camera,
-    store,
-    view,
-    toolbar,
-    chrome,
     gestures,
-    root,
-    frame,
     commands,
-    checkMetrics,
-    foldFirstPicture,
-    rebuild,
-    updateSearch,
-    refreshToolbar,
-    spreadOver,
-    current,
     apply,
-    dispatch,
+    rebuild,
     resizeTo,
-    ready,
-    onTop,
-  };
-  return flushedFirst(createApi(parts), later.flush, immediate);
+    foldFirstPicture,
+    refreshToolbar,
+  });
+  return flushedFirst(api, later.flush, immediate);
 }

@@ -1,0 +1,210 @@
+// The legends of a view on the backend's legend layer: a colour legend (one, or one per tree), the
+// size legend, the keys of a compare view's glyphs, of an ensemble's change rings and of the grey
+// nodes too small to judge, in a
+// column on the left or a row on top; and their titles (metric, kind, unit).
+import { metricByName } from "../../data/decode.js";
+import { judged, judgedKey, SMALL_FILL } from "../../picture/judge.js";
+import { shortenName } from "../../picture/label-text.js";
+import { shapePath } from "../../picture/shapes.js";
+import { legendShare } from "../../picture/shares.js";
+import { RING_COLORS } from "../svg/change-rings.js";
+import { drawColorLegend, drawSizeLegend } from "./legend.js";
+
+/** Height of the row of legends when they are on top (at legend scale 1). */
+export const LEGEND_BAND = 58;
+
+/**
+ * The colour legends (one, or one per tree) and the size legend: a column on the left, or a
+ * row on top (narrow figures: shorter colour bars).
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} layer
+ * @param {{ legends: import("../../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../../picture/scales.js").sizeScale>,
+ *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
+ *   presence?: [string, string] | null, small?: string | null, changes?: boolean,
+ *   within?: string }} spec
+ *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
+ *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
+ *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings;
+ *   `within`: the configurations they were looked for in ("": one)
+ */
+export function drawLegends(
+  layer,
+  {
+    legends,
+    size,
+    colorTitle,
+    sizeTitle,
+    onTop,
+    scale,
+    format,
+    presence = null,
+    small = null,
+    changes = false,
+    within = "",
+  },
+) {
+  layer.selectAll("*").remove();
+  layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
+  let x = 12;
+  let y = 16;
+  const next = (/** @type {number} */ dy) => {
+    if (onTop) x += 150;
+    else y += dy;
+  };
+  for (const { tree, scale: colors } of legends.slice(0, onTop ? 2 : 6)) {
+    const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+    const prefix = tree === null ? "" : `${shortenName(tree, 14)}: `;
+    drawColorLegend(g, colors, {
+      title: `${prefix}colour: ${colorTitle}`,
+      width: onTop ? 120 : 160,
+      titleWidth: onTop ? 140 : 176,
+      format,
+    });
+    next(46);
+  }
+  const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
+  if (presence) {
+    next(50);
+    const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
+    presence.forEach((run, i) => {
+      const cy = 6 + 16 * i;
+      key
+        .append("path")
+        .attr("class", "cct-key-glyph")
+        .attr("fill", "none")
+        .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
+      key
+        .append("text")
+        .attr("x", 16)
+        .attr("y", cy + 4)
+        .text(shortenName(run, 40));
+    });
+  }
+  if (changes) {
+    next(presence ? 34 : 50);
+    drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`), within);
+  }
+  if (small) {
+    next(changes ? (within ? 66 : 50) : presence ? 34 : 50);
+    const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
+    g.append("circle")
+      .attr("class", "cct-key-glyph")
+      .attr("cx", 6)
+      .attr("cy", 6)
+      .attr("r", 5)
+      .attr("fill", SMALL_FILL)
+      .attr("stroke", "#444");
+    // short, to stay inside the legends' column (the whole rule in its hover text)
+    const label = g.append("text").attr("x", 16).attr("y", 10).text("too small to judge");
+    label.append("title").text(`${small}: grey, not on the colour scale`);
+  }
+}
+
+/**
+ * The key of the change rings: solid, the node's own change; dashed, one in what it calls; red
+ * up, blue down; and, when the runs shown are of several configurations, that each change was
+ * looked for within one (no ring marks a switch of configuration).
+ * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
+ * @param {string} within
+ */
+function drawChangeKey(g, within) {
+  g.attr("class", "cct-change-key");
+  const items = /** @type {const} */ ([
+    [RING_COLORS.up, null, "ring: own change, up"],
+    [RING_COLORS.down, "3 2", "dashed: in callees"],
+    [RING_COLORS.down, null, "blue: down"],
+  ]);
+  items.forEach(([color, dash, text], i) => {
+    const cy = 6 + 16 * i;
+    g.append("circle")
+      .attr("class", "cct-key-ring")
+      .attr("cx", 6)
+      .attr("cy", cy)
+      .attr("r", 5)
+      .attr("fill", "none")
+      .attr("stroke", color)
+      .attr("stroke-width", 2)
+      .attr("stroke-dasharray", dash);
+    g.append("text")
+      .attr("x", 16)
+      .attr("y", cy + 4)
+      .text(text);
+  });
+  if (within) {
+    const note = g
+      .append("text")
+      .attr("class", "cct-change-within")
+      .attr("x", 0)
+      .attr("y", 6 + 16 * items.length + 4)
+      .text(within.split(":")[0]); // "within 6 configurations"; which columns: on hover
+    note.append("title").text(`changes looked for ${within}; none across a switch of configuration`);
+  }
+}
+
+/** @type {Record<string, string>} */
+const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
+
+/**
+ * A legend title: the metric, its kind and unit.
+ * @param {import("../../data/decode.js").Metric} m @param {Record<string, string>} units
+ */
+export function metricTitle(m, units) {
+  const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
+  // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
+  const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
+  // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
+  const kind = MAX_KIND_TITLE[m.kind] ?? m.kind;
+  return `${m.name}${says ? "" : ` (${kind})`}${unit}`;
+}
+
+/**
+ * The legends of a view's pictures, each drawn on a legend layer only when what it shows changed
+ * (a collapse or expand keeps the scales).
+ * @param {import("../view.js").View} view its state (colour and size metrics), legend scale and place
+ * @returns {(layer: import("d3-selection").Selection<SVGGElement, unknown, null, undefined>,
+ *   pic: import("../../picture/picture.js").Picture, units: Record<string, string>) => void}
+ */
+export function viewLegends(view) {
+  const { D, store } = view;
+  /** @type {unknown[]} what the legends were last drawn from */
+  let drawnFrom = [];
+  return (layer, pic, units) => {
+    const { table, scene } = pic;
+    const colorMetric = /** @type {import("../../data/decode.js").Metric} */ (metricByName(table, store.view.colorBy));
+    const sizeMetric = /** @type {import("../../data/decode.js").Metric} */ (metricByName(table, store.view.sizeBy));
+    const share = legendShare(table, store.view, colorMetric, table.rowOf);
+    const colorTitle = metricTitle(colorMetric, units) + (share ? ` — ${share.of}` : "");
+    const small = judgedKey(judged(table, store.view));
+    const sizeTitle = metricTitle(sizeMetric, units);
+    // drawn again only when what they show changes: a collapse or expand keeps the scales
+    const onTop = view.legendsOnTop;
+    const key = [
+      layer.node(),
+      scene.legends,
+      scene.size,
+      share?.base,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      D.legendScale,
+      table.presenceLabels,
+      small,
+      table.changes,
+    ];
+    if (key.length === drawnFrom.length && key.every((v, i) => v === drawnFrom[i])) return;
+    drawnFrom = key;
+    drawLegends(layer, {
+      legends: scene.legends,
+      size: scene.size,
+      format: share?.format,
+      colorTitle,
+      sizeTitle,
+      onTop,
+      scale: D.legendScale,
+      presence: table.presenceLabels,
+      small,
+      changes: !!table.changes?.cause.some((c) => c > 0),
+      within: table.changes?.within ?? "",
+    });
+  };
+}

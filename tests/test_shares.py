@@ -1,6 +1,6 @@
 """Shares ("40 % of total") on real profiles: which metrics have one and of what
 (``cctviz.view.payload.share_base``, sent with each metric), and the figure's labels and legend that
-the renderer draws from it. js/test/shares.test.js checks the front end's arithmetic."""
+the renderer draws from it. js/test/cct/picture/shares.test.js checks the front end's arithmetic."""
 
 from __future__ import annotations
 

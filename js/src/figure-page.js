@@ -22,7 +22,7 @@ export function fromBase64(value) {
 }
 
 /**
- * @param {object} payload cctviz.payload.encode(table), buffers in base64
+ * @param {object} payload cctviz.view.payload.encode(table), buffers in base64
  * @param {Partial<import("./contract.js").ViewState>} state the renderer's view state (full-tree node ids)
  * @param {import("./cct/figure/figure.js").FigureOptions} options
  */

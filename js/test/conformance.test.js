@@ -1,6 +1,6 @@
 // The conformance cases of what is drawn (tests/conformance/view-cases.json) against the
 // browser's view-tree.js, through the real decoder. tests/test_conformance.py runs the same cases
-// against cctviz/view.py.
+// against cctviz/view/state.py.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";

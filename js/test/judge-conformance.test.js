@@ -1,6 +1,6 @@
 // The cases of tests/conformance/judge-cases.json (which nodes are too small to judge) against
 // js/src/cct/picture/judge.js, through the real decoder; tests/test_judge.py runs the same cases against
-// cctviz/judge.py (the compare view's colour domain).
+// cctviz/core/judge.py (the compare view's colour domain).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";

@@ -9,7 +9,7 @@ The race (an echo landing between a click and the send after its frame) opens on
 here: with round trips of 25-75 ms on this machine ipywidgets has usually buffered the next send
 before the echo comes, and then drops the echo. The previous code failed in about half the runs
 of these three cases (the view told an older selection, or a toggle lost);
-js/test/widget-sync.test.js plays the race deterministically."""
+js/test/widget/sync.test.js plays the race deterministically."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
  * @typedef {import("../contract.js").ViewState} ViewState
  * @typedef {import("../contract.js").Kind} Kind
  * @typedef {{ x: number, y: number, k: number }} Transform a zoom and pan (layout → screen)
- * @typedef {Record<string, unknown>} Payload the node table as binary columns (cctviz.payload),
+ * @typedef {Record<string, unknown>} Payload the node table as binary columns (cctviz.view.payload),
  *   opaque here: the decoder reads it
  */
 

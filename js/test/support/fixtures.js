@@ -1,4 +1,4 @@
-// Builds payloads in the format of cctviz/payload.py, so tests go through the real decoder.
+// Builds payloads in the format of cctviz/view/payload.py, so tests go through the real decoder.
 
 const encoder = new TextEncoder();
 

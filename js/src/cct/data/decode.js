@@ -1,4 +1,4 @@
-// Decodes the binary payload written by cctviz/payload.py into a columnar table.
+// Decodes the binary payload written by cctviz/view/payload.py into a columnar table.
 // Each column arrives as a DataView (over the comm), an ArrayBuffer or a typed array (in tests).
 // Rows of the table are a detail of this module: everything else names nodes by their full-tree
 // id (what Python and the traits use) and asks `table.rowOf(id)` / `table.idOf(row)`, the only
@@ -31,7 +31,7 @@ const TYPE_WORDS = new Map([
  * @property {string} rule which rule decided `kind` (cctviz.adapters.semantics.RULES)
  * @property {string} why that rule's reason, a sentence
  * @property {string | null} share the inclusive metric whose value at the roots (or at the focus)
- *   is the base of this metric's shares; null: no share (see share_base in cctviz/payload.py)
+ *   is the base of this metric's shares; null: no share (see share_base in cctviz/view/payload.py)
  * @property {Float64Array} values
  */
 /**

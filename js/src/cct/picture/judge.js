@@ -3,7 +3,7 @@
 // one-rank node has imbalance 64, the kernels 1.01). Nodes whose size metric's inclusive value
 // is under `judgeBelow` of the total are drawn light grey, left out of the colour scale, and say
 // so in their tooltip. Pure functions of the table and the view state; tests/conformance/
-// judge-cases.json specifies them and cctviz/judge.py (the compare view's colour domain) alike.
+// judge-cases.json specifies them and cctviz/core/judge.py (the compare view's colour domain) alike.
 
 import { metricByName } from "../data/decode.js";
 import { asRow } from "../data/ids.js";

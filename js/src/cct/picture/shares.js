@@ -1,6 +1,6 @@
 // Shares of totals: a value as a percentage of the whole profile's total or of the focused
 // subtree's, for tooltips, the colour legend's ends and labels. Pure functions of the table.
-// Which metric has a share, and of what, is Python's rule (share_base in cctviz/payload.py): the
+// Which metric has a share, and of what, is Python's rule (share_base in cctviz/view/payload.py): the
 // payload names each metric's base, an inclusive metric; here it is only divided by.
 
 import { metricByName } from "../data/decode.js";

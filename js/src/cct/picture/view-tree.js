@@ -5,7 +5,7 @@
 //
 // The specification is tests/conformance/view-cases.json, run against this module
 // (js/test/conformance.test.js, through the real decoder) and against its Python twin
-// cctviz/view.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
+// cctviz/view/state.py (tests/test_conformance.py). `viewTreeOf` takes the state as the traits hold it
 // (full-tree node ids); `buildViewTree` works on rows of the decoded table and gives each drawn
 // item a key (a node's key is its row: `keyOfRow` and `rowOfKey`, the one place rows and keys meet).
 

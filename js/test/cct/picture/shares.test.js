@@ -1,5 +1,5 @@
 // Shares ("40 % of total", labels' "40%", the legend's ends): only for metrics Python gives a
-// base (share_base in cctviz/payload.py), always that base's inclusive value at the roots or at
+// base (share_base in cctviz/view/payload.py), always that base's inclusive value at the roots or at
 // the focus, never a sum of exclusive values.
 import { afterEach, describe, expect, test } from "vitest";
 import { decodeTable } from "../../../src/cct/data/decode.js";

@@ -17,7 +17,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(
+    subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True
+    ).stdout.strip()
+    or Path(__file__).resolve().parent.parent
+)
+"""The checkout to work on: the one the command runs in (a worktree has its own)."""
 TEXT_DIRS = ("cctviz", "tests", "benchmarks", "scripts", "docs", "notebooks")
 TEXT_FILES = ("README.md", "pyproject.toml")
 IMPORT = re.compile(r"\s*(from|import)\s+(\.|cctviz)")

@@ -23,7 +23,7 @@ pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
 from cctviz.ensemble import WhereError
-from cctviz.widget import strip_payload as st
+from cctviz.widget.ensemble import strip_payload as st
 
 
 @pytest.fixture(scope="module")

@@ -27,11 +27,45 @@ PARTS = [
 
 def test_every_part_derives_from_the_one_base() -> None:
     names = {cls.__name__ for cls in PARTS}
-    assert {"Scripting", "TablePane", "Reducers", "LevelOfDetailBridge", "ScreenState"} <= names
-    assert {"Figures", "StaticPicture", "FrontEndErrors", "MessageRouter", "WidgetPart"} <= names
+    assert names == {"Scripting", "Reducers", "LevelOfDetailBridge", "Figures", "MessageRouter"} | {
+        "WidgetPart"
+    }
     for cls in PARTS:
         assert issubclass(cls, WidgetPart), cls
     assert issubclass(WidgetPart, bundle.PackedWidget)
+    # issue 55: at most 8 cctviz classes make CCT; the rest are parts it owns
+    assert len([c for c in CCT.__mro__ if c.__module__.startswith("cctviz.")]) <= 8
+
+
+def test_the_parts_a_view_owns_are_its_own_and_an_ensembles_only_on_an_ensemble(
+    tmp_path: pathlib.Path,
+) -> None:
+    from cctviz.widget.owned import OwnedPart
+
+    owned = {cls.__name__ for cls in CCT.PARTS}
+    assert owned == {"Search", "TablePane", "StaticPicture", "Strip", "Changes", "Trend"}
+    assert all(issubclass(cls, OwnedPart) and not issubclass(cls, WidgetPart) for cls in CCT.PARTS)
+    one = cctviz.CCT(literal(["main", "a", "b"]))
+    assert one._ens is None and {type(p).__name__ for p in one._parts()} == {
+        "Search",
+        "TablePane",
+        "StaticPicture",
+    }
+    ens = cctviz.examples.ensemble(tmp_path / "s", 12, 40, seed=1)
+    w = cctviz.CCT(ens)
+    assert w._ens is not None and all(p.view is w for p in w._parts())
+    # the data swapped for one profile: the ensemble's parts go, with what they observed
+    w.data = cctviz.examples.load("hpctoolkit-cpi")
+    assert w._ens is None and len(w._parts()) == 3
+    # what the ensemble's parts observed is no longer observed (they would read no ensemble)
+    observed = [h for hs in w._trait_notifiers.get("color_by", {}).values() for h in hs]
+    assert not [h for h in observed if getattr(h, "__self__", None) is not None and
+                type(h.__self__).__module__.startswith("cctviz.widget.ensemble")]  # fmt: skip
+    w.color_by = next(m for m in w.metrics if m != w.color_by)
+    with pytest.raises(Exception, match=r"where filters the profiles of a cctviz\.Ensemble"):
+        w.where = "jobsize = 64"
+    w.data = ens
+    assert w._ens is not None and len(w.profiles_selected) == 12
 
 
 def test_what_the_parts_share_is_declared_once() -> None:
@@ -61,7 +95,7 @@ def _fill(w: Any) -> None:
     """Work out what the parts keep: ids of names, the pane's merged trees, modules."""
     w.select("a")
     w.callers("a")
-    w._where([0])
+    w._table_pane._where([0])
     assert w._derived.resolver is not None and w._derived.merged and w._derived.where_read
 
 
@@ -92,7 +126,7 @@ def test_swapped_data_answers_from_the_new_table_even_with_an_old_tables_id() ->
     _fill(w)
     old = w._derived.merged[None]
     w._use(w._data, w._make_table(literal(["root", "x", "y", "z"])))
-    rows = w._rows({"type": "rows", "mode": "contexts", "node": None})
+    rows = w._table_pane._rows({"type": "rows", "mode": "contexts", "node": None})
     assert rows["label"] == ["root"] and w._derived.merged[None] is not old
 
 

@@ -61,9 +61,9 @@ def test_a_forged_picture_is_refused_before_it_is_decoded(
 ) -> None:
     pytest.importorskip("PIL")
     messages = sent(w, monkeypatch)
-    before = w._static_png
+    before = w._static.png
     w._on_message(w, {"type": "snapshot", "png": png, "width": width, "height": 4000}, [])
-    assert w._static_png == before  # the last good picture stays
+    assert w._static.png == before  # the last good picture stays
     assert len(w.front_end_errors) == 1
     assert w.front_end_errors[0].startswith("snapshot: Python refused the view's picture: ")
     assert why in w.front_end_errors[0]

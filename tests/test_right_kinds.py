@@ -24,8 +24,8 @@ import cctviz
 from cctviz.adapters.derived import SUFFIX
 from cctviz.core.judge import too_small
 from cctviz.core.markdown import text
-from cctviz.widget import strip_payload as strip
-from cctviz.widget.strip_payload import METRIC
+from cctviz.widget.ensemble import strip_payload as strip
+from cctviz.widget.ensemble.strip_payload import METRIC
 
 from .conftest import load
 from .profiles import CPI_IN_A_FRESH_PROCESS, REPO, data_root, readable, require

@@ -134,7 +134,7 @@ def test_in_a_live_front_end_the_view_sends_the_picture(
         (None, 300, 200),
     ):
         assert snapshot(w, *bad) == []
-    assert w._static_png == (stored, 300, 200)
+    assert w._static.png == (stored, 300, 200)
     # a picture displayed again shows the latest picture at once
     _, again = displayed(w)
     assert again.data["image/png"] == stored and again.transient["display_id"] == display_id

@@ -18,7 +18,7 @@ import cctviz
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from cctviz.widget import trend_payload
+from cctviz.widget.ensemble import trend_payload
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def test_the_pane_shows_the_root_then_the_selected_node_with_its_children(ens: A
     assert w._trend["series"][0]["id"] == node
     assert sorted(s["id"] for s in w._trend["series"][1:]) == sorted(deeper)
     _check_series(w, _expected(ens, w, node, "launchdate"), "launchdate")
-    assert w._trend_node() == node
+    assert w._ens.trend._trend_node() == node
     w.selection = ()
     assert w._trend["path"][-1]["id"] == root
 
@@ -228,7 +228,7 @@ def test_other_data_without_the_axis_gets_a_varying_number_axis(ens: Any, tmp_pa
 
 
 def test_the_axes_offered_put_what_makes_a_trend_first() -> None:
-    from cctviz.widget.trend_payload import axes
+    from cctviz.widget.ensemble.trend_payload import axes
 
     n = 30
     profiles = pd.DataFrame(

@@ -22,8 +22,8 @@ pytest.importorskip("scipy")
 
 from cctviz.ensemble.analysis import changes
 from cctviz.ensemble.synthetic import Change
-from cctviz.widget.changes import change_metric_name
 from cctviz.widget.compare_view import Compare
+from cctviz.widget.ensemble.changes import change_metric_name
 
 SLOWER, FASTER = 28, 20  # synthetic node indices (pre-order of the store's tree) with big costs
 METRIC = change_metric_name("time (inc)")  # the changes of an inclusive colour: with their causes

@@ -1,6 +1,6 @@
 """The anywidget classes of cctviz."""
 
-from . import explain  # noqa: F401  (registers the compare view of a change's explanation)
 from .cct import CCT, show
+from .ensemble import explain  # noqa: F401  (registers the compare view of a change's explanation)
 
 __all__ = ["CCT", "show"]

@@ -1,38 +1,48 @@
 """``CCT``: the calling context tree widget, and ``show``.
 
-``CCT`` is its parts (each derives from ``part.WidgetPart``, which holds the synced traits, built
-from ``cctviz/contract.json`` by ``traits.py``, and the data): scripting (``select``, ``focus``,
-...) in ``scripting.py``, the table pane in ``table_pane.py``, reducers in ``reducers.py``, what
-is sent to the browser and its requests for more in ``lod_bridge.py``, the search in
-``search.py``, figures in ``figures.py``, the notebook's static picture in
-``static_picture.py``, an ensemble's strip and changes in ``profile_strip.py`` and
-``changes.py``, the page's messages in ``messages.py``; ``to_code`` in ``code.py``. Here:
-building it and swapping its data.
+``CCT`` is made of a few bases and the parts it owns. Its bases (each derives from
+``part.WidgetPart``, which holds the synced traits, built from ``cctviz/contract.json`` by
+``traits.py``, and the data) are what every view is: scripting (``select``, ``focus``, ...) in
+``scripting.py``, the table under the reducers in ``reducers.py``, what is sent to the browser
+and its requests for more in ``lod_bridge.py``, figures of the view as shown in ``figures.py``,
+the page's messages in ``messages.py``. The parts it owns (``owned.py``: objects with their own
+state, reacting to the view's traits and messages) are what a view has: the search
+(``search.py``), the table pane (``table_pane.py``), the notebook's static picture
+(``static_picture.py``) and, on an ensemble's view only, its strip, changes and trend pane
+(``ensemble_parts.py``). Here: building it, swapping its data, and the parts' members users
+call; ``to_code`` in ``code.py``.
 """
 
 from __future__ import annotations
 
 import difflib
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import traitlets as t
 
 from ..core import progress
 from ..view.lod import DEFAULT_BUDGET
 from . import bundle, code
-from .changes import Changes
+from .ensemble.parts import CLASSES as ENSEMBLE_PARTS
+from .ensemble.parts import NO_CHANGES, EnsembleParts, only_for_ensembles
+from .figures import Figures
 from .messages import MessageRouter
-from .reducers import STAGES, is_ensemble
+from .owned import OwnedPart
+from .reducers import STAGES, Reducers, is_ensemble
 from .scripting import Scripting
 from .search import Search
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
-from .trend_pane import TrendPane
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
 
-class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, MessageRouter):
+class CCT(Scripting, Reducers, Figures, MessageRouter):
     """An interactive, bivariate calling context tree of a Hatchet GraphFrame or Thicket.
 
     Node colour shows ``color_by``, node area shows ``size_by``. Clicking a node selects it
@@ -101,11 +111,15 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
                 f"every node; got {budget!r}"
             )
         self._budget = budget
+        self._search, self._table_pane = Search(self), TablePane(self)
+        self._static = StaticPicture(self)
+        for part in (self._search, self._table_pane, self._static):
+            part.bind()
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
         # a big profile takes seconds: progress shows, and an interrupt leaves no widget open
         try:
             with progress.work(f"reading the {type(data).__name__}", STAGES):
-                self._start_ensemble(data)  # profile_strip.py
+                self._start_ensemble(data)
                 self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
                 progress.stage("choosing what to draw")
                 self._lod = self._level_of_detail(self._table)
@@ -120,8 +134,7 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
                     size_by=size_by if size_by is not None else default_size,
                     **kwargs,
                 )
-                self._first_strip()
-                self._first_trend()  # trend_pane.py
+                self._first_panes()
                 self._start_messages()  # every message from the page goes to its part
                 if state is not None:
                     progress.stage("applying the saved view")
@@ -148,11 +161,124 @@ class CCT(Scripting, Search, TablePane, Changes, TrendPane, StaticPicture, Messa
                 self.where = ""  # ...the filter goes: the new data is shown whole
                 self._start_ensemble(data)
                 self._swap(data)  # reducers.py
-                self._first_strip()
-                self._first_trend()
+                self._first_panes()
         except BaseException:  # interrupted: the ensemble state of the data still shown
             self._start_ensemble(self._data)
             raise
+
+    # -- the parts ---------------------------------------------------------------------------
+    PARTS: ClassVar[tuple[type[OwnedPart], ...]] = (
+        Search,
+        TablePane,
+        StaticPicture,
+        *ENSEMBLE_PARTS,
+    )
+    """The classes of the parts a view may own (the router knows their messages)."""
+
+    def _parts(self) -> list[Any]:
+        ensemble = self._ens.all() if self._ens is not None else ()
+        return [self._search, self._table_pane, self._static, *ensemble]
+
+    def _start_ensemble(self, data: Any) -> None:
+        """The ensemble's parts for ``data`` (before its table is built): made for an
+        Ensemble, dropped for other data."""
+        if self._ens is not None:
+            self._ens.drop()
+            self._ens = None
+        self._ensemble = data if is_ensemble(data) else None
+        if self._ensemble is not None:
+            self._ens = EnsembleParts.of(self, self._ensemble)
+
+    def _first_panes(self) -> None:
+        """An ensemble's strip and trend pane (after the traits exist); none for one profile."""
+        if self._ens is not None:
+            self._ens.first()
+            return
+        with self.hold_trait_notifications():
+            self.strip_x = self.strip_y = self.trend_by = ""
+            self._strip, self._trend = {}, {}
+
+    @t.validate("where", "strip_x", "strip_y", "trend_by", "table_mode")
+    def _for_ensembles(self, proposal: t.Bunch) -> str:
+        """A view of one profile refuses what only an ensemble's takes (an ensemble's parts
+        check ``where``, the strip's axes and ``trend_by`` in its view)."""
+        return only_for_ensembles(proposal["trait"].name, proposal["value"], self._ens is not None)
+
+    def _encode(self) -> dict[str, Any]:
+        payload = super()._encode()
+        return self._ens.changes.amend(payload) if self._ens is not None else payload
+
+    def _ipython_display_(self) -> None:
+        self._static.show_in_cell()
+
+    # -- what users call of the parts ----------------------------------------------------------
+    @property
+    def search_matches(self) -> list[int]:
+        """Ids of the nodes whose names match ``search`` (with ``search_regex``/``search_case``),
+        in tree order."""
+        return self._search.search_matches
+
+    def search_step(self, step: int = 1) -> int | None:
+        """Step to the next (``step=1``) or previous (``-1``) search match, as ▶ ◀ (Enter,
+        Shift+Enter) do: after the match the last step went to, wrapping around, among the
+        matches inside the focus and the visible roots. Its collapsed ancestors open (an
+        ordinary change of ``collapsed``), the view moves its cursor to it and brings it into
+        view. Returns its id; None when nothing matches."""
+        return self._search.search_step(step)
+
+    def search_show_all(self) -> int:
+        """Open the collapsed ancestors of every search match inside the focus and the visible
+        roots (under level of detail: of the first ``MAX_LOADED_MATCHES``, which are loaded),
+        as the search box's "all" does. Returns how many more nodes the view draws."""
+        return self._search.search_show_all()
+
+    def callers(self, function: str, depth: int | None = None) -> pd.DataFrame:
+        """The callers of ``function`` merged by name (the upper half of the sandwich): one row
+        per call path up from it, ``path`` = (function, its caller, the caller's caller, ...),
+        every metric summed over the contexts of ``function`` on that path (inclusive ones once
+        under recursion), ``contexts`` and their ``ids``. Limited to the focused subtree."""
+        return self._table_pane.callers(function, depth)
+
+    def callees(self, function: str, depth: int | None = None) -> pd.DataFrame:
+        """What ``function`` calls, merged across all its contexts (the lower half of the
+        sandwich): one row per call path down from it (from its outermost occurrence on each
+        path), ``path`` = (function, callee, ...), every metric summed, ``contexts``, ``ids``."""
+        return self._table_pane.callees(function, depth)
+
+    @property
+    def profiles_selected(self) -> pd.DataFrame:
+        """The profiles the tree is reduced over (those passing ``where``; all of the ensemble
+        when it is ''), one row each with its metadata, as ``ens.profiles``."""
+        if self._ens is None:
+            raise ValueError("profiles_selected is for a widget of a cctviz.Ensemble")
+        return self._ens.strip.profiles_selected
+
+    @property
+    def changes(self) -> pd.DataFrame:
+        """The changes of level along the runs of the profiles shown (``where``), one row per
+        (node, change), largest effect first: ``Ensemble.regressions`` of the colour metric (an
+        exclusive one: each node's own changes; an inclusive one: also on the path down to
+        where they happened) by the launch date (else the run), plus ``node``, the node's id in
+        this tree (-1: not in it). Found when first read (seconds on a big store), then kept
+        until ``where`` or the metric changes. Read-only."""
+        if self._ens is None:
+            raise TypeError(NO_CHANGES)
+        return self._ens.changes.changes
+
+    @property
+    def explained(self) -> Any:
+        """The compare view last opened on a change (``explain``, or "compare runs" in the
+        Changes tab), or None. One the page opened is closed when the page opens the next (the
+        view shows one at a time; each holds two runs' trees)."""
+        return self._ens.changes.explained if self._ens is not None else None
+
+    def explain(self, change: Any) -> Any:
+        """The compare view (``cctviz.compare``) of the run just before ``change`` and the run
+        where its new level starts, aligned by call path, focused on the changed node: ``change``
+        is a row of ``w.changes`` or its position there. Kept in ``w.explained``."""
+        if self._ens is None:
+            raise TypeError(NO_CHANGES)
+        return self._ens.changes.explain(change)
 
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``

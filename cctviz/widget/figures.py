@@ -1,22 +1,63 @@
-"""Figures of the view: what one needs, copied out of the widget (``snapshot``), and the SVG,
-PDF or PNG drawn from it by the widget's renderer in headless Chromium (``cctviz.figure``)."""
+"""Figures of the view as shown: what one needs, copied out of the widget (``snapshot``), and the
+SVG, PDF or PNG drawn from it by the widget's renderer in headless Chromium (``cctviz.figure``).
+
+What the view shows on screen, as Python knows it — the drawing's size and the zoom the user
+set — comes in the front end's ``screen`` messages (not traits: a pan or a zoom must not look
+like a change of state to hosts that re-run dependent cells, such as marimo), and is dropped
+when Python draws another structure."""
 
 from __future__ import annotations
 
+import math
 import pathlib
 from typing import Any
+
+import traitlets as t
 
 from ..core import progress
 from ..core.contract import VIEW_TRAITS
 from ..figure.of_view import figure_of, stages
 from ..figure.render import figure_format
 from ..figure.snapshot import ViewSnapshot
-from .screen import ScreenState
+from .part import Message, WidgetPart, handles
+
+STRUCTURE_TRAITS = tuple(spec.trait for spec in VIEW_TRAITS if spec.redraw == "structure")
+"""View traits whose change draws another tree (the view fits it again)."""
 
 
-class Figures(ScreenState):
-    """The figures part of ``CCT``: ``snapshot``, ``to_svg`` and ``save`` (a figure of the view
-    as shown reads what is on screen: ``ScreenState``)."""
+class Figures(WidgetPart):
+    """The figures part of ``CCT``: ``snapshot``, ``to_svg`` and ``save`` of the view as shown
+    (its size and zoom on screen, from the view's ``screen`` messages)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        #: the drawing's size on screen in CSS pixels; (0, 0) if it was never drawn
+        self._stage_size: tuple[int, int] = (0, 0)
+        #: the zoom and pan (x, y, k) the user set; None: fitted
+        self._view_transform: tuple[float, float, float] | None = None
+        super().__init__(**kwargs)
+
+    @handles("screen")
+    def _on_screen(self, content: Message) -> None:
+        """The view's report of what is on screen (its size, the zoom the user set); anything
+        that is not a size or a zoom is ignored."""
+        size = content.get("size")
+        if isinstance(size, list) and len(size) == 2 and all(_whole(v) and v > 0 for v in size):
+            self._stage_size = (int(size[0]), int(size[1]))
+        if "transform" in content:
+            zoom = content["transform"]
+            if zoom is None:
+                self._view_transform = None
+            elif isinstance(zoom, list) and len(zoom) == 3 and all(_finite(v) for v in zoom):
+                self._view_transform = (float(zoom[0]), float(zoom[1]), float(zoom[2]))
+
+    @t.observe(*STRUCTURE_TRAITS)
+    def _refit(self, change: t.Bunch) -> None:
+        # A new structure set from Python is drawn fitted (the view keeps a zoom only around a
+        # node the user acted on), so a figure made right after it, in the same cell, must not
+        # use the zoom the view reported for the old picture. Changes that came from the view
+        # itself (ipywidgets holds their names in its property lock) keep what the view reports.
+        if change["name"] not in getattr(self, "_property_lock", {}):
+            self._view_transform = None
 
     def renderer_state(self) -> dict[str, Any]:
         """The view state in the front end's terms (what the renderer draws)."""
@@ -50,7 +91,7 @@ class Figures(ScreenState):
         """A view of an Ensemble: the store, the filter and the profiles, for the figure."""
         if self._ensemble is None:
             return None
-        from .strip_payload import provenance
+        from .ensemble.strip_payload import provenance
 
         return provenance(self._ensemble, self.where, self._data, self._store_version)
 
@@ -78,3 +119,11 @@ class Figures(ScreenState):
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

@@ -1,14 +1,15 @@
-"""``WidgetPart``: what every part of ``CCT`` shares, declared once.
+"""``WidgetPart``: what every base of ``CCT`` shares, declared once.
 
-``CCT`` is made of parts, one concept each (scripting, the table pane, level of detail, the
-screen, figures, the static picture, front-end errors, the message router, reducers). They all
-derive from ``WidgetPart``, which holds what they read in common: the synced traits (built from
-``cctviz/contract.json``), the data and its node table, the level of detail, the view tree's
-name, and what the parts work out from the table and keep (``Derived``). The table changes in one
-place, ``_use``, which drops all of that at once.
+``CCT``'s bases, one concept each (scripting, reducers, level of detail, figures, the page's
+messages), derive from ``WidgetPart``, which holds what they and the parts the view owns
+(``owned.py``) read in common: the synced traits (built from ``cctviz/contract.json``), the data
+and its node table, the level of detail, the view tree's name, and what is worked out from the
+table and kept (``Derived``). The table changes in one place, ``_use``, which drops all of that
+at once.
 
-A part answers a message kind of the contract by marking a method with ``handles(kind)``; the
-message router (``messages.py``) sends each message to the one method that handles its kind.
+A base or an owned part answers a message kind of the contract by marking a method with
+``handles(kind)``; the message router (``messages.py``) sends each message to the one method that
+handles its kind.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .size_reducer import defaults_with
 
 if TYPE_CHECKING:
     from ..ensemble.ensemble import Ensemble
+    from .ensemble.parts import EnsembleParts
 
 Message = dict[str, Any]
 """A message from the front end, as the router passes it on: a dict whose ``type`` is a kind
@@ -127,7 +129,10 @@ class WidgetPart(bundle.PackedWidget):
     """The GraphFrame or Thicket shown (for an Ensemble: the sub-ensemble ``where`` selects)."""
     _ensemble: Ensemble | None = None
     """The Ensemble the widget was given, whose profiles its strip draws (``where`` filters it:
-    ``profile_strip.py``); None for a GraphFrame or Thicket."""
+    ``ensemble/strip.py``); None for a GraphFrame or Thicket."""
+    _ens: EnsembleParts | None = None
+    """An ensemble's parts of the view (its strip, changes and trend pane), None for a
+    GraphFrame or Thicket (``ensemble_parts.py``)."""
     _store_version: int | None = None
     """The version of the ensemble's store that the drawn numbers were reduced from."""
     _table: NodeTable

@@ -63,13 +63,16 @@ class Reducers(LevelOfDetailBridge):
         kinds = self._metric_kinds
         if is_ensemble(data):
             from ..ensemble.analysis.graphframe import PROFILES
-            from .ensemble_table import ensemble_table
+            from .ensemble.table import ensemble_table
 
             # reduced by the engine; the tooltip says so and asks for a node's spread
             kinds = {PROFILES: "max", **(kinds or {})}
             # the store's version the numbers come from: figures and describe() record it
             self._store_version = data.version
-            return ensemble_table(data, reducer, effective(size_reducer, reducer), kinds)
+            table = ensemble_table(data, reducer, effective(size_reducer, reducer), kinds)
+            ens = self._ens
+            # the changes already found for these profiles stay drawn
+            return ens.changes.keep_found(data, table) if ens is not None else table
         size = effective(size_reducer, reducer)
         return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
 
@@ -77,6 +80,10 @@ class Reducers(LevelOfDetailBridge):
         """Show ``data`` (a GraphFrame, Thicket or Ensemble) in place of what is shown, keeping
         the view state that still applies (metrics it has, nodes with the same call paths)."""
         saved = self.view_state
+        # coloured by the old change metric, the view goes back to the usual palette (the new
+        # profiles' changes come when the view asks for them)
+        old = self._table.change_metric
+        by_change = old is not None and self.color_by == old
         table = self._make_table(data)
         with self.hold_trait_notifications():
             # empty the node-id traits first: they are validated against the new table
@@ -96,6 +103,8 @@ class Reducers(LevelOfDetailBridge):
             progress.stage("sending to the view")
             self._payload = self._encode()
         self._apply_state(saved)
+        if by_change and self.color_by != self._table.change_metric and self.palette == "rdbu":
+            self.palette = "auto"
 
     @property
     def metric_kinds(self) -> pd.DataFrame:

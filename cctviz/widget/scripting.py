@@ -128,12 +128,8 @@ class Scripting(WidgetPart):
         an ensemble's profiles), an ensemble's changes along its runs, what is selected."""
         from ..view.describe import describe
 
-        ensemble = getattr(self, "_ensemble", None) is not None
-        changes = None
-        if ensemble:
-            part: Any = self  # the Changes part of CCT
-            key = part._changes_key()
-            changes = (key[2], part.changes, part._within(key))
+        ensemble = self._ens is not None
+        changes = self._ens.changes.in_words() if self._ens is not None else None
         return Markdown(
             describe(
                 self._table,

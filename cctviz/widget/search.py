@@ -19,68 +19,67 @@ import traitlets as t
 
 from ..core.contract import MESSAGES
 from .code import drawn_ids
-from .lod_bridge import MAX_LOADED_MATCHES, LevelOfDetailBridge
+from .lod_bridge import MAX_LOADED_MATCHES
+from .owned import OwnedPart
 from .part import Message, handles
 
 SHOW_MATCH = "show_match"
 assert SHOW_MATCH in MESSAGES  # the contract declares it
 
 
-class Search(LevelOfDetailBridge):
-    """The search part of ``CCT`` (see the module's doc)."""
+class Search(OwnedPart):
+    """The search part of a view (see the module's doc); the view's ``search_matches``,
+    ``search_step`` and ``search_show_all`` are its."""
 
     _search_at: int | None = None
     """The match the last step went to (None: none yet, or the search changed)."""
 
     @property
     def search_matches(self) -> list[int]:
-        """Ids of the nodes whose names match ``search`` (with ``search_regex``/``search_case``),
-        in tree order."""
-        if not self.search:
+        """The view's ``search_matches`` (see ``CCT.search_matches``)."""
+        if not self.view.search:
             return []
-        flags = 0 if self.search_case else re.IGNORECASE
-        pattern = self.search if self.search_regex else re.escape(self.search)
+        flags = 0 if self.view.search_case else re.IGNORECASE
+        pattern = self.view.search if self.view.search_regex else re.escape(self.view.search)
         test = re.compile(pattern, flags).search
         # each distinct name is tested once: a million nodes share far fewer names
-        hits = [code for code, name in enumerate(self._table.names) if test(name)]
-        matches: list[int] = np.flatnonzero(np.isin(self._table.name_code, hits)).tolist()
+        hits = [code for code, name in enumerate(self.view._table.names) if test(name)]
+        matches: list[int] = np.flatnonzero(np.isin(self.view._table.name_code, hits)).tolist()
         return matches
 
     def search_step(self, step: int = 1) -> int | None:
-        """Step to the next (``step=1``) or previous (``-1``) search match, as ▶ ◀ (Enter,
-        Shift+Enter) do: after the match the last step went to, wrapping around, among the
-        matches inside the focus and the visible roots. Its collapsed ancestors open (an
-        ordinary change of ``collapsed``), the view moves its cursor to it and brings it into
-        view. Returns its id; None when nothing matches."""
+        """The view's ``search_step`` (see ``CCT.search_step``)."""
         if step not in (1, -1):
             raise ValueError(f"search_step takes 1 (next) or -1 (previous); got {step!r}")
         node = self._next_match(self._search_at, step)
         if node is None:
             return None
         self._search_at = node
-        self._reveal([node])
-        self.collapsed = self._open_ancestors([node])
-        self.send({"type": SHOW_MATCH, "node": node})
+        self.view._reveal([node])
+        self.view.collapsed = self._open_ancestors([node])
+        self.view.send({"type": SHOW_MATCH, "node": node})
         return node
 
     def search_show_all(self) -> int:
-        """Open the collapsed ancestors of every search match inside the focus and the visible
-        roots (under level of detail: of the first ``MAX_LOADED_MATCHES``, which are loaded),
-        as the search box's "all" does. Returns how many more nodes the view draws."""
+        """The view's ``search_show_all`` (see ``CCT.search_show_all``)."""
         matches = self._matches_in_view()[:MAX_LOADED_MATCHES]
-        self._reveal(matches)
-        before = len(drawn_ids(self))
-        self.collapsed = self._open_ancestors(matches)
-        return len(drawn_ids(self)) - before
+        self.view._reveal(matches)
+        before = len(drawn_ids(self.view))
+        self.view.collapsed = self._open_ancestors(matches)
+        return len(drawn_ids(self.view)) - before
 
     # -- the parts ----------------------------------------------------------------------------
     def _matches_in_view(self) -> list[int]:
         """Matches inside the focus and the visible roots (others no collapse change shows)."""
         matches = self.search_matches
-        if self.focused is None and self.visible_roots is None:
+        if self.view.focused is None and self.view.visible_roots is None:
             return matches
-        parent = self._table.parent
-        tops = {self.focused} if self.focused is not None else set(self.visible_roots or ())
+        parent = self.view._table.parent
+        tops = (
+            {self.view.focused}
+            if self.view.focused is not None
+            else set(self.view.visible_roots or ())
+        )
 
         def inside(node: int) -> bool:
             j = node
@@ -105,21 +104,21 @@ class Search(LevelOfDetailBridge):
 
     def _open_ancestors(self, nodes: list[int]) -> tuple[int, ...]:
         """``collapsed`` without the ancestors of ``nodes``."""
-        parent = self._table.parent
+        parent = self.view._table.parent
         ancestors: set[int] = set()
         for node in nodes:
             j = int(parent[node])
             while j >= 0 and j not in ancestors:
                 ancestors.add(j)
                 j = int(parent[j])
-        return tuple(c for c in self.collapsed if c not in ancestors)
+        return tuple(c for c in self.view.collapsed if c not in ancestors)
 
     # -- checks and effects -------------------------------------------------------------------
     @t.validate("search", "search_regex", "search_case")
     def _valid_search(self, proposal: t.Bunch) -> Any:
         name, value = proposal["trait"].name, proposal["value"]
-        pattern = value if name == "search" else self.search
-        regex = value if name == "search_regex" else self.search_regex
+        pattern = value if name == "search" else self.view.search
+        regex = value if name == "search_regex" else self.view.search_regex
         if regex and pattern:
             try:
                 re.compile(pattern)
@@ -135,12 +134,12 @@ class Search(LevelOfDetailBridge):
         # a new search opens nothing and loads nothing; under level of detail the page counts
         # the matches it has not got from Python's count, which names the search it counted
         self._search_at = None
-        if self._lod is None:
+        if self.view._lod is None:
             return
-        self._search_count = {
-            "search": self.search,
-            "regex": self.search_regex,
-            "case": self.search_case,
+        self.view._search_count = {
+            "search": self.view.search,
+            "regex": self.view.search_regex,
+            "case": self.view.search_case,
             "count": len(self.search_matches),
         }
 
@@ -157,9 +156,9 @@ class Search(LevelOfDetailBridge):
             )
         if step == 0:
             return {
-                "loaded": self._reveal(self._matches_in_view()[:MAX_LOADED_MATCHES]),
+                "loaded": self.view._reveal(self._matches_in_view()[:MAX_LOADED_MATCHES]),
                 "match": -1,
             }
         match = self._next_match(None if node < 0 else node, step)
-        loaded = self._reveal([match]) if match is not None else 0
+        loaded = self.view._reveal([match]) if match is not None else 0
         return {"loaded": loaded, "match": -1 if match is None else match}

@@ -34,8 +34,7 @@ import warnings
 import weakref
 from typing import Any, TypeGuard
 
-from .figures import Figures
-from .front_end_errors import FrontEndErrors
+from .owned import OwnedPart
 from .part import Message, handles
 
 ENV = "CCTVIZ_STATIC_PICTURE"
@@ -93,23 +92,23 @@ def _shell() -> Any:
     return get_ipython()
 
 
-class StaticPicture(Figures, FrontEndErrors):
-    """The static-picture part of ``CCT`` (IPython calls ``_ipython_display_``): the view's
-    picture of itself, or one the kernel draws (``Figures``); one it refuses is said
-    (``FrontEndErrors``)."""
+class StaticPicture(OwnedPart):
+    """The static-picture part of a view (the view's ``_ipython_display_`` calls
+    ``show_in_cell``): the view's picture of itself, or one the kernel draws (the view's
+    figures); one it refuses is said in the view and in its ``front_end_errors``."""
 
-    _static_id: str | None = None
-    _static_png: tuple[str, int, int] | None = None  # base64 PNG, width, height (CSS pixels)
-    _static_note: str = ""
-    _static_drawn_for: str | None = None  # the view the kernel's picture shows
-    _static_plain = False  # the picture's output has no HTML (JupyterLab, Notebook 7)
+    display_id: str | None = None
+    png: tuple[str, int, int] | None = None  # base64 PNG, width, height (CSS pixels)
+    note: str = ""
+    drawn_for: str | None = None  # the view the kernel's picture shows
+    plain = False  # the picture's output has no HTML (JupyterLab, Notebook 7)
 
-    def _ipython_display_(self) -> None:
+    def show_in_cell(self) -> None:
         from IPython.display import display
 
-        bundle = self._repr_mimebundle_()
+        bundle = self.view._repr_mimebundle_()
         if bundle is None:  # a closed widget
-            display(repr(self))  # type: ignore[no-untyped-call]
+            display(repr(self.view))  # type: ignore[no-untyped-call]
             return
         # anywidget gives (data, metadata), ipywidgets data alone
         view, view_metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
@@ -117,33 +116,33 @@ class StaticPicture(Figures, FrontEndErrors):
         kernel = mode == "kernel" or (mode == "auto" and host is None)
         # JupyterLab and Notebook 7 get the picture without HTML: an HTML output makes JupyterLab
         # load MathJax (16 scripts, ~100 ms) while the view draws its first picture
-        self._static_plain = not kernel and host == "Jupyter Server"
-        self._static_follows = mode != "off"  # the view marks itself: its stylesheet hides it
+        self.plain = not kernel and host == "Jupyter Server"
+        self.view._static_follows = mode != "off"  # the view marks itself: its stylesheet hides it
         display(view, raw=True, metadata=view_metadata)  # type: ignore[no-untyped-call]
         if mode == "off":
             return
         if kernel:
-            self._draw_in_kernel()
+            self.draw_in_kernel()
             _watch(self)
-        if self._static_id is None:
-            self._static_id = f"cctviz-{uuid.uuid4().hex}"
-        data, metadata = self._static_bundle()
-        display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
+        if self.display_id is None:
+            self.display_id = f"cctviz-{uuid.uuid4().hex}"
+        data, metadata = self.bundle()
+        display(data, raw=True, metadata=metadata, display_id=self.display_id)  # type: ignore[no-untyped-call]
 
-    def _static_bundle(self) -> tuple[dict[str, str], dict[str, Any]]:
+    def bundle(self) -> tuple[dict[str, str], dict[str, Any]]:
         """The picture's output: HTML (the class the widget's stylesheet hides) and PNG."""
-        label = f"cctviz: {self!r}"
-        if self._static_png is None:
+        label = f"cctviz: {self.view!r}"
+        if self.png is None:
             # seen only where the widget's stylesheet is not loaded: the view is not running
-            note = self._static_note or no_view_note(live_host())
+            note = self.note or no_view_note(live_host())
             text = f"{label}\n{note}"
-            if self._static_plain:
+            if self.plain:
                 return {"text/plain": text}, {}
             markup = f'<div class="{CSS_CLASS}"><pre>{html.escape(text)}</pre></div>'
             return {"text/html": markup, "text/plain": text}, {}
-        png, width, height = self._static_png
+        png, width, height = self.png
         size = {"image/png": {"width": width, "height": height}}
-        if self._static_plain:
+        if self.plain:
             return {"image/png": png, "text/plain": label}, size
         markup = (
             f'<div class="{CSS_CLASS}"><img src="data:image/png;base64,{png}" '
@@ -151,14 +150,14 @@ class StaticPicture(Figures, FrontEndErrors):
         )
         return {"text/html": markup, "image/png": png, "text/plain": label}, size
 
-    def _show_static(self) -> None:
+    def show(self) -> None:
         """Put the current picture into the displayed outputs (all of them: one display id)."""
-        if self._static_id is None:
+        if self.display_id is None:
             return
         from IPython.display import update_display
 
-        data, metadata = self._static_bundle()
-        update_display(data, raw=True, metadata=metadata, display_id=self._static_id)  # type: ignore[no-untyped-call]
+        data, metadata = self.bundle()
+        update_display(data, raw=True, metadata=metadata, display_id=self.display_id)  # type: ignore[no-untyped-call]
 
     @handles("snapshot")
     def _on_snapshot(self, content: Message) -> None:
@@ -170,27 +169,27 @@ class StaticPicture(Figures, FrontEndErrors):
         picture = None if why else _compact(_png_bytes(png))
         if picture is None or not (_size(width) and _size(height)):
             why = why or "its data is not an image"
-            self._refuse("snapshot", f"Python refused the view's picture: {why}")
+            self.view._refuse("snapshot", f"Python refused the view's picture: {why}")
             return
-        self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
-        self._show_static()
+        self.png = (base64.b64encode(picture).decode("ascii"), width, height)
+        self.show()
 
-    def _draw_in_kernel(self) -> None:
+    def draw_in_kernel(self) -> None:
         """Draw the picture here, with the figure pipeline; if that cannot run, say why."""
         from ..figure.browser import BrowserUnavailableError
         from ..figure.of_view import figure_of
 
-        key = self._static_key()
-        if key == self._static_drawn_for:
+        key = self.key()
+        if key == self.drawn_for:
             return
-        self._static_drawn_for = key
+        self.drawn_for = key
         try:
-            figure = figure_of(self.snapshot(), dpi=KERNEL_DPI)
+            figure = figure_of(self.view.snapshot(), dpi=KERNEL_DPI)
             raw = figure.png()
             picture = _compact(raw) or raw
         except (ImportError, BrowserUnavailableError) as error:
-            self._static_png = None
-            self._static_note = (
+            self.png = None
+            self.note = (
                 f"No picture of this view: {error}. An executed notebook (nbconvert --execute, "
                 "papermill) gets the picture of each view from the kernel, which draws it with "
                 "Chromium: pip install 'cctviz[export]' and then `playwright install chromium` "
@@ -200,19 +199,19 @@ class StaticPicture(Figures, FrontEndErrors):
             )
             return
         width, height = round(figure.options.width.px), round(figure.options.height.px)
-        self._static_png = (base64.b64encode(picture).decode("ascii"), width, height)
+        self.png = (base64.b64encode(picture).decode("ascii"), width, height)
 
-    def _static_key(self) -> str:
+    def key(self) -> str:
         """What the kernel's picture depends on: the data and what the renderer draws (node ids,
         cheap to compare; ``view_state`` would key every node by call path)."""
         state = {
-            "tree": self._tree,
-            "reducer": self._table.reducer,
-            "loaded": len(self.loaded),
-            "view": self.renderer_state(),
-            "selection": self.selection,
-            "height": self.height,
-            "units": dict(self.units),
+            "tree": self.view._tree,
+            "reducer": self.view._table.reducer,
+            "loaded": len(self.view.loaded),
+            "view": self.view.renderer_state(),
+            "selection": self.view.selection,
+            "height": self.view.height,
+            "units": dict(self.view.units),
         }
         return json.dumps(state, sort_keys=True, default=str)
 
@@ -234,13 +233,13 @@ def _watch(view: StaticPicture) -> None:
 
 def _refresh(*_args: Any) -> None:
     for view in list(_kernel_views):
-        if getattr(view, "comm", None) is None:  # closed
+        if getattr(view.view, "comm", None) is None:  # closed
             _kernel_views.discard(view)
             continue
-        before = view._static_png
-        view._draw_in_kernel()
-        if view._static_png != before:
-            view._show_static()
+        before = view.png
+        view.draw_in_kernel()
+        if view.png != before:
+            view.show()
 
 
 def _compact(png: bytes | None) -> bytes | None:

@@ -13,29 +13,25 @@ import traitlets as t
 
 from ..analysis.lexical import function_names, lexical
 from ..analysis.merged import MergedTrees, merged_frame
+from .owned import OwnedPart
 from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
-from .part import Message, WidgetPart, handles
+from .part import Message, handles
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-class TablePane(WidgetPart):
-    """The table pane's part of ``CCT``: its rows, and ``callers``/``callees`` in pandas."""
+class TablePane(OwnedPart):
+    """The table pane's part of a view: its rows, and the view's ``callers``/``callees``."""
 
     # -- Python --------------------------------------------------------------------------------
     def callers(self, function: str, depth: int | None = None) -> pd.DataFrame:
-        """The callers of ``function`` merged by name (the upper half of the sandwich): one row
-        per call path up from it, ``path`` = (function, its caller, the caller's caller, ...),
-        every metric summed over the contexts of ``function`` on that path (inclusive ones once
-        under recursion), ``contexts`` and their ``ids``. Limited to the focused subtree."""
+        """The view's ``callers`` (see ``CCT.callers``)."""
         trees = self._merged()
         return merged_frame(trees, trees.function(function, "callers"), "callers", depth)
 
     def callees(self, function: str, depth: int | None = None) -> pd.DataFrame:
-        """What ``function`` calls, merged across all its contexts (the lower half of the
-        sandwich): one row per call path down from it (from its outermost occurrence on each
-        path), ``path`` = (function, callee, ...), every metric summed, ``contexts``, ``ids``."""
+        """The view's ``callees`` (see ``CCT.callees``)."""
         trees = self._merged()
         return merged_frame(trees, trees.function(function, "callees"), "callees", depth)
 
@@ -50,20 +46,22 @@ class TablePane(WidgetPart):
 
     @t.observe("sandwich")
     def _show_sandwich(self, change: t.Bunch) -> None:
-        if change["new"] and self.table_mode != "sandwich":
-            self.table_mode = "sandwich"
+        if change["new"] and self.view.table_mode != "sandwich":
+            self.view.table_mode = "sandwich"
 
     @t.observe("table_mode")
     def _sandwich_of_selection(self, change: t.Bunch) -> None:
         # the sandwich with no function named shows the selected node's function
-        if change["new"] == "sandwich" and not self.sandwich and self.selection:
+        if change["new"] == "sandwich" and not self.view.sandwich and self.view.selection:
             # a loop's or a line's function
-            owner = int(lexical(self._table).owner[self.selection[0]])
-            self.sandwich = function_names(self._table)[int(self._table.name_code[owner])]
+            owner = int(lexical(self.view._table).owner[self.view.selection[0]])
+            self.view.sandwich = function_names(self.view._table)[
+                int(self.view._table.name_code[owner])
+            ]
 
     def _function_names(self) -> list[str]:
         """The names of the functions (not of HPCToolkit's loops and lines)."""
-        table = self._table
+        table = self.view._table
         codes = np.unique(table.name_code[~lexical(table).part])
         names = function_names(table)
         return list(dict.fromkeys(names[c] for c in codes.tolist()))
@@ -71,11 +69,15 @@ class TablePane(WidgetPart):
     # -- the scope ------------------------------------------------------------------------------
     def _scope(self) -> np.ndarray | None:
         """The nodes the pane takes into account: the focused subtree, the visible roots' trees."""
-        table = self._table
-        if self.focused is None and self.visible_roots is None:
+        table = self.view._table
+        if self.view.focused is None and self.view.visible_roots is None:
             return None
         scope = np.zeros(table.size, dtype=bool)
-        starts = [self.focused] if self.focused is not None else list(self.visible_roots or ())
+        starts = (
+            [self.view.focused]
+            if self.view.focused is not None
+            else list(self.view.visible_roots or ())
+        )
         trees = self._merged_cache(None)
         for start in starts:
             scope[start : trees.end[start] + 1] = True
@@ -84,21 +86,21 @@ class TablePane(WidgetPart):
     def _merged_cache(self, key: Any) -> MergedTrees:
         """The merged trees of the current table within scope ``key`` (None: the whole tree);
         kept until the table changes (``WidgetPart._use``)."""
-        cache = self._derived.merged
+        cache = self.view._derived.merged
         if key not in cache:
             if len(cache) > 4:
                 cache.clear()
             scope = None if key is None else self._scope()
-            cache[key] = MergedTrees(self._table, scope)
+            cache[key] = MergedTrees(self.view._table, scope)
         return cache[key]
 
     def _merged(self) -> MergedTrees:
         key = (
             None
-            if self.focused is None and self.visible_roots is None
+            if self.view.focused is None and self.view.visible_roots is None
             else (
-                self.focused,
-                self.visible_roots,
+                self.view.focused,
+                self.view.visible_roots,
             )
         )
         return self._merged_cache(key)
@@ -106,9 +108,9 @@ class TablePane(WidgetPart):
     def _where(self, ids: np.ndarray) -> list[str | None]:
         """Where each node's code is: its module (or file) without the directories, from the
         node's first dataframe row; None where the profile does not say."""
-        derived = self._derived
+        derived = self.view._derived
         if not derived.where_read:
-            derived.where, derived.where_read = where_of(self._table, self._data), True
+            derived.where, derived.where_read = where_of(self.view._table, self.view._data), True
         where = derived.where
         if where is None:
             return [None] * len(ids)
@@ -116,7 +118,7 @@ class TablePane(WidgetPart):
 
     def _columns(self) -> list[str]:
         """The pane's value columns: the colour metric's exclusive and inclusive pair."""
-        metric = self._table.metric(self.color_by)
+        metric = self.view._table.metric(self.view.color_by)
         if metric.kind == "exclusive":
             return [metric.name, *([metric.partner] if metric.partner else [])]
         if metric.kind == "inclusive":
@@ -136,8 +138,8 @@ class TablePane(WidgetPart):
     def _pick_request(self, content: Message) -> dict[str, Any]:
         """Select the node ids a row stands for."""
         ids = self._pick_ids(content)
-        kept = list(self.selection) if content.get("add") else []
-        self.selection = tuple(dict.fromkeys([*kept, *ids]))
+        kept = list(self.view.selection) if content.get("add") else []
+        self.view.selection = tuple(dict.fromkeys([*kept, *ids]))
         if content.get("mode") in ("contexts", "changes") and len(ids) == 1:
             self._show_picked(ids[0])
         return {"picked": len(ids)}
@@ -147,15 +149,14 @@ class TablePane(WidgetPart):
         loaded under level of detail, its collapsed ancestors opened, the view brought to it."""
         from .search import SHOW_MATCH
 
-        part: Any = self  # the search and level-of-detail parts of CCT
-        part._reveal([node])
-        self.collapsed = part._open_ancestors([node])
-        self.send({"type": SHOW_MATCH, "node": node})
+        self.view._reveal([node])
+        self.view.collapsed = self.view._search._open_ancestors([node])
+        self.view.send({"type": SHOW_MATCH, "node": node})
 
     def _rows(self, content: Message) -> dict[str, Any]:
         req = request(content)
         columns = self._columns()
-        table, trees = self._table, self._merged()
+        table, trees = self.view._table, self._merged()
         if req.mode == "contexts":
             if req.node is None:
                 ids = np.flatnonzero(table.parent < 0) if trees.scope.all() else tops(trees)
@@ -195,7 +196,7 @@ class TablePane(WidgetPart):
         if req.mode == "contexts":
             if req.node is None:
                 raise ValueError("pick in the contexts table needs a node id")
-            check_node(self._table, req.node)
+            check_node(self.view._table, req.node)
             return [req.node]
         return pick_ids(self._merged(), req)
 
@@ -204,7 +205,7 @@ class TablePane(WidgetPart):
         ids = content.get("nodes")
         if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
             raise ValueError(f"locate needs a list of node ids; got {ids!r}")
-        table = self._table
+        table = self.view._table
         paths = []
         for i in ids[:100]:
             check_node(table, i)

@@ -1,8 +1,8 @@
 """From a change to its cause: the runs just before and just after a change found by
 ``Ensemble.regressions`` (the median of up to five runs each side, of the change's configuration)
 as two GraphFrames with their labels and the changed node's call path (``Explanation``). The
-compare view of them is the widget layer's (``cctviz.widget.explain``): this layer does not know
-the widget, so ``Ensemble.explain`` shows an explanation with the viewer that layer registers
+compare view of them is the widget layer's (``cctviz.widget.ensemble.explain``): this layer does not
+know the widget, so ``Ensemble.explain`` shows an explanation with the viewer that layer registers
 (``VIEWER``)."""
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class Explanation:
 
 
 VIEWER: list[Callable[[Explanation], Any]] = []
-"""What shows an ``Explanation`` (the compare view): registered by ``cctviz.widget.explain``,
-which ``import cctviz`` imports; empty: no viewer."""
+"""What shows an ``Explanation`` (the compare view): registered by
+``cctviz.widget.ensemble.explain``, which ``import cctviz`` imports; empty: no viewer."""
 
 
 WINDOW = 5  # runs each side of a change: the detector's shortest level (changes.MIN_SEGMENT)

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..core.table import NodeTable
-from ..ensemble.analysis.trend import trend_of
-from ..ensemble.analysis.trend_spread import spread
+from ...core.table import NodeTable
+from ...ensemble.analysis.trend import trend_of
+from ...ensemble.analysis.trend_spread import spread
 
 if TYPE_CHECKING:
-    from ..ensemble.ensemble import Ensemble
+    from ...ensemble.ensemble import Ensemble
 
 MAX_CHILDREN = 12
 """Children drawn at most (the largest by the tree's value); the pane says how many are left."""

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..ensemble.analysis.graphframe import measured
-from ..ensemble.engine.reducers import quote
+from ...ensemble.analysis.graphframe import measured
+from ...ensemble.engine.reducers import quote
 
 if TYPE_CHECKING:
-    from ..ensemble.ensemble import Ensemble
+    from ...ensemble.ensemble import Ensemble
 
 MAX_POINTS = 2000
 """Points the strip is sent at most: more profiles are sampled (the strip says so)."""

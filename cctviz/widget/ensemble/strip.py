@@ -1,8 +1,8 @@
-"""The ensemble in the widget: the profile strip beside the tree (one point per profile, axes
-``strip_x`` and ``strip_y``: ``cctviz.widget.strip_payload``), ``where`` (a SQL condition on the
-profiles' metadata that brushing the strip sets; Python's alone: the page sends a brush's
-numbers, never SQL) and the tree reduced again over the profiles that pass it,
-``profiles_selected``; a node's values over the profiles for its tooltip."""
+"""The strip of an ensemble's view, a part it owns (``owned.py``): the profile strip beside the tree
+(one point per profile, axes ``strip_x`` and ``strip_y``: ``cctviz.widget.ensemble.strip_payload``),
+``where`` (a SQL condition on the profiles' metadata that brushing the strip sets; Python's alone:
+the page sends a brush's numbers, never SQL) and the tree reduced again over the profiles that pass
+it, ``profiles_selected``; a node's values over the profiles for its tooltip."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import traitlets as t
 
-from .part import Message, handles
-from .reducers import Reducers, is_ensemble
+from ..owned import OwnedPart
+from ..part import Message, handles
 
 if TYPE_CHECKING:  # cctviz.ensemble needs the ensemble extra (pyarrow, DuckDB): imported late
+    from ...ensemble.ensemble import Ensemble
+    from ..cct import CCT
     from .strip_payload import Axis
 
 
-class ProfileStrip(Reducers):
-    """The ensemble part of ``CCT``: ``where``, the strip and what they select."""
+class Strip(OwnedPart):
+    """The strip of an ensemble's view: ``where``, the strip and what they select."""
 
     _brush: dict[str, Any] | None = None
     """The strip's brushed ranges that made ``where`` (None: ``where`` came from Python)."""
@@ -28,33 +30,24 @@ class ProfileStrip(Reducers):
     brush, the same one (set by the brush's message) keeps it."""
     _drawing = True
     """False while both axes are set: the strip is drawn once, after."""
-    _axes: list[Axis] | None = None
+    _axes: list[Axis]
     """The axes the strip offers, for the ensemble shown."""
 
-    def _start_ensemble(self, data: Any) -> None:
-        """Remember the Ensemble given (before the table is built); None for other data."""
-        self._ensemble = data if is_ensemble(data) else None
-        self._axes = None
-        self._brush = self._brushed_where = None
-        if self._ensemble is not None:
-            from . import strip_payload as st
-
-            self._axes = st.axes(data)
-
-    def _first_strip(self) -> None:
-        """The strip's default axes and its first points (after the traits exist); none for
-        a GraphFrame or Thicket."""
-        if self._ensemble is None or self._axes is None:
-            with self.hold_trait_notifications():
-                self.strip_x = self.strip_y = ""
-                self._strip = {}
-            return
+    def __init__(self, view: CCT, ensemble: Ensemble) -> None:
+        super().__init__(view)
         from . import strip_payload as st
 
-        x, y = st.default_axes(self._ensemble, self._axes, self.color_by)
+        self.ensemble = ensemble
+        self._axes = st.axes(ensemble)
+
+    def first(self) -> None:
+        """The strip's default axes and its first points (after the view's traits exist)."""
+        from . import strip_payload as st
+
+        x, y = st.default_axes(self.ensemble, self._axes, self.view.color_by)
         self._drawing = False  # both axes first, then one strip
         try:
-            self.strip_x, self.strip_y = x, y
+            self.view.strip_x, self.view.strip_y = x, y
         finally:
             self._drawing = True
         self._draw_strip()
@@ -62,11 +55,8 @@ class ProfileStrip(Reducers):
     # -- what the user reads -----------------------------------------------------------------
     @property
     def profiles_selected(self) -> pd.DataFrame:
-        """The profiles the tree is reduced over (those passing ``where``; all of the ensemble
-        when it is ''), one row each with its metadata, as ``ens.profiles``."""
-        if self._ensemble is None:
-            raise ValueError("profiles_selected is for a widget of a cctviz.Ensemble")
-        return self._data.profiles
+        """The view's ``profiles_selected`` (see ``CCT.profiles_selected``)."""
+        return self.view._data.profiles
 
     # -- where ---------------------------------------------------------------------------------
     @t.validate("where")
@@ -74,40 +64,29 @@ class ProfileStrip(Reducers):
         where = str(proposal["value"]).strip()
         if not where:
             return ""
-        if self._ensemble is None:
-            raise t.TraitError(
-                "where filters the profiles of a cctviz.Ensemble; this widget "
-                "shows a single GraphFrame or Thicket"
-            )
-        from ..ensemble.engine.where import WhereError
+        from ...ensemble.engine.where import WhereError
 
-        sub = self._ensemble.where(where)  # a WhereError (a ValueError) when it does not run
+        sub = self.ensemble.where(where)  # a WhereError (a ValueError) when it does not run
         if not len(sub):
             raise WhereError(
-                f"no profile passes {where!r}: the view is unchanged ({len(self._ensemble)} "
+                f"no profile passes {where!r}: the view is unchanged ({len(self.ensemble)} "
                 "profiles; w.strip_x and the strip show their values)"
             )
         return where
 
     @t.observe("where")
     def _reduce_where(self, change: t.Bunch) -> None:
-        if self._ensemble is None:
-            return
         # from a brush, the strip draws it again; from Python, it shows which profiles pass
         if change["new"] != self._brushed_where:
             self._brush = self._brushed_where = None
-        data = self._ensemble.where(change["new"]) if change["new"] else self._ensemble
-        self._swap(data)
+        data = self.ensemble.where(change["new"]) if change["new"] else self.ensemble
+        self.view._swap(data)
         self._draw_strip()
 
     # -- the strip -----------------------------------------------------------------------------
     @t.validate("strip_x", "strip_y")
     def _valid_axis(self, proposal: t.Bunch) -> str:
         name = str(proposal["value"])
-        if self._axes is None:
-            if name:
-                raise t.TraitError(f"{proposal['trait'].name} is for a widget of an Ensemble")
-            return name
         from . import strip_payload as st
 
         try:
@@ -123,42 +102,46 @@ class ProfileStrip(Reducers):
         self._draw_strip()
 
     def _draw_strip(self) -> None:
-        ens, options = self._ensemble, self._axes
-        if ens is None or options is None or not (self._drawing and self.strip_x and self.strip_y):
+        ens, options = self.ensemble, self._axes
+        if not (self._drawing and self.view.strip_x and self.view.strip_y):
             return
         from . import strip_payload as st
 
-        passing = set(self._data.profiles.index) if self.where else None
-        self._strip = st.payload(
-            ens, options, self.strip_x, self.strip_y, passing, self.where, self._brush
+        passing = set(self.view._data.profiles.index) if self.view.where else None
+        self.view._strip = st.payload(
+            ens,
+            options,
+            self.view.strip_x,
+            self.view.strip_y,
+            passing,
+            self.view.where,
+            self._brush,
         )
 
     @handles("brush")
     def _brush_request(self, content: Message) -> dict[str, Any]:
         """The user brushed the strip (or cleared the brush): ``where`` from the ranges."""
-        if self._ensemble is None or self._axes is None:
-            raise ValueError("brush: this widget shows no ensemble")
         from . import strip_payload as st
 
         brush = st.ranges(content)  # numbers only: the page's text never reaches the SQL
-        where = st.condition(self._ensemble, self._axes, self.strip_x, self.strip_y, brush)
+        where = st.condition(self.ensemble, self._axes, self.view.strip_x, self.view.strip_y, brush)
         try:
             self._set_where(where, brush if where else None)
         except ValueError:
             self._draw_strip()  # the strip drops the brush that selected nothing
             raise
-        return {"where": self.where}
+        return {"where": self.view.where}
 
     def _set_where(self, where: str, brush: dict[str, Any] | None) -> None:
         """``where`` from a brush: the brush and the condition it made are kept first, so that
         the observer of ``where`` (``_reduce_where``) knows the brush is its own."""
-        old = self.where
+        old = self.view.where
         previous = self._brush, self._brushed_where
         self._brush, self._brushed_where = brush, (where if brush else None)
         try:
-            self.where = where
+            self.view.where = where
         except BaseException:  # refused: the strip keeps what it showed
             self._brush, self._brushed_where = previous
             raise
-        if self.where == old:  # the same condition: only the brush drawn changes
+        if self.view.where == old:  # the same condition: only the brush drawn changes
             self._draw_strip()

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.table import name_paths
-from ..ensemble.analysis import explain as _explain
-from ..ensemble.analysis.explain import Explanation
-from .compare_view import compare
+from ...core.table import name_paths
+from ...ensemble.analysis import explain as _explain
+from ...ensemble.analysis.explain import Explanation
+from ..compare_view import compare
 
 
 def _path_ids(table: Any) -> dict[tuple[str, ...], int]:

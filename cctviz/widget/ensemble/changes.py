@@ -11,15 +11,19 @@ tree (a ``changes`` request), and ``w.changes`` finds them when first read. They
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import traitlets as t
 
-from ..core.table import Metric, NodeTable
-from .part import Message, handles
-from .profile_strip import ProfileStrip
+from ...core.table import Metric, NodeTable
+from ..owned import OwnedPart
+from ..part import Message, handles
+
+if TYPE_CHECKING:
+    from ...ensemble.ensemble import Ensemble
+    from ..cct import CCT
 
 CAUSES = {"exclusive": 1, "inclusive only": 2}
 """A change's cause as the table's ``change_cause`` codes (0: no change; "unknown": 1)."""
@@ -30,8 +34,8 @@ def change_metric_name(basis: str) -> str:
     return f"change % ({basis})"
 
 
-class Changes(ProfileStrip):
-    """The changes part of ``CCT`` (a widget of a ``cctviz.Ensemble`` only)."""
+class Changes(OwnedPart):
+    """The changes of an ensemble's view: found, drawn as rings, listed and explained."""
 
     _found: dict[tuple[str, str, str, tuple[str, ...]], pd.DataFrame]
     """Changes found, by (where, metric, axis, configuration columns): what ``regressions`` gave
@@ -40,28 +44,24 @@ class Changes(ProfileStrip):
     _explained_by_page = False
     """Whether ``_explained`` was opened by the page's "compare runs" (the next one closes it)."""
 
+    def __init__(self, view: CCT, ensemble: Ensemble) -> None:
+        super().__init__(view)
+        self.ensemble = ensemble
+        self._found = {}
+
     # -- what the user reads -----------------------------------------------------------------
     @property
     def changes(self) -> pd.DataFrame:
-        """The changes of level along the runs of the profiles shown (``where``), one row per
-        (node, change), largest effect first: ``Ensemble.regressions`` of the colour metric (an
-        exclusive one: each node's own changes; an inclusive one: also on the path down to
-        where they happened) by the launch date (else the run), plus ``node``, the node's id in
-        this tree (-1: not in it). Found when first read (seconds on a big store), then kept
-        until ``where`` or the metric changes. Read-only."""
+        """The view's ``changes`` (see ``CCT.changes``)."""
         return self._changes_found().copy()
 
     @property
     def explained(self) -> Any:
-        """The compare view last opened on a change (``explain``, or "compare runs" in the
-        Changes tab), or None. One the page opened is closed when the page opens the next (the
-        view shows one at a time; each holds two runs' trees)."""
+        """The view's ``explained`` (see ``CCT.explained``)."""
         return self._explained
 
     def explain(self, change: Any) -> Any:
-        """The compare view (``cctviz.compare``) of the run just before ``change`` and the run
-        where its new level starts, aligned by call path, focused on the changed node: ``change``
-        is a row of ``w.changes`` or its position there. Kept in ``w.explained``."""
+        """The view's ``explain`` (see ``CCT.explain``)."""
         found = self._changes_found()
         if isinstance(change, (int, np.integer)) and not isinstance(change, bool):
             if not 0 <= int(change) < len(found):
@@ -73,45 +73,41 @@ class Changes(ProfileStrip):
                 f"explain() takes a row of w.changes or its position; got {type(change).__name__}"
             )
         by = self._changes_key()[2]
-        from ..ensemble.analysis.explain import explain  # the compare view (cctviz.widget.explain)
+        from ...ensemble.analysis.explain import explain  # the compare view (cctviz.widget.explain)
 
-        self._explained = explain(self._data, change, by)
+        self._explained = explain(self.view._data, change, by)
         self._explained_by_page = False
         return self._explained
 
     # -- finding them --------------------------------------------------------------------------
-    def _start_ensemble(self, data: Any) -> None:
-        super()._start_ensemble(data)
-        self._found = {}  # other data: other changes
-
     def _changes_key(self) -> tuple[str, str, str, tuple[str, ...]]:
         """(where, metric, axis, configuration columns) of the changes the view shows: along
         ``trend_by`` (the launch date when unset), within the configurations of the profiles
         shown."""
-        if self._ensemble is None:
-            raise TypeError(
-                "changes are found along the runs of a cctviz.Ensemble; this widget shows a "
-                "single GraphFrame or Thicket (compare two with cctviz.compare)"
-            )
-        from ..ensemble.analysis.changes import configuration
-        from ..ensemble.analysis.trend import check_axis
+        from ...ensemble.analysis.changes import configuration
+        from ...ensemble.analysis.trend import check_axis
 
-        by = check_axis(self._data.profiles, self.trend_by or None)
-        columns = tuple(configuration(self._data, by))
-        return self.where, self._change_basis(), by, columns
+        by = check_axis(self.view._data.profiles, self.view.trend_by or None)
+        columns = tuple(configuration(self.view._data, by))
+        return self.view.where, self._change_basis(), by, columns
+
+    def in_words(self) -> tuple[str, pd.DataFrame, str]:
+        """What ``describe`` says of the changes: their axis, the changes, their
+        configurations."""
+        key = self._changes_key()
+        return key[2], self.changes, self._within(key)
 
     def _within(self, key: tuple[str, str, str, tuple[str, ...]]) -> str:
         """The configurations the changes of ``key`` were looked for in, in words ('': one)."""
         columns = list(key[3])
         if not columns:
             return ""
-        groups = len(self._data.profiles.groupby(columns, dropna=False))
+        groups = len(self.view._data.profiles.groupby(columns, dropna=False))
         return f"within {groups} configurations: {', '.join(columns)}" if groups > 1 else ""
 
-    def _encode(self) -> dict[str, Any]:
-        """The payload; its changes say the configurations they were looked for in."""
-        payload = super()._encode()
-        if "changes" in payload and self._ensemble is not None:
+    def amend(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The view's payload: its changes say the configurations they were looked for in."""
+        if "changes" in payload:
             payload["changes"]["within"] = self._within(self._changes_key())
         return payload
 
@@ -119,19 +115,17 @@ class Changes(ProfileStrip):
         """The metric whose changes are found: the colour metric; a colour the store does not
         hold (the change metric itself, ``profiles``) keeps the one of the table drawn, else the
         size metric."""
-        if self._ensemble is None:
-            raise TypeError("changes are found along the runs of a cctviz.Ensemble")
-        stored = {str(m) for m in self._ensemble.metrics.index}
-        if self._table.change_metric is not None and self.color_by not in stored:
-            return self._table.change_metric.removeprefix("change % (").removesuffix(")")
+        stored = {str(m) for m in self.ensemble.metrics.index}
+        if self.view._table.change_metric is not None and self.view.color_by not in stored:
+            return self.view._table.change_metric.removeprefix("change % (").removesuffix(")")
         # the colour metric itself: an exclusive one finds each node's own changes, at the node
         # where they happened (its inclusive partner would bury a small node's change in its
         # caller's subtree); an inclusive one finds them on the path down, each with its cause
-        for name in (self.color_by, self.size_by):
+        for name in (self.view.color_by, self.view.size_by):
             if name in stored:
                 return name
         raise ValueError(
-            f"the colour metric {self.color_by!r} is not a metric of the store; changes are "
+            f"the colour metric {self.view.color_by!r} is not a metric of the store; changes are "
             f"found for {', '.join(sorted(stored))}"
         )
 
@@ -141,90 +135,69 @@ class Changes(ProfileStrip):
         key = self._changes_key()
         if key not in self._found:
             _where, basis, by, _columns = key
-            from ..ensemble.analysis.changes import regressions
+            from ...ensemble.analysis.changes import regressions
 
-            self._found[key] = regressions(self._data, basis, by)
-        found = _with_nodes(self._found[key], self._store_keys())
+            self._found[key] = regressions(self.view._data, basis, by)
+        found = _with_nodes(self._found[key], self.view._store_keys())
         # drawn once: none found, nothing to draw (the view's table is not sent again)
-        if (found["node"] >= 0).any() and self._table.change_metric != change_metric_name(key[1]):
-            self._show(_with_changes(self._table, found, key[1]))
+        table = self.view._table
+        if (found["node"] >= 0).any() and table.change_metric != change_metric_name(key[1]):
+            self._show(_with_changes(table, found, key[1]))
         return found
 
     def _show(self, table: NodeTable) -> None:
         """Send ``table``, the one drawn with its changes added or taken away: the same nodes,
         so the level of detail keeps what the browser has."""
-        self._use(self._data, table)
-        if self._lod is not None:
-            self._lod.table = table  # the change metric is of no kind: nothing to aggregate
-        with self.hold_trait_notifications():
-            if self.color_by == table.change_metric:
-                self.palette = "rdbu"
-            self._payload = self._encode()
+        self.view._use(self.view._data, table)
+        if self.view._lod is not None:
+            self.view._lod.table = table  # the change metric is of no kind: nothing to aggregate
+        with self.view.hold_trait_notifications():
+            if self.view.color_by == table.change_metric:
+                self.view.palette = "rdbu"
+            self.view._payload = self.view._encode()
 
-    def _make_table(self, data: Any) -> NodeTable:
-        """An ensemble's table keeps the changes already found for the profiles it shows."""
-        table = super()._make_table(data)
-        if self._ensemble is None or not getattr(self, "_found", None):
+    def keep_found(self, data: Any, table: NodeTable) -> NodeTable:
+        """``table`` of ``data`` (the profiles shown) with the changes already found for them."""
+        if not self._found:
             return table
-        from ..ensemble.analysis.trend import check_axis
-        from ..ensemble.store.keys import table_keys
+        from ...ensemble.analysis.trend import check_axis
+        from ...ensemble.store.keys import table_keys
 
-        by = check_axis(data.profiles, self.trend_by or None)
+        by = check_axis(data.profiles, self.view.trend_by or None)
         for (where, basis, axis, _columns), found in self._found.items():
-            if where == self.where and axis == by and basis == self._change_basis():
+            if where == self.view.where and axis == by and basis == self._change_basis():
                 # the same profiles under another reducer: the same tree, its keys are known
-                same = data is self._data and self._derived.store_keys is not None
-                keys = self._store_keys() if same else table_keys(table)[0]
+                same = data is self.view._data and self.view._derived.store_keys is not None
+                keys = self.view._store_keys() if same else table_keys(table)[0]
                 found = _with_nodes(found, keys)
                 return _with_changes(table, found, basis) if (found["node"] >= 0).any() else table
         return table
-
-    def _swap(self, data: Any) -> None:
-        """Other profiles: coloured by the old change metric, the view goes back to the usual
-        palette (the new profiles' changes come when the view asks for them)."""
-        by_change = self._table.change_metric is not None and self.color_by == (
-            self._table.change_metric
-        )
-        super()._swap(data)
-        if by_change and self.color_by != self._table.change_metric and self.palette == "rdbu":
-            self.palette = "auto"
-
-    @t.validate("table_mode")
-    def _valid_changes_tab(self, proposal: t.Bunch) -> str:
-        if proposal["value"] == "changes" and self._ensemble is None:
-            raise t.TraitError(
-                "table_mode 'changes' lists the changes along the runs of a cctviz.Ensemble; "
-                "this widget shows a single GraphFrame or Thicket"
-            )
-        return str(proposal["value"])
 
     @t.observe("trend_by")
     def _changes_along(self, change: t.Bunch) -> None:
         """Another axis: the rings drawn were along the old one (the view asks for the new
         axis' changes once it has drawn the table without them)."""
-        if self._ensemble is None or self._table.change_metric is None or not change["old"]:
+        if self.view._table.change_metric is None or not change["old"]:
             return
-        self._show(_without_changes(self._table))
+        self._show(_without_changes(self.view._table))
 
     @t.observe("color_by")
     def _colour_by_change(self, change: t.Bunch) -> None:
-        if self._ensemble is None:
-            return
-        name = self._table.change_metric
+        name = self.view._table.change_metric
         if name is not None and change["new"] == name:  # diverging, centred on "no change"
-            self.palette = "rdbu"
+            self.view.palette = "rdbu"
             return
-        if str(change["old"]).startswith("change % (") and self.palette == "rdbu":
-            self.palette = "auto"
+        if str(change["old"]).startswith("change % (") and self.view.palette == "rdbu":
+            self.view.palette = "auto"
         if name is not None and name != change_metric_name(self._change_basis()):
             # another metric's changes: the view asks for them once it has drawn this table
-            self._show(_without_changes(self._table))
+            self._show(_without_changes(self.view._table))
 
     # -- the page's requests ---------------------------------------------------------------------
     @handles("changes")
     def _changes_request(self, _content: Message) -> dict[str, Any]:
         """Find the changes (once per where and metric), draw them, and list them."""
-        from ..ensemble.analysis import configs
+        from ...ensemble.analysis import configs
 
         try:
             found = self._changes_found()
@@ -247,7 +220,7 @@ class Changes(ProfileStrip):
             }
             for r in found.itertuples(index=False)
         ]
-        profiles = self._data.profiles
+        profiles = self.view._data.profiles
         groups = len(profiles.groupby(list(columns), dropna=False)) if columns else 1
         said = configs.sentence(list(columns), by, groups) or configs.too_short(
             profiles, by, list(columns)
@@ -272,7 +245,7 @@ class Changes(ProfileStrip):
 
 
 def _text(at: Any) -> str:
-    from ..ensemble.analysis.trend import axis_text
+    from ...ensemble.analysis.trend import axis_text
 
     return axis_text(at)
 

@@ -329,6 +329,17 @@ def test_the_synthetic_ensemble_has_its_changes_and_sums(tmp_path: Path) -> None
         cctviz.examples.ensemble(tmp_path / "none", 0, 10)
 
 
+def test_a_hundred_thousand_runs_have_launch_dates_in_order() -> None:
+    """Issue 56: a date a day for 10^5 runs passed pandas' last date (2262): OverflowError."""
+    from cctviz.ensemble.synthetic import CENTURY, launch_dates
+
+    many = launch_dates("2025-01-01", 100_000)
+    assert many.is_monotonic_increasing and many.is_unique
+    assert many[0] == pd.Timestamp("2025-01-01") and many[-1] < pd.Timestamp("2125-01-02")
+    few = launch_dates("2025-01-01", CENTURY)  # up to a century of runs: still one a day
+    assert (few[1:] - few[:-1] == pd.Timedelta(days=1)).all()
+
+
 def test_per_rank_rows_are_kept_when_asked(tmp_path: Path) -> None:
     import hatchet as ht
 

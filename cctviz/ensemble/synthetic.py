@@ -61,6 +61,18 @@ def _tree(n: int, rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return parent, names
 
 
+CENTURY = 36_525
+"""Days of launch dates, at most: more runs are launched several a day."""
+
+
+def launch_dates(start: str, n: int) -> pd.DatetimeIndex:
+    """The launch dates of ``n`` runs from ``start``: a day apart; more runs than a century of
+    days are launched several a day, evenly (a date a day for 10^5 runs would pass pandas' last
+    date, in 2262)."""
+    step = pd.Timedelta(days=1) if n <= CENTURY else pd.Timedelta(days=CENTURY) / n
+    return pd.DatetimeIndex(pd.Timestamp(start) + step * np.arange(n))
+
+
 def ensemble(
     path: str | os.PathLike[str],
     n_profiles: int = 100,
@@ -79,7 +91,8 @@ def ensemble(
     metadata: Mapping[str, Sequence[Any]] | None = None,
 ) -> Any:
     """Writes a synthetic ensemble into a new store at ``path`` and returns it (an Ensemble).
-    Each run is one profile launched a day after the previous one; its exclusive ``time`` per
+    Each run is one profile launched a day after the previous one (more runs than a century of
+    days: several a day, evenly spread over a century); its exclusive ``time`` per
     node is a base cost × (job size / 64)^-0.8 (strong scaling) × lognormal noise of ``noise``,
     with ``changes`` applied and a fraction ``outliers`` of (run, node) values tripled (single-run
     outliers); ``time (inc)`` is the subtree sum. One job size and problem size
@@ -124,7 +137,7 @@ def ensemble(
     )
     append(root, "metrics", kinds, batch)
     base = rng.lognormal(mean=0.0, sigma=1.5, size=n_nodes)
-    dates = pd.Timestamp(start) + pd.to_timedelta(np.arange(n_profiles), unit="D")
+    dates = launch_dates(start, n_profiles)
     jobs, built, sizes = _configurations(
         rng, n_profiles, job_sizes, problem_sizes, compilers, sweep
     )

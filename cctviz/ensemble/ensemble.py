@@ -15,6 +15,7 @@ import pandas as pd
 from ..adapters.reduce import check_reducer
 from .engine import reducers as red
 from .engine.duckdb_engine import DuckEngine, Filter
+from .engine.interface import Engine
 from .engine.tree import find_key, preorder
 from .engine.where import WhereError
 from .store.folder import open_folder
@@ -32,7 +33,7 @@ class _Shared:
     root: Path
     tables: Tables
     duck: DuckEngine
-    dask: Any = None
+    dask: Engine | None = None
     skipped: list[Skipped] = field(default_factory=list)
     tree: pd.DataFrame | None = None  # the union tree of the node files ``tree_parts``
     tree_parts: tuple[str, ...] = ()
@@ -87,7 +88,7 @@ class Ensemble(Views):
     def profiles(self) -> pd.DataFrame:
         """One row per profile (index: the profile id), with its metadata, ``hash``, ``source``
         and ``nodes`` (calling contexts with a value)."""
-        return self._shared.duck.profiles(self._where)
+        return self._engine().profiles(self._where)
 
     def __len__(self) -> int:
         return len(self.profiles)
@@ -244,8 +245,7 @@ class Ensemble(Views):
         per reducer (see cctviz.ensemble.engine.reducers)."""
         wanted = red.check(reducers)
         metric = self._metric(metric)
-        engine = self._shared.dask or self._shared.duck
-        reduced = engine.reduce(metric, wanted, self._where_for(engine))
+        reduced = self._engine().reduce(metric, wanted, self._where)
         tree = self.nodes
         out = tree.loc[tree.index.isin(reduced["key"]), ["path", "name", "parent"]]
         reduced = reduced.set_index("key").reindex(out.index)
@@ -253,16 +253,16 @@ class Ensemble(Views):
         out["count"] = out["count"].astype(np.int64)
         return out
 
-    def _where_for(self, engine: Any) -> Any:
-        if engine is self._shared.duck or not self._where:
-            return self._where
-        return list(self.profiles.index)  # Dask reads values of these profiles only
+    def _engine(self) -> Engine:
+        """Where the queries run: the cluster given as ``engine=``, else DuckDB in process."""
+        shared = self._shared
+        return shared.dask if shared.dask is not None else shared.duck
 
     def distribution(self, node: Any, metric: str) -> pd.DataFrame:
         """The values of ``metric`` at ``node`` (a key, a path or a unique name), one row per
         selected profile holding it, with the profile's metadata; column ``value``."""
         metric = self._metric(metric)
-        return self._shared.duck.distribution(find_key(self.nodes, node), metric, self._where)
+        return self._engine().distribution(find_key(self.nodes, node), metric, self._where)
 
     def ranks(self, node: Any, metric: str) -> pd.DataFrame:
         """The values of ``metric`` at ``node`` per rank (and thread) of each selected profile
@@ -282,7 +282,7 @@ class Ensemble(Views):
         metric = self._metric(metric)
         tree = self.nodes
         roots = tree.index[tree["depth"] == 0].tolist()
-        got = self._shared.duck.totals(metric, roots, self._where).set_index("profile")["value"]
+        got = self._engine().totals(metric, roots, self._where).set_index("profile")["value"]
         return got.reindex(self.profiles.index).astype(np.float64).rename(metric)
 
     def histogram(self, node: Any, metric: str, bins: int = 16) -> pd.DataFrame:
@@ -310,7 +310,7 @@ def _quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _dask_engine(engine: Any, tables: Tables) -> Any:
+def _dask_engine(engine: Any, tables: Tables) -> Engine | None:
     if engine is None or engine == "duckdb":
         return None
     from .engine.dask_engine import DaskEngine

@@ -1,23 +1,39 @@
-"""The same reductions as duckdb_engine.py on a Dask cluster (``distributed``): a ``LocalCluster``
-on one machine, or a cluster from ``dask-jobqueue`` on SLURM, reading the store from a shared file
-system. Each partition of the values is reduced to partial aggregates (count, sum, min, max, and for
-the variance sums of the values shifted by their node's minimum) that Dask merges; percentiles and
-the median are exact too: the values of each node are gathered by a shuffle and their quantile taken
-as pandas does (a sketch would be approximate; exact is affordable)."""
+"""The ensemble's queries on a Dask cluster (``distributed``): a ``LocalCluster`` on one machine,
+a scheduler and workers started from the command line, or a cluster from ``dask-jobqueue`` on
+SLURM, every worker reading the store from a shared file system at the same path.
+
+Each query runs as tasks on the workers, and each task runs the DuckDB engine's own SQL
+(``duckdb_engine.DuckEngine``) over the store at the version the notebook reads (its files are
+sent with the task: a commit made meanwhile is not half seen). A reduction is split by node key:
+the 64-bit key space is cut into one range per task (``KeyRange``), so every node's values meet
+in one task and its exact median and percentiles are DuckDB's, with no shuffle; the results are
+put together in the notebook. A node's distribution and the runs' totals are one task each (they
+read one or a few nodes). The profile filter (``where``) is applied by DuckDB in each task, as
+in the notebook's process.
+
+Why DuckDB in the tasks and not Dask's own grouped aggregations: a grouped quantile in
+``dask.dataframe`` gathers each node's values by a shuffle of the whole table; DuckDB over one
+key range reads only that range's row groups (the values are written sorted by key)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..store.store import Tables
-from . import reducers as red
+from ..store.store import Snapshot, Tables
+from .duckdb_engine import DuckEngine
+from .interface import KeyRange, Where
+
+TASKS_PER_THREAD = 2
+"""Key ranges a reduction is cut into, per worker thread (some slack for uneven ranges)."""
 
 
 class DaskEngine:
-    """Reductions of one store on the cluster of ``client`` (a ``distributed.Client``)."""
+    """The queries of one store, run as tasks on the cluster of ``client`` (a
+    ``distributed.Client``)."""
 
     def __init__(self, client: Any, tables: Tables) -> None:
         if not hasattr(client, "submit") or not hasattr(client, "scheduler_info"):
@@ -27,56 +43,86 @@ class DaskEngine:
             )
         self.client = client
         self.tables = tables
+        self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
 
-    def _values(self, metric: str, profiles: Any) -> Any:
-        import dask.dataframe as dd
+    # -- the queries (``interface.Engine``) ----------------------------------------------------
+    def profiles(self, where: Where) -> pd.DataFrame:
+        snap = self.tables.snapshot()
+        seen = (where, snap.versions, snap.version)  # files never change: read once
+        if seen not in self._profiles:
+            if len(self._profiles) >= 16:
+                self._profiles.pop(next(iter(self._profiles)))
+            self._profiles[seen] = self._one(snap, "profiles", (where,))
+        return self._profiles[seen].copy()
 
-        files = self.tables.snapshot().files("values")  # the committed batches' files
-        frame = dd.read_parquet(files, columns=["profile", "key", metric])
-        if profiles:
-            frame = frame[frame["profile"].isin(list(profiles))]
-        return frame[frame[metric].notnull()]
+    def reduce(
+        self, metric: str, reducers: tuple[str, ...], where: Where, keys: KeyRange | None = None
+    ) -> pd.DataFrame:
+        snap = self.tables.snapshot()
+        ranges = [keys] if keys is not None else key_ranges(self._tasks())
+        futures = [
+            self.client.submit(_query, self._root(), snap, "reduce", (metric, reducers, where, r))
+            for r in ranges
+        ]
+        parts = [p for p in self.client.gather(futures) if len(p)]
+        if not parts:
+            return self._one(snap, "reduce", (metric, reducers, where, (0, -1)))  # no rows
+        return pd.concat(parts, ignore_index=True)
 
-    def reduce(self, metric: str, reducers: tuple[str, ...], profiles: Any) -> pd.DataFrame:
-        if profiles == ():
-            profiles = None
-        frame = self._values(metric, profiles)
-        grouped = frame.groupby("key")[metric]
-        stats = grouped.agg(["count", "sum", "min", "max", "mean"]).compute()
-        if "std" in reducers:
-            stats["std"] = self._std(frame, metric, stats)
-        wanted = [red.quantile(r) for r in reducers] + ([0.5] if "median" in reducers else [])
-        quantiles = sorted({q for q in wanted if q is not None})
-        if quantiles:
-            qs = grouped.apply(
-                lambda s: pd.Series([s.quantile(q) for q in quantiles], index=quantiles),
-                meta=(metric, "f8"),
-            ).compute()
-            per_q = qs.unstack() if isinstance(qs.index, pd.MultiIndex) else pd.DataFrame(qs)
-        out = pd.DataFrame(index=stats.index)
-        out["count"] = stats["count"].astype(np.int64)
-        for r in reducers:
-            q = 0.5 if r == "median" else red.quantile(r)
-            if q is not None:
-                out[r] = per_q[q].reindex(stats.index)
-            elif r == "imbalance":
-                out[r] = stats["max"] / stats["mean"].replace(0, np.nan)
-            elif r == "count":
-                out[r] = stats["count"].astype(np.int64)
-            else:
-                out[r] = stats[r]
-        return out.rename_axis("key").reset_index()
+    def distribution(self, key: int, metric: str, where: Where) -> pd.DataFrame:
+        return self._one(self.tables.snapshot(), "distribution", (key, metric, where))
 
-    @staticmethod
-    def _std(frame: Any, metric: str, stats: pd.DataFrame) -> pd.Series:
-        """The sample standard deviation from partial sums of the values shifted by their node's
-        minimum: unshifted sums of squares cancel (identical values gave 4e-14, not 0); shifted,
-        identical values give exactly 0 and the rest agree with DuckDB's Welford to ~1e-12."""
-        shift = frame["key"].map(stats["min"], meta=("key", "f8"))
-        d = (frame[metric] - shift).to_frame("d")
-        d["d2"] = d["d"] * d["d"]
-        d["key"] = frame["key"]
-        sums = d.groupby("key")[["d", "d2"]].sum().compute().reindex(stats.index)
-        n = stats["count"].astype(np.float64)
-        var = (sums["d2"] - sums["d"] * sums["d"] / n) / (n - 1)
-        return np.sqrt(var.clip(lower=0)).where(n > 1)
+    def totals(self, metric: str, keys: list[int], where: Where) -> pd.DataFrame:
+        return self._one(self.tables.snapshot(), "totals", (metric, keys, where))
+
+    # -- tasks ---------------------------------------------------------------------------------
+    def _root(self) -> str:
+        return str(self.tables.root)
+
+    def _one(self, snap: Snapshot, method: str, args: tuple[Any, ...]) -> Any:
+        return self.client.submit(_query, self._root(), snap, method, args).result()
+
+    def _tasks(self) -> int:
+        workers = self.client.scheduler_info().get("workers", {})
+        threads = sum(int(w.get("nthreads", 1)) for w in workers.values())
+        return max(1, TASKS_PER_THREAD * threads)
+
+
+def key_ranges(n: int) -> list[KeyRange]:
+    """The 64-bit key space (signed) cut into ``n`` ranges of equal width, in order, covering
+    it: node keys are hashes of call paths, spread evenly over it."""
+    low, high = -(2**63), 2**63 - 1
+    edges = [low + (high - low) * i // n for i in range(n + 1)]
+    return [(int(edges[i]) if i == 0 else int(edges[i]) + 1, int(edges[i + 1])) for i in range(n)]
+
+
+class _Frozen:
+    """The store as a task reads it: at the snapshot the notebook took (``Tables``' reads)."""
+
+    def __init__(self, root: str, snap: Snapshot) -> None:
+        from pathlib import Path
+
+        self.root = Path(root)
+        self.pinned = snap.version
+        self._snap = snap
+
+    def snapshot(self) -> Snapshot:
+        return self._snap
+
+
+_engines: dict[tuple[str, Any], DuckEngine] = {}
+_engines_lock = threading.Lock()
+
+
+def _query(root: str, snap: Snapshot, method: str, args: tuple[Any, ...]) -> Any:
+    """On a worker: the DuckDB engine's ``method`` over the store ``root`` at ``snap`` (an engine
+    per store and version, kept: DuckDB caches the files' footers)."""
+    at = (root, snap.versions)
+    with _engines_lock:
+        engine = _engines.get(at)
+        if engine is None:
+            if len(_engines) >= 8:
+                _engines.pop(next(iter(_engines)))
+            engine = _engines[at] = DuckEngine(_Frozen(root, snap))  # type: ignore[arg-type]
+    result = getattr(engine, method)(*args)
+    return result if not isinstance(result, np.ndarray) else result.copy()

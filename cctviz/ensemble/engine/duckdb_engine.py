@@ -215,18 +215,26 @@ class DuckEngine:
         return df.drop_duplicates("metric").set_index("metric")
 
     def reduce(
-        self, metric: str, reducers: tuple[str, ...], where: tuple[Filter, ...]
+        self,
+        metric: str,
+        reducers: tuple[str, ...],
+        where: tuple[Filter, ...],
+        keys: tuple[int, int] | None = None,
     ) -> pd.DataFrame:
         """One row per node key where a selected profile has a value of ``metric``: ``count``
-        (such profiles) and one column per reducer."""
+        (such profiles) and one column per reducer; ``keys``: only the keys from the first to
+        the second (a Dask task's share)."""
         snap = self.snap()
         column = red.quote(metric)
         aggregates = ", ".join(f"{red.sql(r, 'v.' + column)} AS {red.quote(r)}" for r in reducers)
+        share = "AND v.key BETWEEN $low AND $high" if keys is not None else ""
+        bounds = {"low": int(keys[0]), "high": int(keys[1])} if keys is not None else None
         return self._run(
             where,
             f"SELECT v.key, count(v.{column}) AS count, {aggregates} "
-            f"FROM {self._source('values', snap)} v WHERE v.{column} IS NOT NULL "
+            f"FROM {self._source('values', snap)} v WHERE v.{column} IS NOT NULL {share} "
             f"{self._filter(where, snap, 'v.')} GROUP BY v.key",
+            bounds,
         )
 
     def distribution(self, key: int, metric: str, where: tuple[Filter, ...]) -> pd.DataFrame:

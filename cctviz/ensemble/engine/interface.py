@@ -1,0 +1,46 @@
+"""The one interface an ensemble's queries go through: ``Engine``, what both engines answer —
+DuckDB in the notebook's process (``duckdb_engine.DuckEngine``) and a Dask cluster
+(``dask_engine.DaskEngine``, which runs the same DuckDB queries as tasks on its workers, each
+over its share of the call-path keys). ``tests/test_engines.py`` runs every query on both and
+asserts they agree to 1e-9.
+
+``Where`` is a checked profile filter (``where.check``: SQL conditions on the profiles' metadata,
+or lists of profile ids, each passed as a parameter), never text from a page. ``KeyRange`` is an
+inclusive range of node keys (64-bit hashes of call paths): how the Dask engine splits a query
+among its tasks so that each node's values meet in one task and exact quantiles stay exact."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import pandas as pd
+
+from .duckdb_engine import Filter
+
+Where = tuple[Filter, ...]
+KeyRange = tuple[int, int]
+"""Node keys from the first to the second, both included."""
+
+
+class Engine(Protocol):
+    """The queries every engine answers, on the store at the version it reads."""
+
+    def profiles(self, where: Where) -> pd.DataFrame:
+        """The profiles passing ``where`` (index: profile id), with their metadata."""
+        ...
+
+    def reduce(
+        self, metric: str, reducers: tuple[str, ...], where: Where, keys: KeyRange | None = None
+    ) -> pd.DataFrame:
+        """One row per node key (``key``, ``count`` and one column per reducer) where a selected
+        profile has a value of ``metric``; ``keys``: only those keys."""
+        ...
+
+    def distribution(self, key: int, metric: str, where: Where) -> pd.DataFrame:
+        """The values of ``metric`` at node ``key`` (``value``), one row per selected profile,
+        with its metadata (index: profile id)."""
+        ...
+
+    def totals(self, metric: str, keys: list[int], where: Where) -> pd.DataFrame:
+        """Per selected profile holding any of ``keys``: ``value``, their sum of ``metric``."""
+        ...

@@ -156,3 +156,21 @@ def test_a_reduction_cut_by_key_covers_every_key_once() -> None:
         assert ranges[0][0] == -(2**63) and ranges[-1][1] == 2**63 - 1 and len(ranges) == n
         assert all(hi + 1 == lo for (_, hi), (lo, _) in itertools.pairwise(ranges))
         assert all(lo <= hi for lo, hi in ranges)
+
+
+def test_an_add_on_the_cluster_reads_the_files_there_and_stores_the_same_numbers(
+    client: Any, stores: list[tuple[cctviz.Ensemble, str]], tmp_path: Path
+) -> None:
+    real = stores[1][0]  # the MPI runs, added in this process
+    files = sorted(data_root("thicket/mpi_scaling_cali").rglob("*.cali"))
+    there = cctviz.Ensemble(tmp_path / "added-there", engine=client)
+    broken = tmp_path / "broken.cali"
+    broken.write_text("not a Caliper file\n")
+    with distributed.get_task_stream(client=client) as stream:
+        added = there.add([*files, broken], progress=False)
+    reads = [t for t in stream.data if str(t.get("key", "")).startswith("cctviz-read-")]
+    assert added == len(files) and len({t["key"] for t in reads}) == len(files) + 1  # one each
+    assert there.skipped["source"].tolist() == [str(broken)]  # read there, skipped, said
+    metric = next(m for m in real.metrics.index if "inc" in str(m))
+    _close(there.reduce(metric, REDUCERS), real.reduce(metric, REDUCERS))
+    assert set(there.profiles["hash"]) == set(real.profiles["hash"])

@@ -64,7 +64,9 @@ def _read_and_write(
     pending: list[ProfileRows] = []
     metas: list[dict[str, Any]] = []
     count = 0
-    for result in read_all(todo, reducer, workers, progress, ranks):
+    dask = getattr(shared, "dask", None)  # a cluster given as engine=: the files are read there
+    client = getattr(dask, "client", None)
+    for result in read_all(todo, reducer, workers, progress, ranks, client):
         if isinstance(result, Skipped):
             shared.skipped.append(result)
             continue

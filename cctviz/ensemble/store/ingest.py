@@ -86,9 +86,15 @@ class _Report:
 
 
 def read_all(
-    items: list[Item], reducer: str, workers: int | None, progress: bool, ranks: bool = False
+    items: list[Item],
+    reducer: str,
+    workers: int | None,
+    progress: bool,
+    ranks: bool = False,
+    client: Any = None,
 ) -> Generator[Result, None, None]:
-    """Each item read, in the order they finish (closing it early stops the workers)."""
+    """Each item read, in the order they finish (closing it early stops the workers). With a
+    Dask ``client`` the files are read on its cluster (``_on_cluster``)."""
     files = [i for i in items if i.gf is None]
     in_memory = [i for i in items if i.gf is not None]
     count = workers if workers is not None else min(len(files), os.cpu_count() or 1)
@@ -100,6 +106,9 @@ def read_all(
         for item in in_memory:
             yield read_item(item, reducer, ranks)
             report.one(here=True)
+        if client is not None and files:
+            yield from _on_cluster(files, client, (reducer, ranks), report)
+            files = []
         # files are read here until the rest would take longer than starting workers costs
         # (each imports pandas, Hatchet and cctviz: ~2 s); 100 region profiles never pay it
         start, done, pays = time.perf_counter(), 0, pool_pays()
@@ -117,6 +126,36 @@ def read_all(
             f"{report.here} profiles read in this process, {report.there} in worker processes "
             f"({report.started} started)"
         )
+
+
+def _on_cluster(
+    files: list[Item], client: Any, settings: tuple[str, bool], report: _Report
+) -> Iterator[Result]:
+    """The files read as tasks on a Dask cluster (``read_item`` on the workers, which must see
+    the files at the same paths), each yielded as it comes. A task that fails — its worker died
+    (distributed gives up on a task that took down several workers), or reading raised past
+    ``read_item`` — costs that profile, skipped and said, as with worker processes here."""
+    from distributed import as_completed
+
+    reducer, ranks = settings
+    report.say(f"reading {len(files)} profiles on the Dask cluster")
+    futures = {
+        client.submit(
+            read_item, item, reducer, ranks, key=f"cctviz-read-{i}-{item.content_hash}"
+        ): item
+        for i, item in enumerate(files)
+    }
+    try:
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            item = futures[future]
+            try:
+                result = future.result()
+            except Exception as error:  # a worker died, or the task could not run
+                result = Skipped(item.source, f"the Dask task reading it failed: {error!r}"[:300])
+            report.one(here=False)
+            yield result
+    finally:
+        client.cancel(list(futures))
 
 
 def _in_workers(

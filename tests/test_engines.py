@@ -146,6 +146,29 @@ def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
             np.testing.assert_allclose(totals, duck.totals(metric), rtol=1e-9, equal_nan=True)
             assert ran == 1
             _close(dask.histogram(node, metric, 8), duck.histogram(node, metric, 8))
+            root = int(duck.nodes.index[0])
+            trend, ran = _tasks(
+                client, lambda d=dask, n=root, m=metric: d.trend(n, m, children=True)
+            )
+            _close(trend, duck.trend(root, metric, children=True))
+            assert ran >= 2  # whether values hold parents' keys, then the values: tasks there
+
+
+def test_changes_along_the_runs_agree_and_read_their_values_on_the_cluster(
+    client: Any, tmp_path: Path
+) -> None:
+    from cctviz.ensemble.synthetic import Change
+
+    ens = cctviz.examples.ensemble(
+        tmp_path / "nightly", 40, 60, seed=2, changes=[Change(10, 20, 1.5), Change(30, 25, 0.7)],
+        job_sizes=(64,), problem_sizes=(30,), compilers=("gcc-12",),
+    )  # fmt: skip
+    on_dask = cctviz.Ensemble(ens.path, engine=client, create=False)
+    found, ran = _tasks(client, lambda: on_dask.regressions("time"))
+    expected = ens.regressions("time")
+    assert ran >= 1 and len(expected) >= 2 and len(found) == len(expected)
+    plain = [c for c in expected.columns if c not in ("config", "environment", "previous")]
+    _close(found[plain], expected[plain])
 
 
 def test_a_reduction_cut_by_key_covers_every_key_once() -> None:

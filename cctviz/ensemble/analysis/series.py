@@ -68,7 +68,7 @@ def cells(
         value = table.column(2).to_numpy()
         return row[keep], axis.position[profile[keep]], np.asarray(value[keep], np.float64)
 
-    for batch in ens._shared.duck.batches(metric, ens._where, nodes):
+    for batch in ens._engine().batches(metric, ens._where, nodes):
         held.append(batch)
         size += batch.num_rows
         if size >= CHUNK:

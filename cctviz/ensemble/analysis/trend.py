@@ -97,7 +97,7 @@ def gathered(
     first = int(keys[0])
     parent = int(tree.loc[first, "parent"])
     family = all(int(tree.loc[int(k), "parent"]) == first for k in keys[1:])
-    if family and ens._shared.duck.by_parent():
+    if family and ens._engine().by_parent():
         own = f"parent = {parent} AND key = {first}"
         kids = ", ".join(str(int(k)) for k in keys[1:])
         nodes = (own, f"parent = {first} AND key IN ({kids})") if len(keys) > 1 else (own,)

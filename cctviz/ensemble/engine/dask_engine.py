@@ -18,6 +18,7 @@ key range reads only that range's row groups (the values are written sorted by k
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,32 @@ class DaskEngine:
 
     def totals(self, metric: str, keys: list[int], where: Where) -> pd.DataFrame:
         return self._one(self.tables.snapshot(), "totals", (metric, keys, where))
+
+    def batches(
+        self, metric: str, where: Where, nodes: tuple[str, ...] = ("TRUE",)
+    ) -> Iterator[Any]:
+        """Values of a few nodes (``nodes`` names them: a trend) in one task; of every node, one
+        task per key range, each part sent back as its task ends (one part held at a time)."""
+        from distributed import as_completed
+
+        snap = self.tables.snapshot()
+        ranges: list[KeyRange | None] = (
+            list(key_ranges(self._tasks())) if nodes == ("TRUE",) else [None]
+        )
+        futures = [
+            self.client.submit(_query, self._root(), snap, "table", (metric, where, nodes, r))
+            for r in ranges
+        ]
+        try:
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                table = future.result()
+                future.release()
+                yield from table.to_batches()
+        finally:
+            self.client.cancel(futures)
+
+    def by_parent(self) -> bool:
+        return bool(self._one(self.tables.snapshot(), "by_parent", ()))
 
     # -- tasks ---------------------------------------------------------------------------------
     def _root(self) -> str:

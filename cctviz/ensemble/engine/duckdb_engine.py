@@ -288,6 +288,22 @@ class DuckEngine:
         filter_ = f"WHERE profile IN ({self.selected(where, snap)})" if where else ""
         return self._run(where, f"SELECT * FROM {self._source('values', snap)} {filter_}")
 
+    def table(
+        self,
+        metric: str,
+        where: tuple[Filter, ...],
+        nodes: tuple[str, ...] = ("TRUE",),
+        keys: tuple[int, int] | None = None,
+    ) -> Any:
+        """What ``batches`` streams, as one Arrow table (what a Dask task sends back)."""
+        import pyarrow as pa
+
+        got = list(self.batches(metric, where, nodes, keys))
+        if got:
+            return pa.Table.from_batches(got)
+        schema = pa.schema([("key", pa.int64()), ("profile", pa.string()), ("value", pa.float64())])
+        return schema.empty_table()
+
     def _schemas(self) -> list[list[str]]:
         """The column names of each file of the values (read once per file: files never
         change)."""
@@ -316,15 +332,22 @@ class DuckEngine:
         return bool(schemas) and all("parent" in names for names in schemas)
 
     def batches(
-        self, metric: str, where: tuple[Filter, ...], nodes: tuple[str, ...] = ("TRUE",)
+        self,
+        metric: str,
+        where: tuple[Filter, ...],
+        nodes: tuple[str, ...] = ("TRUE",),
+        keys: tuple[int, int] | None = None,
     ) -> Iterator[Any]:
         """The values of ``metric`` (not null) of the selected profiles, streamed as Arrow record
         batches of columns ``key``, ``profile`` and ``value``: at most ``BATCH`` rows are held at
         once, whatever the ensemble's size. ``nodes``: SQL conditions on ``key`` and ``parent``,
-        each read on its own (DuckDB skips row groups for one equality, not for an OR)."""
+        each read on its own (DuckDB skips row groups for one equality, not for an OR); ``keys``:
+        only the keys from the first to the second (a Dask task's share)."""
         snap = self.snap()
         column = red.quote(metric)
         filter_ = self._filter(where, snap)
+        if keys is not None:  # whole numbers only: written into the SQL
+            filter_ += f" AND key BETWEEN {int(keys[0])} AND {int(keys[1])}"
         source = self._source("values", snap)
         sql = " UNION ALL ".join(
             f"SELECT key, profile, {column} AS value FROM {source} "

@@ -11,7 +11,8 @@ among its tasks so that each node's values meet in one task and exact quantiles 
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -43,4 +44,17 @@ class Engine(Protocol):
 
     def totals(self, metric: str, keys: list[int], where: Where) -> pd.DataFrame:
         """Per selected profile holding any of ``keys``: ``value``, their sum of ``metric``."""
+        ...
+
+    def batches(
+        self, metric: str, where: Where, nodes: tuple[str, ...] = ("TRUE",)
+    ) -> Iterator[Any]:
+        """The values of ``metric`` (not null) of the selected profiles as Arrow record batches
+        of ``key``, ``profile`` and ``value``; ``nodes``: SQL conditions on ``key`` and
+        ``parent`` (whole numbers only), each read on its own."""
+        ...
+
+    def by_parent(self) -> bool:
+        """Whether every file of the values holds the parent's key (a node's children are then
+        read from a few row groups)."""
         ...

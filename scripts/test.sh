@@ -47,6 +47,7 @@ say "benchmark smoke run"
 .venv/bin/python benchmarks/large.py --smoke
 .venv/bin/python benchmarks/export.py --sizes 1000 --repeat 1
 .venv/bin/python benchmarks/ensemble.py --smoke
+.venv/bin/python benchmarks/engines.py --smoke
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 # (the store's fault tests kill and race processes that use no Hatchet: run once, below)

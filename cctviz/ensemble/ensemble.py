@@ -14,8 +14,9 @@ import pandas as pd
 
 from ..adapters.reduce import check_reducer
 from .engine import reducers as red
-from .engine.duckdb_engine import DuckEngine, Filter
+from .engine.duckdb_engine import DuckEngine
 from .engine.interface import Engine
+from .engine.sql import Filter
 from .engine.tree import find_key, preorder
 from .engine.where import WhereError
 from .store.folder import open_folder

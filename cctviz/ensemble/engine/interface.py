@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from .duckdb_engine import Filter
+from .sql import Filter
 
 Where = tuple[Filter, ...]
 KeyRange = tuple[int, int]

@@ -146,6 +146,14 @@ def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
             np.testing.assert_allclose(totals, duck.totals(metric), rtol=1e-9, equal_nan=True)
             assert ran == 1
             _close(dask.histogram(node, metric, 8), duck.histogram(node, metric, 8))
+            rows, ran = _tasks(client, lambda d=dask: d._engine().values(d._where))  # to_thicket
+            order = ["profile", "key"]
+            mine = duck._engine().values(duck._where)
+            _close(
+                rows.sort_values(order, ignore_index=True)[list(mine.columns)],
+                mine.sort_values(order, ignore_index=True),
+            )
+            assert ran == 1
             root = int(duck.nodes.index[0])
             trend, ran = _tasks(
                 client, lambda d=dask, n=root, m=metric: d.trend(n, m, children=True)

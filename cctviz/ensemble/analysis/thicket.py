@@ -38,7 +38,7 @@ def to_thicket(ens: Ensemble) -> Any:
         )
     kinds = ens.metrics
     names = measured(kinds)
-    values = ens._shared.duck.values(ens._where)
+    values = ens._engine().values(ens._where)
     tree = ens.nodes
     tree = tree[tree.index.isin(values["key"].unique())]
     graph, made = build_graph(tree)

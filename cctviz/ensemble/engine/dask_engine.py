@@ -99,6 +99,10 @@ class DaskEngine:
         finally:
             self.client.cancel(futures)
 
+    def values(self, where: Where) -> pd.DataFrame:
+        """Every value row of the selected profiles (a small subset: a Thicket), in one task."""
+        return self._one(self.tables.snapshot(), "values", (where,))
+
     def by_parent(self) -> bool:
         return bool(self._one(self.tables.snapshot(), "by_parent", ()))
 

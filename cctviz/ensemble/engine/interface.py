@@ -58,3 +58,7 @@ class Engine(Protocol):
         """Whether every file of the values holds the parent's key (a node's children are then
         read from a few row groups)."""
         ...
+
+    def values(self, where: Where) -> pd.DataFrame:
+        """Every value row of the selected profiles (for a small subset: a Thicket)."""
+        ...

@@ -22,13 +22,15 @@ from .profiles import data_root, require
 KINDS = {PROFILES: "max"}  # as CCT declares it
 
 
-def _round_trip(ens: cctviz.Ensemble, reducer: str, size: str | None) -> NodeTable:
-    """The table as CCT(ens) built it before: a GraphFrame per reducer, read back."""
+def _round_trip(
+    ens: cctviz.Ensemble, reducer: str, size: str | None
+) -> tuple[NodeTable, NodeTable | None]:
+    """The tables as CCT(ens) built them before: a GraphFrame per reducer, read back (the size
+    reducer's: None when there is none)."""
     table = from_graphframe(to_graphframe(ens, reducer), reducer="mean", metric_kinds=KINDS)
     if size is None or size == reducer:
-        return table
-    other = from_graphframe(to_graphframe(ens, size), reducer="mean", metric_kinds=KINDS)
-    return table, other  # type: ignore[return-value]
+        return table, None
+    return table, from_graphframe(to_graphframe(ens, size), reducer="mean", metric_kinds=KINDS)
 
 
 def _same_tree(a: NodeTable, b: NodeTable) -> None:
@@ -59,8 +61,7 @@ def test_the_table_from_the_engines_rows_is_the_round_trips(
 ) -> None:
     for ens in _stores(tmp_path / reducer):
         direct = ensemble_table(ens, reducer, size, KINDS)
-        before = _round_trip(ens, reducer, size)
-        table, other = before if isinstance(before, tuple) else (before, None)
+        table, other = _round_trip(ens, reducer, size)
         _same_tree(direct, table)
         assert direct.reducer == reducer and direct.reduced_over == ("profile",)
         own = [m for m in direct.metrics if not m.endswith(f"({size})")]

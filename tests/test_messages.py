@@ -106,3 +106,32 @@ def test_requests_get_a_reply_with_their_id_and_reports_none(w: Any) -> None:
         w._on_message(w, {"type": kind}, [])
     assert [m["type"] for m in out[len(REQUESTS) + 1 :]] in ([], ["refused"])
     assert all(m["type"] != "reply" for m in out[len(REQUESTS) + 1 :])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "brush", "id": 3, "x": [0, 1]},
+        {"type": "changes", "id": 4},
+        {"type": "explain", "id": 5, "index": 0},
+    ],
+    ids=lambda m: m["type"],
+)
+def test_an_ensembles_request_to_a_view_of_one_profile_is_answered_with_why(
+    w: Any, message: dict[str, Any]
+) -> None:
+    """A page (forged, or of another view) asking a part this view does not own: the reply
+    says why, nothing is refused silently and nothing changes."""
+    out = sent(w)
+    payload = w._payload
+    w._on_message(w, message, [])
+    assert out == [
+        {
+            "type": "reply",
+            "id": message["id"],
+            "ok": False,
+            "error": f"{message['type']}: a part of a cctviz.Ensemble's view answers it (the "
+            "strip, changes, trend pane); this widget shows a single GraphFrame or Thicket",
+        }
+    ]
+    assert w._payload is payload and w.where == ""

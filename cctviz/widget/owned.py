@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets as t
 
-from .part import HANDLES
+from .messages import handlers_of
 
 if TYPE_CHECKING:
     from .cct import CCT
@@ -36,13 +36,7 @@ class OwnedPart:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        found: dict[str, str] = {}
-        for base in reversed(cls.__mro__):
-            for name, attr in vars(base).items():
-                kind = getattr(attr, HANDLES, None)
-                if kind is not None:
-                    found[kind] = name
-        cls.handled = found
+        cls.handled = handlers_of(cls, complete=False)  # two handlers of a kind: an error now
 
     def __init__(self, view: CCT) -> None:
         self.view = view
@@ -59,7 +53,9 @@ class OwnedPart:
                 method: Callable[..., Any] = types.MethodType(handler.func, self)
                 kind = str(handler.type)
                 view.observe(method, names=list(names), type=kind)
-            else:  # traitlets calls a validator with the view and the proposal
+            else:  # traitlets calls a validator with the view and the proposal; it has no public
+                # per-instance cross-validation, so the view's ``_register_validator`` (what its
+                # ``@validate`` uses) is called, and ``_trait_validators`` restored on unbind
                 method = _validator(handler.func, self)
                 for name in names:
                     self._replaced.setdefault(name, view._trait_validators.get(name))

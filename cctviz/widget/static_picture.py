@@ -217,13 +217,13 @@ class StaticPicture(OwnedPart):
 
 
 _kernel_views: weakref.WeakSet[StaticPicture] = weakref.WeakSet()
-"""Views whose picture the kernel draws (no front end draws one)."""
+"""The static pictures the kernel draws (no front end draws one), by their views' parts."""
 
 
-def _watch(view: StaticPicture) -> None:
+def _watch(part: StaticPicture) -> None:
     """At the end of each cell, views that changed get a new picture."""
     first = not _kernel_views
-    _kernel_views.add(view)
+    _kernel_views.add(part)
     shell = _shell()
     if first and shell is not None:
         callbacks = shell.events.callbacks["post_run_cell"]
@@ -232,14 +232,14 @@ def _watch(view: StaticPicture) -> None:
 
 
 def _refresh(*_args: Any) -> None:
-    for view in list(_kernel_views):
-        if getattr(view.view, "comm", None) is None:  # closed
-            _kernel_views.discard(view)
+    for part in list(_kernel_views):
+        if getattr(part.view, "comm", None) is None:  # closed
+            _kernel_views.discard(part)
             continue
-        before = view.png
-        view.draw_in_kernel()
-        if view.png != before:
-            view.show()
+        before = part.png
+        part.draw_in_kernel()
+        if part.png != before:
+            part.show()
 
 
 def _compact(png: bytes | None) -> bytes | None:

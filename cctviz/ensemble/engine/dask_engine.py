@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -131,8 +132,6 @@ class _Frozen:
     """The store as a task reads it: at the snapshot the notebook took (``Tables``' reads)."""
 
     def __init__(self, root: str, snap: Snapshot) -> None:
-        from pathlib import Path
-
         self.root = Path(root)
         self.pinned = snap.version
         self._snap = snap

@@ -147,11 +147,12 @@ def _on_cluster(
     }
     try:
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            item = futures[future]
+            item = futures.pop(future)
             try:
                 result = future.result()
             except Exception as error:  # a worker died, or the task could not run
                 result = Skipped(item.source, f"the Dask task reading it failed: {error!r}"[:300])
+            future.release()  # the workers forget the rows once they are here
             report.one(here=False)
             yield result
     finally:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..store.store import Snapshot, Tables, damaged
 from . import reducers as red
+from . import summarised
 from .sql import BATCH, EMPTY, EMPTY_NODES, ID_COLUMNS, Filter, params, said
 from .where import WhereError, harden
 
@@ -123,6 +124,12 @@ class DuckEngine:
     def _filter(self, where: tuple[Filter, ...], snap: Snapshot, alias: str = "") -> str:
         return f"AND {alias}profile IN ({self.selected(where, snap)})" if where else ""
 
+    def run_filtered(
+        self, where: tuple[Filter, ...], sql: str, more: dict[str, Any] | None = None
+    ) -> pd.DataFrame:
+        """``sql`` run with ``where``'s parameters (and ``more``); errors as cctviz's."""
+        return self._run(where, sql, more)
+
     def _run(
         self, where: tuple[Filter, ...], sql: str, more: dict[str, Any] | None = None
     ) -> pd.DataFrame:
@@ -194,6 +201,8 @@ class DuckEngine:
         (such profiles) and one column per reducer; ``keys``: only the keys from the first to
         the second (a Dask task's share)."""
         snap = self.snap()
+        if summarised.applies(reducers, snap):  # a mean or a std: the summaries kept at ingest
+            return summarised.reduce(self, metric, reducers, where, keys, snap)
         column = red.quote(metric)
         aggregates = ", ".join(f"{red.sql(r, 'v.' + column)} AS {red.quote(r)}" for r in reducers)
         share = "AND v.key BETWEEN $low AND $high" if keys is not None else ""
@@ -276,16 +285,19 @@ class DuckEngine:
     def _schemas(self) -> list[list[str]]:
         """The column names of each file of the values (read once per file: files never
         change)."""
+
+        return [self.columns_of(f) for f in self.snap().files("values")]
+
+    def columns_of(self, file: str) -> list[str]:
+        """The column names of one Parquet file of the store (read once: files never change)."""
         import pyarrow.parquet as pq
 
-        files = self.snap().files("values")
-        for f in files:
-            if f not in self._columns_of:
-                try:
-                    self._columns_of[f] = pq.read_schema(f).names
-                except (OSError, ValueError) as error:
-                    raise damaged(f"the store's file {f}", str(error).splitlines()[0]) from None
-        return [self._columns_of[f] for f in files]
+        if file not in self._columns_of:
+            try:
+                self._columns_of[file] = pq.read_schema(file).names
+            except (OSError, ValueError) as error:
+                raise damaged(f"the store's file {file}", str(error).splitlines()[0]) from None
+        return self._columns_of[file]
 
     def value_columns(self) -> list[str]:
         """The metrics, in the order the files first name them."""

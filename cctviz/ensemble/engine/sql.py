@@ -19,6 +19,8 @@ EMPTY = {  # a table no add has written yet, as an empty relation with its id co
     "ranks": "SELECT NULL::VARCHAR AS profile, NULL::BIGINT AS key, NULL::BIGINT AS rank",
     "nodes": "SELECT NULL::BIGINT AS key, NULL::BIGINT AS parent, NULL::VARCHAR AS name",
     "metrics": "SELECT NULL::VARCHAR AS metric, NULL::VARCHAR AS kind, NULL::VARCHAR AS partner",
+    "sums": "SELECT NULL::BIGINT AS key, NULL::VARCHAR AS metric, NULL::BIGINT AS count, "
+    "NULL::DOUBLE AS sum, NULL::DOUBLE AS m2, NULL::DOUBLE AS min, NULL::DOUBLE AS max",
 }
 
 EMPTY_NODES = pd.DataFrame(

@@ -1,7 +1,8 @@
 """An ``add``'s writes, all or nothing across the store's tables, from any number of processes.
 
-1. The batch's nodes, metrics, values and ranks are appended to their Delta tables, each row
-   tagged with the batch (cctviz.ensemble.store.store). Readers do not count them yet.
+1. The batch's nodes, metrics, values (with their summaries) and ranks are appended to their
+   Delta tables, each row tagged with the batch (cctviz.ensemble.store.store). Readers do not
+   count them yet.
 2. Its profile rows are committed to the profiles table by a Delta MERGE on the content hash
    (insert the rows whose hash the table lacks). A MERGE reads the table, so Delta's optimistic
    concurrency refuses it (``CommitFailedError``) when another process committed profiles since
@@ -27,6 +28,7 @@ import pyarrow as pa
 
 from .profile import ProfileRows
 from .store import BATCH, StoreError, Tables, made
+from .summary import summaries
 
 STEP_HOOK: Callable[[str], None] | None = None
 RETRIES = 100  # commits tried before giving up (concurrent adders each win one in turn)
@@ -93,10 +95,8 @@ def _one_kind(column: pd.Series) -> pd.Series:
 
 
 def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
-    """Appends ``df`` to ``table`` (one Delta commit; the table is made by the first)."""
-    from deltalake import WriterProperties, write_deltalake
-    from deltalake.exceptions import CommitFailedError, DeltaError, SchemaMismatchError
-
+    """Appends ``df`` to ``table`` (one Delta commit; the table is made by the first); the
+    values with their summaries (one more commit, to ``sums``, before)."""
     step(f"before {table}")
     if df.empty:
         step(f"after {table}")
@@ -107,6 +107,21 @@ def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
         # ranges hold them
         df = df.sort_values([c for c in ("parent", "key") if c in df.columns], kind="stable")
     data = arrow(table, df, batch)
+    if table == "values":  # its per-node summaries first (cctviz.ensemble.store.summary)
+        sums = summaries(data)
+        _write(root, "sums", sums.append_column(BATCH, pa.array([batch] * len(sums), pa.string())))
+    _write(root, table, data)
+    step(f"after {table}")
+
+
+def _write(root: Path, table: str, data: pa.Table) -> None:
+    """One Delta commit appending ``data`` to ``table`` (made by the first), the table's schema
+    evolved first where ``data`` brings new columns."""
+    from deltalake import WriterProperties, write_deltalake
+    from deltalake.exceptions import CommitFailedError, DeltaError, SchemaMismatchError
+
+    if not len(data):
+        return
     for attempt in range(RETRIES):
         try:
             made = tables_of(root, table)
@@ -131,7 +146,6 @@ def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
             if attempt == RETRIES - 1:
                 raise StoreError(f"cannot add to table {table!r} of {root}: {error}") from None
             _pause(attempt)
-    step(f"after {table}")
 
 
 def _evolve(table: Any, data: pa.Table) -> bool:

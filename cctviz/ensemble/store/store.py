@@ -1,4 +1,4 @@
-"""The store on disk: a folder of five Delta Lake tables (Parquet files underneath, a transaction
+"""The store on disk: a folder of six Delta Lake tables (Parquet files underneath, a transaction
 log beside them, read and written with ``deltalake``, delta-rs: atomic commits by a rename that
 never replaces, on a local or shared file system, no server, no JVM). Every row carries the
 ``batch`` of the ``add`` that wrote it, and each table is partitioned by it.
@@ -11,15 +11,19 @@ never replaces, on a local or shared file system, no server, no JVM). Every row 
   metadata value;
 - ``ranks``: when asked at ingest, one row per (``profile``, ``key``, ``rank``[, ``thread``])
   with the measured metrics (``values`` holds the nodes reduced over ranks);
-- ``metrics``: one row per metric and batch: ``metric``, ``kind``, ``partner``.
+- ``metrics``: one row per metric and batch: ``metric``, ``kind``, ``partner``;
+- ``sums``: per write of the values, one row per (``key``, ``metric``): ``count``, ``sum``,
+  ``m2``, ``min``, ``max`` (cctviz.ensemble.store.summary: what a mean or a std reads instead of
+  every value).
 
-**The profiles table is the commit point.** An ``add`` writes its nodes, metrics, values and
-ranks first (each a Delta commit of its own), then its profile rows in one last commit
-(cctviz.ensemble.store.commit). A reader takes the profiles table at one version (``Snapshot``): the
-batches it holds are the committed ones, and only the other tables' files of those batches are
-read. So a killed ``add`` (before or during its last commit) leaves files no reader counts, and
-the store answers exactly as before it; ``ens.repair()`` removes them. The store's version is the
-profiles table's: ``Ensemble(path, version=N)`` reads the store as it was at that commit.
+**The profiles table is the commit point.** An ``add`` writes its nodes, metrics, values (with
+their summaries) and ranks first (each a Delta commit of its own), then its profile rows in one
+last commit (cctviz.ensemble.store.commit). A reader takes the profiles table at one version
+(``Snapshot``): the batches it holds are the committed ones, and only the other tables' files of
+those batches are read. So a killed ``add`` (before or during its last commit) leaves files no
+reader counts, and the store answers exactly as before it; ``ens.repair()`` removes them. The
+store's version is the profiles table's: ``Ensemble(path, version=N)`` reads the store as it was at
+that commit.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = ("nodes", "values", "profiles", "metrics", "ranks")
+TABLES = ("nodes", "values", "profiles", "metrics", "ranks", "sums")
 VERSION = 2  # the store's format: 1 was folders of Parquet parts (cctviz.ensemble.store.migrate)
 FORMAT: dict[str, Any] = {"format": "cctviz-ensemble", "version": VERSION, "tables": "delta"}
 MARKER = "cctviz-ensemble.json"

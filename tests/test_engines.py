@@ -122,11 +122,12 @@ def _inclusive(ens: cctviz.Ensemble) -> str:
     return str(next(iter(kinds[kinds == "inclusive"].index), kinds.index[0]))
 
 
-def _tasks(client: Any, run: Any) -> tuple[Any, int]:
-    """What ``run()`` gives, and how many of cctviz's query tasks the workers ran for it."""
+def _tasks(client: Any, run: Any, kind: str = "_query") -> tuple[Any, int]:
+    """What ``run()`` gives, and how many of cctviz's tasks of ``kind`` the workers ran for it
+    (``_query``: a query's; ``_per_keys``: work on a share of the nodes' values)."""
     with distributed.get_task_stream(client=client) as stream:
         out = run()
-    return out, sum("_query" in str(t.get("key", "")) for t in stream.data)
+    return out, sum(str(t.get("key", "")).startswith(f"{kind}-") for t in stream.data)
 
 
 def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
@@ -178,11 +179,18 @@ def test_changes_along_the_runs_agree_and_read_their_values_on_the_cluster(
         job_sizes=(64,), problem_sizes=(30,), compilers=("gcc-12",),
     )  # fmt: skip
     on_dask = cctviz.Ensemble(ens.path, engine=client, create=False)
-    found, ran = _tasks(client, lambda: on_dask.regressions("time"))
+    threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+    # the screening of every node runs on the workers, a task per share of the nodes: only
+    # the candidate changes come back, never the nodes × runs matrix
+    found, screened = _tasks(client, lambda: on_dask.regressions("time"), "_per_keys")
     expected = ens.regressions("time")
-    assert ran >= 1 and len(expected) >= 2 and len(found) == len(expected)
+    assert screened == 2 * threads and len(expected) >= 2 and len(found) == len(expected)
     plain = [c for c in expected.columns if c not in ("config", "environment", "previous")]
     _close(found[plain], expected[plain])
+    # an inclusive metric: the changes' causes read the exclusive values of a few nodes
+    found, queried = _tasks(client, lambda: on_dask.regressions("time (inc)"))
+    _close(found[plain], ens.regressions("time (inc)")[plain])
+    assert queried >= 1
 
 
 def test_a_reduction_cut_by_key_covers_every_key_once() -> None:

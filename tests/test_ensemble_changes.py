@@ -336,3 +336,30 @@ def test_a_change_is_explained_by_runs_of_its_own_configuration(tmp_path: Path) 
     assert w.labels[0] == f"launchdate {first} … {last} (median of 5)"
     assert str(after["launchdate"].iloc[-1].date()) in w.labels[1]
     assert row["previous"] == before.index[-1] and row["profile"] == after.index[0]
+
+
+def test_screening_in_shares_of_the_nodes_finds_the_same_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The screening runs per share of the nodes (a task per share on a cluster; in this process
+    as many shares as keep the nodes × runs matrix small): the shares change nothing found."""
+    from cctviz.ensemble.analysis import changes
+
+    ens, _ = _interleaved(tmp_path, 5, 2, n_runs=200, n_nodes=150)
+    whole = ens.regressions("time")
+    assert len(whole) >= 5
+    calls: list[int] = []
+    real = changes._screen
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(changes, "_screen", counted)
+    monkeypatch.setattr(changes, "MATRIX_CELLS", 150 * 200 // 7)  # 8 shares
+    shared = ens.regressions("time")
+    assert len(calls) == 8
+    pd.testing.assert_frame_equal(
+        shared.sort_values(["key", "at"], ignore_index=True),
+        whole.sort_values(["key", "at"], ignore_index=True),
+    )

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .store.adding import FLUSH_ROWS  # value rows per write, as an add writes them
 from .store.commit import append, commit_profiles
 from .store.folder import open_folder
 from .store.keys import ROOT, frame_text, key_of
@@ -23,7 +24,7 @@ KERNELS = ("CalcForce", "Integrate", "ApplyBC", "Reduce", "Gather", "Scatter", "
 MPI = ("MPI_Allreduce", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Barrier", "MPI_Bcast")
 COMPILERS = ("gcc-12", "clang-16", "intel-2023")
 JOB_SIZES = (64, 128, 256, 512, 1024)
-BATCH = 200  # profiles per Parquet file of the values
+BATCH = 200  # profiles made at a time (numpy arrays of BATCH × n_nodes)
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ def ensemble(
     ids = [f"synthetic-{seed}-{i:06d}" for i in range(n_profiles)]
     order = np.argsort(-np.arange(n_nodes))  # children before parents, for subtree sums
     listed = []
+    held: list[pd.DataFrame] = []
     for lo in range(0, n_profiles, BATCH):
         hi = min(lo + BATCH, n_profiles)
         m = hi - lo
@@ -189,8 +191,12 @@ def ensemble(
                 **{name: values[lo:hi] for name, values in extra.items()},
             }
         )
-        append(root, "values", values, batch)
+        held.append(values)
         listed.append(profiles)
+        if sum(len(v) for v in held) >= FLUSH_ROWS or hi == n_profiles:
+            # a few large files, as an add writes: a query of one node opens each file once
+            append(root, "values", pd.concat(held, ignore_index=True), batch)
+            held = []
     commit_profiles(Tables(root), pd.concat(listed, ignore_index=True), batch)
     return Ensemble(root, create=False)
 

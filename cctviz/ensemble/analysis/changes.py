@@ -22,7 +22,9 @@ half as much as the metric at the same point (a metric that is exclusive itself 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from ..ensemble import Ensemble
 
 CHUNK = 256  # nodes screened at once (bounds the temporary arrays)
+MATRIX_CELLS = 125_000_000  # nodes × runs held at once in this process (1 GB of float64)
 COLUMNS = [
     "key", "path", "at", "profile", "before", "after", "change", "score", "cause", "config",
     "previous", "runs_before", "runs_after", "p", "q", "environment",
@@ -79,34 +82,68 @@ def regressions(
     by = check_axis(profiles, by)
     across = _check_across(profiles, across, by)
     grouping = group(profiles, by, configuration(ens, by, across), across)
-    keys, filled = _matrix(ens, metric, grouping)
-    found: list[tuple[int, sg.Found]] = []  # (group, change)
+    all_keys = np.sort(ens.nodes.index.to_numpy(np.int64))
+    # the screening runs where the values are (a task per share of the nodes on a cluster);
+    # in this process, shares keep the nodes × runs matrix under MATRIX_CELLS
+    shares = max(1, -(-len(all_keys) * len(grouping.axis.values) // MATRIX_CELLS))
+    task = partial(_screen, keys=all_keys, grouping=grouping, fdr=fdr)
+    parts = ens._engine().per_keys(task, metric, ens._where, shares)
+    keys = np.concatenate([p.keys for p in parts]) if parts else np.empty(0, np.int64)
+    found: list[tuple[int, sg.Found, float, float]] = []
+    hypotheses, offset = 0, 0
+    for part in parts:
+        hypotheses += part.hypotheses
+        found += [(g, replace(f, row=f.row + offset), b, a) for g, f, b, a in part.found]
+        offset += len(part.keys)
+    if not found:
+        return pd.DataFrame(columns=COLUMNS)
+    passed, q = sg.benjamini_hochberg(np.asarray([f.p for _, f, *_ in found]), hypotheses, fdr)
+    rows = []
+    for (g, f, before, after), ok, qv in zip(found, passed, q, strict=True):
+        change = after / before - 1 if before != 0 else np.inf
+        if ok and abs(change) >= min_change and f.z >= min_score:
+            rows.append((g, f, before, after, change, float(qv)))
+    return _table(ens, metric, grouping, keys, rows)
+
+
+@dataclass(frozen=True)
+class Screened:
+    """What screening one share of the nodes found: its node keys (rows of ``found``), the
+    series screened (the false discovery rate's count) and each candidate change with its
+    configuration and the medians of its runs before and after."""
+
+    keys: np.ndarray
+    hypotheses: int
+    found: list[tuple[int, sg.Found, float, float]]
+
+
+def _screen(
+    batches: Iterator[Any], share: tuple[int, int], *, keys: np.ndarray, grouping: Grouping,
+    fdr: float,
+) -> Screened:  # fmt: skip
+    """The change-point screening of the nodes of ``keys`` in ``share`` (an ``Engine.per_keys``
+    task: on a Dask worker, over that worker's share of the values)."""
+    here = keys[(keys >= share[0]) & (keys <= share[1])]
+    filled = grouping.series(se.matrix_of(batches, here, grouping.axis))
+    found: list[tuple[int, sg.Found, float, float]] = []
     hypotheses = 0
     for g, (lo, hi) in enumerate(grouping.bounds):
         if sg.splits(hi - lo) == 0:
             continue
         part = filled[:, lo:hi]
         hypotheses += int((~np.isnan(part).all(axis=1)).sum())  # each series screened
-        here: list[sg.Found] = []
-        for start in range(0, len(keys), CHUNK):
+        got: list[sg.Found] = []
+        for start in range(0, len(here), CHUNK):
             chunk = np.nan_to_num(part[start : start + CHUNK], nan=0.0)
-            here += [
+            got += [
                 sg.Found(start + f.row, f.start, f.at, f.end, f.z, f.p) for f in sg.find(chunk, fdr)
             ]
-        hypotheses += len(here) - len({f.row for f in here})  # a series' second change and on
-        found += [(g, f) for f in here]
-    if not found:
-        return pd.DataFrame(columns=COLUMNS)
-    passed, q = sg.benjamini_hochberg(np.asarray([f.p for _, f in found]), hypotheses, fdr)
-    rows = []
-    for (g, f), ok, qv in zip(found, passed, q, strict=True):
-        lo = grouping.bounds[g][0]
-        x = filled[f.row, lo:]
-        before, after = float(np.median(x[f.start : f.at])), float(np.median(x[f.at : f.end]))
-        change = after / before - 1 if before != 0 else np.inf
-        if ok and abs(change) >= min_change and f.z >= min_score:
-            rows.append((g, f, before, after, change, float(qv)))
-    return _table(ens, metric, grouping, keys, rows)
+        hypotheses += len(got) - len({f.row for f in got})  # a series' second change and on
+        for f in got:
+            x = filled[f.row, lo:]
+            before, after = float(np.median(x[f.start : f.at])), float(np.median(x[f.at : f.end]))
+            found.append((g, f, before, after))
+    return Screened(here, hypotheses, found)
 
 
 def _check_across(profiles: pd.DataFrame, across: Sequence[str], by: str) -> list[str]:

@@ -50,6 +50,14 @@ def cells(
     """Per chunk of about a million values: the row of each value's node in ``keys``, its axis
     position and the value; values of other nodes or of profiles off the axis are left out.
     ``nodes``: SQL conditions on ``key`` and ``parent`` that let the engine skip row groups."""
+    return cells_of(ens._engine().batches(metric, ens._where, nodes), keys, axis)
+
+
+def cells_of(
+    batches: Iterator[Any], keys: np.ndarray, axis: Axis
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``cells`` of the values ``batches`` streams (Arrow record batches of key, profile and
+    value: an engine's, or a share of them on a worker)."""
     import pyarrow as pa
 
     key_index = pd.Index(np.asarray(keys, np.int64))
@@ -68,7 +76,7 @@ def cells(
         value = table.column(2).to_numpy()
         return row[keep], axis.position[profile[keep]], np.asarray(value[keep], np.float64)
 
-    for batch in ens._engine().batches(metric, ens._where, nodes):
+    for batch in batches:
         held.append(batch)
         size += batch.num_rows
         if size >= CHUNK:
@@ -83,14 +91,19 @@ def matrix(
 ) -> np.ndarray:
     """Nodes × axis positions: the value, the median of the profiles sharing a position, NaN
     where no profile there holds the node."""
+    return matrix_of(ens._engine().batches(metric, ens._where, nodes), keys, axis)
+
+
+def matrix_of(batches: Iterator[Any], keys: np.ndarray, axis: Axis) -> np.ndarray:
+    """``matrix`` of the values ``batches`` streams."""
     out = np.full((len(keys), len(axis.values)), np.nan)
     width = len(axis.values)
     if axis.unique:
-        for row, col, value in cells(ens, metric, keys, axis, nodes):
+        for row, col, value in cells_of(batches, keys, axis):
             out[row, col] = value
         return out
     flats, values = [], []
-    for row, col, value in cells(ens, metric, keys, axis, nodes):
+    for row, col, value in cells_of(batches, keys, axis):
         flats.append(row * width + col)
         values.append(value)
     if flats:

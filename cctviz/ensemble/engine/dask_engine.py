@@ -20,15 +20,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from ..store.store import Snapshot, Tables
 from .duckdb_engine import DuckEngine
-from .interface import KeyRange, Where
+from .interface import KeyRange, Task, Where, key_ranges
 
+R = TypeVar("R")
 TASKS_PER_THREAD = 2
 """Key ranges a reduction is cut into, per worker thread (some slack for uneven ranges)."""
 
@@ -107,6 +108,21 @@ class DaskEngine:
     def by_parent(self) -> bool:
         return bool(self._one(self.tables.snapshot(), "by_parent", ()))
 
+    def per_keys(self, task: Task[R], metric: str, where: Where, shares: int = 1) -> list[R]:
+        """``task`` as one Dask task per share of the keys (at least one per worker thread
+        and two per thread as for a reduction), each on its worker over its share's values:
+        only what ``task`` returns comes back."""
+        snap = self.tables.snapshot()
+        ranges = key_ranges(max(shares, self._tasks()))
+        futures = [
+            self.client.submit(_per_keys, self._root(), snap, task, metric, where, r)
+            for r in ranges
+        ]
+        try:
+            return list(self.client.gather(futures))
+        finally:
+            self.client.cancel(futures)
+
     # -- tasks ---------------------------------------------------------------------------------
     def _root(self) -> str:
         return str(self.tables.root)
@@ -118,14 +134,6 @@ class DaskEngine:
         workers = self.client.scheduler_info().get("workers", {})
         threads = sum(int(w.get("nthreads", 1)) for w in workers.values())
         return max(1, TASKS_PER_THREAD * threads)
-
-
-def key_ranges(n: int) -> list[KeyRange]:
-    """The 64-bit key space (signed) cut into ``n`` ranges of equal width, in order, covering
-    it: node keys are hashes of call paths, spread evenly over it."""
-    low, high = -(2**63), 2**63 - 1
-    edges = [low + (high - low) * i // n for i in range(n + 1)]
-    return [(int(edges[i]) if i == 0 else int(edges[i]) + 1, int(edges[i + 1])) for i in range(n)]
 
 
 class _Frozen:
@@ -144,9 +152,9 @@ _engines: dict[tuple[str, Any], DuckEngine] = {}
 _engines_lock = threading.Lock()
 
 
-def _query(root: str, snap: Snapshot, method: str, args: tuple[Any, ...]) -> Any:
-    """On a worker: the DuckDB engine's ``method`` over the store ``root`` at ``snap`` (an engine
-    per store and version, kept: DuckDB caches the files' footers)."""
+def _engine(root: str, snap: Snapshot) -> DuckEngine:
+    """On a worker: the DuckDB engine of the store ``root`` at ``snap`` (an engine per store and
+    version, kept: DuckDB caches the files' footers)."""
     at = (root, snap.versions)
     with _engines_lock:
         engine = _engines.get(at)
@@ -154,5 +162,18 @@ def _query(root: str, snap: Snapshot, method: str, args: tuple[Any, ...]) -> Any
             if len(_engines) >= 8:
                 _engines.pop(next(iter(_engines)))
             engine = _engines[at] = DuckEngine(_Frozen(root, snap))  # type: ignore[arg-type]
-    result = getattr(engine, method)(*args)
+    return engine
+
+
+def _query(root: str, snap: Snapshot, method: str, args: tuple[Any, ...]) -> Any:
+    """On a worker: the DuckDB engine's ``method`` over the store ``root`` at ``snap``."""
+    result = getattr(_engine(root, snap), method)(*args)
     return result if not isinstance(result, np.ndarray) else result.copy()
+
+
+def _per_keys(
+    root: str, snap: Snapshot, task: Task[R], metric: str, where: Where, keys: KeyRange
+) -> R:
+    """On a worker: ``task`` over the values of ``metric`` at the nodes of ``keys``."""
+    engine = _engine(root, snap)
+    return task(engine.batches(metric, where, ("TRUE",), keys), keys)

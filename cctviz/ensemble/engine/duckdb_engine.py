@@ -8,15 +8,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
 from ..store.store import Snapshot, Tables, damaged
 from . import reducers as red
 from . import summarised
+from .interface import Task, Where, key_ranges
 from .sql import BATCH, EMPTY, EMPTY_NODES, ID_COLUMNS, Filter, params, said
 from .where import WhereError, harden
+
+R = TypeVar("R")
 
 
 class DuckEngine:
@@ -265,6 +268,12 @@ class DuckEngine:
         snap = self.snap()
         filter_ = f"WHERE profile IN ({self.selected(where, snap)})" if where else ""
         return self._run(where, f"SELECT * FROM {self._source('values', snap)} {filter_}")
+
+    def per_keys(self, task: Task[R], metric: str, where: Where, shares: int = 1) -> list[R]:
+        """``task`` over each of ``shares`` ranges of the node keys in turn, in this process."""
+        return [
+            task(self.batches(metric, where, ("TRUE",), keys), keys) for keys in key_ranges(shares)
+        ]
 
     def table(
         self,

@@ -11,8 +11,8 @@ among its tasks so that each node's values meet in one task and exact quantiles 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypeVar
 
 import pandas as pd
 
@@ -21,6 +21,12 @@ from .sql import Filter
 Where = tuple[Filter, ...]
 KeyRange = tuple[int, int]
 """Node keys from the first to the second, both included."""
+R = TypeVar("R")
+Task = Callable[[Iterator[Any], KeyRange], R]
+"""Work over one share of the node keys: given the values of those nodes as Arrow record batches
+(``key``, ``profile``, ``value``) and the share's key range, it returns what the caller needs
+(e.g. the change points found there): a module-level function, or a ``functools.partial`` of
+one, so a Dask worker can run it."""
 
 
 class Engine(Protocol):
@@ -62,3 +68,17 @@ class Engine(Protocol):
     def values(self, where: Where) -> pd.DataFrame:
         """Every value row of the selected profiles (for a small subset: a Thicket)."""
         ...
+
+    def per_keys(self, task: Task[R], metric: str, where: Where, shares: int = 1) -> list[R]:
+        """``task`` run over the values of ``metric`` of the selected profiles, once per share
+        of the node keys (at least ``shares``: fewer values held at once), the results in key
+        order; on a cluster, each share is a task on a worker."""
+        ...
+
+
+def key_ranges(n: int) -> list[KeyRange]:
+    """The 64-bit key space (signed) cut into ``n`` ranges of equal width, in order, covering
+    it: node keys are hashes of call paths, spread evenly over it."""
+    low, high = -(2**63), 2**63 - 1
+    edges = [low + (high - low) * i // n for i in range(n + 1)]
+    return [(int(edges[i]) if i == 0 else int(edges[i]) + 1, int(edges[i + 1])) for i in range(n)]

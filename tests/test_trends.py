@@ -201,16 +201,18 @@ def test_one_run_as_a_graphframe(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("reducer", ["mean", "median", "p95", "std", "min", "max", "imbalance"])
-def test_each_reducer_of_a_trend_equals_pandas(tmp_path: Path, reducer: str) -> None:
-    # four compilers over 40 runs: several profiles share each value of the axis
+@pytest.mark.parametrize("by", ["compiler", "run"])
+def test_each_reducer_of_a_trend_equals_pandas(tmp_path: Path, reducer: str, by: str) -> None:
+    # by compiler: four compilers over 40 runs, several profiles share each value of the axis;
+    # by run: one profile per value (a nightly series: each cell its own value)
     ens = cctviz.examples.ensemble(tmp_path / "s", 40, 60, seed=4)
     node = ens.nodes.index[1]
-    got = ens.trend(node, "time", by="compiler", reducer=reducer, children=True)
+    got = ens.trend(node, "time", by=by, reducer=reducer, children=True)
     keys = [node, *ens.nodes.index[ens.nodes["parent"] == node]]
     rows = []
     for key in keys:
         dist = ens.distribution(key, "time")
-        groups = dist.groupby("compiler")["value"]
+        groups = dist.groupby(by)["value"]
         if reducer == "imbalance":
             ref = groups.max() / groups.mean()
         elif reducer == "p95":
@@ -218,9 +220,9 @@ def test_each_reducer_of_a_trend_equals_pandas(tmp_path: Path, reducer: str) -> 
         else:
             ref = getattr(groups, reducer)()
         rows += [(int(key), c, v, int(groups.size()[c])) for c, v in ref.items()]
-    want = pd.DataFrame(rows, columns=["key", "compiler", "value", "count"])
+    want = pd.DataFrame(rows, columns=["key", by, "value", "count"])
     assert got["key"].tolist() == want["key"].tolist()
-    assert got["compiler"].tolist() == want["compiler"].tolist()
+    assert got[by].tolist() == want[by].tolist()
     np.testing.assert_allclose(got["value"], want["value"], rtol=1e-12)
     assert got["count"].tolist() == want["count"].tolist()
 

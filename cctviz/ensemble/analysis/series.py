@@ -59,19 +59,22 @@ def cells_of(
     """``cells`` of the values ``batches`` streams (Arrow record batches of key, profile and
     value: an engine's, or a share of them on a worker)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    key_index = pd.Index(np.asarray(keys, np.int64))
-    profile_index = pd.Index([str(p) for p in axis.profiles])
+    # Arrow's hash lookups, not pandas': no Python string per profile (10⁵ profiles: ms)
+    key_set = pa.array(np.asarray(keys, np.int64))
+    profile_set = pa.array(np.asarray(axis.profiles).astype(str))
     held: list[Any] = []
     size = 0
 
     def mapped() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         table = pa.Table.from_batches(held).combine_chunks()
-        row = key_index.get_indexer(table.column(0).to_numpy())
+        found = pc.index_in(table.column(0), value_set=key_set)
+        row = found.fill_null(-1).to_numpy().astype(np.int64)
         # the profile ids repeat: their dictionary is looked up, not every row
         codes = table.column(1).dictionary_encode().chunk(0)
-        got = profile_index.get_indexer(codes.dictionary.to_pylist())
-        profile = got[codes.indices.to_numpy(zero_copy_only=False)]
+        got = pc.index_in(codes.dictionary, value_set=profile_set).fill_null(-1).to_numpy()
+        profile = np.asarray(got, np.int64)[codes.indices.to_numpy(zero_copy_only=False)]
         keep = (row >= 0) & (profile >= 0)
         value = table.column(2).to_numpy()
         return row[keep], axis.position[profile[keep]], np.asarray(value[keep], np.float64)

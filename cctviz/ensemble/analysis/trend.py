@@ -114,13 +114,20 @@ def _reduced(flat: np.ndarray, values: np.ndarray, reducer: str) -> tuple[Any, A
     """Per cell (node row × width + axis position) holding values, in order: the cell, the
     values combined with ``reducer`` (the definitions of cctviz.ensemble.engine.reducers) and their
     count."""
+    counts = np.bincount(flat) if len(flat) else np.zeros(0, np.int64)
+    cell = np.flatnonzero(counts)
+    n = counts[cell]
     if reducer in ("mean", "sum", "count"):
-        counts = np.bincount(flat)
-        cell = np.flatnonzero(counts)
         sums = np.bincount(flat, weights=values)[cell]
-        n = counts[cell]
         value = {"mean": sums / n, "sum": sums, "count": n.astype(float)}[reducer]
         return cell, value, n
+    if len(n) and n.max() == 1:  # one profile per cell (a nightly series): its own value
+        own = values[np.argsort(flat, kind="stable")]
+        if reducer == "std":
+            own = np.full(len(own), np.nan)  # ddof 1 of one value
+        elif reducer == "imbalance":
+            own = np.where(own != 0, 1.0, np.nan)  # max ÷ mean of one value
+        return cell, own, n
     groups = pd.Series(values).groupby(flat, sort=True)
     q = red.quantile(reducer)
     if q is not None or reducer == "median":

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import cctviz
@@ -141,3 +142,45 @@ def test_an_add_without_summaries_is_read_from_its_values(tmp_path: Path) -> Non
     again = cctviz.Ensemble(tmp_path / "s")
     after = _check(again, metric)
     pd.testing.assert_frame_equal(after, before, rtol=1e-12)
+
+
+def test_a_filter_reads_the_values_of_the_adds_it_keeps_a_profile_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cctviz.ensemble.engine import pruning
+
+    files = _files()
+    ens = cctviz.Ensemble(tmp_path / "s")
+    for f in files:  # five nightly adds, one profile each
+        ens.add([f], progress=False)
+    metric = _metric(ens)
+    snap = ens._engine().snap()  # type: ignore[attr-defined]
+    batch_of = {p.path: p.batch for p in snap.parts["values"]}
+    read: set[str] = set()
+    real = pruning.parquet
+
+    def spy(listed: list[str], table: str) -> str:
+        read.update(batch_of[f] for f in listed if table == "values")
+        return real(listed, table)
+
+    monkeypatch.setattr(pruning, "parquet", spy)
+    ids = list(ens.profiles.index)
+    one = ens.select(ids[:1])
+    keeps = {
+        p.batch
+        for p in snap.parts["profiles"]
+        if ids[0] in pq.read_table(p.path, columns=["profile"])["profile"].to_pylist()
+    }
+    got = one.reduce(metric, ("median", "mean"))  # a median reads the values
+    assert read == keeps and len(keeps) == 1
+    want = _reference(one, metric)
+    np.testing.assert_allclose(got["mean"], want["mean"].reindex(got.index), rtol=1e-12)
+    read.clear()
+    dist = one.distribution(int(got["mean"].idxmax()), metric)
+    assert len(read) == 1 and len(dist) == 1
+    read.clear()
+    assert len(one.trend(int(got.index[0]), metric)) == 1 and read == keeps
+    read.clear()
+    two = ens.select(ids[1:3])
+    _check(two, metric)
+    assert len(read) == 2 and not read & keeps

@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from ..store.store import Snapshot, Tables, damaged
+from . import pruning, summarised
 from . import reducers as red
-from . import summarised
+from .failures import failed
 from .interface import Task, Where, key_ranges
-from .sql import BATCH, EMPTY, EMPTY_NODES, ID_COLUMNS, Filter, params, said
-from .where import WhereError, harden
+from .sql import BATCH, EMPTY, EMPTY_NODES, ID_COLUMNS, Filter, params
+from .where import harden
 
 R = TypeVar("R")
 
@@ -40,6 +41,7 @@ class DuckEngine:
         self._lock = threading.Lock()
         self._columns_of: dict[str, list[str]] = {}
         self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._kept: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
         self._described: tuple[Any, list[str]] = (None, [])
         self._duck_error = duckdb.Error
 
@@ -53,39 +55,25 @@ class DuckEngine:
         listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
         return f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
 
+    def _values(self, where: tuple[Filter, ...], snap: Snapshot, metric: str | None) -> str:
+        """The values' relation for a query filtered by ``where`` (cctviz.ensemble.engine.pruning:
+        only the files of the adds holding a profile it keeps)."""
+        return pruning.values_relation(self, where, snap, metric)
+
+    def kept_per_batch(
+        self, where: tuple[Filter, ...], snap: Snapshot
+    ) -> dict[str, tuple[int, int]]:
+        """Per batch of the store: its profiles, and how many of them ``where`` keeps (read once
+        per filter and version)."""
+        seen = ("kept", where, snap.versions, snap.version)
+        if seen not in self._kept:
+            if len(self._kept) >= 16:
+                self._kept.pop(next(iter(self._kept)))
+            self._kept[seen] = pruning.kept_batches(self, where, snap)
+        return self._kept[seen]
+
     def has(self, table: str) -> bool:
         return bool(self.snap().files(table))
-
-    def _failed(self, where: tuple[Filter, ...], error: Exception) -> Exception:
-        """A DuckDB error as cctviz's: the filter's (a name or a type it got wrong), else a
-        damaged file of the store, named."""
-        import duckdb
-
-        filters_fault = (
-            duckdb.BinderException,
-            duckdb.ConversionException,
-            duckdb.ParserException,
-            duckdb.CatalogException,
-            duckdb.TypeMismatchException,
-        )
-        if where and isinstance(error, filters_fault):
-            return self._where_error(where, error)
-        text = str(error).splitlines()[0]
-        named = [f for f in text.replace('"', "'").split("'") if f.startswith(str(self.root))]
-        return damaged(f"the store's file {named[0] if named else self._damaged_file()}", text)
-
-    def _damaged_file(self) -> str:
-        """The first file of the snapshot that does not read (the error DuckDB gave named none)."""
-        import pyarrow.parquet as pq
-
-        snap = self.snap()
-        for table in ("profiles", "values", "nodes", "metrics", "ranks"):
-            for f in snap.files(table):
-                try:
-                    pq.read_table(f)
-                except Exception:
-                    return f
-        return str(self.root)
 
     def query(self, sql: str, values: dict[str, Any] | None = None) -> pd.DataFrame:
         # one query at a time: a widget's messages and the notebook's code can come in on
@@ -139,7 +127,7 @@ class DuckEngine:
         try:
             return self.query(sql, {**params(where), **(more or {})})
         except self._duck_error as error:
-            raise self._failed(where, error) from None
+            raise failed(self, where, error) from None
 
     def profiles(self, where: tuple[Filter, ...]) -> pd.DataFrame:
         snap = self.snap()
@@ -164,13 +152,6 @@ class DuckEngine:
             described = self.query(f"DESCRIBE SELECT * FROM {self._source('profiles', snap)}")
             self._described = (snap.versions, [str(c) for c in described["column_name"]])
         return list(self._described[1])
-
-    def _where_error(self, where: tuple[Filter, ...], error: Exception) -> WhereError:
-        text = str(error).splitlines()[0]
-        return WhereError(
-            f"the profile filter {said(where)!r} does not run: {text}. It is a SQL "
-            f"condition on the profiles' metadata; columns: {', '.join(self.profile_columns())}"
-        )
 
     def hashes(self) -> set[str]:
         return set(self._run((), f"SELECT hash FROM {self._source('profiles')}")["hash"])
@@ -213,7 +194,7 @@ class DuckEngine:
         return self._run(
             where,
             f"SELECT v.key, count(v.{column}) AS count, {aggregates} "
-            f"FROM {self._source('values', snap)} v WHERE v.{column} IS NOT NULL {share} "
+            f"FROM {self._values(where, snap, metric)} v WHERE v.{column} IS NOT NULL {share} "
             f"{self._filter(where, snap, 'v.')} GROUP BY v.key",
             bounds,
         )
@@ -222,7 +203,7 @@ class DuckEngine:
         snap = self.snap()
         column = red.quote(metric)
         sql = (
-            f"SELECT p.*, v.{column} AS value FROM {self._source('values', snap)} v "
+            f"SELECT p.*, v.{column} AS value FROM {self._values(where, snap, metric)} v "
             f"JOIN {self._source('profiles', snap)} p ON p.profile = v.profile "
             f"WHERE v.key = $key AND v.{column} IS NOT NULL {self._filter(where, snap, 'v.')} "
             "ORDER BY v.profile"
@@ -257,7 +238,8 @@ class DuckEngine:
         column = red.quote(metric)
         marks = ", ".join(str(int(k)) for k in keys) or "NULL"  # whole numbers only
         sql = (
-            f"SELECT v.profile, sum(v.{column}) AS value FROM {self._source('values', snap)} v "
+            f"SELECT v.profile, sum(v.{column}) AS value "
+            f"FROM {self._values(where, snap, metric)} v "
             f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL "
             f"{self._filter(where, snap, 'v.')} GROUP BY v.profile"
         )
@@ -267,7 +249,7 @@ class DuckEngine:
         """Every value row of the selected profiles (for a small subset: a Thicket)."""
         snap = self.snap()
         filter_ = f"WHERE profile IN ({self.selected(where, snap)})" if where else ""
-        return self._run(where, f"SELECT * FROM {self._source('values', snap)} {filter_}")
+        return self._run(where, f"SELECT * FROM {self._values(where, snap, None)} {filter_}")
 
     def per_keys(self, task: Task[R], metric: str, where: Where, shares: int = 1) -> list[R]:
         """``task`` over each of ``shares`` ranges of the node keys in turn, in this process."""
@@ -338,7 +320,7 @@ class DuckEngine:
         filter_ = self._filter(where, snap)
         if keys is not None:  # whole numbers only: written into the SQL
             filter_ += f" AND key BETWEEN {int(keys[0])} AND {int(keys[1])}"
-        source = self._source("values", snap)
+        source = self._values(where, snap, metric)
         sql = " UNION ALL ".join(
             f"SELECT key, profile, {column} AS value FROM {source} "
             f"WHERE {column} IS NOT NULL AND ({condition}) {filter_}"
@@ -348,5 +330,5 @@ class DuckEngine:
             try:
                 reader = self.con.sql(sql, params=params(where) or None).to_arrow_reader(BATCH)
             except self._duck_error as error:
-                raise self._failed(where, error) from None
+                raise failed(self, where, error) from None
             yield from reader

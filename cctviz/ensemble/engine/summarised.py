@@ -17,45 +17,16 @@ import pandas as pd
 from ..store.store import Snapshot
 from ..store.summary import SUMMARISED, merged_sql, value_parts
 from . import reducers as red
-from .sql import EMPTY
+from .pruning import parquet
 
 if TYPE_CHECKING:
     from .duckdb_engine import DuckEngine
     from .interface import KeyRange, Where
 
-FILE = "cctviz_file"  # the column naming each row's Parquet file (a name no metadata takes)
-
 
 def applies(reducers: tuple[str, ...], snap: Snapshot) -> bool:
     """Whether a reduction by ``reducers`` can read summaries of this store."""
     return set(reducers) <= SUMMARISED and bool(snap.files("sums"))
-
-
-def parquet(files: list[str], table: str) -> str:
-    """The relation of ``files`` of ``table`` (an empty one when there are none)."""
-    if not files:
-        return f"(SELECT * FROM ({EMPTY[table]}) WHERE FALSE)"
-    listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-    return f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
-
-
-def kept_batches(engine: DuckEngine, where: Where, snap: Snapshot) -> dict[str, tuple[int, int]]:
-    """Per batch: how many profiles it holds, and how many of them ``where`` keeps."""
-    parts = snap.parts.get("profiles", ())
-    listed = ", ".join("'" + p.path.replace("'", "''") + "'" for p in parts)
-    counted = engine.run_filtered(
-        where,
-        f"SELECT {FILE}, count(*) AS n, count(*) FILTER (WHERE {engine.clause(where)}) AS kept "
-        f"FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false, "
-        f"filename = '{FILE}') GROUP BY {FILE}",
-    )
-    batch_of = {p.path: p.batch for p in parts}
-    out: dict[str, tuple[int, int]] = {}
-    for file, n, kept in zip(counted[FILE], counted["n"], counted["kept"], strict=True):
-        batch = batch_of.get(str(file), "")
-        had = out.get(batch, (0, 0))
-        out[batch] = (had[0] + int(n), had[1] + int(kept))
-    return out
 
 
 def reduce(
@@ -69,7 +40,7 @@ def reduce(
     """``DuckEngine.reduce`` read from summaries where they apply (see the module's text)."""
     summed = {p.batch for p in snap.parts.get("sums", ())}
     if where:
-        counts = kept_batches(engine, where, snap)
+        counts = engine.kept_per_batch(where, snap)
         whole = {b for b, (n, kept) in counts.items() if kept == n and b in summed}
         partial = {b for b, (_, kept) in counts.items() if kept and b not in whole}
     else:

@@ -7,11 +7,6 @@ node's values meet in one task), and each query on the cluster runs as tasks the
 from __future__ import annotations
 
 import itertools
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,76 +20,22 @@ import cctviz
 from .profiles import data_root, require
 
 REDUCERS = ("mean", "std", "min", "max", "median", "p95", "imbalance", "sum", "count")
-REPO = Path(__file__).resolve().parents[1]
 
 distributed = pytest.importorskip("distributed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     """A client of a scheduler and two single-threaded workers, each its own process started
-    by the ``dask`` command line; the workers import this checkout's cctviz."""
-    dask = Path(sys.executable).with_name("dask")
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    common = ["--no-dashboard"]
-    scheduler = subprocess.Popen(
-        [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), *common],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    workers = [
-        subprocess.Popen(
-            [
-                str(dask),
-                "worker",
-                address,
-                "--host",
-                "127.0.0.1",
-                "--nthreads",
-                "1",
-                "--memory-limit",
-                "2GB",
-                *common,
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(2)
-    ]
+    by the ``dask`` command line (tests/dask_cluster.py); the workers import this checkout's
+    cctviz."""
+    from .dask_cluster import Cluster  # it imports distributed: after the skip above
+
+    cluster = Cluster(workers=2)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                c = distributed.Client(address, timeout=5)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.5)
-        c.wait_for_workers(2, timeout=60)
-        yield c
-        c.close()
+        yield cluster.client
     finally:
-        for p in (*workers, scheduler):
-            p.terminate()
-        for p in (*workers, scheduler):
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        cluster.stop()
 
 
 @pytest.fixture(scope="module")

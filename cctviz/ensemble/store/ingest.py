@@ -134,10 +134,14 @@ def _on_cluster(
     """The files read as tasks on a Dask cluster (``read_item`` on the workers, which must see
     the files at the same paths), each yielded as it comes. A task that fails — its worker died
     (distributed gives up on a task that took down several workers), or reading raised past
-    ``read_item`` — costs that profile, skipped and said, as with worker processes here."""
-    from distributed import as_completed
+    ``read_item`` — costs that profile, skipped and said, as with worker processes here. A
+    cluster that is gone (no scheduler, no worker for a while) is ``ClusterGone``: nothing is
+    committed."""
+    from ..engine.dask_engine import check_client, ended
 
     reducer, ranks = settings
+    what = "read these profiles"
+    check_client(client, what)  # a closed client's tasks would never run
     report.say(f"reading {len(files)} profiles on the Dask cluster")
     futures = {
         client.submit(
@@ -145,18 +149,28 @@ def _on_cluster(
         ): item
         for i, item in enumerate(files)
     }
-    try:
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            item = futures.pop(future)
-            try:
-                result = future.result()
-            except Exception as error:  # a worker died, or the task could not run
-                result = Skipped(item.source, f"the Dask task reading it failed: {error!r}"[:300])
-            future.release()  # the workers forget the rows once they are here
-            report.one(here=False)
-            yield result
-    finally:
-        client.cancel(list(futures))
+    for future in ended(client, list(futures), what):  # those left are cancelled if stopped
+        item = futures[future]
+        try:
+            result = future.result()
+        except Exception as error:  # a worker died, or the task could not run
+            result = Skipped(item.source, _failed(error))
+        future.release()  # the workers forget the rows once they are here
+        report.one(here=False)
+        yield result
+
+
+def _failed(error: Exception) -> str:
+    """Why a file read on the cluster was skipped: a worker died running it (distributed's
+    ``KilledWorker``: as many workers as it allows died), or its task failed."""
+    from distributed import KilledWorker
+
+    if isinstance(error, KilledWorker):
+        return (
+            "the Dask worker reading it died (KilledWorker: the workers' logs may say why); "
+            "add it again to try again"
+        )
+    return f"the Dask task reading it failed: {error!r}"[:300]
 
 
 def _in_workers(

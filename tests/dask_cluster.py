@@ -146,7 +146,12 @@ def _held(original: Callable[..., Any], name: str, target: str, when: str) -> Ca
     def held(*args: Any, **kwargs: Any) -> Any:
         first = args[0] if args else None
         tables = getattr(first, "tables", None)
-        about = tables.snapshot().version if tables is not None else str(first)
+        # a query's store version; an add's item read (its source); else the first argument
+        about = (
+            tables.snapshot().version
+            if tables is not None
+            else getattr(first, "source", None) or str(first)
+        )
         out = original(*args, **kwargs) if when == "after" else None
         distributed.Queue(f"{name}-started").put((os.getpid(), target, about))
         distributed.Event(f"{name}-go").wait(timeout=HOLD)

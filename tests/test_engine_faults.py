@@ -150,7 +150,7 @@ def test_a_worker_killed_mid_read_during_an_add_on_the_cluster(
     try:
         ens = cctviz.Ensemble(tmp_path / "there", engine=client)
         # each worker reads a file and is held before its task returns
-        with _gate(client, ("cctviz.ensemble.store.sources:_read",), "after") as (started, go):
+        with _gate(client, ("cctviz.ensemble.store.sources:read_item",), "after") as (started, go):
             adding = _in_thread(lambda: ens.add(files, progress=False))
             pid, _, source = started.get(timeout=WAIT)  # a worker has read `source`, held
             workers = cluster.worker_pids()
@@ -257,8 +257,8 @@ def test_a_commit_by_another_process_during_queries_on_the_cluster(
 def test_a_query_on_a_cluster_that_is_gone_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cctviz.ensemble.engine import dask_engine
-    from cctviz.ensemble.engine.dask_engine import ClusterGone
+    from cctviz.ensemble.store import cluster  # where the waiting on the cluster is
+    from cctviz.ensemble.store.cluster import ClusterGone
 
     from .dask_cluster import Cluster, task_keys
 
@@ -278,7 +278,7 @@ def test_a_query_on_a_cluster_that_is_gone_says_so(
             text = str(error)
             assert all(w in text for w in (address, "Start ", *words)), text
             frames = traceback.extract_tb(error.__traceback__)
-            assert frames[-1].filename.endswith(os.path.join("engine", "dask_engine.py"))
+            assert frames[-1].filename.endswith(os.path.join("store", "cluster.py"))
             assert not any(os.sep + "distributed" + os.sep in f.filename for f in frames)
             assert error.__cause__ is None and (
                 error.__context__ is None or error.__suppress_context__
@@ -286,8 +286,8 @@ def test_a_query_on_a_cluster_that_is_gone_says_so(
 
         # every worker killed while a query's tasks run: the query waits NO_WORKERS_WAIT for
         # one to come back (a restarted worker, a queued job), then says so
-        monkeypatch.setattr(dask_engine, "NO_WORKERS_WAIT", 2.0)
-        monkeypatch.setattr(dask_engine, "TICK", 0.25)
+        monkeypatch.setattr(cluster, "NO_WORKERS_WAIT", 2.0)
+        monkeypatch.setattr(cluster, "TICK", 0.25)
         reduce = ("cctviz.ensemble.engine.duckdb_engine:DuckEngine.reduce",)
         with _gate(client, reduce, "before") as (started, _):
             answer = _in_thread(lambda: on.reduce(metric, REDUCERS))
@@ -310,7 +310,7 @@ def test_a_query_on_a_cluster_that_is_gone_says_so(
         assert len(here) == 0 and here.verify().ok  # nothing committed
 
         # the scheduler killed while a query waits for its task: said at once
-        monkeypatch.setattr(dask_engine, "NO_WORKERS_WAIT", 600.0)
+        monkeypatch.setattr(cluster, "NO_WORKERS_WAIT", 600.0)
         known = set(client.run_on_scheduler(task_keys))
         answer = _in_thread(lambda: on.distribution(node, metric))
         deadline = time.monotonic() + WAIT

@@ -52,6 +52,69 @@ def from_rows(
     ``data`` what gives metadata (the GraphFrame or Thicket); the rest as ``from_graphframe``."""
     progress.stage("reducing the metrics")
     gf, parent, n = data, tree.parent, len(tree.nodes)
+    table_metrics, single, inner = node_metrics(
+        tree.parent, tree.depth, df, keys, listed, data, reducer, metric_kinds, size_reducer
+    )
+
+    progress.stage("reading names")
+    first_row = _first_rows(keys, n, single)
+    del keys
+    names = text_column(df, "name", first_row, tree.nodes)
+    types = text_column(df, "type", first_row, tree.nodes)
+    # a timeseries' records of one node are time steps: the reducer line says so
+    steps = "time steps (iteration)" if semantics.is_timeseries(gf, df) else "iteration"
+    reduced_over = tuple(
+        steps if x == "iteration" else str(x) for x in df.index.names if x != "node"
+    )
+    if inner:  # "imbalance over rank (thread added up)"
+        reduced_over = (f"{reduced_over[0]} ({', '.join(inner)} added up)",)
+    # rows per node come from the other index levels (rank, thread, profile); a "node" index
+    # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
+    multi_rows = (
+        bool(reduced_over) and len(df.index) > 0 and not df.index.get_level_values("node").is_unique
+    )
+
+    return NodeTable(
+        parent=tree.parent,
+        depth=tree.depth,
+        name_text=names,
+        type_text=types,
+        nodes=tree.nodes,
+        hatchet_nid=tree.nid,
+        metrics=table_metrics,
+        first_row=first_row,
+        reducer=reducer if multi_rows else None,
+        reduced_over=reduced_over if multi_rows else (),
+        extra_edges=len(tree.extra),
+        cycle_edges=count_cycle_edges(tree.extra, parent),
+        callers=np.asarray(tree.extra, dtype=np.int32).reshape(-1, 2),
+        source=source,
+    )
+
+
+def node_metrics(
+    parent: np.ndarray,
+    depth: np.ndarray,
+    df: pd.DataFrame,
+    keys: np.ndarray,
+    listed: tuple[Sequence[Any], Sequence[Any]],
+    data: Any,
+    reducer: str,
+    metric_kinds: Mapping[str, str] | None,
+    size_reducer: str | None,
+    explain: bool = True,
+) -> tuple[dict[str, Metric], bool, list[str]]:
+    """The metrics of a tree's node table (``parent``, ``depth``: the tree in pre-order) from
+    ``df``'s rows (``keys``, ``listed``, ``data`` and the rest as :func:`from_rows`): what each
+    metric is and its value per node; also whether each node has at most one row, and the
+    index levels added up within a rank first. Apart from ``from_rows`` so that a reader that
+    builds no Hatchet nodes (the store's Caliper rows) decides kinds by the very same rules.
+
+    ``explain=False``: only kinds, partners and values are wanted (the store keeps no rule or
+    detail), so the tree checks are run only where they can change a kind (a metric only the
+    reader's list decided); elsewhere they would only add a note to the detail. On a small
+    Caliper profile they are a third of this function's time."""
+    gf, n = data, len(parent)
     metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
     stored = pinned.stored(gf)  # an ensemble's reduced tree: as its store's metrics table says
     if stored:
@@ -66,7 +129,11 @@ def from_rows(
             "the GraphFrame has no numeric metric column; columns: "
             + ", ".join(repr(c) for c in df.columns)
         )
-    block = df[metric_names].to_numpy(dtype=np.float64, na_value=np.nan)
+    # column by column: ``df[metric_names]`` builds a frame first, ~0.5 ms even for a few rows
+    # (a tenth of reading a small Caliper file); the values are the same float64 casts
+    block = np.column_stack(
+        [df[m].to_numpy(dtype=np.float64, na_value=np.nan) for m in metric_names]
+    )
     single = rows.one_row_each(keys, n)  # a single profile: each node's rows are its one row
     # what only the reader's list says is checked against the tree (semantics.check_against_tree)
     checked = [
@@ -74,6 +141,7 @@ def from_rows(
         for j, m in enumerate(metric_names)
         if decisions[m].rule not in ("declared", "pinned", "store")
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
+        and (explain or decisions[m].rule == "reader")
     ]
     if checked:
         totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n, single) for j in checked}
@@ -88,7 +156,7 @@ def from_rows(
         groups, n_groups = derived.row_groups(df)
         sums = [
             derived.subtree_sums(
-                block[:, metric_names.index(m)], keys, groups, n_groups, parent, tree.depth
+                block[:, metric_names.index(m)], keys, groups, n_groups, parent, depth
             )
             for m in lonely
         ]
@@ -127,43 +195,7 @@ def from_rows(
         table_metrics.update(
             rows.companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)
         )
-    # free the row-sized temporaries before the string columns (a 1M-node tree's peak)
-    del block, values
-
-    progress.stage("reading names")
-    first_row = _first_rows(keys, n, single)
-    del keys
-    names = text_column(df, "name", first_row, tree.nodes)
-    types = text_column(df, "type", first_row, tree.nodes)
-    # a timeseries' records of one node are time steps: the reducer line says so
-    steps = "time steps (iteration)" if semantics.is_timeseries(gf, df) else "iteration"
-    reduced_over = tuple(
-        steps if x == "iteration" else str(x) for x in df.index.names if x != "node"
-    )
-    if inner:  # "imbalance over rank (thread added up)"
-        reduced_over = (f"{reduced_over[0]} ({', '.join(inner)} added up)",)
-    # rows per node come from the other index levels (rank, thread, profile); a "node" index
-    # that repeats without them is only nodes sharing a _hatchet_nid (told apart above)
-    multi_rows = (
-        bool(reduced_over) and len(df.index) > 0 and not df.index.get_level_values("node").is_unique
-    )
-
-    return NodeTable(
-        parent=tree.parent,
-        depth=tree.depth,
-        name_text=names,
-        type_text=types,
-        nodes=tree.nodes,
-        hatchet_nid=tree.nid,
-        metrics=table_metrics,
-        first_row=first_row,
-        reducer=reducer if multi_rows else None,
-        reduced_over=reduced_over if multi_rows else (),
-        extra_edges=len(tree.extra),
-        cycle_edges=count_cycle_edges(tree.extra, parent),
-        callers=np.asarray(tree.extra, dtype=np.int32).reshape(-1, 2),
-        source=source,
-    )
+    return table_metrics, single, inner
 
 
 def reduced_kind(kind: str, reducer: str) -> str:

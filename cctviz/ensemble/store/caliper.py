@@ -11,12 +11,14 @@ construction and plain vectorised steps for the rest: about 6× faster per file.
 Any other shape of file, or a Hatchet whose reader this module was not checked against, returns
 None and is read by Hatchet itself. ``tests/test_ensemble_caliper.py`` checks, on every ``.cali``
 file of ``../shared/data`` and under both Hatchet distributions, that the GraphFrame and the store
-rows are equal to those Hatchet's reader gives.
+rows are equal to those Hatchet's reader gives. The store goes further from the same parse
+(``read_simple``): ``cctviz.ensemble.store.caliper_rows`` builds its rows without a GraphFrame.
 """
 
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -63,9 +65,19 @@ def _flavour() -> str | None:
 FLAVOUR = _flavour()
 
 
-def quick_graphframe(path: Path) -> Any | None:
-    """The GraphFrame ``GraphFrame.from_caliperreader(path)`` gives, or None when the file (or
-    the installed Hatchet) is not one this module mirrors."""
+@dataclass(frozen=True)
+class Simple:
+    """A region profile as caliper-reader parsed it: the reader, its records with a call path,
+    and whether the installed Hatchet is LLNL's."""
+
+    reader: Any
+    records: list[dict[str, Any]]
+    llnl: bool
+
+
+def read_simple(path: Path) -> Simple | None:
+    """caliper-reader's parse of ``path`` when it is a region profile this module mirrors the
+    installed Hatchet's reading of (None: Hatchet reads it itself)."""
     if FLAVOUR is None or path.suffix != ".cali":
         return None
     import caliperreader as cr
@@ -75,7 +87,20 @@ def quick_graphframe(path: Path) -> Any | None:
     records = [r for r in reader.records if CTX in r]
     if not records or not _simple(records):
         return None
-    return _graphframe(reader, records, FLAVOUR == "llnl")
+    return Simple(reader, records, FLAVOUR == "llnl")
+
+
+def quick_graphframe(path: Path) -> Any | None:
+    """The GraphFrame ``GraphFrame.from_caliperreader(path)`` gives, or None when the file (or
+    the installed Hatchet) is not one this module mirrors."""
+    simple = read_simple(path)
+    return None if simple is None else graphframe(simple)
+
+
+def graphframe(simple: Simple) -> Any | None:
+    """The GraphFrame Hatchet's reader gives for a parsed region profile (None: a record's
+    value Hatchet's reader refuses or warns about; Hatchet reads the file and says so)."""
+    return _graphframe(simple.reader, simple.records, simple.llnl)
 
 
 def _simple(records: list[dict[str, Any]]) -> bool:
@@ -112,7 +137,7 @@ def _graphframe(reader: Any, records: list[dict[str, Any]], llnl: bool) -> Any |
     nodes = pd.DataFrame(data=list(native.idx_to_node.values()))
     graph = Graph(roots, node_ordering=native.node_ordering) if llnl else Graph(roots)
     graph.enumerate_traverse()
-    rows, data_cols = _rows(reader, records, native.callpath_to_idx, llnl)
+    rows, data_cols = record_rows(reader, records, native.callpath_to_idx, llnl)
     if rows is None:
         return None
     metric_cols = [c for c in data_cols if reader.attribute(c).is_value()]
@@ -132,19 +157,11 @@ def _graphframe(reader: Any, records: list[dict[str, Any]], llnl: bool) -> Any |
             default["nid"] = np.nan
         df = pd.concat([df, pd.DataFrame.from_dict(data=[dict(default)] * missing)], sort=False)
     if llnl:  # user-readable names (aliases), as the reader gives them by default
-        aliases = {c: reader.attribute(c).get("attribute.alias") for c in df.columns[1:]}
-        aliases = {c: a for c, a in aliases.items() if a}
+        aliases = {c: aliased(reader, c, llnl) for c in df.columns[1:]}
         df.columns = [aliases.get(c, c) for c in df.columns]
         metric_cols = [aliases.get(m, m) for m in metric_cols]
     df.columns = [OLD_TO_NEW.get(c, c) for c in df.columns]
-    ignored = ("mpi.rank", "aggregate.slot", "Node order", "loop.start_iteration")
-    exc: list[str] = []
-    inc: list[str] = []
-    for column in metric_cols:
-        if column in (ignored if llnl else ("mpi.rank",)):
-            continue
-        kind = inc if "(inc)" in column or "inclusive" in column else exc
-        kind.append(OLD_TO_NEW.get(column, column))
+    exc, inc = metric_lists(metric_cols, llnl)
     frame = pd.merge(df, nodes, on="nid")
     if llnl:
         frame["nid"] = frame["nid"].astype(np.float64)
@@ -157,7 +174,7 @@ def _graphframe(reader: Any, records: list[dict[str, Any]], llnl: bool) -> Any |
     return hatchet.graphframe.GraphFrame(graph, frame, exc, inc, default_metric, metadata=meta)
 
 
-def _rows(
+def record_rows(
     reader: Any, records: list[dict[str, Any]], index: dict[tuple[str, ...], int], llnl: bool
 ) -> tuple[list[dict[str, Any]] | None, list[str]]:
     """The reader's per-record dicts (``nid`` and the attributes it keeps, converted as it
@@ -197,6 +214,27 @@ def _rows(
             data_cols[item] = None
         rows.append(row)
     return rows, list(data_cols)
+
+
+def aliased(reader: Any, column: str, llnl: bool) -> str:
+    """A record attribute's column name before ``OLD_TO_NEW``: LLNL's reader gives the
+    attribute's alias (``Avg time/rank``), UMD's the attribute's own name."""
+    alias = reader.attribute(column).get("attribute.alias") if llnl else None
+    return alias or column
+
+
+def metric_lists(metric_cols: list[str], llnl: bool) -> tuple[list[str], list[str]]:
+    """The reader's ``exc_metrics`` and ``inc_metrics`` of its metric columns (named as
+    :func:`aliased` names them): ``(inc)`` or ``inclusive`` in the name says inclusive."""
+    ignored = ("mpi.rank", "aggregate.slot", "Node order", "loop.start_iteration")
+    exc: list[str] = []
+    inc: list[str] = []
+    for column in metric_cols:
+        if column in (ignored if llnl else ("mpi.rank",)):
+            continue
+        kind = inc if "(inc)" in column or "inclusive" in column else exc
+        kind.append(OLD_TO_NEW.get(column, column))
+    return exc, inc
 
 
 def _default_metric(frame: pd.DataFrame, inc: list[str], exc: list[str]) -> str | None:

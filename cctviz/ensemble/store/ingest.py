@@ -137,7 +137,7 @@ def _on_cluster(
     ``read_item`` — costs that profile, skipped and said, as with worker processes here. A
     cluster that is gone (no scheduler, no worker for a while) is ``ClusterGone``: nothing is
     committed."""
-    from ..engine.dask_engine import check_client, ended
+    from .cluster import check_client, ended
 
     reducer, ranks = settings
     what = "read these profiles"

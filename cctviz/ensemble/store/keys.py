@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,24 +46,32 @@ def key_of(parent: int, frame: str, occurrence: int) -> int:
 def table_keys(table: NodeTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Per node of ``table`` (pre-order): its key, its parent's key (ROOT for a root) and its
     frame's canonical JSON."""
-    n = table.size
-    keys = np.zeros(n, np.int64)
-    parents = np.zeros(n, np.int64)
-    frames: list[str] = []
+    if len(table.nodes):
+        frames = [frame_text(_frame_attrs(node)) for node in table.nodes]
+    else:
+        frames = [
+            frame_text({"name": table.name(i), "type": table.types[table.type_code[i]]})
+            for i in range(table.size)
+        ]
+    keys, parents = tree_keys(table.parent.tolist(), frames)
+    return keys, parents, frames
+
+
+def tree_keys(parent: Sequence[int], frames: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per node of a tree in pre-order (``parent``: each node's parent index, -1 for a root;
+    ``frames``: each node's frame as ``frame_text`` gives it): its key and its parent's key
+    (ROOT for a root). Apart from ``table_keys`` so that a tree read without Hatchet nodes (the
+    store's Caliper rows) gets the very same keys."""
+    keys: list[int] = []
+    parents: list[int] = []
     seen: dict[tuple[int, str], int] = {}
-    parent = table.parent.tolist()
-    for i in range(n):  # pre-order: a parent's key is known before its children's
-        up = int(keys[parent[i]]) if parent[i] >= 0 else ROOT
-        if len(table.nodes):
-            frame = frame_text(_frame_attrs(table.nodes[i]))
-        else:
-            frame = frame_text({"name": table.name(i), "type": table.types[table.type_code[i]]})
+    for i, frame in enumerate(frames):  # pre-order: a parent's key is known before its children's
+        up = keys[parent[i]] if parent[i] >= 0 else ROOT
         occurrence = seen.get((up, frame), 0)
         seen[(up, frame)] = occurrence + 1
-        keys[i] = key_of(up, frame, occurrence)
-        parents[i] = up
-        frames.append(frame)
-    return keys, parents, frames
+        keys.append(key_of(up, frame, occurrence))
+        parents.append(up)
+    return np.array(keys, np.int64), np.array(parents, np.int64)
 
 
 def frame_columns(frames: list[str]) -> dict[str, list[Any]]:

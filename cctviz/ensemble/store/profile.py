@@ -9,6 +9,7 @@ numbers in the store are the numbers its own view shows."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import math
@@ -20,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ...adapters.graphframe import from_graphframe
+from ...core.table import Metric
 from .keys import frame_columns, table_keys
 from .ranks import rank_rows
 
@@ -50,8 +52,16 @@ def plain_metadata(raw: Mapping[Any, Any]) -> dict[str, Any]:
         name = str(key)
         if name in RESERVED:
             name = f"meta.{name}"
-        out[name] = _plain_value(name, value)
+        kept = type(value) is str or type(value) is int  # (not bool, not 1.0: equal keys)
+        out[name] = _kept_value(name, value) if kept else _plain_value(name, value)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_value(name: str, value: str | int) -> Any:
+    """``_plain_value`` of a text or an int, kept: the runs of an ensemble share most of their
+    metadata, and telling a number in text costs failed conversions, a launch time a timestamp."""
+    return _plain_value(name, value)
 
 
 def _plain_value(name: str, value: Any) -> Any:
@@ -117,15 +127,38 @@ def profile_rows(
     with ``ranks``, its per-rank rows too (cctviz.ensemble.store.ranks)."""
     table = from_graphframe(gf, reducer=reducer)
     keys, parents, frames = table_keys(table)
-    profile = content_hash[:16]
     names = [table.name(i) for i in range(table.size)]
-    # numpy first, one DataFrame each at the end: this runs once per file of an ensemble
+    rows = tree_rows(
+        tree_nodes(keys, parents, frames, names),
+        table.metrics,
+        getattr(gf, "metadata", None),
+        metadata=metadata,
+        source=source,
+        content_hash=content_hash,
+    )
+    if ranks:
+        measured = [m.name for m in table.metrics.values()]
+        rows.ranks = rank_rows(gf, table.nodes, keys, parents, rows.profile, measured)
+    return rows
+
+
+@dataclass(frozen=True)
+class TreeNodes:
+    """A profile's tree as the store keeps it: each node's key and parent key (pre-order), the
+    first node of each key, and the nodes table's rows of those. What only the tree decides:
+    the store's Caliper rows keep it for the next files of an ensemble with the same tree."""
+
+    keys: np.ndarray
+    parents: np.ndarray
+    first: np.ndarray
+    nodes: pd.DataFrame
+
+
+def tree_nodes(
+    keys: np.ndarray, parents: np.ndarray, frames: list[str], names: list[str]
+) -> TreeNodes:
+    """The store's nodes of a tree in pre-order (each node's key, parent key, frame, name)."""
     first = np.sort(np.unique(keys, return_index=True)[1])  # a key met twice: its first node
-    columns = {m.name: np.asarray(m.values) for m in table.metrics.values()}
-    held = np.zeros(table.size, bool)
-    for column in columns.values():
-        held |= ~pd.isna(column)
-    kept = np.intersect1d(first, np.flatnonzero(held))
     nodes = pd.DataFrame(
         {
             "key": keys[first],
@@ -135,23 +168,52 @@ def profile_rows(
             "frame": [frames[i] for i in first],
         }
     )
+    return TreeNodes(keys, parents, first, nodes)
+
+
+def tree_rows(
+    tree: TreeNodes,
+    metrics: Mapping[str, Metric],
+    own: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None,
+    source: str,
+    content_hash: str,
+) -> ProfileRows:
+    """The store's rows of a tree's nodes with their ``metrics`` (as a node table holds them,
+    one value per node in pre-order) and the profile's ``own`` metadata (the GraphFrame's;
+    ``metadata`` given to ``Ensemble.add`` comes over it). Apart from ``profile_rows`` so that
+    a profile read without a GraphFrame (the store's Caliper rows) gives rows built the very
+    same way."""
+    profile = content_hash[:16]
+    # numpy first, one DataFrame each at the end: this runs once per file of an ensemble
+    columns = {m.name: np.asarray(m.values) for m in metrics.values()}
+    held = np.zeros(len(tree.keys), bool)
+    for column in columns.values():
+        held |= ~(np.isnan(column) if column.dtype.kind == "f" else pd.isna(column))
+    kept = tree.first[held[tree.first]]  # (first: sorted) the first nodes of keys with a value
     values = pd.DataFrame(
         {
             "profile": profile,
-            "key": keys[kept],
-            "parent": parents[kept],
+            "key": tree.keys[kept],
+            "parent": tree.parents[kept],
             **{name: column[kept] for name, column in columns.items()},
         }
     )
-    kinds = pd.DataFrame(
+    kinds = _kinds_frame(tuple((m, metrics[m].kind, metrics[m].partner) for m in columns))
+    meta = plain_metadata({**dict(own or {}), **dict(metadata or {})})
+    meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
+    return ProfileRows(profile, tree.nodes, values, kinds, meta)
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds_frame(rows: tuple[tuple[str, str, str | None], ...]) -> pd.DataFrame:
+    """The kinds table of these (metric, kind, partner) rows, kept: the runs of an ensemble
+    share it (their rows then hold the same DataFrame, which nothing changes in place)."""
+    return pd.DataFrame(
         {
-            "metric": list(columns),
-            "kind": [table.metrics[m].kind for m in columns],
-            "partner": [table.metrics[m].partner for m in columns],
+            "metric": [r[0] for r in rows],
+            "kind": [r[1] for r in rows],
+            "partner": [r[2] for r in rows],
         }
     )
-    own = dict(getattr(gf, "metadata", None) or {})
-    meta = plain_metadata({**own, **dict(metadata or {})})
-    meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))
-    per_rank = rank_rows(gf, table.nodes, keys, parents, profile, list(columns)) if ranks else None
-    return ProfileRows(profile, nodes, values, kinds, meta, per_rank)

@@ -10,10 +10,13 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...adapters.graphframe import is_graphframe
 from .profile import ProfileRows, graphframe_hash, profile_rows
+
+if TYPE_CHECKING:
+    from .caliper import Simple
 
 SUFFIXES = {
     ".cali": "from_caliperreader",
@@ -175,7 +178,22 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
     try:
         gf = item.gf
         if gf is None:
-            gf = _read(Path(item.path or item.source))
+            from .caliper import read_simple  # (imports Hatchet's reader: when a file is read)
+            from .caliper_rows import caliper_rows
+
+            path = Path(item.path or item.source)
+            simple = read_simple(path)  # a region profile, parsed once (None: Hatchet reads it)
+            if simple is not None:
+                rows = caliper_rows(
+                    simple,
+                    metadata=item.metadata,
+                    source=item.source,
+                    content_hash=item.content_hash,
+                    reducer=reducer,
+                )
+                if rows is not None:  # its rows from the records: no GraphFrame, no node table
+                    return rows
+            gf = _read(path, simple)
         return profile_rows(
             gf,
             metadata=item.metadata,
@@ -189,13 +207,14 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
         return Skipped(item.source, f"{type(error).__name__}: {text[0][:300]}")
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path, simple: Simple | None) -> Any:
     import hatchet as ht
 
     from ...adapters.serial import serial_readers
-    from .caliper import quick_graphframe
+    from .caliper import graphframe
 
-    quick = quick_graphframe(path)  # the same GraphFrame, ~6× sooner (None: Hatchet reads it)
+    # the same GraphFrame as Hatchet's, ~6× sooner (None: Hatchet reads it)
+    quick = graphframe(simple) if simple is not None else None
     if quick is not None:
         return quick
 

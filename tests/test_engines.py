@@ -20,6 +20,7 @@ import cctviz
 from .profiles import data_root, require
 
 REDUCERS = ("mean", "std", "min", "max", "median", "p95", "imbalance", "sum", "count")
+SUMMED = ("mean", "std", "min", "max", "imbalance", "sum", "count")
 
 distributed = pytest.importorskip("distributed")
 
@@ -86,6 +87,10 @@ def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
             reduced, ran = _tasks(client, lambda d=dask, m=metric: d.reduce(m, REDUCERS))
             _close(reduced, duck.reduce(metric, REDUCERS))
             assert ran == 2 * threads  # one task per key range
+            # mean, std, min, max...: read from the summaries kept at ingest, in each key range
+            summed, ran = _tasks(client, lambda d=dask, m=metric: d.reduce(m, SUMMED))
+            _close(summed, duck.reduce(metric, SUMMED))
+            assert ran == 2 * threads
             node = int(duck.reduce(metric, ("max",))["max"].idxmax())
             values, ran = _tasks(client, lambda d=dask, n=node, m=metric: d.distribution(n, m))
             _close(values, duck.distribution(node, metric))

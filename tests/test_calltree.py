@@ -1,0 +1,70 @@
+"""The builder every format reader feeds (cctviz.adapters.formats.calltree): stacks with weights
+and spans with durations become a Hatchet GraphFrame whose derived partners, ranks and pinned
+kinds are right, under both Hatchet distributions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cctviz.adapters.formats.calltree import KEY, CallTree, Column, Site
+
+MAIN, F, G = Site("main", "m.c", 1), Site("f", "m.c", 5), Site("g", module="libg.so")
+
+
+def by_path(gf, column):  # type: ignore[no-untyped-def]
+    out = {}
+    for node, value in zip(gf.dataframe.index, gf.dataframe[column], strict=True):
+        node = node[0] if isinstance(node, tuple) else node
+        out[tuple(n.frame["name"] for n in node.path())] = float(value)
+    return out
+
+
+def test_samples_sum_into_inclusive_and_keep_recursion() -> None:
+    tree = CallTree([Column("samples", unit="samples")])
+    tree.add(tree.path([MAIN, F, G]), {"samples": 3})
+    tree.add(tree.path([MAIN, F]), {"samples": 2})
+    tree.add(tree.path([MAIN, G]), {"samples": 1})
+    tree.add(tree.path([MAIN, F, F]), {"samples": 4})
+    gf = tree.graphframe({"source": "test"})
+    assert tree.totals() == {"samples": 10.0}
+    inc = by_path(gf, "samples (inc)")
+    assert inc == {
+        ("main",): 10.0,
+        ("main", "f"): 9.0,
+        ("main", "f", "g"): 3.0,
+        ("main", "f", "f"): 4.0,
+        ("main", "g"): 1.0,
+    }
+    assert by_path(gf, "samples")[("main",)] == 0.0  # only passes calls on
+    assert gf.exc_metrics == ["samples"] and gf.inc_metrics == ["samples (inc)"]
+    pins = json.loads(gf.metadata[KEY])
+    assert pins["samples"] == ["exclusive", "samples (inc)", "samples"]
+    assert gf.metadata["source"] == "test"
+    g = [n for n in gf.dataframe.index if n.frame["name"] == "g"]
+    assert {n.frame.get("module") for n in g} == {"libg.so"}
+
+
+def test_spans_get_exclusive_per_rank() -> None:
+    tree = CallTree([Column("time", "inclusive", "s")])
+    tree.add(tree.path([MAIN]), {"time": 10.0}, rank=0)
+    tree.add(tree.path([MAIN, F]), {"time": 4.0}, rank=0)
+    tree.add(tree.path([MAIN]), {"time": 7.0}, rank=1)
+    df = tree.graphframe().dataframe
+    assert list(df.index.names) == ["node", "rank"]
+    got = {
+        (n.frame["name"], r): (e, i)
+        for (n, r), e, i in zip(df.index, df["time (exc)"], df["time"], strict=True)
+    }
+    assert got == {("main", 0): (6.0, 10.0), ("f", 0): (4.0, 4.0), ("main", 1): (7.0, 7.0)}
+
+
+def test_bad_use_is_said() -> None:
+    with pytest.raises(ValueError, match="distinct metric names"):
+        CallTree([Column("a"), Column("a")])
+    tree = CallTree([Column("a")])
+    with pytest.raises(ValueError, match="no call path"):
+        tree.graphframe()
+    with pytest.raises(KeyError, match="declared"):
+        tree.add(tree.path([MAIN]), {"b": 1.0})

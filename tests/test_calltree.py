@@ -68,3 +68,21 @@ def test_bad_use_is_said() -> None:
         tree.graphframe()
     with pytest.raises(KeyError, match="declared"):
         tree.add(tree.path([MAIN]), {"b": 1.0})
+
+
+def test_gzip_is_read_through_and_a_bomb_is_said(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import gzip
+
+    from cctviz.adapters.formats.source import FormatError, head, opened
+
+    plain = b"main;f;g 3\n" * 1000
+    (tmp_path / "p.gz").write_bytes(gzip.compress(plain))
+    assert head(tmp_path / "p.gz", 11) == b"main;f;g 3\n"
+    with opened(tmp_path / "p.gz") as stream:
+        assert stream.read() == plain
+    (tmp_path / "bomb.gz").write_bytes(gzip.compress(b"\0" * (64 << 20)))
+    with pytest.raises(FormatError, match="gzip bomb"), opened(tmp_path / "bomb.gz", 1 << 20) as s:
+        s.read()
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(plain)[:40])
+    with pytest.raises(FormatError, match="damaged"), opened(tmp_path / "cut.gz") as s:
+        s.read()

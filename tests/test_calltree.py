@@ -5,6 +5,8 @@ kinds are right, under both Hatchet distributions."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from cctviz.adapters.formats.calltree import KEY, CallTree, Column, Site
 MAIN, F, G = Site("main", "m.c", 1), Site("f", "m.c", 5), Site("g", module="libg.so")
 
 
-def by_path(gf, column):  # type: ignore[no-untyped-def]
+def by_path(gf: Any, column: str) -> dict[tuple[str, ...], float]:
     out = {}
     for node, value in zip(gf.dataframe.index, gf.dataframe[column], strict=True):
         node = node[0] if isinstance(node, tuple) else node
@@ -70,7 +72,7 @@ def test_bad_use_is_said() -> None:
         tree.add(tree.path([MAIN]), {"b": 1.0})
 
 
-def test_gzip_is_read_through_and_a_bomb_is_said(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_gzip_is_read_through_and_a_bomb_is_said(tmp_path: Path) -> None:
     import gzip
 
     from cctviz.adapters.formats.source import FormatError, head, opened

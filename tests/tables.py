@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
 from cctviz.core.table import Metric, NodeTable
 from cctviz.core.text_column import TextColumn
@@ -35,3 +36,14 @@ def node_table(
         hatchet_nid=np.arange(parents.shape[0], dtype=np.int64),
         metrics=dict(metrics),
     )
+
+
+def assert_frames_close(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """Equal columns and index; numbers to 1e-9 (NaN equal to NaN), the rest as text (two
+    engines' answers to the same query)."""
+    assert list(a.columns) == list(b.columns) and a.index.tolist() == b.index.tolist()
+    for c in a.columns:
+        if pd.api.types.is_numeric_dtype(a[c]) and not pd.api.types.is_bool_dtype(a[c]):
+            np.testing.assert_allclose(a[c], b[c], rtol=1e-9, atol=0, equal_nan=True, err_msg=c)
+        else:
+            assert a[c].astype(str).tolist() == b[c].astype(str).tolist(), c

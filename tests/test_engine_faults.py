@@ -29,7 +29,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -37,6 +36,7 @@ import cctviz
 
 from .profiles import inclusive_metric as _metric
 from .profiles import mpi_scaling_files as _files
+from .tables import assert_frames_close
 
 distributed = pytest.importorskip("distributed")
 
@@ -102,18 +102,9 @@ def _in_thread(run: Callable[[], Any]) -> Future[Any]:
     return done
 
 
-def _close(a: pd.DataFrame, b: pd.DataFrame) -> None:
-    assert list(a.columns) == list(b.columns) and a.index.tolist() == b.index.tolist()
-    for c in a.columns:
-        if pd.api.types.is_numeric_dtype(a[c]) and not pd.api.types.is_bool_dtype(a[c]):
-            np.testing.assert_allclose(a[c], b[c], rtol=1e-9, atol=0, equal_nan=True, err_msg=c)
-        else:
-            assert a[c].astype(str).tolist() == b[c].astype(str).tolist(), c
-
-
 def _same(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     try:
-        _close(a, b)
+        assert_frames_close(a, b)
     except AssertionError:
         return False
     return True
@@ -181,7 +172,9 @@ def test_a_worker_killed_mid_read_during_an_add_on_the_cluster(
     # the numbers of what it committed are an in-process add's of the same files
     metric = _metric(ens)
     here = _in_process(tmp_path / "here", list(committed["source"]))
-    _close(ens.reduce(metric, REDUCERS).sort_index(), here.reduce(metric, REDUCERS).sort_index())
+    assert_frames_close(
+        ens.reduce(metric, REDUCERS).sort_index(), here.reduce(metric, REDUCERS).sort_index()
+    )
 
     # adding the same files again fills in what was skipped, and only that
     client.wait_for_workers(2, timeout=WAIT)
@@ -189,7 +182,9 @@ def test_a_worker_killed_mid_read_during_an_add_on_the_cluster(
     assert len(ens) == len(files) and ens.profiles["hash"].is_unique and ens.verify().ok
     every = _in_process(tmp_path / "every", files)
     # (by key: which profile the store met first, whose children come first, may differ)
-    _close(ens.reduce(metric, REDUCERS).sort_index(), every.reduce(metric, REDUCERS).sort_index())
+    assert_frames_close(
+        ens.reduce(metric, REDUCERS).sort_index(), every.reduce(metric, REDUCERS).sort_index()
+    )
 
 
 def test_a_commit_by_another_process_during_queries_on_the_cluster(
@@ -242,13 +237,13 @@ def test_a_commit_by_another_process_during_queries_on_the_cluster(
                 held = started.get(batch=True)
                 assert all(a == version for _, _, a in held), (method, held)
             # the store as it was when the query started (DuckDB, pinned at that version) ...
-            _close(got, query(cctviz.Ensemble(store, version=version)))
+            assert_frames_close(got, query(cctviz.Ensemble(store, version=version)))
             # ... which is not the store after the commit (so the test can tell them apart)
             now = query(cctviz.Ensemble(store))
             assert not _same(got, now), method
             # the next query sees the new profiles
             assert on.version == committed and len(on) == 3 + n
-            _close(query(on), now)
+            assert_frames_close(query(on), now)
     finally:
         writer.kill()
         writer.wait()

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import cctviz
 
 from .profiles import data_root, require
+from .tables import assert_frames_close
 
 REDUCERS = ("mean", "std", "min", "max", "median", "p95", "imbalance", "sum", "count")
 SUMMED = ("mean", "std", "min", "max", "imbalance", "sum", "count")
@@ -49,15 +49,6 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[cctviz.Ensemb
     return [(synthetic, "jobsize >= 64"), (real, '"mpi.world.size" >= 64')]
 
 
-def _close(a: pd.DataFrame, b: pd.DataFrame) -> None:
-    assert list(a.columns) == list(b.columns) and a.index.tolist() == b.index.tolist()
-    for c in a.columns:
-        if pd.api.types.is_numeric_dtype(a[c]) and not pd.api.types.is_bool_dtype(a[c]):
-            np.testing.assert_allclose(a[c], b[c], rtol=1e-9, atol=0, equal_nan=True, err_msg=c)
-        else:
-            assert a[c].astype(str).tolist() == b[c].astype(str).tolist(), c
-
-
 def _inclusive(ens: cctviz.Ensemble) -> str:
     """An inclusive metric of the store (its name depends on the Hatchet that read the files)."""
     kinds = ens.metrics["kind"]
@@ -82,27 +73,27 @@ def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
         for duck, dask in ((ens, on_dask), (ens.where(condition), on_dask.where(condition))):
             dask._shared.dask._profiles.clear()  # type: ignore[union-attr]  # read anew
             profiles, ran = _tasks(client, lambda d=dask: d.profiles)
-            _close(profiles, duck.profiles)
+            assert_frames_close(profiles, duck.profiles)
             assert len(profiles) > 0 and ran == 1
             reduced, ran = _tasks(client, lambda d=dask, m=metric: d.reduce(m, REDUCERS))
-            _close(reduced, duck.reduce(metric, REDUCERS))
+            assert_frames_close(reduced, duck.reduce(metric, REDUCERS))
             assert ran == 2 * threads  # one task per key range
             # mean, std, min, max...: read from the summaries kept at ingest, in each key range
             summed, ran = _tasks(client, lambda d=dask, m=metric: d.reduce(m, SUMMED))
-            _close(summed, duck.reduce(metric, SUMMED))
+            assert_frames_close(summed, duck.reduce(metric, SUMMED))
             assert ran == 2 * threads
             node = int(duck.reduce(metric, ("max",))["max"].idxmax())
             values, ran = _tasks(client, lambda d=dask, n=node, m=metric: d.distribution(n, m))
-            _close(values, duck.distribution(node, metric))
+            assert_frames_close(values, duck.distribution(node, metric))
             assert ran == 1
             totals, ran = _tasks(client, lambda d=dask, m=metric: d.totals(m))
             np.testing.assert_allclose(totals, duck.totals(metric), rtol=1e-9, equal_nan=True)
             assert ran == 1
-            _close(dask.histogram(node, metric, 8), duck.histogram(node, metric, 8))
+            assert_frames_close(dask.histogram(node, metric, 8), duck.histogram(node, metric, 8))
             rows, ran = _tasks(client, lambda d=dask: d._engine().values(d._where))  # to_thicket
             order = ["profile", "key"]
             mine = duck._engine().values(duck._where)
-            _close(
+            assert_frames_close(
                 rows.sort_values(order, ignore_index=True)[list(mine.columns)],
                 mine.sort_values(order, ignore_index=True),
             )
@@ -111,7 +102,7 @@ def test_every_query_agrees_on_both_engines_and_runs_on_the_cluster(
             trend, ran = _tasks(
                 client, lambda d=dask, n=root, m=metric: d.trend(n, m, children=True)
             )
-            _close(trend, duck.trend(root, metric, children=True))
+            assert_frames_close(trend, duck.trend(root, metric, children=True))
             assert ran >= 2  # whether values hold parents' keys, then the values: tasks there
 
 
@@ -132,10 +123,10 @@ def test_changes_along_the_runs_agree_and_read_their_values_on_the_cluster(
     expected = ens.regressions("time")
     assert screened == 2 * threads and len(expected) >= 2 and len(found) == len(expected)
     plain = [c for c in expected.columns if c not in ("config", "environment", "previous")]
-    _close(found[plain], expected[plain])
+    assert_frames_close(found[plain], expected[plain])
     # an inclusive metric: the changes' causes read the exclusive values of a few nodes
     found, queried = _tasks(client, lambda: on_dask.regressions("time (inc)"))
-    _close(found[plain], ens.regressions("time (inc)")[plain])
+    assert_frames_close(found[plain], ens.regressions("time (inc)")[plain])
     assert queried >= 1
 
 
@@ -163,5 +154,5 @@ def test_an_add_on_the_cluster_reads_the_files_there_and_stores_the_same_numbers
     assert added == len(files) and len({t["key"] for t in reads}) == len(files) + 1  # one each
     assert there.skipped["source"].tolist() == [str(broken)]  # read there, skipped, said
     metric = _inclusive(real)
-    _close(there.reduce(metric, REDUCERS), real.reduce(metric, REDUCERS))
+    assert_frames_close(there.reduce(metric, REDUCERS), real.reduce(metric, REDUCERS))
     assert set(there.profiles["hash"]) == set(real.profiles["hash"])

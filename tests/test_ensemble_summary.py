@@ -184,3 +184,21 @@ def test_a_filter_reads_the_values_of_the_adds_it_keeps_a_profile_of(
     two = ens.select(ids[1:3])
     _check(two, metric)
     assert len(read) == 2 and not read & keeps
+
+
+def test_a_metadata_column_named_like_the_file_column_is_no_clash(tmp_path: Path) -> None:
+    # kept_batches names each profile row's file in a column of its own: a profile's metadata
+    # may hold a column of that very name, and a filtered query must still run
+    from cctviz.ensemble.engine.pruning import FILE
+
+    files = _files()
+    ens = cctviz.Ensemble(tmp_path / "s")
+    ens.add(files[:2], {FILE: "mine"}, progress=False)
+    ens.add(files[2:], {FILE: "theirs"}, progress=False)
+    metric = _metric(ens)
+    assert set(ens.profiles[FILE]) == {"mine", "theirs"}
+    mine = ens.where(f"{FILE} = 'mine'")
+    assert len(mine.profiles) == 2
+    _check(mine, metric)
+    ids = list(ens.profiles.index)
+    _check(ens.select(ids[1:4]), metric)

@@ -17,7 +17,7 @@ from . import pruning, summarised
 from . import reducers as red
 from .failures import failed
 from .interface import Task, Where, key_ranges
-from .sql import BATCH, EMPTY, EMPTY_NODES, ID_COLUMNS, Filter, params
+from .sql import BATCH, EMPTY_NODES, ID_COLUMNS, Filter, params
 from .where import harden
 
 R = TypeVar("R")
@@ -49,16 +49,7 @@ class DuckEngine:
         return self.tables.snapshot()
 
     def _source(self, table: str, snap: Snapshot | None = None) -> str:
-        files = (snap or self.snap()).files(table)
-        if not files:
-            return f"(SELECT * FROM ({EMPTY[table]}) WHERE FALSE)"
-        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        return f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
-
-    def _values(self, where: tuple[Filter, ...], snap: Snapshot, metric: str | None) -> str:
-        """The values' relation for a query filtered by ``where`` (cctviz.ensemble.engine.pruning:
-        only the files of the adds holding a profile it keeps)."""
-        return pruning.values_relation(self, where, snap, metric)
+        return pruning.parquet((snap or self.snap()).files(table), table)
 
     def kept_per_batch(
         self, where: tuple[Filter, ...], snap: Snapshot
@@ -119,11 +110,6 @@ class DuckEngine:
         self, where: tuple[Filter, ...], sql: str, more: dict[str, Any] | None = None
     ) -> pd.DataFrame:
         """``sql`` run with ``where``'s parameters (and ``more``); errors as cctviz's."""
-        return self._run(where, sql, more)
-
-    def _run(
-        self, where: tuple[Filter, ...], sql: str, more: dict[str, Any] | None = None
-    ) -> pd.DataFrame:
         try:
             return self.query(sql, {**params(where), **(more or {})})
         except self._duck_error as error:
@@ -139,7 +125,9 @@ class DuckEngine:
         seen = (where, snap.versions, snap.version)
         if seen not in self._profiles:
             clause = self.clause(where)
-            df = self._run(where, f"SELECT * FROM {self._source('profiles', snap)} WHERE {clause}")
+            df = self.run_filtered(
+                where, f"SELECT * FROM {self._source('profiles', snap)} WHERE {clause}"
+            )
             if len(self._profiles) >= 16:
                 self._profiles.pop(next(iter(self._profiles)))
             self._profiles[seen] = df.drop_duplicates("profile").set_index("profile")
@@ -154,24 +142,26 @@ class DuckEngine:
         return list(self._described[1])
 
     def hashes(self) -> set[str]:
-        return set(self._run((), f"SELECT hash FROM {self._source('profiles')}")["hash"])
+        return set(self.run_filtered((), f"SELECT hash FROM {self._source('profiles')}")["hash"])
 
     def node_keys(self) -> set[int]:
-        return set(self._run((), f"SELECT key FROM {self._source('nodes')}")["key"].tolist())
+        return set(
+            self.run_filtered((), f"SELECT key FROM {self._source('nodes')}")["key"].tolist()
+        )
 
     def nodes(self) -> pd.DataFrame:
         """Every calling context once, in the order the store met them (parents first)."""
         snap = self.snap()
         if not snap.files("nodes"):
             return EMPTY_NODES.copy()
-        df = self._run((), f"SELECT * FROM {self._source('nodes', snap)}")
+        df = self.run_filtered((), f"SELECT * FROM {self._source('nodes', snap)}")
         return df.drop_duplicates("key").reset_index(drop=True)
 
     def metrics(self) -> pd.DataFrame:
         snap = self.snap()
         if not snap.files("metrics"):
             return pd.DataFrame({"kind": [], "partner": []}, index=pd.Index([], name="metric"))
-        df = self._run((), f"SELECT * FROM {self._source('metrics', snap)}")
+        df = self.run_filtered((), f"SELECT * FROM {self._source('metrics', snap)}")
         return df.drop_duplicates("metric").set_index("metric")
 
     def reduce(
@@ -191,10 +181,11 @@ class DuckEngine:
         aggregates = ", ".join(f"{red.sql(r, 'v.' + column)} AS {red.quote(r)}" for r in reducers)
         share = "AND v.key BETWEEN $low AND $high" if keys is not None else ""
         bounds = {"low": int(keys[0]), "high": int(keys[1])} if keys is not None else None
-        return self._run(
+        values = pruning.values_relation(self, where, snap, metric)
+        return self.run_filtered(
             where,
             f"SELECT v.key, count(v.{column}) AS count, {aggregates} "
-            f"FROM {self._values(where, snap, metric)} v WHERE v.{column} IS NOT NULL {share} "
+            f"FROM {values} v WHERE v.{column} IS NOT NULL {share} "
             f"{self._filter(where, snap, 'v.')} GROUP BY v.key",
             bounds,
         )
@@ -202,21 +193,24 @@ class DuckEngine:
     def distribution(self, key: int, metric: str, where: tuple[Filter, ...]) -> pd.DataFrame:
         snap = self.snap()
         column = red.quote(metric)
+        values = pruning.values_relation(self, where, snap, metric)
         sql = (
-            f"SELECT p.*, v.{column} AS value FROM {self._values(where, snap, metric)} v "
+            f"SELECT p.*, v.{column} AS value FROM {values} v "
             f"JOIN {self._source('profiles', snap)} p ON p.profile = v.profile "
             f"WHERE v.key = $key AND v.{column} IS NOT NULL {self._filter(where, snap, 'v.')} "
             "ORDER BY v.profile"
         )
         return (
-            self._run(where, sql, {"key": int(key)}).drop_duplicates("profile").set_index("profile")
+            self.run_filtered(where, sql, {"key": int(key)})
+            .drop_duplicates("profile")
+            .set_index("profile")
         )
 
     def ranks(self, key: int, metric: str, where: tuple[Filter, ...]) -> pd.DataFrame:
         snap = self.snap()
         column = red.quote(metric)
         source = self._source("ranks", snap)
-        described = self._run((), f"DESCRIBE SELECT * FROM {source}")["column_name"]
+        described = self.run_filtered((), f"DESCRIBE SELECT * FROM {source}")["column_name"]
         if metric not in set(described):
             raise KeyError(
                 f"no per-rank values of {metric!r}: the per-rank rows hold "
@@ -229,7 +223,7 @@ class DuckEngine:
             f"ON p.profile = r.profile WHERE r.key = $key AND r.{column} IS NOT NULL "
             f"{self._filter(where, snap, 'r.')} ORDER BY r.profile, {levels}"
         )
-        return self._run(where, sql, {"key": int(key)}).reset_index(drop=True)
+        return self.run_filtered(where, sql, {"key": int(key)}).reset_index(drop=True)
 
     def totals(self, metric: str, keys: list[int], where: tuple[Filter, ...]) -> pd.DataFrame:
         """Per selected profile holding any of the nodes ``keys``: ``value``, the sum of
@@ -239,17 +233,18 @@ class DuckEngine:
         marks = ", ".join(str(int(k)) for k in keys) or "NULL"  # whole numbers only
         sql = (
             f"SELECT v.profile, sum(v.{column}) AS value "
-            f"FROM {self._values(where, snap, metric)} v "
+            f"FROM {pruning.values_relation(self, where, snap, metric)} v "
             f"WHERE v.key IN ({marks}) AND v.{column} IS NOT NULL "
             f"{self._filter(where, snap, 'v.')} GROUP BY v.profile"
         )
-        return self._run(where, sql)
+        return self.run_filtered(where, sql)
 
     def values(self, where: tuple[Filter, ...]) -> pd.DataFrame:
         """Every value row of the selected profiles (for a small subset: a Thicket)."""
         snap = self.snap()
         filter_ = f"WHERE profile IN ({self.selected(where, snap)})" if where else ""
-        return self._run(where, f"SELECT * FROM {self._values(where, snap, None)} {filter_}")
+        values = pruning.values_relation(self, where, snap, None)
+        return self.run_filtered(where, f"SELECT * FROM {values} {filter_}")
 
     def per_keys(self, task: Task[R], metric: str, where: Where, shares: int = 1) -> list[R]:
         """``task`` over each of ``shares`` ranges of the node keys in turn, in this process."""
@@ -320,7 +315,7 @@ class DuckEngine:
         filter_ = self._filter(where, snap)
         if keys is not None:  # whole numbers only: written into the SQL
             filter_ += f" AND key BETWEEN {int(keys[0])} AND {int(keys[1])}"
-        source = self._values(where, snap, metric)
+        source = pruning.values_relation(self, where, snap, metric)
         sql = " UNION ALL ".join(
             f"SELECT key, profile, {column} AS value FROM {source} "
             f"WHERE {column} IS NOT NULL AND ({condition}) {filter_}"

@@ -14,7 +14,16 @@ if TYPE_CHECKING:
     from .duckdb_engine import DuckEngine
     from .interface import Where
 
-FILE = "cctviz_file"  # the column naming each row's Parquet file (a name no metadata takes)
+FILE = "cctviz_file"  # the column naming each row's Parquet file
+
+
+def file_column(columns: list[str]) -> str:
+    """A name for the column of each row's file that no column of the profiles has (a metadata
+    column may be called anything, even ``cctviz_file``)."""
+    name, taken = FILE, set(columns)
+    while name in taken:
+        name += "_"
+    return name
 
 
 def parquet(files: list[str], table: str) -> str:
@@ -29,16 +38,17 @@ def kept_batches(engine: DuckEngine, where: Where, snap: Snapshot) -> dict[str, 
     """Per batch: how many profiles it holds, and how many of them ``where`` keeps."""
     parts = snap.parts.get("profiles", ())
     listed = ", ".join("'" + p.path.replace("'", "''") + "'" for p in parts)
+    file = file_column(engine.profile_columns())
     counted = engine.run_filtered(
         where,
-        f"SELECT {FILE}, count(*) AS n, count(*) FILTER (WHERE {engine.clause(where)}) AS kept "
+        f'SELECT "{file}", count(*) AS n, count(*) FILTER (WHERE {engine.clause(where)}) AS kept '
         f"FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false, "
-        f"filename = '{FILE}') GROUP BY {FILE}",
+        f"filename = '{file}') GROUP BY \"{file}\"",
     )
     batch_of = {p.path: p.batch for p in parts}
     out: dict[str, tuple[int, int]] = {}
-    for file, n, kept in zip(counted[FILE], counted["n"], counted["kept"], strict=True):
-        batch = batch_of.get(str(file), "")
+    for path, n, kept in zip(counted[file], counted["n"], counted["kept"], strict=True):
+        batch = batch_of.get(str(path), "")
         had = out.get(batch, (0, 0))
         out[batch] = (had[0] + int(n), had[1] + int(kept))
     return out

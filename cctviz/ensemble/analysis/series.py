@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..store.ids import codes
+
 if TYPE_CHECKING:
     from ..ensemble import Ensemble
 
@@ -57,24 +59,37 @@ def cells_of(
     batches: Iterator[Any], keys: np.ndarray, axis: Axis
 ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``cells`` of the values ``batches`` streams (Arrow record batches of key, profile and
-    value: an engine's, or a share of them on a worker)."""
+    value: an engine's, or a share of them on a worker; the profile as its id, or as its code
+    where the store has codes: cctviz.ensemble.store.ids)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     # Arrow's hash lookups, not pandas': no Python string per profile (10⁵ profiles: ms)
     key_set = pa.array(np.asarray(keys, np.int64))
-    profile_set = pa.array(np.asarray(axis.profiles).astype(str))
+    sets: dict[bool, Any] = {}  # the axis' profiles as codes (True) or as ids
     held: list[Any] = []
     size = 0
+
+    def profile_set(coded: bool) -> Any:
+        if coded not in sets:
+            ids = np.asarray(axis.profiles)
+            sets[coded] = pa.array(codes(ids)) if coded else pa.array(ids.astype(str))
+        return sets[coded]
 
     def mapped() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         table = pa.Table.from_batches(held).combine_chunks()
         found = pc.index_in(table.column(0), value_set=key_set)
         row = found.fill_null(-1).to_numpy().astype(np.int64)
-        # the profile ids repeat: their dictionary is looked up, not every row
-        codes = table.column(1).dictionary_encode().chunk(0)
-        got = pc.index_in(codes.dictionary, value_set=profile_set).fill_null(-1).to_numpy()
-        profile = np.asarray(got, np.int64)[codes.indices.to_numpy(zero_copy_only=False)]
+        column = table.column(1)
+        if pa.types.is_integer(column.type):  # codes: looked up as integers
+            got = pc.index_in(column, value_set=profile_set(True)).fill_null(-1).to_numpy()
+            profile = np.asarray(got, np.int64)
+        else:  # the ids repeat: their dictionary is looked up, not every row
+            encoded = column.dictionary_encode().chunk(0)
+            got = pc.index_in(encoded.dictionary, value_set=profile_set(False)).fill_null(-1)
+            profile = np.asarray(got.to_numpy(), np.int64)[
+                encoded.indices.to_numpy(zero_copy_only=False)
+            ]
         keep = (row >= 0) & (profile >= 0)
         value = table.column(2).to_numpy()
         return row[keep], axis.position[profile[keep]], np.asarray(value[keep], np.float64)

@@ -64,7 +64,7 @@ def _trend(
 ) -> pd.DataFrame:
     (reducer,) = red.check((reducer,))
     metric = ens._metric(metric)
-    profiles = ens.profiles
+    profiles = ens._engine().profiles(ens._where, copy=False)  # read only: no copy of 10⁵ rows
     by = check_axis(profiles, by)
     tree = ens.nodes
     axis = se.axis_of(profiles, by)

@@ -53,14 +53,14 @@ class DaskEngine:
         self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
 
     # -- the queries (``interface.Engine``) ----------------------------------------------------
-    def profiles(self, where: Where) -> pd.DataFrame:
+    def profiles(self, where: Where, copy: bool = True) -> pd.DataFrame:
         snap = self.tables.snapshot()
         seen = (where, snap.versions, snap.version)  # files never change: read once
         if seen not in self._profiles:
             if len(self._profiles) >= 16:
                 self._profiles.pop(next(iter(self._profiles)))
             self._profiles[seen] = self._one(snap, "profiles", (where,))
-        return self._profiles[seen].copy()
+        return self._profiles[seen].copy() if copy else self._profiles[seen]
 
     def reduce(
         self, metric: str, reducers: tuple[str, ...], where: Where, keys: KeyRange | None = None

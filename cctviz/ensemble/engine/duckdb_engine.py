@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 import pandas as pd
 
+from ..store.ids import CODE, codes
 from ..store.store import Snapshot, Tables, damaged
 from . import pruning, summarised
 from . import reducers as red
@@ -43,6 +45,7 @@ class DuckEngine:
         self._profiles: dict[tuple[Any, ...], pd.DataFrame] = {}
         self._kept: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
         self._described: tuple[Any, list[str]] = (None, [])
+        self._coded: dict[tuple[Any, ...], bool] = {}
         self._duck_error = duckdb.Error
 
     def snap(self) -> Snapshot:
@@ -115,7 +118,7 @@ class DuckEngine:
         except self._duck_error as error:
             raise failed(self, where, error) from None
 
-    def profiles(self, where: tuple[Filter, ...]) -> pd.DataFrame:
+    def profiles(self, where: tuple[Filter, ...], copy: bool = True) -> pd.DataFrame:
         snap = self.snap()
         if not snap.files("profiles"):
             return pd.DataFrame({"profile": [], "hash": [], "source": [], "nodes": []}).set_index(
@@ -131,7 +134,8 @@ class DuckEngine:
             if len(self._profiles) >= 16:
                 self._profiles.pop(next(iter(self._profiles)))
             self._profiles[seen] = df.drop_duplicates("profile").set_index("profile")
-        return self._profiles[seen].copy()  # the caller may change its copy
+        # the caller may change its copy (``copy=False``: the engine's own, to read only)
+        return self._profiles[seen].copy() if copy else self._profiles[seen]
 
     def profile_columns(self) -> list[str]:
         """The profiles' columns (metadata and the store's own), as a filter can name them."""
@@ -298,6 +302,19 @@ class DuckEngine:
         schemas = self._schemas()
         return bool(schemas) and all("parent" in names for names in schemas)
 
+    def coded(self, snap: Snapshot) -> bool:
+        """True when every value file holds the profiles' codes (cctviz.ensemble.store.ids) and
+        no two of the store's profiles share one: values may then be told apart by code."""
+        files = snap.files("values")
+        seen = (snap.versions, snap.version)
+        if seen not in self._coded:
+            ok = bool(files) and all(CODE in self.columns_of(f) for f in files)
+            if ok:
+                ids = self.profiles(()).index
+                ok = len(np.unique(codes(ids))) == len(ids)
+            self._coded = {seen: ok}  # the latest version only: a bool per version
+        return self._coded[seen]
+
     def batches(
         self,
         metric: str,
@@ -306,7 +323,8 @@ class DuckEngine:
         keys: tuple[int, int] | None = None,
     ) -> Iterator[Any]:
         """The values of ``metric`` (not null) of the selected profiles, streamed as Arrow record
-        batches of columns ``key``, ``profile`` and ``value``: at most ``BATCH`` rows are held at
+        batches of columns ``key``, ``profile`` (its code, an integer, where the store has
+        codes: :meth:`coded`) and ``value``: at most ``BATCH`` rows are held at
         once, whatever the ensemble's size. ``nodes``: SQL conditions on ``key`` and ``parent``,
         each read on its own (DuckDB skips row groups for one equality, not for an OR); ``keys``:
         only the keys from the first to the second (a Dask task's share)."""
@@ -316,8 +334,9 @@ class DuckEngine:
         if keys is not None:  # whole numbers only: written into the SQL
             filter_ += f" AND key BETWEEN {int(keys[0])} AND {int(keys[1])}"
         source = pruning.values_relation(self, where, snap, metric)
+        profile = CODE if self.coded(snap) else "profile"
         sql = " UNION ALL ".join(
-            f"SELECT key, profile, {column} AS value FROM {source} "
+            f"SELECT key, {profile} AS profile, {column} AS value FROM {source} "
             f"WHERE {column} IS NOT NULL AND ({condition}) {filter_}"
             for condition in nodes
         )

@@ -32,8 +32,9 @@ one, so a Dask worker can run it."""
 class Engine(Protocol):
     """The queries every engine answers, on the store at the version it reads."""
 
-    def profiles(self, where: Where) -> pd.DataFrame:
-        """The profiles passing ``where`` (index: profile id), with their metadata."""
+    def profiles(self, where: Where, copy: bool = True) -> pd.DataFrame:
+        """The profiles passing ``where`` (index: profile id), with their metadata (``copy``
+        False: the engine's own frame, which the caller only reads)."""
         ...
 
     def reduce(

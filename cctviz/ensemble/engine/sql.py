@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-ID_COLUMNS = ("profile", "key", "parent")
-"""The value table's columns that are no metric: the profile, the node and its parent's key."""
+from ..store.ids import ID_COLUMNS
+
+__all__ = ["BATCH", "EMPTY", "EMPTY_NODES", "ID_COLUMNS", "Filter", "params", "said"]
 BATCH = 1 << 20  # rows per batch when values are streamed
 
 EMPTY = {  # a table no add has written yet, as an empty relation with its id columns

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .ids import ID_COLUMNS, coded
 from .profile import ProfileRows
 from .store import BATCH, StoreError, Tables, made
 from .summary import summaries
@@ -33,7 +34,6 @@ from .summary import summaries
 STEP_HOOK: Callable[[str], None] | None = None
 RETRIES = 100  # commits tried before giving up (concurrent adders each win one in turn)
 ROW_GROUP = 64 * 1024  # rows per Parquet row group
-ID_COLUMNS = ("profile", "key", "parent")
 NODE_TYPES = {"key": pa.int64(), "parent": pa.int64()}
 
 
@@ -107,6 +107,8 @@ def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
         # ranges hold them
         df = df.sort_values([c for c in ("parent", "key") if c in df.columns], kind="stable")
     data = arrow(table, df, batch)
+    if table == "values":
+        data = coded(data)  # each row's profile code (cctviz.ensemble.store.ids)
     if table == "values":  # its per-node summaries first (cctviz.ensemble.store.summary)
         sums = summaries(data)
         _write(root, "sums", sums.append_column(BATCH, pa.array([batch] * len(sums), pa.string())))

@@ -23,8 +23,11 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .ids import ID_COLUMNS as VALUE_IDS
+from .store import BATCH
+
 SUMMARISED = frozenset(("mean", "std", "min", "max", "sum", "imbalance", "count"))
-ID_COLUMNS = frozenset(("profile", "key", "parent", "batch"))
+ID_COLUMNS = frozenset((*VALUE_IDS, BATCH))
 COLUMNS = ("key", "metric", "count", "sum", "m2", "min", "max")
 
 

@@ -124,6 +124,7 @@ TARGETS: dict[tuple[int, int], dict[str, str]] = {
         "whole": "≤ 5 s",
         "tenth": "≤ 2 s",
         "trend": "≤ 0.1 s",
+        "trend again": "≤ 0.1 s",
         "memory": "≤ 4 GB",
     },
     (10_000, 5_000): {"whole": "≤ 2 s", "fifth": "≤ 1 s", "regressions": "≤ 30 s"},
@@ -200,7 +201,14 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path, show: bool = True) -> d
     assert len(dist) == n_profiles
     row("distribution", f"one node's distribution over {n_profiles:,} profiles", one)
     alone, _ = timed(lambda: ens.trend(node, "time (inc)"))
-    row("trend", f"one node's trend over {n_profiles:,} runs", alone)
+    row(
+        "trend", f"one node's trend over {n_profiles:,} runs (the first: codes the profiles)", alone
+    )
+    other = ens.nodes.index[n_nodes // 3]
+    again, _ = timed(lambda: ens.trend(other, "time (inc)"))
+    row(
+        "trend again", f"another node's trend over {n_profiles:,} runs (a click in the pane)", again
+    )
     fan = ens.nodes["parent"].value_counts()
     typical = int(fan[fan >= min(12, fan.max())].index[-1])  # about a dozen children: a pane
     root = int(ens.nodes.index[0])

@@ -36,11 +36,7 @@ _INCLUSIVE_MARKS = (
 
 def is_numeric_column(series: pd.Series) -> bool:
     """True for int/float columns (not booleans, complex numbers or objects)."""
-    return numeric_dtype(series.dtype)
-
-
-def numeric_dtype(dtype: Any) -> bool:
-    """True for an int or float dtype (not booleans, complex numbers or objects)."""
+    dtype = series.dtype
     return is_numeric_dtype(dtype) and not is_bool_dtype(dtype) and not is_complex_dtype(dtype)
 
 
@@ -65,20 +61,13 @@ def discover(
     """
     exc = [c for c in dict.fromkeys(exc_listed) if c in df.columns]
     inc = [c for c in dict.fromkeys(inc_listed) if c in df.columns]
-    # the dtypes read once (``df[c]`` makes a Series per column: most of this on small profiles)
-    dtypes = df.dtypes
-    dtype_of = dict(zip(df.columns, dtypes, strict=True)) if df.columns.is_unique else None
-
-    def dtype(c: Any) -> Any:
-        return dtype_of[c] if dtype_of is not None else df[c].dtype
-
-    complex_ = [c for c in dict.fromkeys([*exc, *inc]) if is_complex_dtype(dtype(c))]
+    complex_ = [c for c in dict.fromkeys([*exc, *inc]) if is_complex_dtype(df[c].dtype)]
     if complex_:
         raise ValueError(
             f"metric columns {complex_} hold complex numbers; cctviz draws real values: replace "
             "them with their magnitude or real part (e.g. df[c] = df[c].abs())"
         )
-    numeric = [c for c in df.columns if numeric_dtype(dtype(c))]
+    numeric = [c for c in df.columns if is_numeric_column(df[c])]
     listed = [c for c in dict.fromkeys([*exc, *inc]) if c in set(numeric)]
     metrics = listed or [c for c in numeric if str(c) not in IDENTIFIER_COLUMNS]
 

@@ -15,6 +15,8 @@ would use instead, on the same files in one run; then a synthetic ensemble of ma
     .venv/bin/python benchmarks/ensemble.py --smoke                  # small, no Thicket (CI)
     .venv/bin/python benchmarks/ensemble.py --profiles 2000 --nodes 1000
     .venv/bin/python benchmarks/ensemble.py --synthetic-only --profiles 100000 --nodes 1000 --growth
+    .venv/bin/python benchmarks/ensemble.py --synthetic-only --profiles 100000 --nodes 1000 \
+        --store /tmp/syn100k   # written once; run again to query it again without writing
 
 The last is issue 56's scale table (10⁵ profiles × 1,000 nodes on 2 cores: every target printed
 beside its row) and the growth of each query from 10³ profiles up, with its exponent.
@@ -133,8 +135,11 @@ STATS = ("mean", "std", "min", "max", "p95")
 SUMMED = ("mean", "std", "min", "max")
 
 
-def synthetic(n_profiles: int, n_nodes: int, work: Path, show: bool = True) -> dict[str, float]:
-    """The synthetic ensemble's steps, timed (printed as a table when ``show``)."""
+def synthetic(
+    n_profiles: int, n_nodes: int, work: Path, show: bool = True, store: Path | None = None
+) -> dict[str, float]:
+    """The synthetic ensemble's steps, timed (printed as a table when ``show``). ``store``: an
+    ensemble this benchmark wrote before with the same sizes, queried again (no write)."""
     target = TARGETS.get((n_profiles, n_nodes), {})
     times: dict[str, float] = {}
 
@@ -157,21 +162,27 @@ def synthetic(n_profiles: int, n_nodes: int, work: Path, show: bool = True) -> d
         Change(n_nodes - 1 - 7 * i, n_profiles // 4 + i * n_profiles // 40, 1.1 + 0.015 * i)
         for i in range(20)
     ]
-    write, ens = timed(
-        lambda: cctviz.examples.ensemble(
-            work / "syn",
-            n_profiles,
-            n_nodes,
-            seed=1,
-            changes=changes,
-            outliers=0.001,
-            job_sizes=(64,),
-            problem_sizes=(30,),
-            compilers=("gcc-12",),
+    where = store or work / "syn"
+    if store is None or not store.exists():
+        write, ens = timed(
+            lambda: cctviz.examples.ensemble(
+                where,
+                n_profiles,
+                n_nodes,
+                seed=1,
+                changes=changes,
+                outliers=0.001,
+                job_sizes=(64,),
+                problem_sizes=(30,),
+                compilers=("gcc-12",),
+            )
         )
-    )
-    row("write", "write the store", write)
-    ens = cctviz.Ensemble(work / "syn", create=False)  # a fresh kernel's view of it
+        row("write", "write the store", write)
+    ens = cctviz.Ensemble(where, create=False)  # a fresh kernel's view of it
+    if len(ens.profiles) != n_profiles or len(ens.nodes) != n_nodes:
+        raise SystemExit(
+            f"{where} holds {len(ens.profiles)} × {len(ens.nodes)}, not the sizes asked"
+        )
     summed, reduced = timed(lambda: ens.reduce("time (inc)", SUMMED))
     assert len(reduced) == n_nodes
     row("summed", f"reduce every node ({', '.join(SUMMED)}: the summaries kept at ingest)", summed)
@@ -285,6 +296,11 @@ def main() -> None:
     parser.add_argument(
         "--files", type=int, default=1_000, help="Caliper files to ingest (copies of the real ones)"
     )
+    parser.add_argument(
+        "--store",
+        type=Path,
+        help="keep the synthetic store here; when it exists, query it again without writing",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cctviz-ensemble-"))
     try:
@@ -305,7 +321,7 @@ def main() -> None:
                 ingest(copies, work / "copies", "Caliper files: the real ones, copied nightly")
         elif not args.synthetic_only:
             print(f"(no real files: {SHARED} is missing)", file=sys.stderr)
-        synthetic(args.profiles, args.nodes, work)
+        synthetic(args.profiles, args.nodes, work, store=args.store)
         if args.growth:
             growth(args.profiles, args.nodes, work)
     finally:

@@ -3,6 +3,7 @@
 from . import examples
 from ._version import __version__
 from .adapters import from_graphframe
+from .adapters.formats.read import read
 from .analysis.compare import compare_frame
 from .analysis.link import Link, link
 from .core.table import Metric, NodeTable, UnknownMetricError
@@ -25,6 +26,7 @@ __all__ = [
     "export",
     "from_graphframe",
     "link",
+    "read",
     "show",
 ]
 

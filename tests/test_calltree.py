@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cctviz.adapters.formats.calltree import KEY, CallTree, Column, Site
@@ -88,3 +89,22 @@ def test_gzip_is_read_through_and_a_bomb_is_said(tmp_path: Path) -> None:
     (tmp_path / "cut.gz").write_bytes(gzip.compress(plain)[:40])
     with pytest.raises(FormatError, match="damaged"), opened(tmp_path / "cut.gz") as s:
         s.read()
+
+
+def test_nodes_and_values_handed_over_at_once() -> None:
+    """extend and add_many (a reader that interned its own stacks) make the same tree."""
+    one = CallTree([Column("samples", unit="samples")])
+    one.add(one.path([MAIN, F, G]), {"samples": 3}, thread=1)
+    one.add(one.path([MAIN, F]), {"samples": 2}, thread=2)
+    bulk = CallTree([Column("samples", unit="samples")])
+    bulk.extend([-1, 0, 1], [MAIN, F, G])
+    bulk.add_many(np.asarray([2]), np.asarray([[3.0]]), thread=1)
+    bulk.add_many(np.asarray([1]), np.asarray([[2.0]]), thread=2)
+    assert bulk.totals() == one.totals() == {"samples": 5.0}
+    assert bulk.child(0, F) == 1  # the nodes handed over are found again
+    a, b = one.graphframe().dataframe, bulk.graphframe().dataframe
+    assert a["samples (inc)"].tolist() == b["samples (inc)"].tolist()
+    with pytest.raises(ValueError, match="distinct nodes"):
+        bulk.add_many(np.asarray([0, 0]), np.asarray([[1.0], [1.0]]))
+    with pytest.raises(ValueError, match="a parent must be ROOT or a node before"):
+        bulk.extend([7], [G])

@@ -37,12 +37,23 @@ def test_not_a_graphframe_is_a_type_error_naming_what_is_accepted(bad) -> None:
         ("notes.txt", "the hatchet.GraphFrame reader of its format (from_caliperreader, "),
     ],
 )
-def test_a_path_is_read_with_hatchet_first(path: str | Path, reader: str) -> None:
+def test_a_path_is_read_with_hatchet_first(
+    path: str | Path, reader: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a file cctviz.read does not know (a name Hatchet's readers take is not even opened)
+    monkeypatch.chdir(tmp_path)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text('{"not": "a profile cctviz.read knows"}\n')
     with pytest.raises(TypeError, match="read it with Hatchet first") as error:
         cctviz.CCT(path)
     assert f"got the path {str(path)!r}" in str(error.value)
     assert reader in str(error.value)
     assert str(error.value).endswith("then cctviz.CCT(gf)")
+
+
+def test_a_missing_file_is_said(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"no such profile file: '.*missing.folded'"):
+        cctviz.CCT(tmp_path / "missing.folded")
 
 
 @pytest.mark.parametrize(

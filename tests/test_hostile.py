@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sys
 import xml.dom.minidom
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -257,3 +258,119 @@ def test_metric_names_that_are_object_members_get_no_junk_unit() -> None:
     w.units = {"constructor": "s"}
     titles = " ".join(re.findall(r'class="cct-legend-title"[^>]*>([^<]*)<', w.to_svg()))
     assert "[s]" in titles and "function" not in titles
+
+
+# -- profile files (cctviz.read: docs/formats.md) -------------------------------------------
+FORMATS_DATA = Path(__file__).resolve().parent / "data" / "formats"
+FORMAT_FILES = {
+    "folded": FORMATS_DATA / "folded" / "pyspy-threads.txt",
+    "perf": FORMATS_DATA / "perf" / "two-processes.perf-script",
+    "callgrind": FORMATS_DATA / "callgrind" / "fib.callgrind.out",
+}
+
+
+@pytest.mark.parametrize("given", list(FORMAT_FILES))
+@pytest.mark.parametrize("said", list(FORMAT_FILES))
+def test_a_file_read_as_another_format_is_refused(given: str, said: str) -> None:
+    """Any fixture read with another format= is an error naming the file and line."""
+    if given == said:
+        return
+    from cctviz.adapters.formats.source import FormatError
+
+    with pytest.raises(FormatError, match=re.escape(str(FORMAT_FILES[given])) + r"(, line \d+)?: "):
+        cctviz.read(FORMAT_FILES[given], format=said)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\n\n", bytes(range(256)) * 40, b"\x1f\x8b\x08\x00garbage", "ÿ".encode("latin-1") * 99],
+    ids=["empty", "blank", "binary", "bad-gzip", "latin1"],
+)
+def test_a_file_no_format_knows_lists_what_was_tried(tmp_path: Path, content: bytes) -> None:
+    from cctviz.adapters.formats.source import FormatError
+
+    path = tmp_path / "profile.folded"
+    path.write_bytes(content)
+    with pytest.raises(
+        FormatError, match=r"(tried .*callgrind .*, perf .*, folded|gzip stream is damaged)"
+    ):
+        cctviz.read(path)
+    with pytest.raises((TypeError, FormatError), match=r"(cctviz.read|gzip)"):
+        cctviz.CCT(path)
+
+
+@pytest.mark.parametrize("name", list(FORMAT_FILES))
+@pytest.mark.parametrize("at", [0.25, 0.5, 0.75])
+def test_a_cut_profile_file_is_said_or_adds_up(tmp_path: Path, name: str, at: float) -> None:
+    """Cut anywhere: a clear error, or (folded cut at a line end: a smaller valid file) a tree
+    whose total is the cut file's own."""
+    from cctviz.adapters.formats.source import FormatError
+
+    text = FORMAT_FILES[name].read_bytes()
+    path = tmp_path / FORMAT_FILES[name].name
+    path.write_bytes(text[: int(len(text) * at)])
+    try:
+        gf = cctviz.read(path, format=name)
+    except FormatError as error:
+        assert str(path) in str(error)
+        return
+    assert name == "folded"
+    counts = [float(x.rsplit(b" ", 1)[1]) for x in path.read_bytes().splitlines() if x.strip()]
+    assert gf.dataframe["samples"].sum() == sum(counts)
+
+
+def test_names_that_are_not_utf8_are_repaired_and_counted(tmp_path: Path) -> None:
+    perf = tmp_path / "latin1.perf-script"
+    perf.write_bytes(
+        b"prog 7 1.0: 100 cpu-clock: \n\t 1f caf\xe9+0x1 (/bin/p)\n\t 2f main+0x1 (/bin/p)\n\n"
+    )
+    gf = cctviz.read(perf)
+    assert {n.frame["name"] for n in gf.graph.traverse()} == {"main", "caf\\xe9"}
+    assert gf.metadata["cctviz.repairs"] == {
+        "names that were not UTF-8: their bytes kept as \\xNN escapes": 1
+    }
+    grind = tmp_path / "latin1.callgrind.out"
+    text = (
+        FORMAT_FILES["callgrind"]
+        .read_bytes()
+        .replace(b"fn=(554) leaf_mul", b"fn=(554) leaf_m\xfcl")
+    )
+    grind.write_bytes(text)
+    names = {n.frame["name"] for n in cctviz.read(grind).graph.traverse()}
+    assert "leaf_m\\xfcl" in names
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b"main;solve", r"has no count"),
+        (b"main;solve -1", r"count '-1' is negative"),
+        (b"main;solve NaN", r"count 'NaN' is not a number"),
+        (b"main;solve 1e999", r"negative or not finite"),
+        (b"main;solve 12abc", r"count '12abc' is not a number"),
+    ],
+)
+def test_a_folded_line_with_a_bad_count_is_named(tmp_path: Path, line: bytes, message: str) -> None:
+    from cctviz.adapters.formats.source import FormatError
+
+    path = tmp_path / "bad.folded"
+    path.write_bytes(b"main;a 3\nmain;b 4\n" + line + b"\n")
+    with pytest.raises(FormatError, match=r"bad.folded, line 3: .*" + message):
+        cctviz.read(path)
+
+
+def test_a_callgrind_reference_to_an_unknown_name_is_named(tmp_path: Path) -> None:
+    from cctviz.adapters.formats.source import FormatError
+
+    path = tmp_path / "unknown.callgrind.out"
+    text = FORMAT_FILES["callgrind"].read_text().replace("cfn=(550) work", "cfn=(7777)", 1)
+    path.write_text(text)
+    with pytest.raises(FormatError, match=r"line \d+: cfn=\(7777\) refers to a compressed name"):
+        cctviz.read(path)
+
+
+def test_a_stack_thousands_of_frames_deep_reads_and_draws(tmp_path: Path) -> None:
+    path = tmp_path / "deep.folded"
+    path.write_text(";".join(f"f{i}" for i in range(5000)) + " 7\n")
+    w = cctviz.CCT(path)
+    assert len(w.table.parent) == 5000 and w.table.metrics["samples (inc)"].values[0] == 7.0

@@ -119,6 +119,9 @@ def node_metrics(
     stored = pinned.stored(gf)  # an ensemble's reduced tree: as its store's metrics table says
     if stored:
         pinned.apply_stored(stored, metric_names, kind, partner, decisions)
+    by_format = pinned.formats(gf)  # read by cctviz.read: as the file format means each metric
+    if by_format:
+        pinned.apply_stored(by_format, metric_names, kind, partner, decisions, rule="format")
     pins = pinned.read(gf)
     if pins:
         semantics.declare(pins, metric_names, kind, partner, decisions, pinned=True)
@@ -139,7 +142,7 @@ def node_metrics(
     checked = [
         j
         for j, m in enumerate(metric_names)
-        if decisions[m].rule not in ("declared", "pinned", "store")
+        if decisions[m].rule not in ("declared", "pinned", "store", "format")
         and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
         and (explain or decisions[m].rule == "reader")
     ]

@@ -128,22 +128,77 @@ def stored(data: Any) -> dict[str, tuple[str, str | None]]:
     }
 
 
+#: The metadata key of a GraphFrame read by ``cctviz.read`` (rule ``format``): each metric's
+#: kind, partner and unit as the file format means them (written by
+#: :meth:`cctviz.adapters.formats.calltree.CallTree.graphframe`).
+FORMAT_KEY = "cctviz.format_metrics"
+
+
+def formats(data: Any) -> dict[str, tuple[str, str | None]]:
+    """``{metric: (kind, partner)}`` that a GraphFrame read by ``cctviz.read`` carries (empty
+    elsewhere). Raises ``ValueError`` naming the key when the value is not what it writes."""
+    md = getattr(data, "metadata", None)
+    value = md.get(FORMAT_KEY) if isinstance(md, Mapping) else None
+    if value is None:
+        return {}
+    try:
+        raw = json.loads(value) if isinstance(value, str) else None
+    except json.JSONDecodeError:
+        raw = None
+    if not isinstance(raw, Mapping) or not all(
+        isinstance(v, list) and len(v) == 3 and v[0] in ("exclusive", "inclusive")
+        for v in raw.values()
+    ):
+        raise ValueError(
+            f"metadata {FORMAT_KEY!r} (metric kinds written by cctviz.read) is not "
+            f"{{metric: [kind, partner, unit]}} JSON: {str(value)[:80]!r}; drop the key and "
+            "pass metric_kinds= instead"
+        )
+    return {str(m): (str(v[0]), v[1] if isinstance(v[1], str) else None) for m, v in raw.items()}
+
+
+def format_units(data: Any) -> dict[str, str]:
+    """``{metric: unit}`` that a GraphFrame read by ``cctviz.read`` carries (the view's default
+    ``units``); empty elsewhere or where the value is not what ``cctviz.read`` writes."""
+    md = getattr(data, "metadata", None)
+    value = md.get(FORMAT_KEY) if isinstance(md, Mapping) else None
+    try:
+        raw = json.loads(value) if isinstance(value, str) else {}
+    except json.JSONDecodeError:
+        return {}
+    if not isinstance(raw, Mapping):
+        return {}
+    return {
+        str(m): v[2]
+        for m, v in raw.items()
+        if isinstance(v, list) and len(v) == 3 and isinstance(v[2], str)
+    }
+
+
 def apply_stored(
     store: Mapping[str, tuple[str, str | None]],
     names: list[Any],
     kind: dict[Any, str],
     partner: dict[Any, Any],
     decisions: dict[Any, Decision],
+    rule: str = "store",
 ) -> None:
-    """Give each metric the kind the store gave it, and pair it with its partner where both are
-    metrics here (an exclusive metric whose partner cctviz derived gets one derived again)."""
+    """Give each metric the kind the store (``rule="store"``) or the file format (``"format"``)
+    gave it, and pair it with its partner where both are metrics here (an exclusive metric whose
+    partner cctviz derived gets one derived again)."""
     by_name = {str(m): m for m in names}
-    for name, (value, _) in store.items():
+    for name, (value, other) in store.items():
         if name in by_name:
             m = by_name[name]
             kind[m] = value
-            why = f"{value}, as the store's metrics table says (its profiles' own views decided)"
-            decisions[m] = Decision(value, "store", why)
+            if rule == "format":
+                with_partner = f" (partner {other!r})" if other else ""
+                why = f"{value}{with_partner}, as the file format means it (cctviz.read)"
+            else:
+                why = (
+                    f"{value}, as the store's metrics table says (its profiles' own views decided)"
+                )
+            decisions[m] = Decision(value, rule, why)
             other = partner.pop(m, None)
             if other is not None:
                 partner.pop(other, None)

@@ -37,6 +37,7 @@ RULES = {
     "tree": "tree check: every parent at least the sum of its children",
     "reader": "the reader's exc_metrics/inc_metrics",
     "store": "the ensemble store's metrics table: as each profile's own view decided at ingest",
+    "format": "the file format's own meaning (cctviz.read)",
     "derived": "derived by cctviz: subtree sums of an exclusive metric",
     "reducer": "the reducer: its values do not add up along the tree",
     "compare": "a compare view's column: as the compared metric, or a ratio of runs",

@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets as t
 
+from ..adapters.pinned import format_units
 from ..core import progress
 from ..view.lod import DEFAULT_BUDGET
 from . import bundle, code
 from .ensemble.parts import CLASSES as ENSEMBLE_PARTS
 from .ensemble.parts import NO_CHANGES, EnsembleParts, only_for_ensembles
 from .figures import Figures
+from .from_path import read_path
 from .messages import MessageRouter
 from .owned import OwnedPart
 from .reducers import STAGES, Reducers, is_ensemble
@@ -53,7 +55,9 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
     ----------
     data
         A Hatchet GraphFrame (UMD ``hatchet`` or LLNL ``llnl-hatchet``), a Thicket or a
-        ``cctviz.Ensemble``; a file or folder is read with Hatchet first
+        ``cctviz.Ensemble``; a profile file (``str`` or ``pathlib.Path``) that ``cctviz.read``
+        knows (folded stacks, ``perf script`` output, callgrind: ``docs/formats.md``). Other
+        files and folders are read with Hatchet first
         (``hatchet.GraphFrame.from_caliperreader(path)``, ``from_hpctoolkit(path)``, ...).
         ``cctviz.examples.load(name)`` gives bundled real profiles.
     color_by
@@ -103,6 +107,9 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
     ) -> None:
         bundle.require()
         _check_keywords(kwargs)
+        data, read_from = read_path(data)  # a profile file: cctviz.read (from_path.py)
+        if "units" not in kwargs and format_units(data):  # read by cctviz.read: its units
+            kwargs["units"] = format_units(data)
         if budget is not None and (
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
         ):
@@ -123,7 +130,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                 self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
                 progress.stage("choosing what to draw")
                 self._lod = self._level_of_detail(self._table)
-                self.source = source if source is not None else data_source(data)
+                self.source = source if source is not None else read_from or data_source(data)
                 default_colour, default_size = self._default_metrics()
                 progress.stage("sending to the view")
                 super().__init__(
@@ -155,6 +162,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
 
     @data.setter
     def data(self, data: Any) -> None:
+        data, _ = read_path(data)  # a profile file: cctviz.read
         try:
             with progress.work(f"reading the {type(data).__name__}", STAGES):
                 self._start_ensemble(None)  # nothing filters the old data while...

@@ -80,8 +80,11 @@ class CallTree:
         self.parent: list[int] = []
         self.site: list[Site] = []
         self._children: dict[tuple[int, Site], int] = {}
+        self._indexed = 0  # nodes [0, _indexed) are in _children (extend() appends unindexed)
         # (node, rank, thread) → values per column
         self._values: dict[tuple[int, int, int], np.ndarray] = {}
+        # values added at once (add_many): (nodes, rank, thread, values per node and column)
+        self._bulk: list[tuple[np.ndarray, int, int, np.ndarray]] = []
         self.ranks: set[int] = set()
         self.threads: set[int] = set()
 
@@ -90,6 +93,9 @@ class CallTree:
 
     def child(self, parent: int, site: Site) -> int:
         """The node for ``site`` called from ``parent`` (``ROOT``: a root), made on first use."""
+        if self._indexed < len(self.parent):
+            for i in range(self._indexed, len(self.parent)):
+                self._children.setdefault((self.parent[i], self.site[i]), i)
         key = (parent, site)
         node = self._children.get(key)
         if node is None:
@@ -97,7 +103,33 @@ class CallTree:
             self._children[key] = node
             self.parent.append(parent)
             self.site.append(site)
+        self._indexed = len(self.parent)
         return node
+
+    def extend(self, parent: Sequence[int], site: Sequence[Site]) -> None:
+        """Append nodes at once (a reader that interned its calling contexts itself): each
+        ``(parent, site)`` new and distinct, each parent before its children."""
+        if len(parent) != len(site):
+            raise ValueError(f"{len(parent)} parents for {len(site)} sites")
+        start = len(self.parent)
+        if any(not ROOT <= p < start + i for i, p in enumerate(parent)):
+            raise ValueError("a parent must be ROOT or a node before its child")
+        self.parent.extend(parent)
+        self.site.extend(site)
+
+    def add_many(
+        self, nodes: np.ndarray, values: np.ndarray, rank: int = 0, thread: int = 0
+    ) -> None:
+        """Add ``values`` (one row per node, one column per metric, in the columns' order) to
+        the distinct ``nodes``' own values in ``rank``/``thread``: :meth:`add` for many."""
+        nodes = np.asarray(nodes, np.int64)
+        values = np.asarray(values, np.float64).reshape(len(nodes), len(self.columns))
+        inside = not len(nodes) or (nodes.min() >= 0 and nodes.max() < len(self.parent))
+        if len(np.unique(nodes)) != len(nodes) or not inside:
+            raise ValueError("add_many needs distinct nodes of the tree")
+        self._bulk.append((nodes, rank, thread, values))
+        self.ranks.add(rank)
+        self.threads.add(thread)
 
     def path(self, sites: Iterable[Site], parent: int = ROOT) -> int:
         """The node at the end of ``sites`` (outermost first) below ``parent``."""
@@ -125,10 +157,21 @@ class CallTree:
     def totals(self) -> dict[str, float]:
         """Each column's sum over every node, rank and thread as added (for an exclusive column:
         the file's own total, what the roots' inclusive values add up to)."""
-        if not self._values:
-            return {c.name: 0.0 for c in self.columns}
-        sums = np.sum(np.stack(list(self._values.values())), axis=0)
+        _, values = self._keyed()
+        sums = values.sum(axis=0) if len(values) else np.zeros(len(self.columns))
         return {c.name: float(s) for c, s in zip(self.columns, sums, strict=True)}
+
+    def _keyed(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node, rank, thread) per row and the rows' values, from add and add_many."""
+        width = len(self.columns)
+        keys = [np.asarray(list(self._values), np.int64).reshape(-1, 3)]
+        values = [np.asarray(list(self._values.values()), np.float64).reshape(-1, width)]
+        for nodes, rank, thread, rows in self._bulk:
+            keys.append(
+                np.column_stack([nodes, np.full_like(nodes, rank), np.full_like(nodes, thread)])
+            )
+            values.append(rows)
+        return np.concatenate(keys), np.concatenate(values)
 
     def graphframe(self, metadata: Mapping[str, Any] | None = None) -> Any:
         """A Hatchet GraphFrame: one row per node (per node and ``rank``/``thread`` when values
@@ -155,25 +198,35 @@ class CallTree:
                 made[p].add_child(node)
             made[i] = node
         graph = Graph(roots)
-        graph.enumerate_traverse()
+        # what Graph.enumerate_traverse sets, without its recursion (a stack thousands of
+        # frames deep): ids in pre-order, depths from the parents
+        depth = np.zeros(n, np.int64)
+        for k, i in enumerate(order.tolist()):
+            p = int(parent[i])
+            depth[i] = depth[p] + 1 if p != ROOT else 0
+            made[i]._hatchet_nid = k
+            made[i]._depth = int(depth[i])
         levels = _levels(len(self.ranks) > 1, len(self.threads) > 1)
-        groups = sorted({(k[1], k[2]) for k in self._values})
         width = len(self.columns)
+        keys, values = self._keyed()
+        groups = sorted({(int(r), int(t)) for r, t in np.unique(keys[:, 1:], axis=0).tolist()})
+        # children before parents, level by level (vectorised: a million nodes in a second)
+        inner = np.flatnonzero(parent != ROOT)
+        by_depth = inner[np.argsort(-depth[inner], kind="stable")]
+        cuts = np.flatnonzero(np.diff(depth[by_depth])) + 1
+        level_nodes = np.split(by_depth, cuts) if len(by_depth) else []
         parts: list[tuple[np.ndarray, int, int, np.ndarray, np.ndarray]] = []
         for rank, thread in groups:
+            mine = (keys[:, 1] == rank) & (keys[:, 2] == thread)
             own = np.zeros((n, width))
+            np.add.at(own, keys[mine, 0], values[mine])
             seen = np.zeros(n, np.int64)
-            for (node, r, t), values in self._values.items():
-                if (r, t) == (rank, thread):
-                    own[node] += values
-                    seen[node] = 1
+            seen[keys[mine, 0]] = 1
             total, below, held = own.copy(), np.zeros((n, width)), seen.copy()
-            for i in order[::-1].tolist():  # children before parents
-                p = int(parent[i])
-                if p != ROOT:
-                    total[p] += total[i]
-                    below[p] += own[i]
-                    held[p] += held[i]
+            np.add.at(below, parent[inner], own[inner])
+            for level in level_nodes:  # deepest first
+                np.add.at(total, parent[level], total[level])
+                np.add.at(held, parent[level], held[level])
             # one profile: every node; per rank or thread: the nodes on a path holding values
             at = order if len(groups) == 1 else order[held[order] > 0]
             parts.append(

@@ -66,9 +66,14 @@ def _read_and_write(
     count = 0
     dask = getattr(shared, "dask", None)  # a cluster given as engine=: the files are read there
     client = getattr(dask, "client", None)
+    meaning = _meanings(shared.duck.metrics())
     for result in read_all(todo, reducer, workers, progress, ranks, client):
         if isinstance(result, Skipped):
             shared.skipped.append(result)
+            continue
+        clash = contradiction(result, meaning)
+        if clash:
+            shared.skipped.append(Skipped(result.meta["source"], clash))
             continue
         pending.append(result)
         metas.append(result.meta)
@@ -81,3 +86,29 @@ def _read_and_write(
     if pending:
         write_batch(shared.root, pending, batch, known)
     return every, metas
+
+
+def _meanings(metrics: Any) -> dict[str, tuple[str, str]]:
+    """The store's metrics as ``contradiction`` compares them: case-folded name → (kind, name)."""
+    return {str(m).casefold(): (str(k), str(m)) for m, k in metrics["kind"].items()}
+
+
+def contradiction(rows: ProfileRows, meaning: dict[str, tuple[str, str]]) -> str | None:
+    """Why ``rows`` cannot join the store (None: it can), and otherwise notes its metrics'
+    kinds in ``meaning``. A store holds one meaning per metric name: a profile whose metric is
+    exclusive where the store's is inclusive (or the reverse: sampled time beside a trace's
+    durations, both called ``time``) would have its values summed, or not, as the other's."""
+    pairs = {"exclusive", "inclusive"}
+    new = list(zip(rows.kinds["metric"], rows.kinds["kind"], strict=True))
+    for metric, kind in new:
+        had = meaning.get(str(metric).casefold())
+        if had is not None and {had[0], str(kind)} == pairs:
+            return (
+                f"its metric {str(metric)!r} is {kind}, but {had[1]!r} is {had[0]} in this store "
+                "(the profiles already in it or earlier in this add): one name, two meanings. "
+                "Add it to another store, or rename the metric before adding it (e.g. read it, "
+                "rename the column of gf.dataframe, and add the GraphFrame)"
+            )
+    for metric, kind in new:
+        meaning.setdefault(str(metric).casefold(), (str(kind), str(metric)))
+    return None

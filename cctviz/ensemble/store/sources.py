@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...adapters.graphframe import is_graphframe
+from . import other_formats
 from .profile import ProfileRows, graphframe_hash, profile_rows
 
 if TYPE_CHECKING:
@@ -26,8 +27,9 @@ SUFFIXES = {
 }
 ACCEPTED = (
     "a path or a glob (Caliper .cali/.json, cProfile .pstats/.prof, an HPCToolkit database "
-    "folder, or a folder of such files), a list of paths, a GraphFrame, a list of GraphFrames, "
-    "or a Thicket"
+    "folder, a file cctviz.read reads (folded stacks, perf script, callgrind, speedscope, trace "
+    "events, .cpuprofile, pprof, Cube .cubex…), or a folder of such files), a list of paths, a "
+    "GraphFrame, a list of GraphFrames, or a Thicket"
 )
 
 
@@ -56,14 +58,23 @@ def is_thicket(obj: object) -> bool:
     )
 
 
-def _reader_of(path: Path) -> str | None:
+def _reader_of(path: Path, alone: bool = True) -> str | None:
+    """The Hatchet reader of ``path`` (``GraphFrame``'s method name), ``other_formats.READER``
+    for one of cctviz's own formats, or None. ``alone``: a path the user named (its content
+    tells), not one met in a folder walk (its name tells: no file under a folder is opened)."""
     if path.is_dir():
         if (path / "experiment.xml").exists():
             return "from_hpctoolkit"
         if (path / "meta.db").exists():
             return "from_hpctoolkit_latest"
-        return None
-    return SUFFIXES.get(path.suffix.lower())
+        return other_formats.READER if other_formats.claims(path) else None
+    suffix = path.suffix.lower()
+    if suffix == ".json" and other_formats.claims(path):
+        return other_formats.READER  # speedscope, trace events…: not Caliper's JSON
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
+    found = other_formats.claims(path) if alone else other_formats.named(path)
+    return other_formats.READER if found else None
 
 
 def _files(path: Path) -> list[Path]:
@@ -77,7 +88,7 @@ def _files(path: Path) -> list[Path]:
             if _reader_of(here / d):
                 found.append(here / d)
                 dirs.remove(d)
-        found += [here / f for f in files if Path(f).suffix.lower() in SUFFIXES]
+        found += [here / f for f in files if _reader_of(here / f, alone=False)]
     return sorted(found)
 
 
@@ -143,7 +154,7 @@ def items(source: Any, metadata: Any = None) -> tuple[list[Item], list[Skipped]]
                 continue
             found = _files(path)
             if not found or (len(found) == 1 and not _reader_of(found[0])):
-                skipped.append(Skipped(match, f"no Hatchet reader for it; cctviz reads {ACCEPTED}"))
+                skipped.append(Skipped(match, f"no reader for it; cctviz reads {ACCEPTED}"))
                 continue
             paths += found
     metas = _metadata_list(metadata, len(paths)) if paths else []
@@ -219,6 +230,8 @@ def _read(path: Path, simple: Simple | None) -> Any:
         return quick
 
     name = _reader_of(path)
+    if name == other_formats.READER:
+        return other_formats.read(path)
     reader = getattr(ht.GraphFrame, name or "", None)
     if name == "from_hpctoolkit_latest" and reader is None:
         reader = ht.GraphFrame.from_hpctoolkit  # UMD reads v4 databases with from_hpctoolkit

@@ -1,0 +1,122 @@
+"""``cctviz.read``: a profile file into a Hatchet GraphFrame, whatever format wrote it, each
+metric's kind, partner and unit as the format means them.
+
+Every format is a module of :mod:`cctviz.adapters.formats` holding ``NAME`` (the ``format=``
+value), ``SUFFIXES``, ``sniff(head, path)`` (does the file's first 64 KiB, gzip undone, look
+like this format: content first, the suffix only breaks ties) and ``read(path, **options)`` (a
+GraphFrame; raises :class:`~cctviz.adapters.formats.source.FormatError`). :data:`FORMATS` lists
+them in the order they are tried: the most particular first.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+import os
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .source import FormatError, head
+
+#: The format modules, tried in this order (module names in ``cctviz.adapters.formats``).
+FORMATS: tuple[str, ...] = (
+    "cube",
+    "pprof",
+    "speedscope",
+    "cpuprofile",
+    "trace_events",
+    "callgrind",
+    "perf",
+    "folded",
+)
+
+HATCHET = (
+    "Hatchet's own readers take HPCToolkit, Caliper, TAU, cProfile, gprof, Score-P, Timemory, "
+    "pyinstrument…: gf = hatchet.GraphFrame.from_hpctoolkit(path) (from_caliperreader, "
+    "from_tau, from_cprofile, from_gprof_dot, …), then cctviz.CCT(gf)"
+)
+
+
+class UnknownFormatError(FormatError):
+    """No format's ``sniff`` took the file: the message names the file and every format tried."""
+
+
+def modules() -> list[ModuleType]:
+    """The format modules, in the order they are tried."""
+    return [importlib.import_module(f"{__package__}.{name}") for name in FORMATS]
+
+
+def names() -> list[str]:
+    """The ``format=`` values."""
+    return [m.NAME for m in modules()]
+
+
+def detect(path: Path) -> ModuleType:
+    """The format module whose ``sniff`` takes ``path``'s head (ties: the one whose suffixes
+    hold the file's suffix, else the first)."""
+    first = head(path)
+    found = [m for m in modules() if m.sniff(first, path)]
+    if not found:
+        tried = ", ".join(f"{m.NAME} ({', '.join(m.SUFFIXES)})" for m in modules())
+        raise UnknownFormatError(
+            f"{path}: cctviz.read does not know this file's format; it tried {tried}, each from "
+            f"the file's content. Name one with format= if it is one of them. {HATCHET}"
+        )
+    suffixes = {s.lower() for s in path.suffixes}
+    return next((m for m in found if suffixes & set(m.SUFFIXES)), found[0])
+
+
+def read(path: str | os.PathLike[str], format: str | None = None, **options: Any) -> Any:
+    """Read a profile file into a Hatchet GraphFrame.
+
+    Parameters
+    ----------
+    path
+        The file (plain or gzip-compressed).
+    format
+        The format's name (``"folded"``, ``"perf"``, ``"callgrind"``…; see
+        ``docs/formats.md``); ``None``: detected from the file's content.
+    **options
+        The format's own options (e.g. ``metric="time", unit="us"`` for folded stacks whose
+        counts are microseconds).
+
+    Each metric's kind, partner and unit are pinned in ``gf.metadata["cctviz.format_metrics"]``
+    (``cctviz.CCT(gf)`` reads them: rule ``format``); what was repaired in the file, and how
+    many times, in ``gf.metadata["cctviz.repairs"]``.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"cctviz.read takes a path (str or pathlib.Path), not {type(path).__name__}"
+        )
+    file = Path(path)
+    if not file.exists():
+        raise FileNotFoundError(f"no such profile file: {str(file)!r}")
+    if file.is_dir():
+        raise IsADirectoryError(f"{str(file)!r} is a folder, not a profile file. {HATCHET}")
+    if format is None:
+        module = detect(file)
+    else:
+        by_name = {m.NAME: m for m in modules()}
+        if format not in by_name:
+            raise ValueError(
+                f"unknown format {format!r}; cctviz.read knows {', '.join(map(repr, by_name))}"
+            )
+        module = by_name[format]
+    parameters = list(inspect.signature(module.read).parameters.values())[1:]  # after path
+    accepted = [p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+    unknown = [] if takes_any else sorted(set(options) - set(accepted))  # **options: its own
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], accepted, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TypeError(
+            f"cctviz.read(format={module.NAME!r}) got unknown option(s) "
+            f"{', '.join(map(repr, unknown))}{hint}; it accepts "
+            f"{', '.join(map(repr, accepted)) or 'none'}"
+        )
+    return module.read(file, **options)
+
+
+__all__ = ["FORMATS", "FormatError", "UnknownFormatError", "detect", "names", "read"]

@@ -1,0 +1,116 @@
+"""``cctviz.read`` (cctviz/adapters/formats/read.py): the format from the file's content, clear
+errors for what it cannot read, and ``cctviz.CCT(path)``: the kinds as the format means them
+(rule ``format``), the view's inclusive values the reader's own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cctviz
+from cctviz.adapters.formats import read as formats
+from cctviz.adapters.formats.source import FormatError
+
+from .formats_util import DATA
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "formats.md"
+FIXTURES = {
+    "folded": DATA / "folded" / "pyspy-threads.txt",
+    "perf": DATA / "perf" / "two-processes.perf-script",
+    "callgrind": DATA / "callgrind" / "fib.callgrind.out",
+}
+
+
+@pytest.mark.parametrize("name", list(FIXTURES))
+def test_the_format_is_found_from_the_content(tmp_path: Path, name: str) -> None:
+    renamed = tmp_path / "profile.data"  # no suffix says which
+    renamed.write_bytes(FIXTURES[name].read_bytes())
+    assert name == formats.detect(renamed).NAME
+    assert cctviz.read(renamed).metadata["cctviz.format"] == name
+
+
+def test_every_format_module_keeps_the_protocol() -> None:
+    for module in formats.modules():
+        assert isinstance(module.NAME, str) and module.NAME in formats.names()
+        assert isinstance(module.SUFFIXES, tuple) and all(
+            s.startswith(".") for s in module.SUFFIXES
+        )
+        assert callable(module.sniff) and callable(module.read)
+        others = [p for n, p in FIXTURES.items() if n != module.NAME]
+        assert not any(module.sniff(p.read_bytes()[:65536], p) for p in others)
+
+
+def test_what_cannot_be_read_is_said(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"no such profile file: '.*nothing.folded'"):
+        cctviz.read(tmp_path / "nothing.folded")
+    known = ", ".join(repr(n) for n in formats.names())
+    assert "'folded'" in known and "'pprof'" in known and "'speedscope'" in known
+    with pytest.raises(
+        ValueError, match=re.escape(f"unknown format 'flame'; cctviz.read knows {known}")
+    ):
+        cctviz.read(FIXTURES["folded"], format="flame")
+    with pytest.raises(
+        TypeError,
+        match=r"option\(s\) 'metrics' \(did you mean 'metric'\?\); it accepts 'metric', 'unit'",
+    ):
+        cctviz.read(FIXTURES["folded"], metrics="x")
+    png = tmp_path / "picture.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10)
+    with pytest.raises(FormatError) as error:
+        cctviz.read(png)
+    message = str(error.value)
+    assert str(png) in message and "hatchet.GraphFrame.from_hpctoolkit" in message
+    for name in formats.names():
+        assert re.search(rf"\b{name} \(", message), name
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        cctviz.read(tmp_path)
+
+
+@pytest.mark.parametrize("name", list(FIXTURES))
+def test_the_view_reads_each_metric_as_the_format_means_it(name: str) -> None:
+    path = FIXTURES[name]
+    gf = cctviz.read(path)
+    w = cctviz.CCT(str(path))
+    assert w.source == str(path)
+    kinds = w.metric_kinds
+    for metric in list(gf.exc_metrics) + list(gf.inc_metrics):
+        assert kinds.loc[metric, "rule"] == "format", metric
+    for exc, inc in zip(gf.exc_metrics, gf.inc_metrics, strict=True):
+        assert kinds.loc[exc, "kind"] == "exclusive" and kinds.loc[inc, "kind"] == "inclusive"
+        assert w.table.metrics[exc].partner == inc
+    assert not any("derived" in m for m in w.table.metrics)  # the reader's partners are used
+    assert cctviz.CCT(gf).metric_kinds.loc[gf.inc_metrics[0], "rule"] == "format"
+    units = {"folded": "samples", "perf": "samples", "callgrind": "instructions"}[name]
+    assert w.units[gf.inc_metrics[0]] == units  # the legend says what the numbers count
+
+
+@pytest.mark.parametrize("name", ["folded", "callgrind"])
+def test_the_views_inclusive_values_are_the_readers(name: str) -> None:
+    gf = cctviz.read(FIXTURES[name])
+    w = cctviz.CCT(Path(FIXTURES[name]))
+    df = gf.dataframe
+    for inc in gf.inc_metrics:
+        want = np.asarray([df.loc[node, inc] for node in w.table.nodes], dtype=float)
+        assert np.allclose(w.table.metrics[inc].values, want, rtol=1e-12, atol=0)
+
+
+def test_a_path_swaps_the_data_of_a_view() -> None:
+    w = cctviz.CCT(FIXTURES["folded"])
+    w.data = FIXTURES["callgrind"]
+    assert "Ir (inc)" in w.table.metrics
+
+
+def test_the_docs_code_runs() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, str(DOCS), "exec"), {})
+
+
+def test_a_damaged_format_pin_is_said() -> None:
+    gf = cctviz.read(FIXTURES["folded"])
+    gf.metadata = {**gf.metadata, "cctviz.format_metrics": "{not json"}
+    with pytest.raises(ValueError, match=r"metadata 'cctviz.format_metrics' .* is not"):
+        cctviz.CCT(gf)

@@ -104,7 +104,47 @@ def test_nodes_and_values_handed_over_at_once() -> None:
     assert bulk.child(0, F) == 1  # the nodes handed over are found again
     a, b = one.graphframe().dataframe, bulk.graphframe().dataframe
     assert a["samples (inc)"].tolist() == b["samples (inc)"].tolist()
-    with pytest.raises(ValueError, match="distinct nodes"):
-        bulk.add_many(np.asarray([0, 0]), np.asarray([[1.0], [1.0]]))
+    with pytest.raises(ValueError, match="nodes of the tree"):
+        bulk.add_many(np.asarray([0, 9]), np.asarray([[1.0], [1.0]]))
     with pytest.raises(ValueError, match="a parent must be ROOT or a node before"):
         bulk.extend([7], [G])
+
+
+def test_measured_partners_counts_and_dense_rows() -> None:
+    """A format that measures exclusive and inclusive (TAU, HPCToolkit) declares them as each
+    other's partner: nothing is derived; a count with ``derive=False`` has no partner; values
+    added many at once equal values added one by one; ``dense`` gives every node a row in every
+    rank (zeros where it was not reached)."""
+    import numpy as np
+
+    columns = [
+        Column("calls", unit="calls", derive=False),
+        Column("time", "exclusive", "us", partner="time (inc)"),
+        Column("time (inc)", "inclusive", "us", partner="time"),
+    ]
+    tree = CallTree(columns)
+    main, f = tree.path([MAIN]), tree.path([MAIN, F])
+    tree.add(main, {"calls": 1, "time": 2.0, "time (inc)": 9.0}, rank=0)
+    tree.add_many([f, f], {"calls": np.array([1.0, 2.0]), "time": np.array([3.0, 4.0])}, rank=0)
+    tree.add_many([main], {"time (inc)": np.array([5.0]), "time": np.array([5.0])}, rank=1)
+    assert tree.totals() == {"calls": 4.0, "time": 14.0, "time (inc)": 14.0}
+    gf = tree.graphframe()
+    df = gf.dataframe
+    assert list(df.columns) == ["calls", "time", "time (inc)", "name"]
+    assert gf.exc_metrics == ["calls", "time"] and gf.inc_metrics == ["time (inc)"]
+    pins = json.loads(gf.metadata[KEY])
+    assert pins == {
+        "calls": ["exclusive", None, "calls"],
+        "time": ["exclusive", "time (inc)", "us"],
+        "time (inc)": ["inclusive", "time", "us"],
+    }
+    got = {(n.frame["name"], r): (c, e, i) for (n, r), c, e, i in zip(
+        df.index, df["calls"], df["time"], df["time (inc)"], strict=True
+    )}  # fmt: skip
+    assert got == {("main", 0): (1, 2, 9), ("f", 0): (3, 7, 0), ("main", 1): (0, 5, 5)}
+    dense = tree.graphframe(dense=True).dataframe
+    assert len(dense) == 4 and dense["time"].sum() == 14.0
+    with pytest.raises(ValueError, match="partner"):
+        CallTree([Column("a", partner="b"), Column("b", partner="a")])  # both exclusive
+    with pytest.raises(ValueError, match="partner"):
+        CallTree([Column("a", partner="c")])

@@ -162,7 +162,7 @@ def test_unreadable_files_are_skipped_and_named(tmp_path: Path) -> None:
     }
     assert "no such file" in skipped[str(tmp_path / "missing.cali")]
     assert "no file matches" in skipped[str(tmp_path / "*.nope")]
-    assert "no Hatchet reader" in skipped[str(tmp_path / "notes.txt")]
+    assert "no reader for it" in skipped[str(tmp_path / "notes.txt")]
     assert all(r for r in skipped.values())
 
 

@@ -12,8 +12,11 @@ values are summed into each node's own column, and the inclusive partner ``<name
 derived as subtree sums (a sample's weight counts once in every frame of its stack, so a
 recursive stack counts it once per recursion level, as Hatchet's own derivation does);
 ``inclusive`` values (a span's duration) come with an exclusive partner derived as the node's
-value minus its children's. Kinds, partners and units are written into the GraphFrame's
-metadata under :data:`KEY` so that cctviz reads each metric as the format means it.
+value minus its children's. A format that measures both (TAU, HPCToolkit) declares the two
+columns as each other's ``partner``, and nothing is derived for them; a value that has no
+partner (a count of calls) says ``derive=False``. Kinds, partners and units are written into
+the GraphFrame's metadata under :data:`KEY` so that cctviz reads each metric as the format
+means it.
 """
 
 from __future__ import annotations
@@ -60,11 +63,15 @@ class Column:
     """A metric as the format means it: its name, whether a value belongs to the node alone
     (``exclusive``: a sample's weight at the leaf) or to the node with everything it called
     (``inclusive``: a span's duration), and its unit (``"s"``, ``"ns"``, ``"samples"``,
-    ``"bytes"``… or ``None``)."""
+    ``"bytes"``… or ``None``). ``partner`` names the declared column of the other kind that
+    the format measured for the same thing (nothing is derived for either of the pair);
+    without one, the partner is derived unless ``derive`` is false."""
 
     name: str
     kind: Literal["exclusive", "inclusive"] = "exclusive"
     unit: str | None = None
+    partner: str | None = None
+    derive: bool = True
 
 
 class CallTree:
@@ -75,6 +82,13 @@ class CallTree:
         names = [c.name for c in columns]
         if not names or len(set(names)) != len(names):
             raise ValueError(f"a call tree needs distinct metric names, got {names}")
+        for c in columns:
+            other = next((o for o in columns if o.name == c.partner), c)
+            if c.partner is not None and (other.partner != c.name or other.kind == c.kind):
+                raise ValueError(
+                    f"column {c.name!r} names partner {c.partner!r}: a partner is another "
+                    "declared column of the other kind that names this one as its partner"
+                )
         self.columns = tuple(columns)
         self._index = {c.name: j for j, c in enumerate(columns)}
         self.parent: list[int] = []
@@ -83,24 +97,26 @@ class CallTree:
         self._indexed = 0  # nodes [0, _indexed) are in _children (extend() appends unindexed)
         # (node, rank, thread) → values per column
         self._values: dict[tuple[int, int, int], np.ndarray] = {}
-        # values added at once (add_many): (nodes, rank, thread, values per node and column)
-        self._bulk: list[tuple[np.ndarray, int, int, np.ndarray]] = []
+        # (nodes, rank, thread, values: one row per node, one column per declared column)
+        self._blocks: list[tuple[np.ndarray, int, int, np.ndarray]] = []
         self.ranks: set[int] = set()
         self.threads: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.parent)
 
-    def child(self, parent: int, site: Site) -> int:
-        """The node for ``site`` called from ``parent`` (``ROOT``: a root), made on first use."""
+    def child(self, parent: int, site: Site, new: bool = False) -> int:
+        """The node for ``site`` called from ``parent`` (``ROOT``: a root), made on first use
+        (``new``: a node of its own even when ``parent`` has one for ``site``, for a format
+        whose contexts are distinct though they name the same frame)."""
         if self._indexed < len(self.parent):
             for i in range(self._indexed, len(self.parent)):
                 self._children.setdefault((self.parent[i], self.site[i]), i)
         key = (parent, site)
-        node = self._children.get(key)
+        node = None if new else self._children.get(key)
         if node is None:
             node = len(self.parent)
-            self._children[key] = node
+            self._children.setdefault(key, node)
             self.parent.append(parent)
             self.site.append(site)
         self._indexed = len(self.parent)
@@ -116,20 +132,6 @@ class CallTree:
             raise ValueError("a parent must be ROOT or a node before its child")
         self.parent.extend(parent)
         self.site.extend(site)
-
-    def add_many(
-        self, nodes: np.ndarray, values: np.ndarray, rank: int = 0, thread: int = 0
-    ) -> None:
-        """Add ``values`` (one row per node, one column per metric, in the columns' order) to
-        the distinct ``nodes``' own values in ``rank``/``thread``: :meth:`add` for many."""
-        nodes = np.asarray(nodes, np.int64)
-        values = np.asarray(values, np.float64).reshape(len(nodes), len(self.columns))
-        inside = not len(nodes) or (nodes.min() >= 0 and nodes.max() < len(self.parent))
-        if len(np.unique(nodes)) != len(nodes) or not inside:
-            raise ValueError("add_many needs distinct nodes of the tree")
-        self._bulk.append((nodes, rank, thread, values))
-        self.ranks.add(rank)
-        self.threads.add(thread)
 
     def path(self, sites: Iterable[Site], parent: int = ROOT) -> int:
         """The node at the end of ``sites`` (outermost first) below ``parent``."""
@@ -154,29 +156,46 @@ class CallTree:
                 raise KeyError(f"no metric {name!r}; declared: {list(self._index)}")
             row[j] += value
 
+    def add_many(
+        self,
+        nodes: Sequence[int] | np.ndarray,
+        values: Mapping[str, np.ndarray] | np.ndarray,
+        rank: int = 0,
+        thread: int = 0,
+    ) -> None:
+        """Add ``values`` to the ``nodes``' own values in ``rank``/``thread``, for every node at
+        once (a profile's thousands of nodes without a call per node): ``values[metric][k]``
+        to ``nodes[k]``, or an array of one row per node and one column per declared column."""
+        at = np.asarray(nodes, np.int64)
+        if len(at) and (at.min() < 0 or at.max() >= len(self.parent)):
+            raise ValueError("add_many needs nodes of the tree")
+        if isinstance(values, Mapping):
+            block = np.zeros((len(at), len(self.columns)))
+            for name, column in values.items():
+                j = self._index.get(name)
+                if j is None:
+                    raise KeyError(f"no metric {name!r}; declared: {list(self._index)}")
+                block[:, j] = column
+        else:
+            block = np.asarray(values, np.float64).reshape(len(at), len(self.columns))
+        if len(at):
+            self._blocks.append((at, rank, thread, block))
+            self.ranks.add(rank)
+            self.threads.add(thread)
+
     def totals(self) -> dict[str, float]:
         """Each column's sum over every node, rank and thread as added (for an exclusive column:
         the file's own total, what the roots' inclusive values add up to)."""
-        _, values = self._keyed()
-        sums = values.sum(axis=0) if len(values) else np.zeros(len(self.columns))
+        if not self._values and not self._blocks:
+            return {c.name: 0.0 for c in self.columns}
+        sums = np.sum([*self._values.values(), *(b[3].sum(axis=0) for b in self._blocks)], axis=0)
         return {c.name: float(s) for c, s in zip(self.columns, sums, strict=True)}
 
-    def _keyed(self) -> tuple[np.ndarray, np.ndarray]:
-        """(node, rank, thread) per row and the rows' values, from add and add_many."""
-        width = len(self.columns)
-        keys = [np.asarray(list(self._values), np.int64).reshape(-1, 3)]
-        values = [np.asarray(list(self._values.values()), np.float64).reshape(-1, width)]
-        for nodes, rank, thread, rows in self._bulk:
-            keys.append(
-                np.column_stack([nodes, np.full_like(nodes, rank), np.full_like(nodes, thread)])
-            )
-            values.append(rows)
-        return np.concatenate(keys), np.concatenate(values)
-
-    def graphframe(self, metadata: Mapping[str, Any] | None = None) -> Any:
+    def graphframe(self, metadata: Mapping[str, Any] | None = None, dense: bool = False) -> Any:
         """A Hatchet GraphFrame: one row per node (per node and ``rank``/``thread`` when values
-        came in more than one), each column and its derived partner, the kinds, partners and
-        units under :data:`KEY` in the metadata."""
+        came in more than one: the nodes on a path holding values in each, or with ``dense``
+        every node in every one, zeros where it was not reached), each column and its derived
+        partner, the kinds, partners and units under :data:`KEY` in the metadata."""
         import hatchet as ht
         from hatchet.frame import Frame
         from hatchet.graph import Graph
@@ -207,73 +226,92 @@ class CallTree:
             made[i]._hatchet_nid = k
             made[i]._depth = int(depth[i])
         levels = _levels(len(self.ranks) > 1, len(self.threads) > 1)
+        groups = sorted({(k[1], k[2]) for k in self._values} | {b[1:3] for b in self._blocks})
+        at_group = {g: k for k, g in enumerate(groups)}
         width = len(self.columns)
-        keys, values = self._keyed()
-        groups = sorted({(int(r), int(t)) for r, t in np.unique(keys[:, 1:], axis=0).tolist()})
+        # values as one array (node, group, column): the sums below run once over the nodes
+        own = np.zeros((n, len(groups), width))
+        seen = np.zeros((n, len(groups)), np.int64)
+        if self._values:
+            keys = np.asarray([(k[0], at_group[k[1], k[2]]) for k in self._values], np.int64)
+            own[keys[:, 0], keys[:, 1]] = np.stack(list(self._values.values()))
+            seen[keys[:, 0], keys[:, 1]] = 1
+        for at, rank, thread, block in self._blocks:
+            k = at_group[rank, thread]
+            np.add.at(own[:, k], at, block)
+            seen[at, k] = 1
+        # subtree sums only for the partners derived (a measured pair needs none)
+        derives = any(c.partner is None and c.derive for c in self.columns)
+        total, below = (own.copy(), np.zeros_like(own)) if derives else (own, own)
+        held = seen.copy()
         # children before parents, level by level (vectorised: a million nodes in a second)
         inner = np.flatnonzero(parent != ROOT)
         by_depth = inner[np.argsort(-depth[inner], kind="stable")]
         cuts = np.flatnonzero(np.diff(depth[by_depth])) + 1
-        level_nodes = np.split(by_depth, cuts) if len(by_depth) else []
-        parts: list[tuple[np.ndarray, int, int, np.ndarray, np.ndarray]] = []
-        for rank, thread in groups:
-            mine = (keys[:, 1] == rank) & (keys[:, 2] == thread)
-            own = np.zeros((n, width))
-            np.add.at(own, keys[mine, 0], values[mine])
-            seen = np.zeros(n, np.int64)
-            seen[keys[mine, 0]] = 1
-            total, below, held = own.copy(), np.zeros((n, width)), seen.copy()
+        if derives:
             np.add.at(below, parent[inner], own[inner])
-            for level in level_nodes:  # deepest first
-                np.add.at(total, parent[level], total[level])
-                np.add.at(held, parent[level], held[level])
-            # one profile: every node; per rank or thread: the nodes on a path holding values
-            at = order if len(groups) == 1 else order[held[order] > 0]
-            parts.append(
-                (
-                    at,
-                    rank,
-                    thread,
-                    own[at],
-                    np.where(
-                        np.asarray([c.kind == "exclusive" for c in self.columns]),
-                        total[at],
-                        own[at] - below[at],
-                    ),
-                )
-            )
-        rows = np.concatenate([p[0] for p in parts])
-        given = np.concatenate([p[3] for p in parts])
-        derived = np.concatenate([p[4] for p in parts])
+        for layer in np.split(by_depth, cuts) if len(by_depth) else []:  # deepest first
+            if derives:
+                np.add.at(total, parent[layer], total[layer])
+            np.add.at(held, parent[layer], held[layer])
+        exclusive = np.asarray([c.kind == "exclusive" for c in self.columns])
+        derived_all = np.where(exclusive, total, own - below) if derives else own
+        position = np.empty(n, np.int64)
+        position[order] = np.arange(n)
+        picked = [
+            # one profile or dense: every node; else the nodes on a path holding values
+            order if len(groups) == 1 or dense else order[held[order, k] > 0]
+            for k in range(len(groups))
+        ]
+        rows = np.concatenate(picked)
+        group = np.concatenate([np.full(len(at), k) for k, at in enumerate(picked)])
+        given, derived = own[rows, group], derived_all[rows, group]
         data: dict[str, Any] = {}
-        exc_names, inc_names, pins = [], [], {}
+        exc_names: list[str] = []
+        inc_names: list[str] = []
+        pins: dict[str, list[str | None]] = {}
         for j, column in enumerate(self.columns):
+            if column.name in pins:  # the second of a measured pair
+                continue
+            if column.partner is not None:
+                partner, values = column.partner, given[:, self._index[column.partner]]
+            elif column.derive:
+                partner = (
+                    column.name + INC if column.kind == "exclusive" else _exc_name(column.name)
+                )
+                values = derived[:, j]
+            else:
+                data[column.name] = given[:, j]
+                pins[column.name] = [column.kind, None, column.unit]
+                (exc_names if column.kind == "exclusive" else inc_names).append(column.name)
+                continue
             if column.kind == "exclusive":
-                partner = column.name + INC
-                data[column.name], data[partner] = given[:, j], derived[:, j]
+                data[column.name], data[partner] = given[:, j], values
                 exc, inc = column.name, partner
             else:
-                partner = _exc_name(column.name)
-                data[partner], data[column.name] = derived[:, j], given[:, j]
+                data[partner], data[column.name] = values, given[:, j]
                 exc, inc = partner, column.name
             exc_names.append(exc)
             inc_names.append(inc)
             pins[exc] = ["exclusive", inc, column.unit]
             pins[inc] = ["inclusive", exc, column.unit]
-        data["name"] = [self.site[i].name for i in rows.tolist()]
-        index: list[Any] = [[made[i] for i in rows.tolist()]]
-        if "rank" in levels:
-            index.append(np.concatenate([np.full(len(p[0]), p[1]) for p in parts]))
-        if "thread" in levels:
-            index.append(np.concatenate([np.full(len(p[0]), p[2]) for p in parts]))
+        data["name"] = np.asarray([s.name for s in self.site], dtype=object)[rows]
         frame = pd.DataFrame(data)
-        frame.index = (
-            pd.MultiIndex.from_arrays(index, names=levels)
-            if len(levels) > 1
-            else pd.Index(index[0], name="node")
-        )
+        nodes = pd.Index([made[i] for i in order.tolist()], dtype=object)
+        if len(levels) > 1:  # built from codes: no hashing of a million Hatchet nodes
+            uniques, codes = [nodes], [position[rows]]
+            for level, part in (("rank", 0), ("thread", 1)):
+                if level in levels:
+                    each = np.asarray([g[part] for g in groups], np.int64)
+                    unique, inverse = np.unique(each, return_inverse=True)
+                    uniques.append(pd.Index(unique, dtype=np.int64))
+                    codes.append(inverse[group])
+            frame.index = pd.MultiIndex(levels=uniques, codes=codes, names=levels)
+        else:
+            frame.index = pd.Index(np.asarray(nodes, dtype=object)[position[rows]], name="node")
         gf = ht.GraphFrame(graph, frame, exc_names, inc_names)
-        gf.default_metric = inc_names[0]  # what gf.tree() shows first: the first inclusive
+        # what gf.tree() shows first: the first inclusive
+        gf.default_metric = (inc_names or exc_names)[0]
         gf.metadata = {**(metadata or {}), KEY: json.dumps(pins)}
         return gf
 

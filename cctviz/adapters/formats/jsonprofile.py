@@ -107,11 +107,12 @@ class Repairs:
         return {REPAIRS: dict(sorted(self.counts.items()))}
 
 
-def graphframe(tree: CallTree, metadata: Mapping[str, Any], path: Path) -> Any:
-    """``tree`` as a GraphFrame; call paths deeper than Hatchet's recursive graph code can
-    walk are a :class:`FormatError` that says how deep they are."""
+def graphframe(tree: CallTree, metadata: Mapping[str, Any], path: Path, dense: bool = False) -> Any:
+    """``tree`` as a GraphFrame (``dense``: every node in every rank and thread); call paths
+    deeper than Hatchet's recursive graph code can walk are a :class:`FormatError` that says
+    how deep they are."""
     try:
-        return tree.graphframe(metadata)
+        return tree.graphframe(metadata, dense=dense)
     except RecursionError:
         depth: list[int] = []
         for up in tree.parent:  # a parent is made before its children

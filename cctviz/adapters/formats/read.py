@@ -22,6 +22,8 @@ from .source import FormatError, head
 
 #: The format modules, tried in this order (module names in ``cctviz.adapters.formats``).
 FORMATS: tuple[str, ...] = (
+    "hpctoolkit_db",
+    "tau",
     "cube",
     "pprof",
     "speedscope",
@@ -56,7 +58,7 @@ def names() -> list[str]:
 def detect(path: Path) -> ModuleType:
     """The format module whose ``sniff`` takes ``path``'s head (ties: the one whose suffixes
     hold the file's suffix, else the first)."""
-    first = head(path)
+    first = b"" if path.is_dir() else head(path)  # a folder (TAU, HPCToolkit): looked into
     found = [m for m in modules() if m.sniff(first, path)]
     if not found:
         tried = ", ".join(f"{m.NAME} ({', '.join(m.SUFFIXES)})" for m in modules())
@@ -93,8 +95,6 @@ def read(path: str | os.PathLike[str], format: str | None = None, **options: Any
     file = Path(path)
     if not file.exists():
         raise FileNotFoundError(f"no such profile file: {str(file)!r}")
-    if file.is_dir():
-        raise IsADirectoryError(f"{str(file)!r} is a folder, not a profile file. {HATCHET}")
     if format is None:
         module = detect(file)
     else:

@@ -116,7 +116,10 @@ def read(path: str | os.PathLike[str], format: str | None = None, **options: Any
             f"{', '.join(map(repr, unknown))}{hint}; it accepts "
             f"{', '.join(map(repr, accepted)) or 'none'}"
         )
-    return module.read(file, **options)
+    gf = module.read(file, **options)
+    said = {"cctviz.format": module.NAME, "cctviz.source": str(file)}
+    gf.metadata = {**said, **(gf.metadata or {})}  # (a reader may say more of its own)
+    return gf
 
 
 __all__ = ["FORMATS", "FormatError", "UnknownFormatError", "detect", "names", "read"]

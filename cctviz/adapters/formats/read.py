@@ -24,6 +24,7 @@ from .source import FormatError, head
 FORMATS: tuple[str, ...] = (
     "hpctoolkit_db",
     "tau",
+    "nsys",
     "cube",
     "pprof",
     "speedscope",

@@ -103,9 +103,9 @@ def test_a_filter_reads_summaries_of_whole_adds_and_values_of_the_rest(
     read: dict[str, set[str]] = {"sums": set(), "values": set()}
     real = summarised.parquet
 
-    def spy(listed: list[str], table: str) -> str:
+    def spy(listed: list[str], table: str, same: bool = False) -> str:
         read[table] |= {batch_of[f] for f in listed}
-        return real(listed, table)
+        return real(listed, table, same)
 
     monkeypatch.setattr(summarised, "parquet", spy)
 
@@ -159,9 +159,9 @@ def test_a_filter_reads_the_values_of_the_adds_it_keeps_a_profile_of(
     read: set[str] = set()
     real = pruning.parquet
 
-    def spy(listed: list[str], table: str) -> str:
+    def spy(listed: list[str], table: str, same: bool = False) -> str:
         read.update(batch_of[f] for f in listed if table == "values")
-        return real(listed, table)
+        return real(listed, table, same)
 
     monkeypatch.setattr(pruning, "parquet", spy)
     ids = list(ens.profiles.index)

@@ -55,7 +55,8 @@ def reduce(
     ]
     if held:
         filter_ = f"AND profile IN ({engine.selected(where, snap)})" if where else ""
-        read = value_parts(parquet(held, "values"), red.quote(metric), f"{share} {filter_}")
+        same = all(engine.columns_of(f) == engine.columns_of(held[0]) for f in held[1:])
+        read = value_parts(parquet(held, "values", same), red.quote(metric), f"{share} {filter_}")
         parts += f" UNION ALL {read}"
     more: dict[str, object] = {"metric": metric}
     if keys is not None:

@@ -7,7 +7,7 @@ nor a table of the ensemble's size is ever made (5 × 10⁷ values: a few second
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 CHUNK = 1 << 20  # values mapped at once
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Axis:
     """The distinct values of a metadata column over the selected profiles (sorted), each
     profile's position among them, and the first profile at each position."""
@@ -30,20 +30,37 @@ class Axis:
     profiles: np.ndarray
     position: np.ndarray
     first: np.ndarray
+    _codes: list[np.ndarray] = field(default_factory=list, repr=False)
 
     @property
     def unique(self) -> bool:
         """One profile per value of the axis (a nightly series): nothing to combine."""
         return len(self.values) == len(self.profiles)
 
+    @property
+    def codes(self) -> np.ndarray:
+        """The profiles' codes (cctviz.ensemble.store.ids), computed once per axis."""
+        if not self._codes:
+            self._codes.append(codes(self.profiles))
+        return self._codes[0]
+
+
+# the last axis made, with the frame it was made of: a trend pane's clicks make the same axis of
+# the engine's own (unchanging, cached) profiles frame again and again
+_LAST: list[tuple[pd.DataFrame, str, Axis]] = []
+
 
 def axis_of(profiles: pd.DataFrame, by: str) -> Axis:
+    if _LAST and _LAST[0][0] is profiles and _LAST[0][1] == by:
+        return _LAST[0][2]
     column = profiles[[by]].dropna().sort_values(by, kind="stable")
     values, position = np.unique(column[by].to_numpy(), return_inverse=True)
     # sorted by the axis: the first profile of each value is where its position first occurs
     ids = column.index.to_numpy()
     first = ids[np.unique(position, return_index=True)[1]]
-    return Axis(values, ids, np.asarray(position, np.int64), first)
+    axis = Axis(values, ids, np.asarray(position, np.int64), first)
+    _LAST[:] = [(profiles, by, axis)]
+    return axis
 
 
 def cells(
@@ -73,7 +90,7 @@ def cells_of(
     def profile_set(coded: bool) -> Any:
         if coded not in sets:
             ids = np.asarray(axis.profiles)
-            sets[coded] = pa.array(codes(ids)) if coded else pa.array(ids.astype(str))
+            sets[coded] = pa.array(axis.codes) if coded else pa.array(ids.astype(str))
         return sets[coded]
 
     def mapped() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

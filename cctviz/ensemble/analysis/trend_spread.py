@@ -31,7 +31,7 @@ def spread(
     if not 0 <= low <= high <= 1:
         raise ValueError(f"the spread's quantiles satisfy 0 ≤ low ≤ high ≤ 1; got {low}, {high}")
     metric = ens._metric(metric)
-    profiles = ens.profiles
+    profiles = ens._engine().profiles(ens._where, copy=False)  # read only
     by = check_axis(profiles, by)
     if not keys:
         return pd.DataFrame({"key": [], by: [], "low": [], "high": []})

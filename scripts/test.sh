@@ -37,7 +37,9 @@ for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-pa
                "cctviz/widget/static/widget.css",
                "cctviz/examples/data/hatchet+hatchet-LICENSE",
                "cctviz/examples/data/LLNL+thicket-LICENSE",
-               "cctviz/examples/data/lulesh-mpi-scaling/343_cores.cali", "cctviz/py.typed"):
+               "cctviz/examples/data/lulesh-mpi-scaling/343_cores.cali", "cctviz/py.typed",
+               "cctviz/examples/data/formats/nsys-cloverleaf-cuda.sqlite",
+               "cctviz/examples/data/hpcgroup+pipit-LICENSE"):
     assert needed in names, f"{needed} missing from {wheel}"
 print(f"{wheel}: bundle, example data and licence present")
 PY

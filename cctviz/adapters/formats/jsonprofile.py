@@ -108,19 +108,10 @@ class Repairs:
 
 
 def graphframe(tree: CallTree, metadata: Mapping[str, Any], path: Path, dense: bool = False) -> Any:
-    """``tree`` as a GraphFrame (``dense``: every node in every rank and thread); call paths
-    deeper than Hatchet's recursive graph code can walk are a :class:`FormatError` that says
-    how deep they are."""
-    try:
-        return tree.graphframe(metadata, dense=dense)
-    except RecursionError:
-        depth: list[int] = []
-        for up in tree.parent:  # a parent is made before its children
-            depth.append(1 if up < 0 else depth[up] + 1)
-        raise FormatError(
-            f"{path}: call paths {max(depth):,} frames deep are deeper than Hatchet's graph "
-            "code can walk (about 900); the profile cannot be made a GraphFrame"
-        ) from None
+    """``tree`` as a GraphFrame (``dense``: every node in every rank and thread). The builder
+    walks without recursion, so a stack thousands of frames deep is read (``path`` names the
+    file for the readers that call this)."""
+    return tree.graphframe(metadata, dense=dense)
 
 
 def shown(value: Any, size: int = 60) -> str:

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 READER = "cctviz.read"  # the reader name ``sources`` gives these files
+# suffixes other files have as often as a profile does: a folder walk does not take them by name
+_VAGUE = frozenset((".txt", ".out", ".db", ".sqlite", ".json"))
 
 
 def _modules() -> list[Any]:
@@ -28,10 +30,6 @@ def named(path: Path) -> bool:
         if any(name.endswith(s.lower()) for s in module.SUFFIXES if s.lower() not in _VAGUE):
             return True
     return False
-
-
-# suffixes other files have as often as a profile does: a folder walk does not take them by name
-_VAGUE = frozenset((".txt", ".out", ".db", ".sqlite", ".json"))
 
 
 def claims(path: Path) -> bool:

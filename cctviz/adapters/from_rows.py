@@ -15,10 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..core import progress
-from ..core.table import Metric, NodeTable
-from . import derived, pinned, rows, semantics, value_kinds
-from . import metrics as metric_rules
-from .reduce import COMPARES_RANKS, NOT_ADDITIVE, per_node
+from ..core.table import NodeTable
+from . import semantics
+from .node_metrics import node_metrics
 from .spanning import count_cycle_edges
 from .text import text_column
 
@@ -90,132 +89,6 @@ def from_rows(
         callers=np.asarray(tree.extra, dtype=np.int32).reshape(-1, 2),
         source=source,
     )
-
-
-def node_metrics(
-    parent: np.ndarray,
-    depth: np.ndarray,
-    df: pd.DataFrame,
-    keys: np.ndarray,
-    listed: tuple[Sequence[Any], Sequence[Any]],
-    data: Any,
-    reducer: str,
-    metric_kinds: Mapping[str, str] | None,
-    size_reducer: str | None,
-    explain: bool = True,
-) -> tuple[dict[str, Metric], bool, list[str]]:
-    """The metrics of a tree's node table (``parent``, ``depth``: the tree in pre-order) from
-    ``df``'s rows (``keys``, ``listed``, ``data`` and the rest as :func:`from_rows`): what each
-    metric is and its value per node; also whether each node has at most one row, and the
-    index levels added up within a rank first. Apart from ``from_rows`` so that a reader that
-    builds no Hatchet nodes (the store's Caliper rows) decides kinds by the very same rules.
-
-    ``explain=False``: only kinds, partners and values are wanted (the store keeps no rule or
-    detail), so the tree checks are run only where they can change a kind (a metric only the
-    reader's list decided); elsewhere they would only add a note to the detail. On a small
-    Caliper profile they are a third of this function's time."""
-    gf, n = data, len(parent)
-    metric_names, kind, partner, decisions = metric_rules.discover(df, *listed, gf)
-    stored = pinned.stored(gf)  # an ensemble's reduced tree: as its store's metrics table says
-    if stored:
-        pinned.apply_stored(stored, metric_names, kind, partner, decisions)
-    by_format = pinned.formats(gf)  # read by cctviz.read: as the file format means each metric
-    if by_format:
-        pinned.apply_stored(by_format, metric_names, kind, partner, decisions, rule="format")
-    pins = pinned.read(gf)
-    if pins:
-        semantics.declare(pins, metric_names, kind, partner, decisions, pinned=True)
-    if metric_kinds:
-        semantics.declare(metric_kinds, metric_names, kind, partner, decisions)
-    if not metric_names:
-        raise ValueError(
-            "the GraphFrame has no numeric metric column; columns: "
-            + ", ".join(repr(c) for c in df.columns)
-        )
-    # column by column: ``df[metric_names]`` builds a frame first, ~0.5 ms even for a few rows
-    # (a tenth of reading a small Caliper file); the values are the same float64 casts
-    block = np.column_stack(
-        [df[m].to_numpy(dtype=np.float64, na_value=np.nan) for m in metric_names]
-    )
-    single = rows.one_row_each(keys, n)  # a single profile: each node's rows are its one row
-    # what only the reader's list says is checked against the tree (semantics.check_against_tree)
-    checked = [
-        j
-        for j, m in enumerate(metric_names)
-        if decisions[m].rule not in ("declared", "pinned", "store", "format")
-        and (kind[m] == "inclusive" or (decisions[m].rule == "reader" and m not in partner))
-        and (explain or decisions[m].rule == "reader")
-    ]
-    if checked:
-        totals = {metric_names[j]: rows.node_sums(block[:, j], keys, n, single) for j in checked}
-        # parameters and top-down fractions first: the tree check would call some inclusive
-        raw = {metric_names[j]: block[:, j] for j in checked}
-        decisions = value_kinds.by_values(decisions, totals, raw, parent)
-        decisions = semantics.check_against_tree(decisions, totals, parent)
-        kind.update({m: decisions[m].kind for m in metric_names})
-    # an exclusive metric without an inclusive partner gets a derived one (its subtree sum)
-    lonely = [m for m in metric_names if kind[m] == "exclusive" and m not in partner]
-    if lonely:
-        groups, n_groups = derived.row_groups(df)
-        sums = [
-            derived.subtree_sums(
-                block[:, metric_names.index(m)], keys, groups, n_groups, parent, depth
-            )
-            for m in lonely
-        ]
-        block = np.column_stack([block, *sums])
-        for m in lonely:
-            name = derived.derived_name(str(m))
-            metric_names.append(name)
-            kind[name] = "inclusive"
-            partner[m], partner[name] = name, m
-            decisions[name] = semantics.Decision(
-                "inclusive", "derived", f"the subtree sums of {str(m)!r}, rank by rank"
-            )
-    # a spread or an imbalance compares the outer level (ranks): its inner rows (threads, where
-    # helper threads hold 0 and would make every node "2× imbalanced") are added up first; the
-    # median, as the mean, min and max, is over every (rank, thread) row
-    inner = rows.inner_levels(df) if reducer in COMPARES_RANKS else []
-    if inner:
-        values = per_node(*rows.summed_within(block, keys, df), n, reducer)
-    else:
-        values = per_node(block, keys, n, reducer, single)
-    table_metrics = {}
-    for j, m in enumerate(metric_names):
-        rule, detail = _rule(decisions[m], kind[m], reducer)
-        drawn_kind = reduced_kind(kind[m], reducer)
-        table_metrics[str(m)] = Metric(
-            name=str(m),
-            values=np.ascontiguousarray(values[:, j]),
-            # a spread or a ratio of a time no longer adds up along the tree: glyphs show the max
-            kind=drawn_kind,  # type: ignore[arg-type]
-            base_kind=kind[m] if drawn_kind != kind[m] else None,  # type: ignore[arg-type]
-            partner=str(partner[m]) if m in partner else None,
-            rule=rule,
-            detail=detail,
-        )
-    if size_reducer is not None and size_reducer != reducer:
-        table_metrics.update(
-            rows.companions(block, keys, n, size_reducer, metric_names, kind, partner, decisions)
-        )
-    return table_metrics, single, inner
-
-
-def reduced_kind(kind: str, reducer: str) -> str:
-    """A metric's kind once reduced: under ``imbalance`` a ratio, under ``std`` a spread and
-    under ``median`` a middle value, whose glyphs show the largest one (none adds up along the
-    tree); else as it was."""
-    if reducer not in NOT_ADDITIVE or kind == "other":
-        return kind
-    return "ratio" if reducer == "imbalance" else "max"
-
-
-def _rule(decision: semantics.Decision, kind: str, reducer: str) -> tuple[str, str]:
-    """The ``rule`` and ``detail`` of a metric once reduced (the reducer can decide it last)."""
-    if reduced_kind(kind, reducer) != kind:
-        detail = f"{decision.detail}; under the {reducer} reducer its values do not add up"
-        return "reducer", detail
-    return decision.rule, decision.detail
 
 
 def _first_rows(keys: np.ndarray, n: int, single: bool) -> np.ndarray:

@@ -77,7 +77,7 @@ def _read_and_write(
             continue
         pending.append(result)
         metas.append(result.meta)
-        count += len(result.values)
+        count += result.rows
         if count >= FLUSH_ROWS:  # written as they come: memory stays bounded
             write_batch(shared.root, pending, batch, known)
             every, pending, count = None, [], 0

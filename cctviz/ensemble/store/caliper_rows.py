@@ -13,8 +13,9 @@ call paths and each node's values are its one record's, so this goes from the re
 - each record's values converted as the reader converts them (``caliper.record_rows``), the
   columns named as it names them, numeric where its dataframe's column is numeric;
 - what each metric is and its value per node by the adapter's own rules
-  (``cctviz.adapters.from_rows.node_metrics``, without the notes the store does not keep), on
-  a frame of the numeric columns the reader lists as metrics only;
+  (``cctviz.adapters.node_metrics``, without the notes the store does not keep) on the numeric
+  columns the reader lists as metrics; what they decide from the columns' names and types and
+  the metadata alone is decided once for the files that share them;
 - nodes, values, kinds and metadata built by the functions ``profile_rows`` uses (the kinds
   and nodes tables of the previous file with the same ones, the metadata's texts read once).
 
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...adapters.from_rows import node_metrics
+from ...adapters.node_metrics import DECIDING_KEYS, Decided, decide, metric_values
 from .caliper import CTX, OLD_TO_NEW, Simple, aliased, metric_lists, record_rows
 from .keys import frame_text, tree_keys
 from .profile import ProfileRows, TreeNodes, tree_nodes, tree_rows
@@ -49,6 +50,7 @@ TAKEN = ("nid", "name", "node")
 # LLNL's reader drops these columns (the node order) from its dataframe
 DROPPED = ("Node order", "aggregate.slot")
 INT64 = (-(2**63), 2**63)
+FLOATS = {float, type(None)}  # a column of these is float64 as it is
 KEPT = 20_000  # call paths of the largest tree whose shape is kept for the next file
 
 CallPath = str | tuple[str, ...]  # a record's call path: text (a root), or its regions
@@ -129,21 +131,53 @@ def caliper_rows(
         return None  # no numeric metric among the reader's lists: the adapter looks further
     keys = shape.position[np.fromiter((r["nid"] for r in records), np.int64, len(records))]
     own = own_metadata(simple)
-    metrics, _, _ = node_metrics(
+    decided = _decided(columns, exc, inc, own)
+    block = np.column_stack([columns[m] for m in decided.names])
+    rows = len(records)
+    metrics, _ = metric_values(
         shape.parent,
         shape.depth,
-        _frame(columns, len(records)),
+        block,
         keys,
-        (exc, inc),
-        Read(own),
+        decided,
         reducer,
         None,
-        None,
         explain=False,  # kinds and partners only: the store keeps no rule or detail
+        groups=lambda: (np.zeros(rows, np.int64), 1),  # one run: a region profile has no ranks
     )
     return tree_rows(
         shape.nodes, metrics, own, metadata=metadata, source=source, content_hash=content_hash
     )
+
+
+def _decided(
+    columns: Mapping[str, np.ndarray], exc: list[str], inc: list[str], own: Mapping[str, Any]
+) -> Decided:
+    """What each metric is, by the adapter's rules (``node_metrics.decide``), decided once for
+    the files of an ensemble that share the columns, their types, the reader's lists and the
+    metadata the rules read."""
+    deciding = tuple((k, own[k]) for k in DECIDING_KEYS if k in own)
+    shape = (tuple((n, c.dtype.str) for n, c in columns.items()), tuple(exc), tuple(inc))
+    try:
+        return _decided_once(*shape, deciding)
+    except TypeError:  # a metadata value that is not hashable: decided for this file alone
+        return _decide(*shape, deciding)
+
+
+def _decide(
+    columns: tuple[tuple[str, str], ...],
+    exc: tuple[str, ...],
+    inc: tuple[str, ...],
+    deciding: tuple[tuple[str, Any], ...],
+) -> Decided:
+    """The rules run on a frame of no rows with these columns and types, indexed by ``node``
+    as a GraphFrame's (they read nothing else of it)."""
+    index = pd.RangeIndex(0, name="node")
+    empty = pd.DataFrame({n: np.empty(0, np.dtype(t)) for n, t in columns}, index=index)
+    return decide(empty, (list(exc), list(inc)), Read(dict(deciding)), None)
+
+
+_decided_once = functools.lru_cache(maxsize=64)(_decide)
 
 
 def tree_shape(paths: tuple[CallPath, ...], llnl: bool) -> Shape | None:
@@ -220,6 +254,9 @@ def _column(cells: list[Any]) -> np.ndarray | None:
     """One column of the records (None where a record has no value): float64 where the
     reader's dataframe column is numeric (every value a number, not a bool), else the values
     as objects. None where pandas would type it otherwise (an int beyond int64)."""
+    kinds = set(map(type, cells))
+    if kinds <= FLOATS:  # the usual column (one look at each value's type): converted at once
+        return np.array([np.nan if v is None else v for v in cells], dtype=np.float64)
     present = [v for v in cells if v is not None]
     numbers = (int, float, np.integer, np.floating)
     if not all(isinstance(v, numbers) and not isinstance(v, (bool, np.bool_)) for v in present):
@@ -230,22 +267,6 @@ def _column(cells: list[Any]) -> np.ndarray | None:
     if any(type(v) is int and not INT64[0] <= v < INT64[1] for v in present):
         return None
     return np.array([np.nan if v is None else v for v in cells], dtype=np.float64)
-
-
-def _frame(columns: dict[str, np.ndarray], rows: int) -> pd.DataFrame:
-    """The records' columns as the frame the adapter's rules read (indexed by ``node``, as a
-    GraphFrame's): when every column is numeric, one float64 block under the column index the
-    previous file of the ensemble had (a fifth of the time; its lookups are built already)."""
-    index = pd.RangeIndex(rows, name="node")
-    if all(c.dtype == np.float64 for c in columns.values()):
-        block = np.column_stack(list(columns.values())) if columns else np.empty((rows, 0))
-        return pd.DataFrame(block, columns=_names(tuple(columns)), index=index, copy=False)
-    return pd.DataFrame(columns, index=index)
-
-
-@functools.lru_cache(maxsize=64)
-def _names(columns: tuple[str, ...]) -> pd.Index:
-    return pd.Index(columns)
 
 
 def own_metadata(simple: Simple) -> dict[str, Any]:

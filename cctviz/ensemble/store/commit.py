@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .ids import ID_COLUMNS, coded
-from .profile import ProfileRows
+from .profile import ProfileRows, value_frame
 from .store import BATCH, StoreError, Tables, made
 from .summary import summaries
 
@@ -304,7 +304,7 @@ def write_batch(root: Path, rows: list[ProfileRows], batch: str, known: set[int]
     nodes = nodes[~nodes["key"].isin(known)]
     append(root, "nodes", nodes, batch)
     known.update(int(k) for k in nodes["key"])
-    values = pd.concat([r.values for r in rows], ignore_index=True)
+    values = value_frame(rows)
     renamed = case_names(list(values.columns), _columns(root, "values"))
     kinds = pd.concat([r.kinds for r in rows], ignore_index=True).drop_duplicates("metric")
     kinds = kinds.assign(

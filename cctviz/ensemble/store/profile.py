@@ -38,10 +38,39 @@ class ProfileRows:
 
     profile: str  # its id: the first 16 hex digits of the content hash
     nodes: pd.DataFrame  # key, parent, name, file, line, module, type, frame
-    values: pd.DataFrame  # profile, key, one column per metric
+    # the values table's rows as columns (key, parent, one per metric): a DataFrame per file
+    # of an ensemble would cost a twentieth of reading a small Caliper file; value_frame makes
+    # one of a batch's profiles
+    columns: dict[str, np.ndarray]
     kinds: pd.DataFrame  # metric, kind, partner
     meta: dict[str, Any]  # profile, hash, source, nodes, metadata...
     ranks: pd.DataFrame | None = None  # profile, key, parent, rank[, thread], metrics (if asked)
+
+    @property
+    def rows(self) -> int:
+        """How many rows it adds to the values table."""
+        return len(self.columns["key"])
+
+    @property
+    def values(self) -> pd.DataFrame:
+        """Its rows of the values table: profile, key, parent, one column per metric."""
+        return value_frame([self])
+
+
+def value_frame(rows: list[ProfileRows]) -> pd.DataFrame:
+    """The values table's rows of ``rows``' profiles, in order: each profile's id, then the
+    columns of all of them in the order first met (NaN where a profile has no such metric)."""
+    lengths = [r.rows for r in rows]
+    ids = np.array([r.profile for r in rows], dtype=object)
+    out: dict[str, np.ndarray] = {"profile": np.repeat(ids, lengths)}
+    for name in dict.fromkeys(n for r in rows for n in r.columns):
+        out[name] = np.concatenate(
+            [
+                r.columns[name] if name in r.columns else np.full(length, np.nan)
+                for r, length in zip(rows, lengths, strict=True)
+            ]
+        )
+    return pd.DataFrame(out, index=pd.RangeIndex(sum(lengths)), copy=False)
 
 
 def plain_metadata(raw: Mapping[Any, Any]) -> dict[str, Any]:
@@ -192,14 +221,11 @@ def tree_rows(
     for column in columns.values():
         held |= ~(np.isnan(column) if column.dtype.kind == "f" else pd.isna(column))
     kept = tree.first[held[tree.first]]  # (first: sorted) the first nodes of keys with a value
-    values = pd.DataFrame(
-        {
-            "profile": profile,
-            "key": tree.keys[kept],
-            "parent": tree.parents[kept],
-            **{name: column[kept] for name, column in columns.items()},
-        }
-    )
+    values = {
+        "key": tree.keys[kept],
+        "parent": tree.parents[kept],
+        **{name: column[kept] for name, column in columns.items()},
+    }
     kinds = _kinds_frame(tuple((m, metrics[m].kind, metrics[m].partner) for m in columns))
     meta = plain_metadata({**dict(own or {}), **dict(metadata or {})})
     meta.update(profile=profile, hash=content_hash, source=source, nodes=int(held.sum()))

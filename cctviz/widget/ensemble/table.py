@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...adapters.from_rows import Tree, from_rows, reduced_kind
+from ...adapters.from_rows import Tree, from_rows
+from ...adapters.node_metrics import reduced_kind
 from ...adapters.reduce import NOT_ADDITIVE
 from ...adapters.rows import companion_name
 from ...adapters.spanning import spanning_tree

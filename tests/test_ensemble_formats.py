@@ -101,3 +101,40 @@ def test_a_file_no_reader_takes_is_skipped_with_the_reason(tmp_path: Path) -> No
     assert ens.add(str(odd), progress=False) == 0
     (reason,) = ens.skipped["reason"]
     assert "no reader for it" in reason and "folded stacks" in reason
+
+
+def test_each_files_head_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cctviz.adapters.formats import read as formats
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for i in range(3):  # (each run its own content: the same bytes are one profile)
+        (folder / f"run{i}.folded").write_text(f"main;solve {i + 1}\nmain;io 2\n")
+    for name in ("go-cpu.pb.gz", "gperftools-cpu.pb.gz"):
+        shutil.copy(FORMATS / "pprof" / name, folder / name)
+    alone = tmp_path / "alone.data"  # no suffix says it: its content does
+    shutil.copy(FILES["callgrind"], alone)
+    heads: list[str] = []
+    real = formats.head
+
+    def counted(path: Path, *args: Any) -> bytes:
+        heads.append(Path(path).name)
+        return real(path, *args)
+
+    monkeypatch.setattr(formats, "head", counted)
+    ens = cctviz.Ensemble(tmp_path / "s")
+    assert ens.add([str(folder), str(alone)], workers=1, progress=False) == 6, ens.skipped
+    assert sorted(heads) == sorted([p.name for p in folder.iterdir()] + [alone.name])
+
+
+def test_a_file_its_name_says_gets_its_readers_error(tmp_path: Path) -> None:
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    shutil.copy(FILES["folded"], folder / "good.folded")
+    (folder / "bad.folded").write_text("main;a 3\nmain;b -5\n")  # no sniff takes it
+    ens = cctviz.Ensemble(tmp_path / "s")
+    assert ens.add([str(folder)], progress=False) == 1
+    (reason,) = ens.skipped["reason"]
+    assert "bad.folded, line 2: the count '-5' is negative" in reason, reason
+    assert ens.add(str(folder / "bad.folded"), progress=False) == 0  # named alone: the same
+    assert "line 2: the count '-5' is negative" in ens.skipped["reason"].iloc[-1]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from cctviz.adapters.formats import cpuprofile
-from cctviz.adapters.formats.jsonprofile import REPAIRS
 from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.untrusted import REPAIRS
 
 from .json_formats import DATA, cut, paths, pins, roots
 

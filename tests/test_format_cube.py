@@ -16,8 +16,8 @@ import pycubexr.utils.exceptions
 import pytest
 
 from cctviz.adapters.formats import cube, pprof
-from cctviz.adapters.formats.jsonprofile import REPAIRS
 from cctviz.adapters.formats.source import FormatError, head
+from cctviz.adapters.formats.untrusted import REPAIRS
 
 from .json_formats import DATA, cut, paths, pins, roots
 

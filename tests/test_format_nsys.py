@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from cctviz.adapters.formats import nsys
-from cctviz.adapters.formats.jsonprofile import REPAIRS, Repairs
 from cctviz.adapters.formats.source import FormatError, head
+from cctviz.adapters.formats.untrusted import REPAIRS, Repairs
 
 from .json_formats import DATA, cut, paths, pins, roots
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from cctviz.adapters.formats import tau
-from cctviz.adapters.formats.jsonprofile import REPAIRS
 from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.untrusted import REPAIRS
 
 from .json_formats import DATA, pins
 

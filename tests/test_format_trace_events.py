@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from cctviz.adapters.formats import trace_events
-from cctviz.adapters.formats.jsonprofile import REPAIRS
 from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.untrusted import REPAIRS
 
 from .json_formats import DATA, cut, paths, pins, roots, rows
 

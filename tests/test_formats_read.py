@@ -4,6 +4,7 @@ errors for what it cannot read, and ``cctviz.CCT(path)``: the kinds as the forma
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 import cctviz
 from cctviz.adapters.formats import read as formats
-from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.source import FormatError, head
 
 from .formats_util import DATA
 
@@ -65,8 +66,56 @@ def test_what_cannot_be_read_is_said(tmp_path: Path) -> None:
     assert str(png) in message and "hatchet.GraphFrame.from_hpctoolkit" in message
     for name in formats.names():
         assert re.search(rf"\b{name} \(", message), name
+    assert "()" not in message  # a folder format says what its folder holds, not its suffixes
+    assert "hpctoolkit-db (a folder with meta.db)" in message
+    assert "tau (a folder of profile.<node>.<context>.<thread> files)" in message
     with pytest.raises(FormatError, match="does not know this file's format"):
         cctviz.read(tmp_path)  # a folder no format takes (TAU's and HPCToolkit's are taken)
+
+
+NOT_SNIFFED = {  # what no sniff takes, each with the error of the reader its suffix names
+    "run.folded": (b"main;a 3\nmain;b -5\n", r"run.folded, line 2: the count '-5' is negative"),
+    "run.collapsed.gz": (gzip.compress(b"main;a 3\nmain;b x\n"), r"line 2: the count 'x' is not"),
+    "node.cpuprofile": (b'{"nodes": [', r"not valid JSON at line 1 column 12 \(the file ends"),
+    "go.pb.gz": (gzip.compress(b"not a protobuf at all"), "not a readable protobuf"),
+    "fib.trace.json": (b"[{]", "not valid JSON at line 1 column 3"),
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_SNIFFED))
+def test_a_file_its_suffix_names_gets_that_readers_error(tmp_path: Path, name: str) -> None:
+    content, said = NOT_SNIFFED[name]
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert not any(m.sniff(head(path), path) for m in formats.modules())
+    with pytest.raises(FormatError, match=said) as error:
+        cctviz.read(path)
+    assert not isinstance(error.value, formats.UnknownFormatError)
+    # a suffix other files have as often says nothing alone: the message lists what was tried
+    vague = tmp_path / "notes.txt"
+    vague.write_bytes(NOT_SNIFFED["run.folded"][0])
+    with pytest.raises(formats.UnknownFormatError, match=r"folded \(\.folded, \.collapsed"):
+        cctviz.read(vague)
+
+
+@pytest.mark.parametrize(
+    ("name", "owner"),
+    [
+        ("a.speedscope.json", "speedscope"),
+        ("a.trace.json", "trace-events"),
+        ("a.folded.gz", "folded"),
+        ("perf.data.txt", "perf"),
+        ("callgrind.out.4242", "callgrind"),
+        ("a.PB.GZ", "pprof"),
+        ("a.txt", None),
+        ("a.json", None),
+        ("report.sqlite3", None),
+        ("a.out", None),
+    ],
+)
+def test_the_format_a_name_says_on_its_own(name: str, owner: str | None) -> None:
+    found = formats.owner(Path(name))
+    assert (found.NAME if found is not None else None) == owner
 
 
 @pytest.mark.parametrize("name", list(FIXTURES))

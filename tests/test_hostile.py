@@ -289,7 +289,7 @@ def test_a_file_read_as_another_format_is_refused(given: str, said: str) -> None
 def test_a_file_no_format_knows_lists_what_was_tried(tmp_path: Path, content: bytes) -> None:
     from cctviz.adapters.formats.source import FormatError
 
-    path = tmp_path / "profile.folded"
+    path = tmp_path / "profile.data"
     path.write_bytes(content)
     with pytest.raises(
         FormatError, match=r"(tried .*callgrind .*, perf .*, folded|gzip stream is damaged)"
@@ -297,6 +297,14 @@ def test_a_file_no_format_knows_lists_what_was_tried(tmp_path: Path, content: by
         cctviz.read(path)
     with pytest.raises((TypeError, FormatError), match=r"(cctviz.read|gzip)"):
         cctviz.CCT(path)
+    # named by its suffix: that format's reader says what in it is not the format
+    named = path.rename(tmp_path / "profile.folded")
+    with pytest.raises(
+        FormatError, match=re.escape(str(named)) + r"(, line 1)?: (?!.*tried)"
+    ) as error:
+        cctviz.read(named)
+    # junk is said to be no folded stacks, not a folded file cut off
+    assert "cut off" not in str(error.value)
 
 
 @pytest.mark.parametrize("name", list(FORMAT_FILES))

@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from cctviz.adapters.formats.calltree import ROOT, CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import (
+from cctviz.adapters.formats.untrusted import (
     FormatError,
     Repairs,
-    graphframe,
     number,
     options,
     parse,
@@ -79,7 +78,7 @@ def read(path: Path, **given: Any) -> Any:
                     f"{path}: node {raw['id']} has hitCount {shown(hits)}; a count ≥ 0"
                 )
             tree.add(node_of[raw["id"]], {"samples": hits})
-    return graphframe(tree, {"cctviz.format": NAME, **repairs.metadata()}, path)
+    return tree.graphframe({"cctviz.format": NAME, **repairs.metadata()})
 
 
 def _site(raw: dict[str, Any], path: Path, repairs: Repairs) -> Site:

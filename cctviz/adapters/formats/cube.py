@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from cctviz.adapters.formats.calltree import ROOT, CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import Repairs, graphframe, options, shown
 from cctviz.adapters.formats.source import INFLATE_LIMIT, FormatError
+from cctviz.adapters.formats.untrusted import Repairs, options, shown
 
 NAME = "cube"
 SUFFIXES = (".cubex",)
@@ -188,7 +188,7 @@ def _read(cube: Any, path: Path, wanted: Any) -> Any:
             tree.add(node, dict(zip(names, block[:, k].tolist(), strict=True)), rank, thread)
         todo.extend((kid, node) for kid in reversed(cnode.get_children()))
     meta = {"cctviz.format": NAME, SKIPPED: skipped, **repairs.metadata()}
-    return graphframe(tree, meta, path)
+    return tree.graphframe(meta)
 
 
 __all__ = ["NAME", "SUFFIXES", "read", "sniff"]

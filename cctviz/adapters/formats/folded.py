@@ -87,7 +87,10 @@ def read(
             line = raw.rstrip(b"\r\n")
             if not line.strip():
                 continue
+            stack, _, count = line.rpartition(b" ")
             if not raw.endswith(b"\n"):
+                # a line that is no 'stack count' at all (not folded stacks) says that first
+                _count(count, stack, line, path, number)
                 if truncated == "drop":
                     repairs.note("a last line without a line end (a file cut off), dropped")
                     break
@@ -96,7 +99,6 @@ def read(
                     f"cut off (its count may be cut too): {_show(line)}; pass "
                     "truncated='drop' to read it without that line"
                 )
-            stack, _, count = line.rpartition(b" ")
             value = _count(count, stack, line, path, number)
             node = stacks.stack(stack, partial(stack.split, b";"))
             values[node] = values.get(node, 0.0) + value

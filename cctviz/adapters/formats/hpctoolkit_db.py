@@ -28,10 +28,12 @@ from typing import Any
 import numpy as np
 
 from cctviz.adapters.formats.calltree import ROOT, CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import FormatError, Repairs, graphframe, options
+from cctviz.adapters.formats.untrusted import FormatError, Repairs, options
 
 NAME = "hpctoolkit-db"
 SUFFIXES: tuple[str, ...] = ()
+#: what makes a folder one of this format's, for messages (a folder has no suffix)
+FOLDER = "a folder with meta.db"
 MAGIC = b"HPCTOOLKIT"
 WHAT = "an HPCToolkit database (a folder with meta.db and profile.db, format version 4)"
 TYPES = {0: "function", 1: "loop", 2: "line", 3: "instruction"}
@@ -126,8 +128,7 @@ def read(path: Path, **given: Any) -> Any:
                 tree.add_many(nodes[pick], {name: values["v"][pick]}, rank=rank, thread=thread)
     if not tree.ranks:
         raise FormatError(f"{prof.path}: no profile holds a value; {WHAT} is needed")
-    return graphframe(
-        tree,
+    return tree.graphframe(
         {
             "cctviz.format": NAME,
             "hpctoolkit.profiles": described,
@@ -136,7 +137,6 @@ def read(path: Path, **given: Any) -> Any:
             "hpctoolkit.values not on a listed context": unlisted,
             **repairs.metadata(),
         },
-        folder,
         dense=True,
     )
 
@@ -285,4 +285,4 @@ def _identity(prof: _Bytes, p_tuple: int, kinds: dict[int, str]) -> tuple[int, i
     return ids.get("RANK", 0), thread, " ".join(f"{k} {v}" for k, v in ids.items())
 
 
-__all__ = ["NAME", "SUFFIXES", "read", "sniff"]
+__all__ = ["FOLDER", "NAME", "SUFFIXES", "read", "sniff"]

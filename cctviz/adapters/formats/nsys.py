@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from cctviz.adapters.formats.calltree import CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import FormatError, Repairs, graphframe, options
 from cctviz.adapters.formats.ranges import Range, enclose, per_thread
 from cctviz.adapters.formats.sqlitedb import (
     columns,
@@ -46,6 +45,7 @@ from cctviz.adapters.formats.sqlitedb import (
     tables,
     tables_of,
 )
+from cctviz.adapters.formats.untrusted import FormatError, Repairs, options
 
 NAME = "nsys"
 SUFFIXES = (".sqlite", ".sqlite3", ".db")
@@ -278,7 +278,7 @@ class _Reader:
                 path.append(self.site(kernel, "kernel"))
                 node = nodes[key] = tree.path(path)
             tree.add(node, {"time": ns, "launches": count}, rank=pid, thread=dev)
-        return graphframe(tree, self.metadata(), self.path)
+        return tree.graphframe(self.metadata())
 
     def metadata(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cctviz.format": NAME}

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from cctviz.adapters.formats.calltree import INC, CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import Repairs, graphframe, options, shown
 from cctviz.adapters.formats.source import FormatError, opened
+from cctviz.adapters.formats.untrusted import Repairs, options, shown
 from cctviz.adapters.formats.wire import plausible
 
 NAME = "pprof"
@@ -201,7 +201,7 @@ class _Reader:
             ]
         meta["pprof.duration_nanos"] = self.p.duration_nanos
         meta["pprof.time_nanos"] = self.p.time_nanos
-        return graphframe(tree, meta, self.path)
+        return tree.graphframe(meta)
 
 
 class _Labels:

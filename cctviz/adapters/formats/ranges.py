@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cctviz.adapters.formats.jsonprofile import Repairs
+from cctviz.adapters.formats.untrusted import Repairs
 
 #: (start, end, name)
 Range = tuple[int, int, str]

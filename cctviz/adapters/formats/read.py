@@ -2,10 +2,12 @@
 metric's kind, partner and unit as the format means them.
 
 Every format is a module of :mod:`cctviz.adapters.formats` holding ``NAME`` (the ``format=``
-value), ``SUFFIXES``, ``sniff(head, path)`` (does the file's first 64 KiB, gzip undone, look
-like this format: content first, the suffix only breaks ties) and ``read(path, **options)`` (a
-GraphFrame; raises :class:`~cctviz.adapters.formats.source.FormatError`). :data:`FORMATS` lists
-them in the order they are tried: the most particular first.
+value), ``SUFFIXES`` (a folder format has none, and says in ``FOLDER`` what its folder holds),
+``sniff(head, path)`` (does the file's first 64 KiB, gzip undone, look like this format: content
+first, the suffix only breaks ties) and ``read(path, **options)`` (a GraphFrame; raises
+:class:`~cctviz.adapters.formats.source.FormatError`). :data:`FORMATS` lists them in the order
+they are tried: the most particular first. A file no ``sniff`` takes is read by the format its
+suffix names, if one does (``x.folded``, ``x.pb.gz``: that reader says what is wrong in it).
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ FORMATS: tuple[str, ...] = (
     "folded",
 )
 
+#: Suffixes other files have as often as a profile does: they break a tie between formats whose
+#: ``sniff`` takes a file, but do not name a file's format on their own.
+VAGUE = frozenset((".txt", ".out", ".db", ".sqlite", ".sqlite3", ".json"))
+
 HATCHET = (
     "Hatchet's own readers take HPCToolkit, Caliper, TAU, cProfile, gprof, Score-P, Timemory, "
     "pyinstrument…: gf = hatchet.GraphFrame.from_hpctoolkit(path) (from_caliperreader, "
@@ -56,19 +62,50 @@ def names() -> list[str]:
     return [m.NAME for m in modules()]
 
 
+def _ends(name: str, suffix: str) -> bool:
+    """Whether the (lower-case) file ``name`` ends with ``suffix``, gzipped or not."""
+    suffix = suffix.lower()
+    return name.endswith(suffix) or name.endswith(suffix + ".gz")
+
+
+def owner(path: Path) -> ModuleType | None:
+    """The format module ``path``'s name says on its own, or None: the longest of the formats'
+    suffixes the name ends with (gzipped or not; not one of :data:`VAGUE`), and valgrind's
+    ``callgrind.out.<pid>``. No file is opened."""
+    name = path.name.lower()
+    if "callgrind.out" in name:  # valgrind's callgrind.out.<pid>, and names around it
+        return importlib.import_module(f"{__package__}.callgrind")
+    said = [
+        (len(suffix), module)
+        for module in modules()
+        for suffix in module.SUFFIXES
+        if suffix.lower() not in VAGUE and _ends(name, suffix)
+    ]
+    return max(said, key=lambda pair: pair[0])[1] if said else None
+
+
+def _recognised_by(module: ModuleType) -> str:
+    """What makes a file (or a folder) one of ``module``'s, for a message."""
+    return ", ".join(module.SUFFIXES) or str(module.FOLDER)
+
+
 def detect(path: Path) -> ModuleType:
     """The format module whose ``sniff`` takes ``path``'s head (ties: the one whose suffixes
-    hold the file's suffix, else the first)."""
+    end the file's name, else the first). When none does, the module :func:`owner` finds in a
+    file's name: reading the file, it says what in it is not that format."""
     first = b"" if path.is_dir() else head(path)  # a folder (TAU, HPCToolkit): looked into
     found = [m for m in modules() if m.sniff(first, path)]
-    if not found:
-        tried = ", ".join(f"{m.NAME} ({', '.join(m.SUFFIXES)})" for m in modules())
-        raise UnknownFormatError(
-            f"{path}: cctviz.read does not know this file's format; it tried {tried}, each from "
-            f"the file's content. Name one with format= if it is one of them. {HATCHET}"
-        )
-    suffixes = {s.lower() for s in path.suffixes}
-    return next((m for m in found if suffixes & set(m.SUFFIXES)), found[0])
+    if found:
+        name = path.name.lower()
+        return next((m for m in found if any(_ends(name, s) for s in m.SUFFIXES)), found[0])
+    said = None if path.is_dir() else owner(path)
+    if said is not None:
+        return said
+    tried = ", ".join(f"{m.NAME} ({_recognised_by(m)})" for m in modules())
+    raise UnknownFormatError(
+        f"{path}: cctviz.read does not know this file's format; it tried {tried}, each from "
+        f"the file's content. Name one with format= if it is one of them. {HATCHET}"
+    )
 
 
 def read(path: str | os.PathLike[str], format: str | None = None, **options: Any) -> Any:
@@ -123,4 +160,13 @@ def read(path: str | os.PathLike[str], format: str | None = None, **options: Any
     return gf
 
 
-__all__ = ["FORMATS", "FormatError", "UnknownFormatError", "detect", "names", "read"]
+__all__ = [
+    "FORMATS",
+    "VAGUE",
+    "FormatError",
+    "UnknownFormatError",
+    "detect",
+    "names",
+    "owner",
+    "read",
+]

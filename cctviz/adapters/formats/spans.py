@@ -3,7 +3,7 @@ a span inside another one is its child, as trace viewers draw them; begin/end ev
 first matched into spans. Used by the trace-event reader, written for any format of timed
 regions.
 
-Repairs, each counted in the :class:`~cctviz.adapters.formats.jsonprofile.Repairs` given:
+Repairs, each counted in the :class:`~cctviz.adapters.formats.untrusted.Repairs` given:
 
 - an end event with nothing open, or naming no open span, is ignored;
 - an end event naming an enclosing span closes the spans opened inside it too, at its time;
@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from cctviz.adapters.formats.calltree import ROOT
-from cctviz.adapters.formats.jsonprofile import FormatError, Repairs
+from cctviz.adapters.formats.untrusted import FormatError, Repairs
 
 #: what "no name" is among the name ids (an end event without a name closes the innermost)
 NO_NAME = -1

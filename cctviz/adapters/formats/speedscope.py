@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from cctviz.adapters.formats.calltree import ROOT, CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import (
+from cctviz.adapters.formats.untrusted import (
     FormatError,
     Repairs,
-    graphframe,
     number,
     options,
     parse,
@@ -96,16 +95,14 @@ def read(path: Path, **given: Any) -> Any:
     if not tree.threads:  # no value added
         raise FormatError(f"{path}: the profiles hold no sample or event; {WHAT} is needed")
     names = {str(t): repairs.name(p.get("name"), f"profile {i}") for t, (i, p) in enumerate(chosen)}
-    return graphframe(
-        tree,
+    return tree.graphframe(
         {
             "cctviz.format": NAME,
             "cctviz.threads": names,
             "speedscope.name": repairs.name(doc.get("name"), ""),
             "speedscope.exporter": repairs.name(doc.get("exporter"), ""),
             **repairs.metadata(),
-        },
-        path,
+        }
     )
 
 

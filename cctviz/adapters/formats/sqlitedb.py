@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from cctviz.adapters.formats.jsonprofile import Repairs
 from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.untrusted import Repairs
 
 MAGIC = b"SQLite format 3\x00"
 SHOWN = 25  # table names a message lists at most

@@ -20,9 +20,8 @@ from typing import Any
 import numpy as np
 
 from .calltree import ROOT, CallTree, Column, Site
+from .untrusted import REPAIRS  # the metadata key of what a reader repaired: ``{what: count}``
 
-#: The metadata key saying what a reader repaired and how many times: ``{what: count}``.
-REPAIRS = "cctviz.repairs"
 #: The metadata key naming the format a GraphFrame was read from, and the file.
 FORMAT, SOURCE = "cctviz.format", "cctviz.source"
 

@@ -29,11 +29,13 @@ from typing import Any
 import numpy as np
 
 from cctviz.adapters.formats.calltree import ROOT, CallTree, Column
-from cctviz.adapters.formats.jsonprofile import FormatError, Repairs, graphframe, options
 from cctviz.adapters.formats.tau_profile import WHAT, Profile, header, parse, site
+from cctviz.adapters.formats.untrusted import FormatError, Repairs, options
 
 NAME = "tau"
 SUFFIXES: tuple[str, ...] = ()
+#: what makes a folder one of this format's, for messages (a folder has no suffix)
+FOLDER = "a folder of profile.<node>.<context>.<thread> files"
 FILE = re.compile(r"^profile\.(\d+)\.(\d+)\.(\d+)$")
 MULTI = "MULTI__"
 FLAT = -2  # flat lines (no ``=>``) are FLAT - k until one is found to be a root
@@ -92,8 +94,7 @@ def read(path: Path, **given: Any) -> Any:
                 _events(events, profile)
     if not len(tree):
         raise FormatError(f"{path}: the profiles hold no function line; {WHAT} is needed")
-    return graphframe(
-        tree,
+    return tree.graphframe(
         {
             "cctviz.format": NAME,
             "tau.metrics": [metrics[j] for j in order],
@@ -110,7 +111,6 @@ def read(path: Path, **given: Any) -> Any:
             },
             **repairs.metadata(),
         },
-        path,
         dense=True,
     )
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from cctviz.adapters.formats.calltree import Site
-from cctviz.adapters.formats.jsonprofile import Repairs, shown
 from cctviz.adapters.formats.source import FormatError
+from cctviz.adapters.formats.untrusted import Repairs, shown
 
 HEADER = re.compile(rb"^\s*(\d+)\s+templated_functions(?:_MULTI_(\S+))?\s*$")
 #: a function line: its quoted name and four numbers (calls, subrs, excl, incl), profile calls

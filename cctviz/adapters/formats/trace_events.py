@@ -30,15 +30,14 @@ from typing import Any
 import numpy as np
 
 from cctviz.adapters.formats.calltree import CallTree, Column, Site
-from cctviz.adapters.formats.jsonprofile import (
+from cctviz.adapters.formats.spans import NO_NAME, match, nest
+from cctviz.adapters.formats.untrusted import (
     FormatError,
     Repairs,
-    graphframe,
     options,
     parse,
     text,
 )
-from cctviz.adapters.formats.spans import NO_NAME, match, nest
 
 NAME = "trace-events"
 SUFFIXES = (".trace.json",)
@@ -138,10 +137,8 @@ def read(path: Path, **given: Any) -> Any:
     del doc, listed, rows
     tree = CallTree([Column("time", "inclusive", "us")])
     _spans(events, top, tree, path, repairs)
-    return graphframe(
-        tree,
-        {"cctviz.format": NAME, **_names(events, top, repairs), **repairs.metadata()},
-        path,
+    return tree.graphframe(
+        {"cctviz.format": NAME, **_names(events, top, repairs), **repairs.metadata()}
     )
 
 

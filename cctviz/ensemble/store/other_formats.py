@@ -1,7 +1,8 @@
 """The files an ``add`` reads with cctviz's own format readers (``cctviz.read``: folded stacks,
 perf, callgrind, speedscope, trace events, .cpuprofile, pprof, Cube, TAU…) rather than with one of
-Hatchet's: a path named alone is taken when a reader's ``sniff`` takes its content; a folder walk
-takes the files whose names say a format (its suffixes), without opening every file under it.
+Hatchet's: a path named alone is taken when a reader's ``sniff`` takes its content (or its suffix
+names a format); a folder walk takes the files whose names say a format, without opening every
+file under it.
 
 A ``.json`` is Caliper's (Hatchet's ``from_caliper``) unless a JSON format's sniff takes it."""
 
@@ -11,41 +12,30 @@ from pathlib import Path
 from typing import Any
 
 READER = "cctviz.read"  # the reader name ``sources`` gives these files
-# suffixes other files have as often as a profile does: a folder walk does not take them by name
-_VAGUE = frozenset((".txt", ".out", ".db", ".sqlite", ".json"))
-
-
-def _modules() -> list[Any]:
-    from ...adapters.formats.read import modules
-
-    return modules()
 
 
 def named(path: Path) -> bool:
-    """Whether ``path``'s name says one of the formats (a folder walk's test)."""
-    name = path.name.lower()
-    if "callgrind.out" in name:  # valgrind's callgrind.out.<pid>, and names around it
-        return True
-    for module in _modules():
-        if any(name.endswith(s.lower()) for s in module.SUFFIXES if s.lower() not in _VAGUE):
-            return True
-    return False
+    """Whether ``path``'s name says one of the formats (a folder walk's test: no file opened)."""
+    from ...adapters.formats.read import owner
+
+    return owner(path) is not None
 
 
-def claims(path: Path) -> bool:
-    """Whether a format reader takes ``path`` (a file or folder named alone) by its content."""
+def format_of(path: Path) -> str | None:
+    """The format ``cctviz.read`` finds for ``path`` (a file or folder named alone; a file's
+    head is read), or None when it finds none."""
     from ...adapters.formats.read import detect
     from ...adapters.formats.source import FormatError
 
     try:
-        detect(path)
+        return str(detect(path).NAME)
     except (FormatError, OSError, ValueError):
-        return False
-    return True
+        return None
 
 
-def read(path: Path) -> Any:
-    """The GraphFrame of ``path`` as ``cctviz.read`` gives it."""
+def read(path: Path, format: str | None = None) -> Any:
+    """The GraphFrame of ``path`` as ``cctviz.read`` gives it (``format``: as :func:`format_of`
+    found it, so the file's head is not read again; None: found now)."""
     from ...adapters.formats.read import read as read_format
 
-    return read_format(path)
+    return read_format(path, format=format)

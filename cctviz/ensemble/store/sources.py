@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...adapters.graphframe import is_graphframe
 from . import other_formats
@@ -33,6 +33,15 @@ ACCEPTED = (
 )
 
 
+class Reader(NamedTuple):
+    """How a path is read: ``name`` is a Hatchet reader (``GraphFrame``'s method name) or
+    ``other_formats.READER``; ``format`` the ``cctviz.read`` format already found in the file's
+    content (None: found when the file is read), so that its head is read once."""
+
+    name: str
+    format: str | None = None
+
+
 @dataclass
 class Item:
     """One profile to add: a file to read, or a GraphFrame in memory."""
@@ -42,6 +51,7 @@ class Item:
     metadata: dict[str, Any] = field(default_factory=dict)
     path: str | None = None  # a file or database to read
     gf: Any = None  # a GraphFrame already read
+    reader: Reader | None = None  # how ``path`` is read, as found when it was listed
 
 
 @dataclass
@@ -58,38 +68,49 @@ def is_thicket(obj: object) -> bool:
     )
 
 
-def _reader_of(path: Path, alone: bool = True) -> str | None:
-    """The Hatchet reader of ``path`` (``GraphFrame``'s method name), ``other_formats.READER``
-    for one of cctviz's own formats, or None. ``alone``: a path the user named (its content
-    tells), not one met in a folder walk (its name tells: no file under a folder is opened)."""
+def _reader_of(path: Path, alone: bool = True) -> Reader | None:
+    """How ``path`` is read (a Hatchet reader, or ``cctviz.read`` for one of cctviz's own
+    formats), or None. ``alone``: a path the user named (its content tells), not one met in a
+    folder walk (its name tells: no file under a folder is opened)."""
     if path.is_dir():
         if (path / "experiment.xml").exists():
-            return "from_hpctoolkit"
+            return Reader("from_hpctoolkit")
         if (path / "meta.db").exists():
-            return "from_hpctoolkit_latest"
-        return other_formats.READER if other_formats.claims(path) else None
+            return Reader("from_hpctoolkit_latest")
+        return _own_format(path)
     suffix = path.suffix.lower()
-    if suffix == ".json" and other_formats.claims(path):
-        return other_formats.READER  # speedscope, trace events…: not Caliper's JSON
+    if suffix == ".json":  # speedscope, trace events…: not Caliper's JSON
+        return _own_format(path) or Reader(SUFFIXES[suffix])
     if suffix in SUFFIXES:
-        return SUFFIXES[suffix]
-    found = other_formats.claims(path) if alone else other_formats.named(path)
-    return other_formats.READER if found else None
+        return Reader(SUFFIXES[suffix])
+    if alone:
+        return _own_format(path)
+    return Reader(other_formats.READER) if other_formats.named(path) else None
 
 
-def _files(path: Path) -> list[Path]:
-    """The profiles a path names: itself, or the readable files and databases under a folder."""
-    if not path.is_dir() or _reader_of(path):
-        return [path]
-    found: list[Path] = []
+def _own_format(path: Path) -> Reader | None:
+    """``cctviz.read`` with the format it finds in ``path``'s content, or None."""
+    format = other_formats.format_of(path)
+    return None if format is None else Reader(other_formats.READER, format)
+
+
+def _files(path: Path) -> list[tuple[Path, Reader | None]]:
+    """The profiles a path names, each with how it is read: itself, or the readable files and
+    databases under a folder."""
+    reader = _reader_of(path)
+    if not path.is_dir() or reader:
+        return [(path, reader)]
+    found: list[tuple[Path, Reader | None]] = []
     for root, dirs, files in os.walk(path):
         here = Path(root)
         for d in list(dirs):
-            if _reader_of(here / d):
-                found.append(here / d)
+            if reader := _reader_of(here / d):
+                found.append((here / d, reader))
                 dirs.remove(d)
-        found += [here / f for f in files if _reader_of(here / f, alone=False)]
-    return sorted(found)
+        for f in files:
+            if reader := _reader_of(here / f, alone=False):
+                found.append((here / f, reader))
+    return sorted(found, key=lambda pair: pair[0])
 
 
 def file_hash(path: Path) -> str:
@@ -136,7 +157,7 @@ def items(source: Any, metadata: Any = None) -> tuple[list[Item], list[Skipped]]
             Item(f"GraphFrame #{i}", graphframe_hash(g, m), m, gf=g)
             for i, (g, m) in enumerate(zip(given, metas, strict=True))
         ], []
-    paths: list[Path] = []
+    paths: list[tuple[Path, Reader | None]] = []
     skipped: list[Skipped] = []
     for entry in given:
         if not isinstance(entry, (str, os.PathLike)):
@@ -153,15 +174,15 @@ def items(source: Any, metadata: Any = None) -> tuple[list[Item], list[Skipped]]
                 skipped.append(Skipped(match, "no such file or folder"))
                 continue
             found = _files(path)
-            if not found or (len(found) == 1 and not _reader_of(found[0])):
+            if not found or (len(found) == 1 and found[0][1] is None):
                 skipped.append(Skipped(match, f"no reader for it; cctviz reads {ACCEPTED}"))
                 continue
             paths += found
     metas = _metadata_list(metadata, len(paths)) if paths else []
     out = []
-    for path, meta in zip(paths, metas, strict=True):
+    for (path, reader), meta in zip(paths, metas, strict=True):
         try:
-            out.append(Item(str(path), file_hash(path), meta, path=str(path)))
+            out.append(Item(str(path), file_hash(path), meta, path=str(path), reader=reader))
         except OSError as error:
             skipped.append(Skipped(str(path), f"cannot be read: {error}"))
     return out, skipped
@@ -204,7 +225,7 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
                 )
                 if rows is not None:  # its rows from the records: no GraphFrame, no node table
                     return rows
-            gf = _read(path, simple)
+            gf = _read(path, simple, item.reader)
         return profile_rows(
             gf,
             metadata=item.metadata,
@@ -218,7 +239,7 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
         return Skipped(item.source, f"{type(error).__name__}: {text[0][:300]}")
 
 
-def _read(path: Path, simple: Simple | None) -> Any:
+def _read(path: Path, simple: Simple | None, reader: Reader | None = None) -> Any:
     import hatchet as ht
 
     from ...adapters.serial import serial_readers
@@ -229,13 +250,15 @@ def _read(path: Path, simple: Simple | None) -> Any:
     if quick is not None:
         return quick
 
-    name = _reader_of(path)
-    if name == other_formats.READER:
-        return other_formats.read(path)
-    reader = getattr(ht.GraphFrame, name or "", None)
-    if name == "from_hpctoolkit_latest" and reader is None:
-        reader = ht.GraphFrame.from_hpctoolkit  # UMD reads v4 databases with from_hpctoolkit
-    if reader is None:
-        raise ValueError(f"this Hatchet has no reader {name} for {path.name}")
+    how = reader or _reader_of(path)
+    if how is None:
+        raise ValueError(f"no reader takes {path.name}; cctviz reads {ACCEPTED}")
+    if how.name == other_formats.READER:
+        return other_formats.read(path, how.format)
+    method = getattr(ht.GraphFrame, how.name, None)
+    if how.name == "from_hpctoolkit_latest" and method is None:
+        method = ht.GraphFrame.from_hpctoolkit  # UMD reads v4 databases with from_hpctoolkit
+    if method is None:
+        raise ValueError(f"this Hatchet has no reader {how.name} for {path.name}")
     with serial_readers():
-        return reader(str(path))
+        return method(str(path))

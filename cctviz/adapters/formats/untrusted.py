@@ -1,11 +1,13 @@
-"""What the readers of JSON profiles (speedscope, Chrome/Node ``.cpuprofile``, trace events)
-share: the file read as untrusted JSON with errors that say where it broke, names that are
-only text of a bounded length, the repairs a reader made counted for the metadata, and the
-options a reader accepts checked.
+"""What the readers do with a file they cannot trust: its text decoded with errors that say
+where it broke, JSON parsed the same way, numbers checked finite, names kept as text of a
+bounded length, the repairs made counted for the metadata, and the options a reader is given
+checked against those it accepts.
 
-JSON is UTF-8 text (RFC 8259): a file that is not says so with the byte offset. ``NaN`` and
-``Infinity`` (which Python's ``json`` accepts) are refused, so no total is ever NaN. A file cut
-short names the line and column where it ends.
+Every reader's repairs land under :data:`REPAIRS`; the JSON readers (speedscope, ``.cpuprofile``,
+trace events) also read their file with :func:`text` and :func:`parse`. JSON is UTF-8 text
+(RFC 8259): a file that is not says so with the byte offset. ``NaN`` and ``Infinity`` (which
+Python's ``json`` accepts) are refused, so no total is ever NaN. A file cut short names the line
+and column where it ends.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from cctviz.adapters.formats.calltree import CallTree
 from cctviz.adapters.formats.source import FormatError, opened
 
 #: the metadata key of the repairs a reader made: ``{what: count}``
@@ -107,13 +108,6 @@ class Repairs:
         return {REPAIRS: dict(sorted(self.counts.items()))}
 
 
-def graphframe(tree: CallTree, metadata: Mapping[str, Any], path: Path, dense: bool = False) -> Any:
-    """``tree`` as a GraphFrame (``dense``: every node in every rank and thread). The builder
-    walks without recursion, so a stack thousands of frames deep is read (``path`` names the
-    file for the readers that call this)."""
-    return tree.graphframe(metadata, dense=dense)
-
-
 def shown(value: Any, size: int = 60) -> str:
     """``repr(value)`` for a message, at most ``size`` characters of it."""
     text = repr(value)
@@ -136,7 +130,6 @@ __all__ = [
     "REPAIRS",
     "FormatError",
     "Repairs",
-    "graphframe",
     "number",
     "options",
     "parse",

@@ -1,158 +1,197 @@
-"""``cctviz.read`` on big files (issue 57: a 1 GB folded file reads streaming in ≤ 60 s and
-≤ 4 GB on 2 cores). Writes its own synthetic files of the sizes asked, reads each in a fresh
-process (so that the peak memory is the read's alone) and prints a markdown table.
+"""``cctviz.read`` on large files of the formats Hatchet does not read, or reads slowly (issue
+57: a 1 GB folded file in ≤ 60 s and ≤ 4 GB on 2 cores). Writes synthetic files of the sizes
+asked (``formats_files.py``), reads each in a fresh process (so that the peak memory is the
+read's alone) and prints one markdown table: format, file shape, size, seconds (wall and CPU),
+peak resident memory, rows, whether the values add up to what was written, and Hatchet's own
+reader on the same file where Hatchet reads the format (TAU: ``GraphFrame.from_tau``).
 
-    python benchmarks/formats.py --smoke              # a few MB of each, seconds
-    python benchmarks/formats.py --folded-mb 1000     # the 1 GB folded file
-    python benchmarks/formats.py --folded-mb 100 --perf-mb 100 --stacks 500000
+    python benchmarks/formats.py --quick                    # every family, small: < 30 s
+    python benchmarks/formats.py --only folded              # the 1 GB folded file, 1M stacks
+    python benchmarks/formats.py --only folded,perf --folded-mb 100 --stacks 200000
+    python benchmarks/formats.py --only tau --hatchet 900   # from_tau on the full shape too
 
-The folded file looks like a collapsed profile of a large C++ code: ``--stacks`` distinct stacks
-(the paths of a random calling context tree of that many nodes, 13 to ~40 frames deep, of ~4,000
-functions with long names), each written on many lines (folded files of many runs or ranks put
-together) with counts 1 to 1,000, in random order, until the size is reached. The perf file is
-``perf script`` output of the same stacks,
-one sample per block. The callgrind row reads the largest callgrind fixture.
+Families (``--only``): ``folded`` (``--folded-mb`` of ``--stacks`` distinct stacks, 13 to ~40
+frames deep, of ~4,000 long C++ names, each on many lines with counts 1 to 1,000, in random
+order), ``perf`` (``perf script`` output of the same stacks, ``--perf-mb``), ``callgrind`` (the
+largest fixture), ``trace`` (``--events`` trace events), ``tau`` (``--ranks`` × ``--threads``
+files of ``--paths`` call paths; ``from_tau`` took 769 s on the real run of that shape, so it is
+timed on a directory of ``--hatchet-ranks`` ranks unless ``--hatchet`` gives a timeout for the
+full one) and ``nsys`` (``--kernels`` kernels under NVTX ranges).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import formats_files as files
+
 REPO = Path(__file__).resolve().parents[1]
-TARGET = {"folded": (60.0, 4.0)}  # seconds, GB at 1 GB
-
-
-def stacks(count: int, seed: int = 57) -> list[list[str]]:
-    """``count`` distinct stacks, outermost frame first: every path from the root of a random
-    calling context tree of ``count`` nodes (below a 12-frame start-up chain, as MPI codes
-    have), so that stacks share prefixes as a program's do."""
-    rng = random.Random(seed)
-    names = [
-        f"ns{i % 17}::Solver{i % 97}<double, {i % 5}>::kernel_{i}(Grid const&, int)"
-        for i in range(4000)
-    ]
-    chain = [f"startup_{i}" for i in range(12)]
-    parent = [-1] + [rng.randrange(i) for i in range(1, count)]  # a random recursive tree
-    frame = [rng.randrange(4000) for _ in range(count)]
-    paths: list[list[str]] = []
-    for i in range(count):
-        p = parent[i]
-        paths.append((paths[p] if p >= 0 else chain) + [names[frame[i]]])
-    return paths
-
-
-def write_folded(path: Path, size: int, distinct: int) -> int:
-    """A folded file of about ``size`` bytes; returns its total count."""
-    rng = random.Random(1)
-    lines = [";".join(s).encode() for s in stacks(distinct)]
-    total = written = 0
-    with open(path, "wb", buffering=1 << 22) as f:
-        while written < size:
-            rng.shuffle(lines)
-            for line in lines:
-                count = rng.randint(1, 1000)
-                chunk = line + b" %d\n" % count
-                f.write(chunk)
-                written += len(chunk)
-                total += count
-                if written >= size:
-                    break
-    return total
-
-
-def write_perf(path: Path, size: int, distinct: int) -> int:
-    """``perf script`` output of about ``size`` bytes; returns its number of samples."""
-    rng = random.Random(2)
-    blocks = []
-    for s in stacks(distinct):
-        frames = "".join(
-            f"\t{rng.randrange(1 << 40):16x} {n}+0x1f (/usr/bin/app)\n" for n in s[::-1]
-        )
-        blocks.append(frames.encode())
-    samples = written = 0
-    with open(path, "wb", buffering=1 << 22) as f:
-        while written < size:
-            for frames in blocks:
-                tid = 1000 + rng.randrange(4)
-                chunk = b"app %d/%d 123.456789:     250000 cpu-clock:u: \n%s\n" % (
-                    4242,
-                    tid,
-                    frames,
-                )
-                f.write(chunk)
-                written += len(chunk)
-                samples += 1
-                if written >= size:
-                    break
-    return samples
-
-
+FAMILIES = ("folded", "perf", "callgrind", "trace", "tau", "nsys")
+QUICK = {"folded_mb": 4.0, "perf_mb": 4.0, "stacks": 2000, "events": 30_000, "ranks": 4,
+         "threads": 2, "paths": 500, "hatchet_ranks": 4, "kernels": 30_000}  # fmt: skip
 CHILD = """
-import resource, sys, time
-sys.path.insert(0, {repo!r})
-import cctviz
+import json, sys, time
+from pathlib import Path
+import cctviz, hatchet
 start, cpu = time.perf_counter(), time.process_time()
-gf = cctviz.read({path!r})
+gf = cctviz.read(Path(sys.argv[1]))
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 # this process's own peak (VmHWM: ru_maxrss would count the parent's size at the fork)
 status = open("/proc/self/status").read()
-kb = [int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")]
-peak = (kb[0] if kb else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024**2  # GB
-print(seconds, cpu, peak, len(gf.dataframe))
+peak = [int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")]
+df = gf.dataframe
+total = None
+column = sys.argv[2]
+if column.startswith("all:"):  # the column summed over every row
+    total = float(df[column[4:]].sum())
+elif column:  # over the roots' rows
+    roots = [not n.parents for n in df.index.get_level_values(0)]
+    total = float(df.loc[roots, column].sum())
+print(json.dumps([seconds, cpu, peak[0] / 1024**2, len(df), total]))
+"""
+HATCHET = """
+import json, sys, time, warnings
+warnings.simplefilter("ignore")
+import hatchet as ht
+start, cpu = time.perf_counter(), time.process_time()
+gf = ht.GraphFrame.from_tau(sys.argv[1])
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+status = open("/proc/self/status").read()
+peak = [int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")]
+print(json.dumps([seconds, cpu, peak[0] / 1024**2, len(gf.dataframe)]))
 """
 
 
-def measure(path: Path) -> tuple[float, float, float, int]:
-    """Seconds (wall clock, CPU) and peak GB of ``cctviz.read(path)`` in a fresh process, and
-    its rows (on a shared machine the CPU seconds are the steadier figure)."""
-    code = CHILD.format(repo=str(REPO), path=str(path))
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    seconds, cpu, peak, rows = out.stdout.split()
-    return float(seconds), float(cpu), float(peak), int(rows)
+@dataclass
+class Case:
+    """A file to read: its family, shape, what its values must add up to (``column`` summed
+    over the roots' rows, or every row: ``all:column``), and Hatchet's ``from_tau``'s timeout
+    on it (0: not timed)."""
+
+    family: str
+    shape: str
+    path: Path
+    column: str = ""
+    expected: float | None = None
+    hatchet: float = 0.0
+
+
+def cases(args: argparse.Namespace, tmp: Path) -> Iterator[Case]:
+    """The files of each family asked for, written as they are needed."""
+    only = set(args.only.split(","))
+    if "folded" in only:
+        path = tmp / "big.folded"
+        total = files.write_folded(path, int(args.folded_mb * 2**20), args.stacks)
+        yield Case("folded", f"{args.stacks:,} distinct stacks", path, "samples (inc)", total)
+    if "perf" in only:
+        path = tmp / "big.perf-script"
+        samples = files.write_perf(path, int(args.perf_mb * 2**20), args.stacks)
+        yield Case("perf", f"{args.stacks:,} distinct stacks, {samples:,} samples", path)
+    if "callgrind" in only:
+        fixtures = (REPO / "tests/data/formats/callgrind").glob("*.out")
+        yield Case("callgrind", "the largest fixture", max(fixtures, key=_size))
+    if "trace" in only:
+        path = tmp / "big.json"
+        total = files.write_trace(path, args.events)
+        yield Case("trace events", f"{args.events:,} events", path, "all:time", total)
+    if "tau" in only:
+        shapes = [(args.ranks, args.hatchet)]
+        if args.hatchet_ranks == args.ranks:  # from_tau on the one shape
+            shapes = [(args.ranks, args.hatchet or args.hatchet_timeout)]
+        elif not args.hatchet and args.hatchet_ranks:  # and on a smaller one
+            shapes.append((args.hatchet_ranks, args.hatchet_timeout))
+        for ranks, timeout in shapes:
+            folder = tmp / f"tau-{ranks}"
+            folder.mkdir()
+            total = files.write_tau(folder, ranks, args.threads, args.paths)
+            shape = f"{ranks} ranks × {args.threads} threads, {args.paths:,} paths"
+            yield Case("tau", shape, folder, "time (inc)", total, timeout)
+    if "nsys" in only:
+        path = tmp / "big.sqlite"
+        total = files.write_nsys(path, args.kernels)
+        yield Case("nsys", f"{args.kernels:,} kernels", path, "time (inc)", total)
+
+
+def measure(case: Case) -> tuple[float, float, float, int, float | None]:
+    """Seconds (wall clock, CPU) and peak GB of ``cctviz.read`` in a fresh process, its rows
+    and the roots' sum of ``case.column``."""
+    run = [sys.executable, "-c", CHILD, str(case.path), case.column]
+    out = subprocess.run(run, check=True, capture_output=True, text=True, cwd=REPO)
+    seconds, cpu, peak, rows, total = json.loads(out.stdout.strip().splitlines()[-1])
+    return seconds, cpu, peak, rows, total
+
+
+def hatchet(case: Case) -> str:
+    """Hatchet's ``from_tau`` on the same directory: seconds, CPU seconds and peak GB."""
+    if not case.hatchet:
+        return "not run (minutes: see the smaller shape)" if case.family == "tau" else "no reader"
+    run = [sys.executable, "-c", HATCHET, str(case.path)]
+    try:
+        out = subprocess.run(run, capture_output=True, text=True, check=True,
+                             timeout=case.hatchet, cwd=REPO)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return f"> {case.hatchet:.0f} s (stopped)"
+    seconds, cpu, peak, _ = json.loads(out.stdout.strip().splitlines()[-1])
+    return f"{seconds:.1f} s ({cpu:.1f} CPU), {peak:.2f} GB"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folded-mb", type=float, default=0)
-    parser.add_argument("--perf-mb", type=float, default=0)
-    parser.add_argument("--stacks", type=int, default=200_000, help="distinct stacks")
-    parser.add_argument("--smoke", action="store_true", help="a few MB of each format")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(FAMILIES), help="families, comma-separated")
+    parser.add_argument("--quick", action="store_true", help="small files of each: a smoke run")
+    parser.add_argument("--folded-mb", type=float, default=1000)
+    parser.add_argument("--perf-mb", type=float, default=300)
+    parser.add_argument("--stacks", type=int, default=1_000_000, help="distinct stacks")
+    parser.add_argument("--events", type=int, default=3_000_000, help="trace events")
+    parser.add_argument("--ranks", type=int, default=64, help="TAU ranks")
+    parser.add_argument("--threads", type=int, default=3, help="TAU threads per rank")
+    parser.add_argument("--paths", type=int, default=5000, help="TAU call paths")
+    parser.add_argument("--hatchet", type=float, default=0, help="from_tau's timeout at --ranks")
+    parser.add_argument("--hatchet-ranks", type=int, default=4, help="from_tau's ranks (0: none)")
+    parser.add_argument("--hatchet-timeout", type=float, default=900)
+    parser.add_argument("--kernels", type=int, default=3_000_000, help="nsys kernels")
     parser.add_argument("--dir", type=Path, default=None, help="where to write (default: tmp)")
     args = parser.parse_args()
-    if args.smoke:
-        args.folded_mb, args.perf_mb, args.stacks = args.folded_mb or 4, args.perf_mb or 4, 2000
+    unknown = set(args.only.split(",")) - set(FAMILIES)
+    if unknown:
+        parser.error(f"--only takes {', '.join(FAMILIES)}; not {', '.join(sorted(unknown))}")
+    if args.quick:
+        vars(args).update(QUICK)
+    print("| format | file | size | seconds | CPU s | peak GB | rows | adds up | Hatchet | load |")
+    print("|---|---|---:|---:|---:|---:|---:|:---:|---|---|")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        rows: list[tuple[str, Path, str]] = []
-        if args.folded_mb:
-            path = Path(tmp) / "big.folded"
-            total = write_folded(path, int(args.folded_mb * 2**20), args.stacks)
-            rows.append(("folded", path, f"{args.stacks:,} distinct stacks, total {total:,}"))
-        if args.perf_mb:
-            path = Path(tmp) / "big.perf-script"
-            samples = write_perf(path, int(args.perf_mb * 2**20), args.stacks)
-            rows.append(("perf", path, f"{args.stacks:,} distinct stacks, {samples:,} samples"))
-        grind = max(
-            (REPO / "tests/data/formats/callgrind").glob("*.out"), key=lambda p: p.stat().st_size
-        )
-        rows.append(("callgrind", grind, "the largest fixture"))
-        print("| format | size | seconds | CPU seconds | peak GB | GraphFrame rows | file |")
-        print("|---|---:|---:|---:|---:|---:|---|")
-        for name, path, what in rows:
-            size = path.stat().st_size
-            seconds, cpu, peak, n = measure(path)
+        for case in cases(args, Path(tmp)):
+            seconds, cpu, peak, rows, total = measure(case)
+            theirs = hatchet(case)
+            exact = "–" if case.expected is None or total is None else _same(total, case.expected)
             print(
-                f"| {name} | {size / 2**20:,.1f} MB | {seconds:.1f} | {cpu:.1f} | {peak:.2f} "
-                f"| {n:,} | {what} |"
+                f"| {case.family} | {case.shape} | {_size(case.path) / 2**20:,.1f} MB "
+                f"| {seconds:.1f} | {cpu:.1f} | {peak:.2f} | {rows:,} | {exact} | {theirs} "
+                f"| {_load()} |",
+                flush=True,
             )
-        load = (
-            Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-        )
-        print(f"\nload average {' '.join(load)}; python {sys.version.split()[0]}")
+    print(f"\npython {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}")
+
+
+def _same(got: float, expected: float) -> str:
+    return "yes" if abs(got - expected) <= 1e-9 * max(abs(expected), 1.0) else f"no: {got:g}"
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.iterdir()) if path.is_dir() else path.stat().st_size
+
+
+def _load() -> str:
+    loadavg = Path("/proc/loadavg")
+    return " ".join(loadavg.read_text().split()[:3]) if loadavg.exists() else "?"
 
 
 if __name__ == "__main__":

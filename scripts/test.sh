@@ -50,6 +50,7 @@ say "benchmark smoke run"
 .venv/bin/python benchmarks/export.py --sizes 1000 --repeat 1
 .venv/bin/python benchmarks/ensemble.py --smoke
 .venv/bin/python benchmarks/engines.py --smoke
+.venv/bin/python benchmarks/formats.py --quick
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 # (the store's fault tests kill and race processes that use no Hatchet: run once, below)

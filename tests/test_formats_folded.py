@@ -109,6 +109,9 @@ def test_metric_and_unit_name_a_weight(tmp_path: Path) -> None:
         (b"main;a 1\nmain;b\n", r"line 2: 'main;b' has no count"),
         (b"main;a 1\nmain;b -3\n", r"line 2: the count '-3' is negative"),
         (b"main;a 1\nmain;b 1x\n", r"line 2: the count '1x' is not a number"),
+        # an integer beyond any float: said, not an OverflowError from deep inside
+        (b"main;a 1\nmain;b " + b"9" * 400 + b"\n", r"line 2: the count '9+\.\.\.' is neg"),
+        (b"main;a 1\nmain;b 1e999\n", r"line 2: the count '1e999' is negative or not finite"),
         (
             b"main;a 1\nmain;b 1\nmain;c 4",
             r"line 3: the last line has no line end.*truncated='drop'",
@@ -158,3 +161,16 @@ def test_past_the_stack_cache_the_stacks_are_the_same(monkeypatch: pytest.Monkey
     walked = cctviz.read(path)
     assert [names(n) for n, _ in rows(walked)] == [names(n) for n, _ in rows(whole)]
     assert walked.dataframe["samples (inc)"].tolist() == whole.dataframe["samples (inc)"].tolist()
+
+
+def test_stacks_interned_in_small_batches_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New stacks are interned a batch at a time (Stacks.texts): batches of 3 stacks, each
+    split across levels and batches, give the same tree, order and values as one batch."""
+    path = DATA / "folded" / "pyspy-subprocesses.txt"
+    whole = cctviz.read(path)
+    monkeypatch.setattr(folded, "BATCH", 3)
+    small = cctviz.read(path)
+    assert [names(n) for n, _ in rows(small)] == [names(n) for n, _ in rows(whole)]
+    for column in ("samples", "samples (inc)"):
+        assert small.dataframe[column].tolist() == whole.dataframe[column].tolist()
+    assert [n._hatchet_nid for n in small.dataframe.index] == list(range(len(small.dataframe)))

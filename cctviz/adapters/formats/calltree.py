@@ -21,19 +21,14 @@ means it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 
-#: The metadata key of a GraphFrame read by ``cctviz.read``: ``{metric: [kind, partner, unit]}``
-#: as JSON text (partner and unit may be null).
-KEY = "cctviz.format_metrics"
-INC = " (inc)"
-ROOT = -1
+from .treeframe import INC, KEY, graphframe
+from .treeorder import ROOT
 
 
 @dataclass(frozen=True)
@@ -195,43 +190,21 @@ class CallTree:
         """A Hatchet GraphFrame: one row per node (per node and ``rank``/``thread`` when values
         came in more than one: the nodes on a path holding values in each, or with ``dense``
         every node in every one, zeros where it was not reached), each column and its derived
-        partner, the kinds, partners and units under :data:`KEY` in the metadata."""
-        import hatchet as ht
-        from hatchet.frame import Frame
-        from hatchet.graph import Graph
-        from hatchet.node import Node
-
+        partner, the kinds, partners and units under :data:`KEY` in the metadata (made by
+        :func:`cctviz.adapters.formats.treeframe.graphframe`)."""
         if not self.parent:
             raise ValueError("the profile holds no call path with a value")
-        n = len(self.parent)
+        groups, own, seen = self._arrays()
         parent = np.asarray(self.parent, np.int64)
-        order = _preorder(parent)
-        made: list[Any] = [None] * n
-        roots: list[Any] = []
-        for i in order.tolist():
-            p = int(parent[i])
-            node = Node(Frame(self.site[i].frame()), made[p] if p != ROOT else None)
-            if p == ROOT:
-                roots.append(node)
-            else:
-                made[p].add_child(node)
-            made[i] = node
-        graph = Graph(roots)
-        # what Graph.enumerate_traverse sets, without its recursion (a stack thousands of
-        # frames deep): ids in pre-order, depths from the parents
-        depth = np.zeros(n, np.int64)
-        for k, i in enumerate(order.tolist()):
-            p = int(parent[i])
-            depth[i] = depth[p] + 1 if p != ROOT else 0
-            made[i]._hatchet_nid = k
-            made[i]._depth = int(depth[i])
-        levels = _levels(len(self.ranks) > 1, len(self.threads) > 1)
+        return graphframe(parent, self.site, self.columns, groups, own, seen, metadata, dense)
+
+    def _arrays(self) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
+        """The (rank, thread) groups values came in, and the values as one array (node, group,
+        column) with whether each node got a value in each group."""
         groups = sorted({(k[1], k[2]) for k in self._values} | {b[1:3] for b in self._blocks})
         at_group = {g: k for k, g in enumerate(groups)}
-        width = len(self.columns)
-        # values as one array (node, group, column): the sums below run once over the nodes
-        own = np.zeros((n, len(groups), width))
-        seen = np.zeros((n, len(groups)), np.int64)
+        own = np.zeros((len(self.parent), len(groups), len(self.columns)))
+        seen = np.zeros((len(self.parent), len(groups)), np.int64)
         if self._values:
             keys = np.asarray([(k[0], at_group[k[1], k[2]]) for k in self._values], np.int64)
             own[keys[:, 0], keys[:, 1]] = np.stack(list(self._values.values()))
@@ -240,104 +213,7 @@ class CallTree:
             k = at_group[rank, thread]
             np.add.at(own[:, k], at, block)
             seen[at, k] = 1
-        # subtree sums only for the partners derived (a measured pair needs none)
-        derives = any(c.partner is None and c.derive for c in self.columns)
-        total, below = (own.copy(), np.zeros_like(own)) if derives else (own, own)
-        held = seen.copy()
-        # children before parents, level by level (vectorised: a million nodes in a second)
-        inner = np.flatnonzero(parent != ROOT)
-        by_depth = inner[np.argsort(-depth[inner], kind="stable")]
-        cuts = np.flatnonzero(np.diff(depth[by_depth])) + 1
-        if derives:
-            np.add.at(below, parent[inner], own[inner])
-        for layer in np.split(by_depth, cuts) if len(by_depth) else []:  # deepest first
-            if derives:
-                np.add.at(total, parent[layer], total[layer])
-            np.add.at(held, parent[layer], held[layer])
-        exclusive = np.asarray([c.kind == "exclusive" for c in self.columns])
-        derived_all = np.where(exclusive, total, own - below) if derives else own
-        position = np.empty(n, np.int64)
-        position[order] = np.arange(n)
-        picked = [
-            # one profile or dense: every node; else the nodes on a path holding values
-            order if len(groups) == 1 or dense else order[held[order, k] > 0]
-            for k in range(len(groups))
-        ]
-        rows = np.concatenate(picked)
-        group = np.concatenate([np.full(len(at), k) for k, at in enumerate(picked)])
-        given, derived = own[rows, group], derived_all[rows, group]
-        data: dict[str, Any] = {}
-        exc_names: list[str] = []
-        inc_names: list[str] = []
-        pins: dict[str, list[str | None]] = {}
-        for j, column in enumerate(self.columns):
-            if column.name in pins:  # the second of a measured pair
-                continue
-            if column.partner is not None:
-                partner, values = column.partner, given[:, self._index[column.partner]]
-            elif column.derive:
-                partner = (
-                    column.name + INC if column.kind == "exclusive" else _exc_name(column.name)
-                )
-                values = derived[:, j]
-            else:
-                data[column.name] = given[:, j]
-                pins[column.name] = [column.kind, None, column.unit]
-                (exc_names if column.kind == "exclusive" else inc_names).append(column.name)
-                continue
-            if column.kind == "exclusive":
-                data[column.name], data[partner] = given[:, j], values
-                exc, inc = column.name, partner
-            else:
-                data[partner], data[column.name] = values, given[:, j]
-                exc, inc = partner, column.name
-            exc_names.append(exc)
-            inc_names.append(inc)
-            pins[exc] = ["exclusive", inc, column.unit]
-            pins[inc] = ["inclusive", exc, column.unit]
-        data["name"] = np.asarray([s.name for s in self.site], dtype=object)[rows]
-        frame = pd.DataFrame(data)
-        nodes = pd.Index([made[i] for i in order.tolist()], dtype=object)
-        if len(levels) > 1:  # built from codes: no hashing of a million Hatchet nodes
-            uniques, codes = [nodes], [position[rows]]
-            for level, part in (("rank", 0), ("thread", 1)):
-                if level in levels:
-                    each = np.asarray([g[part] for g in groups], np.int64)
-                    unique, inverse = np.unique(each, return_inverse=True)
-                    uniques.append(pd.Index(unique, dtype=np.int64))
-                    codes.append(inverse[group])
-            frame.index = pd.MultiIndex(levels=uniques, codes=codes, names=levels)
-        else:
-            frame.index = pd.Index(np.asarray(nodes, dtype=object)[position[rows]], name="node")
-        gf = ht.GraphFrame(graph, frame, exc_names, inc_names)
-        # what gf.tree() shows first: the first inclusive
-        gf.default_metric = (inc_names or exc_names)[0]
-        gf.metadata = {**(metadata or {}), KEY: json.dumps(pins)}
-        return gf
-
-
-def _levels(ranks: bool, threads: bool) -> list[str]:
-    return ["node", *(["rank"] if ranks else []), *(["thread"] if threads else [])]
-
-
-def _exc_name(name: str) -> str:
-    return name[: -len(INC)] if name.endswith(INC) else f"{name} (exc)"
-
-
-def _preorder(parent: np.ndarray) -> np.ndarray:
-    """Nodes in pre-order (children in the order they were first seen), without recursion."""
-    n = len(parent)
-    kids: list[list[int]] = [[] for _ in range(n)]
-    roots: list[int] = []
-    for i, p in enumerate(parent.tolist()):
-        (roots if p == ROOT else kids[p]).append(i)
-    out: list[int] = []
-    stack = roots[::-1]
-    while stack:
-        i = stack.pop()
-        out.append(i)
-        stack.extend(kids[i][::-1])
-    return np.asarray(out, np.int64)
+        return groups, own, seen
 
 
 __all__ = ["INC", "KEY", "ROOT", "CallTree", "Column", "Site"]

@@ -23,13 +23,15 @@ a last line cut off (no line end; ``truncated="drop"`` drops it, counted as a re
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from .calltree import Column, Site
 from .source import FormatError, opened
 from .stacks import FORMAT, REPAIRS, SOURCE, Repairs, Stacks, decoded
+from .treeframe import gc_paused
 
 NAME = "folded"
 SUFFIXES: tuple[str, ...] = (".folded", ".collapsed", ".txt", ".stacks")
@@ -39,6 +41,8 @@ _PYSPY = re.compile(r"^(?P<name>.+) \((?P<file>[^()]*?):(?P<line>[0-9]+)\)$")
 _THREAD = re.compile(r"^thread \(\w+\)")
 _PROCESS = re.compile(r"^process [0-9]+:")
 EMPTY = "[empty]"
+#: Stacks not seen before interned together (bounds the frames split at once).
+BATCH = 20_000
 
 
 def sniff(head: bytes, path: Path) -> bool:
@@ -82,7 +86,16 @@ def read(
     repairs = Repairs()
     stacks = Stacks(1, lambda text: site(text, repairs))
     values: dict[int, float] = {}  # node → summed count (one column, no ranks)
-    with opened(path, **({} if limit is None else {"limit": limit})) as stream:
+    pending: list[bytes] = []  # stacks not seen before, interned together (Stacks.texts)
+    counts: list[float] = []
+
+    def flush() -> None:
+        for node, value in zip(stacks.texts(pending, b";"), counts, strict=True):
+            values[node] = values.get(node, 0.0) + value
+        pending.clear()
+        counts.clear()
+
+    with gc_paused(), opened(path, **({} if limit is None else {"limit": limit})) as stream:
         for number, raw in enumerate(stream, 1):
             line = raw.rstrip(b"\r\n")
             if not line.strip():
@@ -99,13 +112,22 @@ def read(
                     f"cut off (its count may be cut too): {_show(line)}; pass "
                     "truncated='drop' to read it without that line"
                 )
-            value = _count(count, stack, line, path, number)
-            node = stacks.stack(stack, partial(stack.split, b";"))
-            values[node] = values.get(node, 0.0) + value
+            if count.isdigit() and len(count) < 16 and stack.strip():  # the common case
+                value = float(int(count))
+            else:
+                value = _count(count, stack, line, path, number)
+            node = stacks.known(stack)
+            if node is not None:
+                values[node] = values.get(node, 0.0) + value
+            else:
+                pending.append(stack)
+                counts.append(value)
+                if len(pending) >= BATCH:
+                    flush()
+    flush()
     if not values:
         raise FormatError(f"{path}: no stack with a count (a folded file has 'a;b;c 42' lines)")
-    for node, value in values.items():
-        stacks.add(node, (value,))
+    stacks.add_many(np.fromiter(values, np.int64, len(values)), np.fromiter(values.values(), float))
     gf = stacks.tree([Column(metric, "exclusive", unit)]).graphframe(
         {FORMAT: NAME, SOURCE: str(path), REPAIRS: repairs.counts}
     )
@@ -125,12 +147,16 @@ def _count(count: bytes, stack: bytes, line: bytes, path: Path, number: int) -> 
             f"{path}, line {number}: the count {_show(count)} is not a number (in {_show(line)}); "
             "a folded line ends with a space and a count of samples (or a weight)"
         ) from None
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond any float
+        value = float("inf")
     if not value >= 0 or value == float("inf"):
         raise FormatError(
             f"{path}, line {number}: the count {_show(count)} is negative or not finite; counts "
             "of samples (or weights) are zero or more"
         )
-    return float(value)
+    return value
 
 
 def _show(text: bytes) -> str:

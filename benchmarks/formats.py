@@ -165,6 +165,8 @@ def main() -> None:
         parser.error(f"--only takes {', '.join(FAMILIES)}; not {', '.join(sorted(unknown))}")
     if args.quick:
         vars(args).update(QUICK)
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)
     print("| format | file | size | seconds | CPU s | peak GB | rows | adds up | Hatchet | load |")
     print("|---|---|---:|---:|---:|---:|---:|:---:|---|---|")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -63,7 +63,8 @@ def _run(w: Any, data: Any, name: str = "gf") -> tuple[str, Any]:
     scope: dict[str, Any] = {name: data}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the readers' and Hatchet's own deprecation noise
-        exec(code, scope)  # the generated code, run as a user would
+        # the generated code, run as a user would (in a cell: no __future__ import inherited)
+        exec(compile(code, "<to_code>", "exec", dont_inherit=True), scope)
     return code, scope["view"]
 
 
@@ -271,7 +272,7 @@ def test_a_thicket_squash_that_merges_nodes_is_named_in_a_warning_and_the_code()
     scope: dict[str, Any] = {"tk": tk}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exec(code, scope)
+        exec(compile(code, "<to_code>", "exec", dont_inherit=True), scope)
     merged = from_graphframe(scope["view"])
     b = merged.names.index("b")
     (only,) = np.flatnonzero(merged.name_code == b)

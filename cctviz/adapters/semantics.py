@@ -39,6 +39,7 @@ RULES = {
     "store": "the ensemble store's metrics table: as each profile's own view decided at ingest",
     "format": "the file format's own meaning (cctviz.read)",
     "derived": "derived by cctviz: subtree sums of an exclusive metric",
+    "expression": "a derived metric: w.derive(name, expression), computed per node",
     "reducer": "the reducer: its values do not add up along the tree",
     "compare": "a compare view's column: as the compared metric, or a ratio of runs",
 }

@@ -55,5 +55,7 @@ def rebuild_tree(gf: Any, keep: set[int], roots: set[int]) -> dict[Any, Any]:
 
 
 def source() -> str:
-    """The source of :func:`rebuild_tree`, for code that runs without cctviz."""
-    return inspect.getsource(rebuild_tree)
+    """The source of :func:`rebuild_tree`, for code that runs without cctviz: with the import
+    its annotations need where a cell evaluates them (no ``from __future__ import annotations``
+    there)."""
+    return "from typing import Any\n\n\n" + inspect.getsource(rebuild_tree)

@@ -25,6 +25,7 @@ from ..adapters.pinned import format_units
 from ..core import progress
 from ..view.lod import DEFAULT_BUDGET
 from . import bundle, code
+from .derive import Derivations
 from .ensemble.parts import CLASSES as ENSEMBLE_PARTS
 from .ensemble.parts import NO_CHANGES, EnsembleParts, only_for_ensembles
 from .figures import Figures
@@ -85,7 +86,8 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
     **kwargs
         Any other view setting, by its trait name: ``selection``, ``collapsed``, ``focused``,
         ``highlighted``, ``palette``, ``height``, ``legend``, ``search``, ``table_mode``,
-        ``units``, ... (``help`` on ``cctviz.CCT.<name>`` says what each is).
+        ``units``, ``derived`` (metrics computed from others: ``CCT.derive``), ... (``help`` on
+        ``cctviz.CCT.<name>`` says what each is).
 
     Building the view of a big profile takes seconds: after one, the cell shows what it is doing
     (``cctviz.core.progress``); interrupting the kernel stops it and leaves no widget.
@@ -119,8 +121,8 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
             )
         self._budget = budget
         self._search, self._table_pane = Search(self), TablePane(self)
-        self._static = StaticPicture(self)
-        for part in (self._search, self._table_pane, self._static):
+        self._static, self._deriver = StaticPicture(self), Derivations(self)
+        for part in (self._search, self._table_pane, self._static, self._deriver):
             part.bind()
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
         # a big profile takes seconds: progress shows, and an interrupt leaves no widget open
@@ -128,6 +130,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
             with progress.work(f"reading the {type(data).__name__}", STAGES):
                 self._start_ensemble(data)
                 self._first_table(data, reducer, size_reducer, metric_kinds)  # reducers.py
+                derived = self._deriver.first(kwargs.pop("derived", None))  # derive.py
                 progress.stage("choosing what to draw")
                 self._lod = self._level_of_detail(self._table)
                 self.source = source if source is not None else read_from or data_source(data)
@@ -139,6 +142,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                     size_reducer=size_reducer,
                     color_by=color_by if color_by is not None else default_colour,
                     size_by=size_by if size_by is not None else default_size,
+                    derived=derived,
                     **kwargs,
                 )
                 self._first_panes()
@@ -179,13 +183,14 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         Search,
         TablePane,
         StaticPicture,
+        Derivations,
         *ENSEMBLE_PARTS,
     )
     """The classes of the parts a view may own (the router knows their messages)."""
 
     def _parts(self) -> list[Any]:
         ensemble = self._ens.all() if self._ens is not None else ()
-        return [self._search, self._table_pane, self._static, *ensemble]
+        return [self._search, self._table_pane, self._static, self._deriver, *ensemble]
 
     def _start_ensemble(self, data: Any) -> None:
         """The ensemble's parts for ``data`` (before its table is built): made for an
@@ -252,6 +257,15 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         sandwich): one row per call path down from it (from its outermost occurrence on each
         path), ``path`` = (function, callee, ...), every metric summed, ``contexts``, ``ids``."""
         return self._table_pane.callees(function, depth)
+
+    def derive(self, name: str, expression: str | None, kind: str = "ratio") -> None:
+        """Add the metric ``name``, computed per node from the values shown (rows combined by the
+        reducer; again when it changes) by ``expression``: ``+ - * /``, unary minus, parentheses
+        and numbers over metric names in backquotes (``"`time` / `time (inc)`"``; a zero
+        denominator gives NaN). ``kind``: ``"ratio"`` (no sums, no shares), ``"inclusive"``,
+        ``"exclusive"``, ``"max"`` or ``"other"``. ``expression=None`` removes it. Sets
+        ``w.derived`` (docs/derived-metrics.md)."""
+        self._deriver.derive(name, expression, kind)
 
     @property
     def profiles_selected(self) -> pd.DataFrame:

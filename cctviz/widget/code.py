@@ -11,6 +11,7 @@ from ..adapters.derived import SUFFIX
 from ..core import rebuild
 from ..view import selection as sel
 from ..view import state as view
+from . import code_derived
 
 if TYPE_CHECKING:
     from ..core.table import NodeTable
@@ -40,7 +41,11 @@ def to_code(w: CCT, name: str = "gf") -> str:
     if w.prune_range is not None:
         lo, hi = w.prune_range
         notes.append(f"# pruned: {w.color_by!r} kept in [{lo!r}, {hi!r}] (and ancestors)")
+    derived = code_derived.lines(table, data, w._derivations, "view")
     if len(ids) == table.size:
+        if derived:  # the derived columns go into a copy: {name} is left as it is
+            whole = f"view = {name}.copy()  # every node is visible: nothing to filter"
+            return "\n".join([*notes, whole, *derived, ""])
         return "\n".join([*notes, f"view = {name}  # every node is visible: nothing to filter", ""])
     if not ids:
         raise ValueError(
@@ -61,12 +66,13 @@ def to_code(w: CCT, name: str = "gf") -> str:
             notes += _merged_note(table, ids)
         keep = pinned.code_line(True, pin)
         return "\n".join(
-            [*notes, *_thicket_code(name, visible, squash), *_pin_lines(name, keep), ""]
+            [*notes, *_thicket_code(name, visible, squash), *_pin_lines(name, keep), *derived, ""]
         )
     id_set = set(ids)
     roots = sorted({int(table.hatchet_nid[i]) for i in ids if int(table.parent[i]) not in id_set})
     keep = pinned.code_line(False, pin)
-    return "\n".join([*notes, *_graphframe_code(name, visible, roots), *_pin_lines(name, keep), ""])
+    code = [*_graphframe_code(name, visible, roots), *_pin_lines(name, keep), *derived]
+    return "\n".join([*notes, *code, ""])
 
 
 def _pin_lines(name: str, keep: str) -> list[str]:

@@ -50,7 +50,7 @@ WHERE = ("data", "trait", "download")  # what the view reports
 KEPT = 50  # the latest messages; a view failing in a loop must not grow memory without end
 # what a refusal sends back
 RESENT = (*(spec.trait for spec in VIEW_TRAITS), "selection", "height", "units")
-PYTHON_ONLY = ("where",)
+PYTHON_ONLY = ("where", "derived")
 """Synced traits the page may not set: a value in its update is refused, whatever it is."""
 log = logging.getLogger("cctviz")
 

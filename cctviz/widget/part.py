@@ -23,6 +23,7 @@ import pandas as pd
 import traitlets as t
 
 from ..adapters.metrics import table_defaults
+from ..analysis import derive
 from ..analysis.merged import MergedTrees
 from ..core.contract import MESSAGES
 from ..core.table import NodeTable
@@ -113,6 +114,7 @@ class WidgetPart(bundle.PackedWidget):
     size_reducer: str = traits.trait("size_reducer")
     height: int = traits.trait("height")
     units: dict[str, str] = traits.trait("units")
+    derived: dict[str, dict[str, str]] = traits.trait("derived")
     where: str = traits.trait("where")
     strip_x: str = traits.trait("strip_x")
     strip_y: str = traits.trait("strip_y")
@@ -139,6 +141,8 @@ class WidgetPart(bundle.PackedWidget):
     """Its node table, under the current reducers."""
     _derived: Derived
     """What the parts worked out from ``_table``."""
+    _derivations: dict[str, derive.Definition] = {}  # noqa: RUF012 (replaced, never changed)
+    """The derived metrics (``CCT.derive``, the ``derived`` trait) every table gets in ``_use``."""
     _lod: LevelOfDetail | None
     """Which nodes the browser has; None: all of them (the tree is within the budget)."""
     _budget: int | None
@@ -150,9 +154,15 @@ class WidgetPart(bundle.PackedWidget):
 
     def _use(self, data: Any, table: NodeTable) -> None:
         """Show ``data`` through ``table``: the one place the table changes. What the parts
-        worked out from the table before is dropped here, so no part reads a stale one."""
+        worked out from the table before is dropped here, so no part reads a stale one. The
+        derived metrics (``derived``) are computed again from its values here."""
+        table, left_out = derive.apply(table, self._derivations)
         self._data, self._table = data, table
         self._derived = Derived()
+        if left_out:  # other data, or another reducer's companions: their inputs are gone
+            kept = {k: d for k, d in self._derivations.items() if k not in left_out}
+            self._derivations = kept
+            self.set_trait("derived", {k: d.as_json() for k, d in kept.items()})
 
     def _resolver(self) -> sel.Resolver:
         """Node ids of what ``select`` accepts, for the current table."""
@@ -227,6 +237,9 @@ class WidgetPart(bundle.PackedWidget):
         return view.to_json(self)
 
     def _apply_state(self, state: dict[str, Any]) -> None:
+        if isinstance(state, dict) and "derived" in state:  # before the metrics naming them
+            self.derived = derive.restorable(state["derived"], self._table)
+            state = {k: v for k, v in state.items() if k != "derived"}
         values = view.from_json(state, self._table, self.metrics)
         if "reducer" in values:
             self.reducer = values.pop("reducer")

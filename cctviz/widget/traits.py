@@ -196,6 +196,8 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return t.Bool(default, help=help_)
     if kind == "int":
         return t.Int(default, min=spec.min, help=help_)
+    if kind == "derived":  # checked against the table by the widget (widget/derive.py)
+        return t.Dict(default_value=dict(default), help=help_)
     if kind == "units":
         return t.Dict(value_trait=t.Unicode(), default_value=dict(default), help=help_)
     if kind in ("payload", "strip", "trend", "counted"):

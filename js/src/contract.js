@@ -6,7 +6,7 @@ import contractJson from "../../cctviz/contract.json";
 
 /**
  * @typedef {"metric" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "domain" | "string" | "bool"
- *   | "int" | "units" | "payload" | "share" | "strip" | "trend" | "counted"} Kind
+ *   | "int" | "units" | "derived" | "payload" | "share" | "strip" | "trend" | "counted"} Kind
  * @typedef {"structure" | "style" | "search" | "backend" | "marks" | "selection" | "none"} Redraw
  * @typedef {object} TraitSpec
  * @property {string} trait the Python trait

@@ -41,6 +41,8 @@
  * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
+ * @property {Record<string, { expression: string, kind: string }>} derived derived metrics (w.derive):
+ *   their values arrive in the payload as ordinary metrics; written by Python only
  * @property {string} where an Ensemble's profile filter (SQL); Python sets it
  * @property {string} strip_x @property {string} strip_y the profile strip's axes
  * @property {unknown} _strip the profile strip (js/src/cct/strip/profile-strip.js checks it);
@@ -146,6 +148,7 @@ export const TRAIT_KINDS = Object.freeze({
   size_reducer: "enum",
   height: "int",
   units: "units",
+  derived: "derived",
   where: "string",
   strip_x: "string",
   strip_y: "string",

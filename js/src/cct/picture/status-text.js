@@ -70,6 +70,7 @@ const RULE_LABELS = /** @type {Record<string, string>} */ ({
   tree: "tree check",
   reader: "reader's lists",
   derived: "derived sums",
+  expression: "w.derive()",
   reducer: "the reducer",
   compare: "compare",
 });

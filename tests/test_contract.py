@@ -49,7 +49,7 @@ def test_each_trait_is_as_declared(spec: contract.TraitSpec) -> None:
         assert list(trait.values) == list(spec.values)
     if spec.kind == "int":
         assert trait.min == spec.min
-    nullable = spec.kind in ("node_id", "root_ids", "range", "transform")
+    nullable = spec.kind in ("node_id", "root_ids", "range", "transform", "rank")
     assert trait.allow_none == nullable
 
 

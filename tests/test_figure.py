@@ -132,7 +132,9 @@ def test_provenance_records_source_metrics_state_version_date(gf: Any) -> None:
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", record["created"])
     assert record["nodes"] == w.table.size
     titles = [el.text for el in root.iter() if "cct-legend-title" in el.get("class", "")]
-    assert f"size: {w.size_by} [µs]" in titles  # "time (inc)" says it is inclusive: said once
+    # "time (inc)" says it is inclusive: said once; the title names the base unit of the ticks
+    # ("62.5 ms"), of which µs is one (docs/units.md)
+    assert f"size: {w.size_by} [s]" in titles
 
 
 def test_pdf_is_vector_with_metadata(gf: Any, tmp_path: Path) -> None:

@@ -48,6 +48,8 @@ def test_the_parts_a_view_owns_are_its_own_and_an_ensembles_only_on_an_ensemble(
         "TablePane",
         "StaticPicture",
         "Derivations",
+        "SourcePane",
+        "PerRank",
         "Strip",
         "Changes",
         "Trend",
@@ -59,13 +61,15 @@ def test_the_parts_a_view_owns_are_its_own_and_an_ensembles_only_on_an_ensemble(
         "TablePane",
         "StaticPicture",
         "Derivations",
+        "SourcePane",
+        "PerRank",
     }
     ens = cctviz.examples.ensemble(tmp_path / "s", 12, 40, seed=1)
     w = cctviz.CCT(ens)
     assert w._ens is not None and all(p.view is w for p in w._parts())
     # the data swapped for one profile: the ensemble's parts go, with what they observed
     w.data = cctviz.examples.load("hpctoolkit-cpi")
-    assert w._ens is None and len(w._parts()) == 4
+    assert w._ens is None and len(w._parts()) == 6
     # what the ensemble's parts observed is no longer observed (they would read no ensemble)
     observed = [h for hs in w._trait_notifiers.get("color_by", {}).values() for h in hs]
     assert not [h for h in observed if getattr(h, "__self__", None) is not None and

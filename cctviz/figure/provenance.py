@@ -83,6 +83,9 @@ def _summary(prov: dict[str, Any]) -> str:
         where = f" where {ens['where']}" if ens.get("where") else ""
         of += f" ({ens['profiles']} of {ens['of']} profiles{where})"
     summary = f"Calling context tree{of}: colour {metrics['color']}, size {metrics['size']}"
+    table = prov.get("table")
+    if table:  # a tree-table figure (cctviz.figure.table_figure)
+        summary = f"Tree-table{of}: {table['rows']} contexts; {', '.join(table['columns'])}"
     trend = prov.get("trend")
     if trend:
         summary += f"; trend of {' / '.join(trend['node'])} by {trend['by']}: {trend['method']}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import progress
+from ..core.units import check as check_units
 from . import provenance as prov_mod
 from .browser import shared
 from .page import script as figure_script
@@ -87,6 +88,7 @@ def figure_options(
         if not isinstance(unit, str):
             raise ValueError(f"units maps metric names to unit strings; got {name!r}: {unit!r}")
         text_option(f"units[{name!r}]", unit)
+    check_units(units)  # each parses (cctviz.core.units), or the error names the metric
     text_option("title", title)
     return FigureOptions(
         width=length(width, "width"),
@@ -242,6 +244,15 @@ def png_data(svg: str, options: FigureOptions) -> bytes:
     return base64.b64decode(shared().run(job))
 
 
+def in_figure_page(script: str, args: Any) -> Any:
+    """``script`` (a JavaScript function of ``args``) run in the figure page, where the bundle's
+    figure functions are globals (``cctvizTableFigure``); Chromium starts if it has not."""
+    if not shared().started:
+        progress.stage("starting Chromium")
+        shared().run(lambda _: None)
+    return shared().run(lambda browser: _figure_page(browser).evaluate(script, args))
+
+
 _page: Any = None
 
 
@@ -260,6 +271,7 @@ def _figure_page(browser: Any) -> Any:
                 const bundle = await import(url);
                 globalThis.cctvizFigure = bundle.cctvizFigure;
                 globalThis.cctvizPng = bundle.cctvizPng;
+                globalThis.cctvizTableFigure = bundle.cctvizTableFigure;
               } finally {
                 URL.revokeObjectURL(url);
               }
@@ -270,14 +282,19 @@ def _figure_page(browser: Any) -> Any:
 
 
 def write(
-    path: str | pathlib.Path, svg: str, options: FigureOptions, provenance: dict[str, Any]
+    path: str | pathlib.Path,
+    svg: str,
+    options: FigureOptions,
+    provenance: dict[str, Any],
+    what: str = "Calling context tree",
 ) -> pathlib.Path:
-    """Write the SVG to ``path`` as SVG, PDF or PNG (by extension), with the provenance."""
+    """Write the SVG to ``path`` as SVG, PDF or PNG (by extension), with the provenance;
+    ``what``: the title when the options give none."""
     out = pathlib.Path(path)
     kind = figure_format(out)
     if not out.parent.is_dir():
         raise FileNotFoundError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} is missing")
-    title = options.title or "Calling context tree"
+    title = options.title or what
     if kind != ".svg":
         progress.stage(f"rendering the {kind[1:].upper()} in Chromium")
     if kind == ".svg":

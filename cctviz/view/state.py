@@ -52,6 +52,7 @@ offer (a column it lacks) is left out as a metric the table lacks is. ``where`` 
 it chooses the profiles the numbers are reduced over, and is given on its own
 (``CCT(ens, state=..., where=...)``)."""
 _RANGE_TRAITS = frozenset(s.trait for s in SAVED if s.kind == "range")
+_METRICS_TRAITS = frozenset(s.trait for s in SAVED if s.kind == "metrics")
 
 ItemKind = Literal["node", "collapsed", "aggregate", "fold"]
 _Step = tuple[Literal["visit", "fold", "aggregate"], int, list[int]]
@@ -284,6 +285,11 @@ def from_json(state: dict[str, Any], table: NodeTable, metrics: list[str]) -> di
             if not isinstance(value, str):
                 raise TypeError(f"state[{name!r}] must be a metric name; got {value!r:.80}")
             continue
+        elif name in _METRICS_TRAITS:  # the metrics this table has (the rest still apply)
+            if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
+                wrong = f"{value!r:.80}"
+                raise TypeError(f"state[{name!r}] must be a list of metric names; got {wrong}")
+            out[name] = tuple(m for m in value if m in metrics)
         elif name in ENSEMBLE_TRAITS:
             kind = bool if name == "trend_log" else str
             if not isinstance(value, kind):

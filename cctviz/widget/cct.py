@@ -16,13 +16,17 @@ call; ``to_code`` in ``code.py``.
 from __future__ import annotations
 
 import difflib
+import pathlib
 import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets as t
 
 from ..adapters.pinned import format_units
+from ..adapters.units import effective as effective_units
 from ..core import progress
+from ..core.units import check as check_units
 from ..view.lod import DEFAULT_BUDGET
 from . import bundle, code
 from .derive import Derivations
@@ -32,15 +36,19 @@ from .figures import Figures
 from .from_path import read_path
 from .messages import MessageRouter
 from .owned import OwnedPart
+from .per_rank import PerRank
 from .reducers import STAGES, Reducers, is_ensemble
 from .scripting import Scripting
 from .search import Search
+from .source_pane import SourcePane
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..analysis.source_text import SourceText
 
 __all__ = ["CCT", "MetricTraitError", "data_source", "show"]
 
@@ -110,8 +118,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         bundle.require()
         _check_keywords(kwargs)
         data, read_from = read_path(data)  # a profile file: cctviz.read (from_path.py)
-        if "units" not in kwargs and format_units(data):  # read by cctviz.read: its units
-            kwargs["units"] = format_units(data)
+        given_units = kwargs.pop("units", None)  # over what the data states: units.effective
         if budget is not None and (
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
         ):
@@ -122,7 +129,9 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         self._budget = budget
         self._search, self._table_pane = Search(self), TablePane(self)
         self._static, self._deriver = StaticPicture(self), Derivations(self)
-        for part in (self._search, self._table_pane, self._static, self._deriver):
+        self._source, self._per_rank = SourcePane(self), PerRank(self)
+        own = (self._search, self._table_pane, self._static, self._deriver)
+        for part in (*own, self._source, self._per_rank):
             part.bind()
         self._tree = uuid.uuid4().hex  # names the full tree in the payload (see payload.encode)
         # a big profile takes seconds: progress shows, and an interrupt leaves no widget open
@@ -134,6 +143,7 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                 progress.stage("choosing what to draw")
                 self._lod = self._level_of_detail(self._table)
                 self.source = source if source is not None else read_from or data_source(data)
+                kwargs["units"] = self._units_of(data, source or read_from, given_units)
                 default_colour, default_size = self._default_metrics()
                 progress.stage("sending to the view")
                 super().__init__(
@@ -155,6 +165,22 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                 self.layout.close()
                 self.close()
             raise
+
+    def _units_of(self, data: Any, path: Any, given: Any) -> dict[str, str]:
+        """The units the view starts with: the data's (``cctviz.adapters.units``; ``path``, the
+        file or folder it came from when the source names one), ``given`` over them."""
+        if given is not None and not isinstance(given, dict):
+            raise ValueError(f"units maps metric names to unit texts; got {given!r}")
+        columns = {str(c) for c in getattr(getattr(data, "dataframe", None), "columns", ())}
+        found = effective_units(
+            data,
+            [m for m in self._table.metrics if m not in columns],  # what cctviz derived
+            path=path if _is_path(path) else None,
+            pinned=format_units(data),
+            given=check_units(given or {}),
+        )
+        metrics, given = self._table.metrics, given or {}
+        return {name: unit for name, unit in found.items() if name in metrics or name in given}
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -184,13 +210,16 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         TablePane,
         StaticPicture,
         Derivations,
+        SourcePane,
+        PerRank,
         *ENSEMBLE_PARTS,
     )
     """The classes of the parts a view may own (the router knows their messages)."""
 
     def _parts(self) -> list[Any]:
         ensemble = self._ens.all() if self._ens is not None else ()
-        return [self._search, self._table_pane, self._static, self._deriver, *ensemble]
+        own = [self._search, self._table_pane, self._static, self._deriver]
+        return [*own, self._source, self._per_rank, *ensemble]
 
     def _start_ensemble(self, data: Any) -> None:
         """The ensemble's parts for ``data`` (before its table is built): made for an
@@ -268,6 +297,33 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         self._deriver.derive(name, expression, kind)
 
     @property
+    def table_columns(self) -> list[str]:
+        """The metric columns the table pane, ``table_frame`` and ``table_figure`` show:
+        ``table_metrics``, or when it is () the colour and size metrics with their partners."""
+        return self._table_pane.columns()
+
+    @property
+    def table_frame(self) -> pd.DataFrame:
+        """What the table pane's calling-contexts table shows, every row open: one row per node
+        (index ``id``) within the focus and the visible roots, in the pane's order (pre-order,
+        children largest first by the first inclusive column), its ``depth`` below the top
+        rows, ``name`` and the ``table_columns`` (values as in ``node_frame``). A share in the
+        pane is a value divided by ``table_frame.attrs["totals"][column]`` (None: no share)."""
+        return self._table_pane.table_frame()
+
+    def table_figure(
+        self, path: str | pathlib.Path | None = None, *, rows: Any = 25, **options: Any
+    ) -> pathlib.Path | str:
+        """A tree-table of ``table_frame`` for a paper: names indented by depth, the
+        ``table_columns`` with shares, booktabs rules, written to ``path`` (``.svg``, ``.pdf``,
+        ``.png``) with the provenance of ``save``; without ``path``, the SVG text. ``rows``: how
+        many (the largest by the first inclusive column, with their ancestors) or a list of
+        node ids. Options: ``width`` (pixels or ``"3.5in"``; default the table's own), ``style``
+        (``"paper"``, default, or ``"screen"``), ``font_family``, ``font_size`` (points),
+        ``title``, ``units`` (added to ``w.units``: after the column's name), ``dpi`` (PNG)."""
+        return self._table_pane.table_figure(path, rows, **options)
+
+    @property
     def profiles_selected(self) -> pd.DataFrame:
         """The profiles the tree is reduced over (those passing ``where``; all of the ensemble
         when it is ''), one row each with its metadata, as ``ens.profiles``."""
@@ -302,6 +358,25 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
             raise TypeError(NO_CHANGES)
         return self._ens.changes.explain(change)
 
+    def source_text(self, node: Any, context: int = 5) -> SourceText:
+        """The source of ``node`` (an id, or anything ``select`` accepts that names one node):
+        ``context`` lines before and after the line the profile records for it, with the colour
+        metric's value of each line it measures (HPCToolkit's statements of its procedure).
+        The file is looked for in the HPCToolkit database's ``src/`` copy (a view read from the
+        database's folder, or one listed in ``source_paths``), under each folder of
+        ``source_paths`` (the recorded path's longest tail first), then as recorded; a
+        ``SourceNotFoundError`` lists every path tried. Read as text, never run (at most 4 MB;
+        undecodable bytes replaced; a binary file is refused). ``print`` it for a listing."""
+        return self._source.source_text(node, context)
+
+    def ranks_of(self, node: Any, metric: str | None = None) -> pd.DataFrame:
+        """Node ``node``'s value of ``metric`` (default: the colour metric) in each of its rows:
+        one row per rank and thread (a Thicket: per profile), the dataframe's index levels but
+        ``node`` as columns, then the metric. The rows of ``gf.dataframe`` for that node, as
+        they are (``w.rank`` does not filter them). A profile with one row per node is a
+        ``ValueError`` naming its index levels."""
+        return self._per_rank.ranks_of(node, metric)
+
     def to_code(self, name: str = "gf") -> str:
         """Python code that rebuilds the visible tree from the GraphFrame (or Thicket) ``name``
         with Hatchet's own ``filter``: the nodes drawn, collapsed glyphs included, aggregates and
@@ -325,6 +400,14 @@ def data_source(data: Any) -> str | None:
     if isinstance(mapping, dict) and mapping:
         return ", ".join(str(v) for v in mapping.values())
     return None
+
+
+def _is_path(value: Any) -> bool:
+    """``value`` names a file or folder that exists (a ``source=`` may be any text)."""
+    try:
+        return isinstance(value, str | Path) and Path(value).exists()
+    except (OSError, ValueError):  # too long, a NUL: text, not a path
+        return False
 
 
 def _check_keywords(kwargs: dict[str, Any]) -> None:

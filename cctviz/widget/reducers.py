@@ -5,15 +5,18 @@ and sends it in one message."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import traitlets as t
 
 from ..adapters import semantics
 from ..adapters.graphframe import STAGES as READ_STAGES
 from ..adapters.graphframe import from_graphframe
+from ..analysis.ranks import of_rank
 from ..core import progress
 from ..core.contract import REDUCERS
 from ..core.table import NodeTable
@@ -37,6 +40,8 @@ class Reducers(LevelOfDetailBridge):
     """The (reducer, size_reducer) the table was built with."""
     _metric_kinds: dict[str, str]
     """What the user says metrics are (see ``from_graphframe``), kept for every new table."""
+    _rank_of_table: int | None = None
+    """The rank the table was built from (``rank``; None: every rank's rows)."""
 
     def _first_table(
         self, data: Any, reducer: str, size_reducer: str, metric_kinds: dict[str, str] | None
@@ -74,6 +79,12 @@ class Reducers(LevelOfDetailBridge):
             # the changes already found for these profiles stay drawn
             return ens.changes.keep_found(data, table) if ens is not None else table
         size = effective(size_reducer, reducer)
+        if self._rank_of_table is not None:  # one rank's rows (per_rank.py), the same nodes
+            one, rows = of_rank(data, self._rank_of_table)
+            table = from_graphframe(one, reducer=reducer, metric_kinds=kinds, size_reducer=size)
+            # rows of the full dataframe, where the view reads files, modules and spreads
+            first = np.where(table.first_row >= 0, rows[np.maximum(table.first_row, 0)], -1)
+            return dataclasses.replace(table, first_row=first)
         return from_graphframe(data, reducer=reducer, metric_kinds=kinds, size_reducer=size)
 
     def _swap(self, data: Any) -> None:
@@ -84,8 +95,10 @@ class Reducers(LevelOfDetailBridge):
         # profiles' changes come when the view asks for them)
         old = self._table.change_metric
         by_change = old is not None and self.color_by == old
+        self._rank_of_table = None  # other data: every rank (its ranks may differ)
         table = self._make_table(data)
         with self.hold_trait_notifications():
+            self.rank = None
             # empty the node-id traits first: they are validated against the new table
             for name in ("selection", "collapsed", "highlighted"):
                 setattr(self, name, ())
@@ -113,19 +126,22 @@ class Reducers(LevelOfDetailBridge):
         ``CCT(gf, metric_kinds={...})`` overrides it."""
         return semantics.kinds_frame(self._table.metrics)
 
-    @t.observe("reducer", "size_reducer")
+    @t.observe("reducer", "size_reducer", "rank")
     def _reduce_again(self, _change: t.Bunch) -> None:
-        if (self.reducer, self.size_reducer) == self._reduced_with:
+        rank = self.rank
+        if (self.reducer, self.size_reducer) == self._reduced_with and rank == self._rank_of_table:
             return  # the first assignment, in __init__: the table is built with it already
         defaults = (self.color_by, self.size_by) == self._default_metrics()
         previous, self._reduced_with = self._reduced_with, (self.reducer, self.size_reducer)
+        previous_rank, self._rank_of_table = self._rank_of_table, rank
         try:
             with progress.work(f"combining rows by {self.reducer}", STAGES):
                 table = self._make_table(self._data)
         except BaseException:  # interrupted: the view keeps its table, and says its reducers
-            self._reduced_with = previous
+            self._reduced_with, self._rank_of_table = previous, previous_rank
             with self.hold_trait_notifications():
                 self.reducer, self.size_reducer = previous
+                self.rank = previous_rank
             raise
         self._use(self._data, table)
         revealed = None if self._lod is None else self._lod.revealed

@@ -6,6 +6,7 @@ they ask for is worked out in ``pane_rows``)."""
 from __future__ import annotations
 
 import difflib
+import pathlib
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,6 +14,18 @@ import traitlets as t
 
 from ..analysis.lexical import function_names, lexical
 from ..analysis.merged import MergedTrees, merged_frame
+from ..core import progress
+from ..figure import provenance
+from ..figure.render import figure_format, text_option
+from ..figure.table_figure import table_figure_of, table_stages
+from ..view.tree_table import (
+    default_columns,
+    figure_rows,
+    first_sort,
+    share_totals,
+    tree_frame,
+    tree_rows,
+)
 from .owned import OwnedPart
 from .pane_rows import as_json, check_node, merged_rows, pick_ids, request, tops, where_of
 from .part import Message, handles
@@ -116,14 +129,56 @@ class TablePane(OwnedPart):
             return [None] * len(ids)
         return [where[int(i)] for i in ids]
 
-    def _columns(self) -> list[str]:
-        """The pane's value columns: the colour metric's exclusive and inclusive pair."""
-        metric = self.view._table.metric(self.view.color_by)
-        if metric.kind == "exclusive":
-            return [metric.name, *([metric.partner] if metric.partner else [])]
-        if metric.kind == "inclusive":
-            return [*([metric.partner] if metric.partner else []), metric.name]
-        return [metric.name]
+    # -- the columns -----------------------------------------------------------------------------
+    def columns(self) -> list[str]:
+        """The view's ``table_columns`` (see ``CCT.table_columns``)."""
+        view = self.view
+        chosen = [m for m in view.table_metrics if m in view._table.metrics]
+        return chosen or default_columns(view._table, view.color_by, view.size_by)
+
+    @t.observe("_payload")
+    def _keep_known_columns(self, _change: t.Bunch) -> None:
+        # a new table (other data, another size reducer) may lack a chosen metric: it goes
+        view = self.view
+        kept = tuple(m for m in view.table_metrics if m in view._table.metrics)
+        if kept != view.table_metrics:
+            view.table_metrics = kept
+
+    def table_frame(self) -> pd.DataFrame:
+        """The view's ``table_frame`` (see ``CCT.table_frame``)."""
+        table, columns = self.view._table, self.columns()
+        trees = self._merged()
+        whole = bool(trees.scope.all())
+        top = np.flatnonzero(table.parent < 0) if whole else tops(trees)
+        first = first_sort(table, columns, tree=True)
+        sort_by = columns[first] if first >= 0 else None
+        ids, depths = tree_rows(table, top, None if whole else trees.scope, sort_by)
+        return tree_frame(table, ids, depths, columns)
+
+    def table_figure(
+        self, path: str | pathlib.Path | None, rows: Any, **options: Any
+    ) -> pathlib.Path | str:
+        """The view's ``table_figure`` (see ``CCT.table_figure``)."""
+        if path is not None:
+            figure_format(path)  # a bad extension fails before any drawing
+        view = self.view
+        frame = self.table_frame()
+        frame = frame.loc[figure_rows(view._table, frame, rows)]
+        record = provenance.record(
+            source=text_option("source", view.source),
+            nodes=view._table.size,
+            color_by=view.color_by,
+            size_by=view.size_by,
+            units=dict(view.units),
+            reducer=view._table.reducer,
+            view_state=view.view_state,
+            ensemble=view._ensemble_record(),
+        )
+        options["units"] = {**view.units, **(options.get("units") or {})}
+        name = "the tree-table" if path is None else pathlib.Path(path).name
+        with progress.work(f"drawing {name}", table_stages(path)):
+            figure = table_figure_of(frame, record, **options)
+            return figure.svg if path is None else figure.write(path)
 
     # -- requests ------------------------------------------------------------------------------
     @handles("rows")
@@ -155,8 +210,12 @@ class TablePane(OwnedPart):
 
     def _rows(self, content: Message) -> dict[str, Any]:
         req = request(content)
-        columns = self._columns()
+        columns = self.columns()
         table, trees = self.view._table, self._merged()
+        shares = {
+            "totals": share_totals(table, columns),
+            "kinds": [table.metrics[c].kind for c in columns],
+        }
         if req.mode == "contexts":
             if req.node is None:
                 ids = np.flatnonzero(table.parent < 0) if trees.scope.all() else tops(trees)
@@ -166,6 +225,7 @@ class TablePane(OwnedPart):
                 ids = trees.child_order[start : start + count]
             return {
                 "columns": columns,
+                **shares,
                 "where": self._where(ids),
                 "label": [table.name(int(i)) for i in ids],
                 "values": [as_json(table.metrics[c].values[ids]) for c in columns],
@@ -174,7 +234,7 @@ class TablePane(OwnedPart):
                 "more": (trees.child_count[ids] > 0).tolist(),
                 "part": [False] * len(ids),
             }
-        out: dict[str, Any] = {"columns": columns, "values": [[] for _ in columns]}
+        out: dict[str, Any] = {"columns": columns, **shares, "values": [[] for _ in columns]}
         for key in ("where", "label", "count", "node", "more", "part"):
             out[key] = []
         for rows in merged_rows(trees, req, content.get("itself") is True):

@@ -9,12 +9,15 @@ checks (and normalises the value), never changes anything else; what follows fro
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import traitlets as t
 
 from ..core.contract import BY_TRAIT, TraitSpec
 from ..core.table import NodeTable, UnknownMetricError
+from ..core.units import UnitError, check
+from ..view.tree_table import check_columns
 
 
 class MetricTraitError(UnknownMetricError, t.TraitError):
@@ -67,6 +70,27 @@ class Metric(t.Unicode[str, str]):
         if table is not None and name not in table.metrics:
             raise MetricTraitError(name, list(table.metrics))
         return name
+
+
+class Metrics(t.Tuple):
+    """Names of the widget's metrics (``w.metrics``), in order; duplicates dropped."""
+
+    info_text = "a list of metric names"
+
+    def validate(self, obj: Any, value: Any) -> tuple[str, ...]:
+        what = str(self.name)
+        if isinstance(value, str):  # a tuple of its letters is never what was meant
+            raise t.TraitError(f"{what} is a list of metric names, e.g. [{value!r}]; got a str")
+        names = tuple(super().validate(obj, value) or ())
+        table = _table_of(obj)
+        if table is None:
+            return names
+        try:
+            return check_columns(table, names, what)
+        except UnknownMetricError as error:
+            raise MetricTraitError(error.metric, error.available) from None
+        except TypeError as error:
+            raise t.TraitError(str(error)) from None
 
 
 class NodeIds(t.Tuple):
@@ -172,6 +196,36 @@ class Share(t.TraitType[float, Any]):
         return number
 
 
+class Rank(t.TraitType[int | None, Any]):
+    """A rank of the profile, or ``None`` (every rank); the view checks it against its data."""
+
+    info_text = "a rank number, or None"
+
+    def validate(self, obj: Any, value: Any) -> int:
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise t.TraitError(f"{self.name} is a rank number or None (every rank); got {value!r}")
+        return int(value.__index__())
+
+
+class Paths(t.List[str]):
+    """Folder paths: a list of ``str`` or ``os.PathLike`` (kept as text)."""
+
+    info_text = "a list of folder paths"
+
+    def validate(self, obj: Any, value: Any) -> list[str]:
+        if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, (list, tuple)):
+            raise t.TraitError(
+                f"{self.name} is a list of folder paths (str or pathlib.Path), e.g. "
+                f"['/src/app']; got {value!r}"
+            )
+        out = []
+        for p in value:
+            if not isinstance(p, (str, os.PathLike)) or not str(p).strip():
+                raise t.TraitError(f"{self.name}: {p!r} is not a folder path (str or Path)")
+            out.append(os.fspath(p) if isinstance(p, os.PathLike) else p)
+        return [str(p) for p in out]
+
+
 def _number(value: Any) -> float | None:
     """A finite number as a float, else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -183,11 +237,38 @@ def _number(value: Any) -> float | None:
     return number if number == number and abs(number) != float("inf") else None
 
 
+class UnitTraitError(UnitError, t.TraitError):
+    """A unit that does not parse, or a unit of a metric the widget does not have."""
+
+
+class Units(t.Dict):
+    """Metric name → unit text: each unit parses (``cctviz.core.units``) and each name is one of
+    the widget's metrics (``w.metrics``)."""
+
+    def validate(self, obj: Any, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise UnitTraitError(f"units maps metric names to unit texts; got {value!r}")
+        try:
+            checked = check(value)
+        except UnitError as error:
+            raise UnitTraitError(str(error)) from None
+        table = _table_of(obj)
+        unknown = [name for name in checked if table is not None and name not in table.metrics]
+        if unknown and table is not None:
+            raise UnitTraitError(
+                f"units names {', '.join(map(repr, unknown))}, not a metric of this view; its "
+                f"metrics are {', '.join(map(repr, table.metrics))}"
+            )
+        return checked
+
+
 def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
     """The trait of one contract entry (not tagged yet)."""
     kind, default, help_ = spec.kind, spec.default, spec.help
     if kind == "metric":
         return Metric(default, help=help_)
+    if kind == "metrics":
+        return Metrics(default_value=tuple(default), help=help_)
     if kind == "string":
         return t.Unicode(default, help=help_)
     if kind == "enum":
@@ -199,7 +280,7 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
     if kind == "derived":  # checked against the table by the widget (widget/derive.py)
         return t.Dict(default_value=dict(default), help=help_)
     if kind == "units":
-        return t.Dict(value_trait=t.Unicode(), default_value=dict(default), help=help_)
+        return Units(default_value=dict(default), help=help_)
     if kind in ("payload", "strip", "trend", "counted"):
         return t.Dict(default_value=dict(default), help=help_)
     if kind == "node_ids":
@@ -214,6 +295,10 @@ def _make(spec: TraitSpec) -> t.TraitType[Any, Any]:
         return Domain(default, help=help_)
     if kind == "share":
         return Share(default, help=help_)
+    if kind == "rank":
+        return Rank(default, allow_none=True, help=help_)
+    if kind == "paths":
+        return Paths(default_value=list(default), help=help_)
     raise ValueError(f"trait {spec.trait!r} of the contract has an unknown kind {kind!r}")
 
 

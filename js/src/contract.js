@@ -3,10 +3,12 @@
 // through it and which redraw a change triggers; the message kinds and the format versions.
 // The view state's defaults, its normalisation and the trait ⇄ key maps are derived from it.
 import contractJson from "../../cctviz/contract.json";
+import unitsJson from "../../cctviz/units.json";
 
 /**
- * @typedef {"metric" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "domain" | "string" | "bool"
- *   | "int" | "units" | "derived" | "payload" | "share" | "strip" | "trend" | "counted"} Kind
+ * @typedef {"metric" | "metrics" | "enum" | "node_ids" | "node_id" | "root_ids" | "range" | "domain" | "string"
+ *   | "bool" | "int" | "units" | "derived" | "payload" | "share" | "strip" | "trend" | "counted" | "rank"
+ *   | "paths"} Kind
  * @typedef {"structure" | "style" | "search" | "backend" | "marks" | "selection" | "none"} Redraw
  * @typedef {object} TraitSpec
  * @property {string} trait the Python trait
@@ -51,7 +53,7 @@ import contractJson from "../../cctviz/contract.json";
  * @property {NodeId[]} highlighted
  * @property {"off" | "total" | "focus"} legendShare
  * @property {number} judgeBelow share of the total under which nodes are too small to judge
- * @property {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} tableMode
+ * @property {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes" | "source" | "ranks"} tableMode
  * @property {string} sandwich
  * @property {boolean} foldToFit
  * @property {boolean} callerEdges
@@ -181,3 +183,13 @@ function normalizeValue(spec, value) {
 
 /** The message kinds (see contract.json "messages"). */
 export const MESSAGES = contract.messages;
+
+/**
+ * The grammar of a metric's unit text (cctviz/units.json, read by cctviz/core/units.py too):
+ * bases and their aliases, SI and binary prefixes, what a label may hold.
+ * @type {{ max_length: number, label_characters: string, prefixes: Record<string, number>,
+ *   prefix_aliases: Record<string, string>, binary: Record<string, number>,
+ *   bases: Record<string, { aliases: string[], smallest: string, largest: string, binary: boolean }>,
+ *   column_digits: number }}
+ */
+export const UNIT_GRAMMAR = /** @type {any} */ (unitsJson);

@@ -1,10 +1,11 @@
 // What the headless figure page calls: cctviz.export imports the widget's own bundle (widget.js,
-// which exports these two beside the anywidget module) into a blank page of headless Chromium
+// which exports these beside the anywidget module) into a blank page of headless Chromium
 // and calls `cctvizFigure`: the same renderer as the widget draws the view, so a figure made from
-// Python looks as the widget does. (It used to be a second bundle, figure.js, holding most of
+// Python looks as the widget does; `cctvizTableFigure` draws the tree-table (w.table_figure). (It used to be a second bundle, figure.js, holding most of
 // widget.js again.)
 import { decodeTable } from "./cct/data/decode.js";
 import { figureSVG } from "./cct/figure/figure.js";
+import { tableFigureSVG } from "./cct/figure/table-figure.js";
 import { bytesOf } from "./widget/download.js";
 
 /**
@@ -29,4 +30,13 @@ export function fromBase64(value) {
 export function cctvizFigure(payload, state, options) {
   // state and selection in full-tree node ids, as the renderer takes them
   return figureSVG(decodeTable(fromBase64(payload)), state, options);
+}
+
+/**
+ * The tree-table figure (w.table_figure) of Python's rows, laid out in this page.
+ * @param {unknown} rows cctviz/figure/table_figure.py's rows
+ * @param {import("./cct/figure/table-figure.js").TableOptions} options
+ */
+export function cctvizTableFigure(rows, options) {
+  return tableFigureSVG(document, rows, options);
 }

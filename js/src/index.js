@@ -22,7 +22,7 @@ import { createWidget } from "./widget/index.js";
 // PNG: the SVG drawn onto a canvas of the exact pixel size (no screenshot of the page)
 export { svgToPng as cctvizPng } from "./cct/figure/rasterize.js";
 // the headless figure page of cctviz.export (cctviz/figure/render.py) imports this bundle too
-export { cctvizFigure } from "./figure-page.js";
+export { cctvizFigure, cctvizTableFigure } from "./figure-page.js";
 
 export default createWidget({
   createRenderer,

@@ -184,3 +184,47 @@ def test_pane_goes_below_the_tree_in_a_narrow_cell(open_notebook, page) -> None:
     assert pane["width"] >= stage["width"] - 2  # full width, under the tree
     assert notebook.python_json("w._stage_size[0]") <= stage["width"] + 1
     shot(page, "pane-narrow")
+
+
+def test_metric_columns_follow_table_metrics(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [
+            "import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'), "
+            "reducer='imbalance', table_mode='contexts')\nw"
+        ]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-pane-body .cct-pane-row").first.wait_for()
+    heads = view.locator(".cct-pane-columns [role=columnheader]")
+    # by default: the colour and size metrics with their partners, sorted by the first inclusive
+    default = notebook.python_json("w.table_columns")
+    assert [h.strip(" ▼") for h in heads.all_inner_texts()] == ["name", *default]
+    # Python chooses three columns: the page asks for the rows again and shows them
+    chosen = ["time (inc)", "time (inc) (mean)", "time (mean)"]
+    notebook.execute(f"w.table_metrics = {chosen!r}")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.cctviz .cct-pane-columns [role=columnheader]').length"
+        " === n",
+        arg=len(chosen) + 1,
+    )
+    assert heads.all_inner_texts() == ["name", "time (inc)", "time (inc) (mean) ▼", "time (mean)"]
+    first = view.locator(".cct-pane-body .cct-pane-row").first
+    cells = first.locator("[role=gridcell]")
+    assert cells.count() == 4
+    # the imbalance has no share; the means add up, so they show one (the root: all of it)
+    assert first.locator(".cct-pane-num").nth(0).locator(".cct-pane-share").count() == 0
+    assert first.locator(".cct-pane-num").nth(1).locator(".cct-pane-share").inner_text() == "100 %"
+    # the rows are what Python says: top rows of the tree, in the pane's order
+    top = notebook.python_json("w.table_frame.query('depth == 0').name.tolist()")
+    labels = view.locator('.cct-pane-row[aria-level="1"] .cct-pane-label').all_inner_texts()
+    assert [s.strip() for s in labels] == top
+    shot(page, "pane-metric-columns")
+    # a header sorts by its column
+    heads.nth(1).click()
+    assert heads.nth(1).get_attribute("aria-sort") == "descending"
+    notebook.execute("w.table_metrics = []")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.cctviz .cct-pane-columns [role=columnheader]').length"
+        " === n",
+        arg=len(default) + 1,
+    )

@@ -141,6 +141,13 @@ def read(path: Path, **given: Any) -> Any:
     )
 
 
+def metric_units(folder: Path) -> dict[str, str]:
+    """``{metric column: unit}`` of the database at ``folder`` as its ``meta.db`` names them
+    (``CPUTIME (sec)``: ``time`` and ``time (inc)`` in ``s``), for ``cctviz.adapters.units``."""
+    columns, _, _ = _metrics(_Bytes(Path(folder) / "meta.db", b"meta"))
+    return {c.name: c.unit for c in columns if c.unit}
+
+
 def _array(file: _Bytes, offset: int, count: int, dtype: np.dtype) -> np.ndarray:
     if count and (offset < 0 or offset + count * dtype.itemsize > len(file.data)):
         raise FormatError(f"{file.path}: {count:,} values at byte {offset:,} lie outside the file")

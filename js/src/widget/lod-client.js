@@ -30,6 +30,8 @@ const DISTRIBUTION = messageKind("distribution");
 const FIND = messageKind("find");
 const PANE_KINDS = new Set([
   messageKind("rows"),
+  messageKind("source"),
+  messageKind("ranks"),
   messageKind("pick"),
   messageKind("locate"),
   messageKind("brush"),
@@ -48,7 +50,7 @@ messageKind("reply"); // what asReply reads
  * @property {(node: import("../cct/data/ids.js").NodeId, step: 1 | -1 | 0) => Promise<import("../cct/data/ids.js").NodeId | null>} find
  *   loads the search match after (`step` 1) or before (-1) node `node` (-1: none), or (0) the
  *   matches; resolves with the match (null: none, or all were asked for) once its table came
- * @property {(type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain", fields: Record<string, unknown>) => Promise<LoadedReply>} request
+ * @property {(type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain" | "source" | "ranks", fields: Record<string, unknown>) => Promise<LoadedReply>} request
  *   a table pane request, the profile strip's brush, or an ensemble's changes (contract.json "messages"); resolves with Python's reply, rejects
  *   with its error
  * @property {import("../cct/data/ids.js").NodeId | null} anchor the node of the latest request still waiting for its reply

@@ -33,12 +33,15 @@
  * @property {ViewState["judgeBelow"]} judge_below
  * @property {ViewState["tableMode"]} table_mode
  * @property {ViewState["sandwich"]} sandwich
+ * @property {string[]} table_metrics the table pane's metric columns ([]: Python's default)
  * @property {ViewState["foldToFit"]} fold_to_fit
  * @property {ViewState["callerEdges"]} caller_edges
  * @property {ViewState["colorDomain"]} color_domain
  * @property {import("../cct/data/ids.js").NodeId[]} selection node ids in selection order
  * @property {"mean" | "median" | "sum" | "min" | "max" | "std" | "imbalance"} reducer
  * @property {"auto" | "mean" | "sum" | "min" | "max"} size_reducer
+ * @property {number | null} rank the rank the tree shows (null: every rank)
+ * @property {string[]} source_paths folders searched for source files
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
  * @property {Record<string, { expression: string, kind: string }>} derived derived metrics (w.derive):
@@ -87,7 +90,7 @@
  * before it.
  * @typedef {{ type: "reply", id: number, ok: true, loaded: number, spread: Spread | null,
  *   rows?: unknown, picked?: number, located?: Located | null, where?: string, changes?: unknown,
- *   model?: string, match?: number }
+ *   model?: string, match?: number, source?: unknown, ranks?: unknown }
  *   | { type: "reply", id: number, ok: false, error: string }} ReplyMessage
  */
 /**
@@ -95,7 +98,7 @@
  * selected nodes are (`locate`). Fields as in contract.json.
  * Or the profile strip's brush (`brush`), an ensemble's changes (`changes`) and the compare view
  * of one (`explain`).
- * @typedef {{ type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain", id: number } & Record<string, unknown>} PaneMessage
+ * @typedef {{ type: "rows" | "pick" | "locate" | "brush" | "changes" | "explain" | "source" | "ranks", id: number } & Record<string, unknown>} PaneMessage
  */
 /** @typedef {{ names: string[], paths: number[][] }} Located names and root paths of nodes */
 
@@ -140,12 +143,15 @@ export const TRAIT_KINDS = Object.freeze({
   judge_below: "share",
   table_mode: "enum",
   sandwich: "string",
+  table_metrics: "metrics",
   fold_to_fit: "bool",
   caller_edges: "bool",
   color_domain: "domain",
   selection: "node_ids",
   reducer: "enum",
   size_reducer: "enum",
+  rank: "rank",
+  source_paths: "paths",
   height: "int",
   units: "units",
   derived: "derived",
@@ -184,6 +190,9 @@ export function asReply(message) {
     if ("changes" in m) reply.changes = m.changes;
     if (typeof m.model === "string") reply.model = m.model;
     if (typeof m.match === "number") reply.match = m.match;
+    // the Source and Ranks tabs' answers (checked by js/src/cct/pane/source-view.js, rank-strip.js)
+    if ("source" in m) reply.source = m.source;
+    if ("ranks" in m) reply.ranks = m.ranks;
     return reply;
   }
   if (m.ok === false) return { type: "reply", id: m.id, ok: false, error: String(m.error ?? "unknown error") };

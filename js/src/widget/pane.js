@@ -1,7 +1,7 @@
 // The table pane bound to the model: which table shows (`table_mode`, `sandwich`), its rows from
 // Python (`rows` requests), picks that select in Python (`pick`), and the shared state going to
-// it (selection, search, focus, roots, colour metric, reducer). Beside the tree in wide cells,
-// below it in narrow ones. Without a kernel (a restart, a notebook reopened from its saved
+// it (selection, search, focus, roots, colour and size metrics, table_metrics, reducer). Beside
+// the tree in wide cells, below it in narrow ones. Without a kernel (a restart, a notebook reopened from its saved
 // widget state) there are no rows to load: the pane says why and what brings them back.
 import { isDisconnected } from "./connection.js";
 
@@ -58,6 +58,21 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     pick(request) {
       client.request("pick", { ...request }).catch(report);
     },
+    async fetchSource(node) {
+      try {
+        return (await client.request("source", { node })).source;
+      } catch (error) {
+        throw isDisconnected(error) ? new Error(NO_KERNEL_ROWS) : error; // shown in the tab
+      }
+    },
+    async fetchRanks(node) {
+      try {
+        return (await client.request("ranks", { node })).ranks;
+      } catch (error) {
+        throw isDisconnected(error) ? new Error(NO_KERNEL_ROWS) : error; // shown in the tab
+      }
+    },
+    setRank: (rank) => save({ rank }),
     focus: (node) => save({ focused: node }),
     sandwich: (name) => save({ sandwich: name, table_mode: "sandwich" }),
     setMode: (mode) => save({ table_mode: mode }),
@@ -135,7 +150,10 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     ["change:focused", reload],
     ["change:visible_roots", reload],
     ["change:color_by", reload],
+    ["change:size_by", reload],
+    ["change:table_metrics", reload],
     ["change:reducer", reload],
+    ["change:rank", reload],
     ["change:_payload", onPayload],
     ["change:_strip", ensemble],
   ];

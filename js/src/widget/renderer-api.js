@@ -134,7 +134,7 @@
  */
 
 /**
- * @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} PaneMode
+ * @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes" | "source" | "ranks"} PaneMode
  * @typedef {"contexts" | "functions" | "callers" | "callees"} RowMode
  * @typedef {{ mode: RowMode, node?: number | null, path?: string[], itself?: boolean }} RowsRequest
  */
@@ -149,6 +149,9 @@
  * @property {(text: string) => void} search
  * @property {{ fetch: () => Promise<any>, compare: (index: number) => void }} changes an
  *   ensemble's changes (the Changes tab): Python's list, and "compare runs" on one
+ * @property {(node: number) => Promise<unknown>} fetchSource the Source tab: Python's `source`
+ * @property {(node: number) => Promise<unknown>} fetchRanks the Ranks tab: Python's `ranks`
+ * @property {(rank: number | null) => void} setRank the user clicked a rank (null: every rank)
  */
 /**
  * What the glue uses of the table pane.

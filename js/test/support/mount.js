@@ -82,6 +82,9 @@ export function mountPane(fetchRows, fetchChanges = async () => ({ metric: "t", 
     setMode: vi.fn(),
     search: vi.fn(),
     changes: { fetch: vi.fn(fetchChanges), compare: vi.fn() },
+    fetchSource: vi.fn(async () => null),
+    fetchRanks: vi.fn(async () => null),
+    setRank: vi.fn(),
   };
   return { p: createTablePane(document.body, handlers), handlers };
 }

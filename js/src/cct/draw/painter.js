@@ -77,9 +77,9 @@ export function createPainter(view, { onBackend, dispatch, onSpread = null }) {
     return canvasTree !== null && canvasTree === treeOfTable() ? "canvas" : "svg";
   };
 
-  const pin = createPin({ doc, chrome, spreads, place: () => labels.placePinned() });
+  const pin = createPin({ doc, chrome, spreads, place: () => labels.placePinned(), units: () => units });
   /** Hover follows the pointer: a node's tooltip and label show while it is under it. */
-  const hover = createHover(view, { spreads, backend: () => backend });
+  const hover = createHover(view, { spreads, backend: () => backend, units: () => units });
 
   /** The legends of the picture's scene, drawn again only when what they show changed. @param {Picture} pic */
   const legendsOf = viewLegends(view);

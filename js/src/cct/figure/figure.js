@@ -280,12 +280,22 @@ function frame(svg, box, s, options) {
 }
 
 /**
- * <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON.
+ * <title> and <metadata> of the tree's figure.
  * @param {SVGSVGElement} svg
  * @param {import("../data/decode.js").Table} table
  * @param {FigureOptions} options
  */
 function describe(svg, table, options) {
+  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes)`;
+  describeFigure(svg, title, options.provenance ?? {});
+}
+
+/**
+ * <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON (the
+ * tree's figures and the tree-table's).
+ * @param {SVGSVGElement} svg @param {string} title @param {Record<string, unknown>} provenance
+ */
+export function describeFigure(svg, title, provenance) {
   const doc = svg.ownerDocument;
   /** @param {string} ns @param {string} name @param {string | null} [text] */
   const el = (ns, name, text = null) => {
@@ -293,8 +303,6 @@ function describe(svg, table, options) {
     if (text !== null) node.textContent = text; // text, never markup: names are untrusted
     return node;
   };
-  const provenance = options.provenance ?? {};
-  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes)`;
   const metadata = el(SVG_NS, "metadata");
   const rdf = metadata.appendChild(el(RDF_NS, "rdf:RDF"));
   const about = rdf.appendChild(el(RDF_NS, "rdf:Description"));

@@ -1,7 +1,7 @@
 // The table pane's lines: the sortable column headers and one row's element (its name indented
 // by depth, with a toggle where it has child rows, and its values). Names are text, never markup.
 import { append } from "../base/dom.js";
-import { formatValue } from "../base/format.js";
+import { shareText, valueText } from "./cells.js";
 
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").Sort} Sort */
@@ -10,22 +10,24 @@ import { formatValue } from "../base/format.js";
 export const ROW_HEIGHT = 22;
 
 /**
- * The column headers: a button per column that sorts by it (again: the other way).
+ * The column headers: a button per column that sorts by it (again: the other way). Names are
+ * text: a metric's name is the profile's, never markup.
  * @param {HTMLElement} into @param {string[]} names "name" first, then the value columns
  * @param {Sort} sort @param {(sort: Sort) => void} onSort
+ * @param {boolean[]} [shared] per value column: its cells show a share of the total
  */
-export function drawHeaders(into, names, sort, onSort) {
+export function drawHeaders(into, names, sort, onSort, shared = []) {
   into.replaceChildren();
   names.forEach((name, i) => {
     const column = i - 1;
     const active = sort.column === column;
     const b = append(into, "button", {
-      className: "cct-pane-cell",
+      className: column >= 0 ? "cct-pane-cell cct-pane-num" : "cct-pane-cell",
       text: `${name}${active ? (sort.descending ? " ▼" : " ▲") : ""}`,
       attrs: {
         type: "button",
         role: "columnheader",
-        title: `sort by ${name}`,
+        title: `sort by ${name}${shared[column] ? " (values, and their share of the whole profile's total)" : ""}`,
         "aria-sort": active ? (sort.descending ? "descending" : "ascending") : "none",
       },
     });
@@ -37,9 +39,11 @@ export function drawHeaders(into, names, sort, onSort) {
 /**
  * One row's element, placed at line `index`.
  * @param {Document} doc @param {Row} row @param {number} index
- * @param {{ selected: boolean, match: boolean, count: boolean }} how `count`: a contexts column
+ * @param {{ selected: boolean, match: boolean, count: boolean, columns?: string[], totals?: (number | null)[] }} how
+ *   `count`: a contexts column; `columns`, `totals`: the value columns' metrics and totals (a share shows
+ *   where a column has a total)
  */
-export function rowElement(doc, row, index, { selected, match, count }) {
+export function rowElement(doc, row, index, { selected, match, count, columns = [], totals = [] }) {
   const el = doc.createElement("div");
   el.className = row.part ? "cct-pane-row cct-pane-part" : "cct-pane-row";
   el.classList.toggle("cct-row-selected", selected);
@@ -66,8 +70,19 @@ export function rowElement(doc, row, index, { selected, match, count }) {
       ? row.path.join(row.mode === "callees" ? " → " : " ← ")
       : (row.section ?? row.label);
   name.title = row.where && row.section === null ? `${title}\n${row.where}` : title;
-  const cells = [...row.values.map((v) => (v === null ? "–" : formatValue(v))), ...(count ? [String(row.count)] : [])];
-  for (const text of cells)
-    append(el, "div", { className: "cct-pane-cell cct-pane-num", text, attrs: { role: "gridcell" } });
+  row.values.forEach((v, i) => {
+    const cell = append(el, "div", { className: "cct-pane-cell cct-pane-num", attrs: { role: "gridcell" } });
+    append(cell, "span", { className: "cct-pane-value", text: valueText(v, columns[i] ?? "") });
+    const share = shareText(v, totals[i] ?? null);
+    if (!share) return;
+    cell.append(doc.createTextNode(" ")); // read as "150 75 %", not "15075 %"
+    append(cell, "span", { className: "cct-pane-share", text: share });
+  });
+  if (count)
+    append(el, "div", {
+      className: "cct-pane-cell cct-pane-num",
+      text: String(row.count),
+      attrs: { role: "gridcell" },
+    });
   return el;
 }

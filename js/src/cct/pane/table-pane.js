@@ -1,19 +1,24 @@
 // The table pane beside the tree: calling contexts as expandable rows, the flat list of functions,
 // the bottom-up callers tree, one function's callers and callees (the sandwich) and, for an
-// ensemble, its changes along the runs (changes-list.js). Rows come
+// ensemble, its changes along the runs (changes-list.js); the selected node's source
+// (source-view.js) and value per rank (rank-strip.js). Rows come
 // from `fetchRows` (Python computes them over the full tree) and are drawn virtualised: only
 // the rows in view are in the page, so 100,000 rows scroll like 100. It holds no view state: a
 // pick, a focus, a sandwich or a search is reported, and the shared state comes back in.
 import { append } from "../base/dom.js";
 import { matcher } from "../state/search.js";
 import { createChangesList } from "./changes-list.js";
+import { createRankStrip } from "./rank-strip.js";
 import { bindRowInput } from "./row-input.js";
+import { createSourceView } from "./source-view.js";
 import { drawHeaders, ROW_HEIGHT, rowElement } from "./table-lines.js";
-import { findRow, partOf, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
+import { findRow, firstSort, partOf, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
 
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").RowMode} RowMode */
-/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes"} PaneMode */
+/** @typedef {import("./table-rows.js").Columns} Columns */
+/** @typedef {import("./table-rows.js").Sort} Sort */
+/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes" | "source" | "ranks"} PaneMode */
 /**
  * @typedef {{ mode: RowMode, node?: number | null, path?: string[], part?: number, itself?: boolean }} RowsRequest
  *   `part`: how many of the path's last names are loops or lines of its function
@@ -29,6 +34,9 @@ import { findRow, partOf, rowsFrom, visibleRows, windowOf } from "./table-rows.j
  * @property {(text: string) => void} search the user typed in the filter box
  * @property {Omit<import("./changes-list.js").ChangesHandlers, "pick">} changes an ensemble's
  *   changes (the Changes tab, shown by `setChanges(true)`)
+ * @property {(node: number) => Promise<unknown>} fetchSource Python's source of a node (Source tab)
+ * @property {(node: number) => Promise<unknown>} fetchRanks Python's values per rank of a node (Ranks tab)
+ * @property {(rank: number | null) => void} setRank the user clicked a rank in the strip (null: every rank)
  */
 
 export { ROW_HEIGHT };
@@ -39,9 +47,28 @@ const MODES = /** @type {const} */ ([
   ["callers", "Callers (bottom-up)"],
   ["sandwich", "Caller/callee"],
   ["changes", "Changes"],
+  ["source", "Source"],
+  ["ranks", "Ranks"],
 ]);
-/** Which column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
-const FIRST_SORT = { contexts: 1, functions: 0, callers: 0, sandwich: 1, changes: 0 };
+/** Which kind of column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
+const FIRST_SORT = /** @type {const} */ ({
+  contexts: "inclusive",
+  functions: "exclusive",
+  callers: "exclusive",
+  sandwich: "inclusive",
+  changes: "exclusive",
+  source: "exclusive",
+  ranks: "exclusive",
+  off: "inclusive",
+});
+/** Widths in pixels of a value column, of one that shows shares too, of the contexts column,
+ * and the least the name column keeps: the pane widens with its columns. */
+const VALUE_TRACK = 62;
+const SHARE_TRACK = 100;
+const COUNT_TRACK = 64;
+const NAME_ROOM = 140;
+/** The tabs that show the selected node, not rows. */
+const OF_NODE = new Set(["source", "ranks"]);
 
 /** @param {HTMLElement} parent @param {PaneHandlers} handlers */
 export function createTablePane(parent, handlers) {
@@ -82,15 +109,20 @@ export function createTablePane(parent, handlers) {
     pick: (node, add) => handlers.pick({ mode: "contexts", node, path: [], add }),
   });
   /** @type {HTMLElement} */ (tabs.get("changes")).hidden = true; // an ensemble's only
+  const source = createSourceView(element, { fetchSource: handlers.fetchSource });
+  const strip = createRankStrip(element, { fetchRanks: handlers.fetchRanks, setRank: handlers.setRank });
+  /** @type {number | null} the first selected node (what the Source and Ranks tabs show) */
+  let firstSelected = null;
 
   /** @type {PaneMode} */
   let mode = "off";
   let sandwichOf = "";
   /** @type {Row[]} */
   let roots = [];
-  /** @type {string[]} */
-  let columns = [];
-  let sort = { column: 1, descending: true };
+  /** @type {Columns} */
+  let columns = { names: [], totals: [], kinds: [] };
+  /** @type {Sort | null} null: the table's first sort (FIRST_SORT), once its columns are known */
+  let sort = null;
   /** @type {Row[]} rows that show, in order */
   let shown = [];
   let generation = 0;
@@ -115,6 +147,8 @@ export function createTablePane(parent, handlers) {
     const reply = await handlers.fetchRows(request);
     if (mine !== generation) return null;
     const made = rowsFrom(reply, below, request.mode);
+    // other columns (table_metrics changed): the sort by a column that moved starts again
+    if (made.columns.names.join("\n") !== columns.names.join("\n")) sort = null;
     columns = made.columns;
     return made.rows;
   };
@@ -125,9 +159,13 @@ export function createTablePane(parent, handlers) {
     shown = [];
     draw();
     changes.show(mode === "changes");
-    columnsRow.hidden = body.hidden = mode === "changes";
+    source.show(mode === "source");
+    strip.show(mode === "ranks");
+    columnsRow.hidden = body.hidden = mode === "changes" || OF_NODE.has(mode);
     if (mode === "off") return;
     if (mode === "changes") return changes.load();
+    if (mode === "source") return source.load(firstSelected);
+    if (mode === "ranks") return strip.load(firstSelected);
     try {
       if (mode === "sandwich") {
         if (!sandwichOf) {
@@ -169,18 +207,34 @@ export function createTablePane(parent, handlers) {
     draw();
   }
 
+  /** @returns {Sort} */
+  const sortNow = () => sort ?? firstSort(columns, FIRST_SORT[mode]);
+
   const sorted = () => {
     const keep =
       test && (mode === "functions" || mode === "callers") ? (/** @type {Row} */ r) => test?.(r.label) ?? true : null;
-    return visibleRows(roots, sort, keep);
+    return visibleRows(roots, sortNow(), keep);
   };
 
   function drawColumns() {
-    const names = ["name", ...columns, ...(mode === "contexts" ? [] : ["contexts"])];
-    drawHeaders(columnsRow, names, sort, (next) => {
-      sort = next;
-      draw();
-    });
+    const counted = mode !== "contexts";
+    const names = ["name", ...columns.names, ...(counted ? ["contexts"] : [])];
+    const shared = columns.totals.map((t) => t !== null);
+    const tracks = [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...(counted ? [COUNT_TRACK] : [])];
+    element.style.setProperty("--cct-pane-tracks", ["minmax(0, 1fr)", ...tracks.map((t) => `${t}px`)].join(" "));
+    const room = NAME_ROOM + tracks.reduce((a, t) => a + t, 0);
+    element.style.minWidth = `${Math.max(300, room)}px`;
+    element.style.maxWidth = `${Math.max(560, room)}px`;
+    drawHeaders(
+      columnsRow,
+      names,
+      sortNow(),
+      (next) => {
+        sort = next;
+        draw();
+      },
+      shared,
+    );
   }
 
   /** @param {Row} row */
@@ -221,6 +275,8 @@ export function createTablePane(parent, handlers) {
       selected: isSelected(row),
       match: !!test && row.section === null && test(row.label),
       count: mode !== "contexts",
+      columns: columns.names,
+      totals: columns.totals,
     });
 
   bindRowInput(body, {
@@ -268,14 +324,18 @@ export function createTablePane(parent, handlers) {
      */
     show(next, of) {
       if (next === mode && of === sandwichOf && (mode !== "sandwich" || roots.length)) return Promise.resolve();
-      if (next !== mode) sort = { column: FIRST_SORT[next === "off" ? "contexts" : next], descending: true };
+      if (next !== mode) sort = null;
       mode = next;
       sandwichOf = of;
       element.hidden = mode === "off";
       pickedKey = "";
       return reload();
     },
-    /** What is shown changed (scope, reducer, metrics): the rows load again. */
+    /** The value columns of the rows shown: metric names, totals (null: no share), kinds. */
+    get columns() {
+      return columns;
+    },
+    /** What is shown changed (scope, reducer, metrics, columns): the rows load again. */
     reload,
     /**
      * The tree's selection: rows holding it are marked; in the contexts table, the first one's
@@ -285,6 +345,12 @@ export function createTablePane(parent, handlers) {
     async setSelection(ids, names, paths) {
       selectedIds = new Set(ids);
       selectedNames = new Set(names);
+      const first = ids.length ? ids[0] : null;
+      if (first !== firstSelected) {
+        firstSelected = first;
+        if (mode === "source") await source.load(first);
+        if (mode === "ranks") await strip.load(first);
+      }
       changes.setSelection(ids);
       if (!ids.some((id) => findRow(roots, `contexts:${id}`)?.key === pickedKey)) pickedKey = "";
       refresh();
@@ -313,6 +379,9 @@ export function createTablePane(parent, handlers) {
     },
     /** The Changes tab's list (for tests and the console). */
     changes,
+    /** The Source tab and the Ranks tab's strip (for tests and the console). */
+    source,
+    strip,
     destroy() {
       generation += 1;
       cancelAnimationFrame(frame);

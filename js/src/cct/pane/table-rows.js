@@ -25,8 +25,14 @@
 /**
  * Rows as Python sends them (the `rows` of a reply).
  * @typedef {{ columns: string[], label: string[], values: (number | null)[][], count: number[],
- *   node: number[], more: boolean[], where?: (string | null)[], part?: boolean[] }} RowsReply
- *   `part`: the row is a loop or a line of the row it is below
+ *   node: number[], more: boolean[], where?: (string | null)[], part?: boolean[],
+ *   totals?: (number | null)[], kinds?: string[] }} RowsReply
+ *   `part`: the row is a loop or a line of the row it is below; `totals`: per column the whole
+ *   profile's total its shares divide by (null: no share); `kinds`: per column its metric's kind
+ */
+/**
+ * The columns of a reply: metric names, each one's total (null: no share) and kind.
+ * @typedef {{ names: string[], totals: (number | null)[], kinds: string[] }} Columns
  */
 /** @typedef {{ column: number, descending: boolean }} Sort column -1: the name, `values.length`: the count */
 
@@ -35,11 +41,11 @@
  * @param {unknown} reply
  * @param {Row | null} parent
  * @param {RowMode} mode
- * @returns {{ columns: string[], rows: Row[] }}
+ * @returns {{ columns: Columns, rows: Row[] }}
  */
 export function rowsFrom(reply, parent, mode) {
   const r = /** @type {Partial<RowsReply>} */ (typeof reply === "object" && reply !== null ? reply : {});
-  const { columns, label, values, count, node, more, where, part } = r;
+  const { columns, label, values, count, node, more, where, part, totals, kinds } = r;
   const n = Array.isArray(label) ? label.length : -1;
   const ok =
     Array.isArray(columns) &&
@@ -73,7 +79,23 @@ export function rowsFrom(reply, parent, mode) {
       section: null,
     };
   });
-  return { columns: columns.map(String), rows };
+  const names = columns.map(String);
+  const total = (/** @type {number} */ i) => {
+    const t = Array.isArray(totals) ? totals[i] : null;
+    return typeof t === "number" && t > 0 ? t : null;
+  };
+  const kind = (/** @type {number} */ i) => (Array.isArray(kinds) ? String(kinds[i] ?? "other") : "other");
+  return { columns: { names, totals: names.map((_, i) => total(i)), kinds: names.map((_, i) => kind(i)) }, rows };
+}
+
+/**
+ * The sort a table starts with: largest first by its first column of `kind` (a tree of contexts:
+ * inclusive, a parent's value holds its children's; a flat list: exclusive), else by its first.
+ * @param {Columns} columns @param {"inclusive" | "exclusive"} kind
+ * @returns {Sort}
+ */
+export function firstSort(columns, kind) {
+  return { column: Math.max(0, columns.kinds.indexOf(kind)), descending: true };
 }
 
 /**

@@ -92,7 +92,7 @@ export function shareText(v, total, focus) {
 }
 
 /** `v` as a percentage of `base`: two significant digits below 10 %, whole ones above. @param {number} v @param {number} base */
-function percent(v, base) {
+export function percent(v, base) {
   const p = (100 * v) / base;
   return `${Math.abs(p) >= 10 ? p.toFixed(0) : p.toPrecision(2)} %`;
 }

@@ -2,7 +2,7 @@
 // Python (js/src/cct/pane/table-pane.js), and its binding to the model (js/src/widget/pane.js).
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createTablePane, ROW_HEIGHT } from "../../../src/cct/pane/table-pane.js";
-import { compareRows, rowsFrom, visibleRows, windowOf } from "../../../src/cct/pane/table-rows.js";
+import { compareRows, firstSort, rowsFrom, visibleRows, windowOf } from "../../../src/cct/pane/table-rows.js";
 import { MESSAGES } from "../../../src/contract.js";
 import { createLodClient } from "../../../src/widget/lod-client.js";
 import { bindPane } from "../../../src/widget/pane.js";
@@ -17,6 +17,7 @@ afterEach(() => {
 /** Python's rows: `names` with exclusive `exc`, inclusive twice that, `more` for all. */
 const reply = (names, exc, more = false) => ({
   columns: ["time", "time (inc)"],
+  kinds: ["exclusive", "inclusive"],
   label: names,
   values: [exc, exc.map((v) => (v === null ? null : 2 * v))],
   count: names.map(() => 1),
@@ -27,7 +28,7 @@ const reply = (names, exc, more = false) => ({
 describe("rows", () => {
   test("Python's rows are checked and keyed by their path", () => {
     const { columns, rows } = rowsFrom(reply(["a", "b"], [1, null]), null, "callers");
-    expect(columns).toEqual(["time", "time (inc)"]);
+    expect(columns).toEqual({ names: ["time", "time (inc)"], totals: [null, null], kinds: ["exclusive", "inclusive"] });
     expect(rows.map((r) => [r.key, r.values])).toEqual([
       ['callers:["a"]', [1, 2]],
       ['callers:["b"]', [null, null]],
@@ -236,6 +237,78 @@ describe("the pane", () => {
   });
 });
 
+/** Python's contexts rows with three columns: a ratio (no share), inclusive and exclusive (shares of 200). */
+const threeColumns = (names, inc) => ({
+  columns: ["cost <b>per</b> call", "time (inc)", "time"],
+  kinds: ["ratio", "inclusive", "exclusive"],
+  totals: [null, 200, 200],
+  label: names,
+  values: [inc.map((v) => v / 7), inc, inc.map((v) => v / 2)],
+  count: names.map(() => 1),
+  node: names.map((_, i) => i + 1),
+  more: names.map(() => false),
+});
+const cellsOf = (p) =>
+  [...p.element.querySelectorAll(".cct-pane-body .cct-pane-row")].map((r) =>
+    [...r.querySelectorAll(".cct-pane-num")].map((c) => c.textContent),
+  );
+
+describe("metric columns", () => {
+  test("Python's totals and kinds are read; bad ones mean no share", () => {
+    const { columns } = rowsFrom({ ...threeColumns(["a"], [1]), totals: [0, "x", 200] }, null, "contexts");
+    expect(columns.totals).toEqual([null, null, 200]);
+    expect(firstSort(columns, "inclusive")).toEqual({ column: 1, descending: true });
+    expect(firstSort(columns, "exclusive")).toEqual({ column: 2, descending: true });
+    expect(firstSort({ ...columns, kinds: ["ratio", "max", "other"] }, "inclusive").column).toBe(0);
+  });
+
+  test("one column per metric, its name as text, shares where it adds up", async () => {
+    const { p } = mountPane(async () => threeColumns(["a", "b"], [50, 150]));
+    await p.show("contexts", "");
+    const heads = [...p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")];
+    expect(heads.map((h) => h.textContent)).toEqual(["name", "cost <b>per</b> call", "time (inc) ▼", "time"]);
+    expect(p.element.querySelector(".cct-pane-columns b")).toBeNull(); // text, never markup
+    expect(heads[2].getAttribute("aria-sort")).toBe("descending"); // a tree sorts by inclusive first
+    expect(heads[2].title).toMatch(/share of the whole profile's total/);
+    expect(heads[1].title).toBe("sort by cost <b>per</b> call");
+    // b (150) above a; the ratio has no share, the others their share of 200
+    expect(cellsOf(p)).toEqual([
+      ["21.4", "150 75 %", "75 38 %"],
+      ["7.14", "50 25 %", "25 13 %"],
+    ]);
+    for (const row of p.element.querySelectorAll(".cct-pane-body .cct-pane-row"))
+      expect([...row.querySelectorAll("[role=gridcell]")]).toHaveLength(4);
+    expect(p.element.style.getPropertyValue("--cct-pane-tracks")).toBe("minmax(0, 1fr) 62px 100px 100px");
+    expect(p.element.style.minWidth).toBe("402px"); // the name keeps room beside three columns
+    heads[1].click(); // the ratio: largest first, then the other way
+    expect(labels(p)).toEqual(["b", "a"]);
+    p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")[1].click();
+    expect(labels(p)).toEqual(["a", "b"]);
+    expect(p.columns.names).toEqual(["cost <b>per</b> call", "time (inc)", "time"]);
+  });
+
+  test("the flat list sorts by the first exclusive column and counts contexts", async () => {
+    const { p } = mountPane(async () => ({ ...threeColumns(["a", "b"], [50, 150]), node: [-1, -1] }));
+    await p.show("functions", "");
+    const heads = [...p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")];
+    expect(heads.map((h) => h.getAttribute("aria-sort"))).toEqual(["none", "none", "none", "descending", "none"]);
+    expect(heads.at(-1).textContent).toBe("contexts");
+    expect(cellsOf(p)[0]).toHaveLength(4);
+  });
+
+  test("other columns from Python: the sort starts again at the first inclusive one", async () => {
+    let reply3 = threeColumns(["a", "b"], [50, 150]);
+    const { p } = mountPane(async () => reply3);
+    await p.show("contexts", "");
+    p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")[3].click(); // by time
+    reply3 = { ...reply3, columns: ["time", "time (inc)"], kinds: ["exclusive", "inclusive"], totals: [200, 200] };
+    reply3.values = reply3.values.slice(1).reverse();
+    await p.reload();
+    const heads = [...p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")];
+    expect(heads.map((h) => h.textContent)).toEqual(["name", "time", "time (inc) ▼"]);
+  });
+});
+
 describe("bound to the model", () => {
   function bound(traits = {}) {
     const model = mockModel(traits);
@@ -276,6 +349,19 @@ describe("bound to the model", () => {
     await flush();
     expect(model.sent.at(-1)).toMatchObject({ type: "rows", mode: "contexts", node: null });
     expect(model.saves).toBe(saves);
+  });
+
+  test("table_metrics and size_by set from Python load the rows again", async () => {
+    const { model } = bound({ table_mode: "contexts" });
+    await flush();
+    const asked = () => model.sent.filter((m) => m.type === "rows").length;
+    const before = asked();
+    model.python("table_metrics", ["time", "time (inc)", "calls"]);
+    await flush();
+    expect(asked()).toBe(before + 1);
+    model.python("size_by", "calls");
+    await flush();
+    expect(asked()).toBe(before + 2);
   });
 
   test("the tree's selection is located; an open sandwich follows a clicked node", async () => {

@@ -1,7 +1,7 @@
 // Colour and size legends, drawn into an SVG group that does not zoom; figures lay the drawn
 // legends out again (figureLegends): titles whole, parts measured apart.
 
-import { formatValue } from "../../base/format.js";
+import { columnFormat, formatValue } from "../../base/format.js";
 import { characters, displayText } from "../../base/text.js";
 import { wrapText } from "./wrap-text.js";
 
@@ -16,7 +16,8 @@ const TITLE_CHAR_PX = 7;
 
 /**
  * @typedef {{ kind: "color", title: string, scale: import("../../picture/scales.js").ColorScale, format?: (v: number) => string }
- *   | { kind: "size", title: string, scale: ReturnType<typeof import("../../picture/scales.js").sizeScale> }} LegendSpec
+ *   | { kind: "size", title: string, scale: ReturnType<typeof import("../../picture/scales.js").sizeScale>,
+ *     format?: (v: number) => string }} LegendSpec
  */
 /** What each drawn legend group shows (figures draw it again from this). @type {WeakMap<Element, LegendSpec>} */
 const specs = new WeakMap();
@@ -74,11 +75,13 @@ function gradientBar(g, scale, { x = 0, y, width, height }) {
 /**
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {import("../../picture/scales.js").ColorScale} scale
- * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string }} options
+ * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string,
+ *   unit?: string | null }} options
  *   `titleWidth`: pixels the title may take (a longer one is cut, whole in its tooltip);
- *   `format`: how the ends are written (default: the values)
+ *   `format`: how the ends are written (default: the values in `unit`, one prefix for both ends)
  */
-export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format = formatValue }) {
+export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format, unit = null }) {
+  format ??= columnFormat(scale.domain ?? [], unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-color-legend");
   const node = g.node();
@@ -101,13 +104,15 @@ const sizeValues = ({ max }) => (max > 0 ? [max / 16, max / 4, max] : [0]);
 /**
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {ReturnType<typeof import("../../picture/scales.js").sizeScale>} scale
- * @param {{ title: string, titleWidth?: number }} options
+ * @param {{ title: string, titleWidth?: number, unit?: string | null }} options `unit`: the
+ *   values' (one prefix for all circles)
  */
-export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
+export function drawSizeLegend(g, scale, { title, titleWidth = Infinity, unit = null }) {
+  const format = columnFormat(sizeValues(scale), unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-size-legend");
   const node = g.node();
-  if (node) specs.set(node, { kind: "size", title: kindOnce(title), scale });
+  if (node) specs.set(node, { kind: "size", title: kindOnce(title), scale, format });
   legendTitle(g, title, titleWidth);
   let x = 0;
   for (const v of sizeValues(scale)) {
@@ -118,7 +123,7 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity }) {
       .attr("cx", cx)
       .attr("cy", 8 + scale.rMax)
       .attr("r", r);
-    text(g, "cct-legend-tick", cx, 8 + 2 * scale.rMax + 12, formatValue(v), "middle");
+    text(g, "cct-legend-tick", cx, 8 + 2 * scale.rMax + 12, format(v), "middle");
     x += Math.max(2 * r, 36) + 14;
   }
 }
@@ -234,10 +239,10 @@ function colorBlock(g, { scale, format = formatValue }, top, column, o) {
  * @param {G} g @param {Extract<LegendSpec, { kind: "size" }>} spec @param {number} top
  * @param {number} column @param {FigureLegendOptions} o @returns {number} where it ends
  */
-function sizeBlock(g, { scale }, top, column, o) {
+function sizeBlock(g, { scale, format = formatValue }, top, column, o) {
   const gap = 8;
   const f = o.fontPx;
-  let items = sizeValues(scale).map((v) => ({ r: scale.radius(v), text: formatValue(v) }));
+  let items = sizeValues(scale).map((v) => ({ r: scale.radius(v), text: format(v) }));
   const slot = (/** @type {{ r: number, text: string }} */ it) =>
     o.compact ? 2 * it.r + 3 + o.measure(it.text) : Math.max(2 * it.r + 1, o.measure(it.text));
   const total = () => items.reduce((sum, it) => sum + slot(it) + gap, -gap);

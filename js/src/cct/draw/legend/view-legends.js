@@ -2,6 +2,7 @@
 // size legend, the keys of a compare view's glyphs, of an ensemble's change rings and of the grey
 // nodes too small to judge, in a
 // column on the left or a row on top; and their titles (metric, kind, unit).
+import { parseUnit, unitTitle } from "../../base/units.js";
 import { metricByName } from "../../data/decode.js";
 import { judged, judgedKey, SMALL_FILL } from "../../picture/judge.js";
 import { shortenName } from "../../picture/label-text.js";
@@ -20,8 +21,9 @@ export const LEGEND_BAND = 58;
  * @param {{ legends: import("../../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../../picture/scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
  *   presence?: [string, string] | null, small?: string | null, changes?: boolean,
- *   within?: string }} spec
- *   `format`: how the colour legends' ends are written (a share of a total); `presence`: what a
+ *   within?: string, colorUnit?: string | null, sizeUnit?: string | null }} spec
+ *   `format`: how the colour legends' ends are written (a share of a total; else the values in
+ *   `colorUnit`, and the size legend's in `sizeUnit`, with one SI prefix each); `presence`: what a
  *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
  *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings;
  *   `within`: the configurations they were looked for in ("": one)
@@ -36,6 +38,8 @@ export function drawLegends(
     onTop,
     scale,
     format,
+    colorUnit = null,
+    sizeUnit = null,
     presence = null,
     small = null,
     changes = false,
@@ -58,11 +62,12 @@ export function drawLegends(
       width: onTop ? 120 : 160,
       titleWidth: onTop ? 140 : 176,
       format,
+      unit: colorUnit,
     });
     next(46);
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
-  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176 });
+  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176, unit: sizeUnit });
   if (presence) {
     next(50);
     const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
@@ -145,11 +150,31 @@ function drawChangeKey(g, within) {
 const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
 
 /**
+ * The unit of a metric's values in the view: its unit in `units` (w.units), none for a ratio (the
+ * imbalance or std ÷ mean of a metric has no unit, whatever the metric's is).
+ * @param {import("../../data/decode.js").Metric} m @param {Record<string, string>} units
+ * @returns {string | null}
+ */
+export function metricUnit(m, units) {
+  return m.kind !== "ratio" && Object.hasOwn(units, m.name) ? units[m.name] : null;
+}
+
+/** The unit a title names: the base ("usec" is s), or the text where it does not parse. @param {string} text */
+function titleOf(text) {
+  try {
+    return unitTitle(parseUnit(text));
+  } catch {
+    return text;
+  }
+}
+
+/**
  * A legend title: the metric, its kind and unit.
  * @param {import("../../data/decode.js").Metric} m @param {Record<string, string>} units
  */
 export function metricTitle(m, units) {
-  const unit = Object.hasOwn(units, m.name) ? ` [${units[m.name]}]` : "";
+  const text = metricUnit(m, units);
+  const unit = text ? ` [${titleOf(text)}]` : "";
   // "time (exclusive)", but not "time (inc) (inclusive)": the kind only where the name does not say it
   const says = m.kind === "other" || m.name.includes(m.kind) || m.name.includes(`(${m.kind.slice(0, 3)}`);
   // a ratio or a maximum: its glyphs show the largest value they hide, which the title says
@@ -190,6 +215,8 @@ export function viewLegends(view) {
       table.presenceLabels,
       small,
       table.changes,
+      metricUnit(colorMetric, units),
+      metricUnit(sizeMetric, units),
     ];
     if (key.length === drawnFrom.length && key.every((v, i) => v === drawnFrom[i])) return;
     drawnFrom = key;
@@ -205,6 +232,8 @@ export function viewLegends(view) {
       small,
       changes: !!table.changes?.cause.some((c) => c > 0),
       within: table.changes?.within ?? "",
+      colorUnit: metricUnit(colorMetric, units),
+      sizeUnit: metricUnit(sizeMetric, units),
     });
   };
 }

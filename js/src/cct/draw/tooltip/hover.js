@@ -7,17 +7,19 @@ import { judged } from "../../picture/judge.js";
 import { labelMark } from "../../picture/scene.js";
 import { focusTotals } from "../../picture/shares.js";
 import { hiddenMax, hiddenNodes, hiddenSum, MAX_KINDS } from "../../picture/subtree-stats.js";
+import { metricUnit } from "../legend/view-legends.js";
 import { aggregateContent, spreadContent, tooltipContent } from "./tooltip-content.js";
 
 /**
  * @param {import("../view.js").View} view the picture drawn (`view.shown`), its state and screen
  * @param {{ spreads: ReturnType<typeof import("./spreads.js").createSpreads>,
  *   backend: () => { setHovered: (key: import("../../data/ids.js").ItemKey | null) => void,
- *     drawHoverLabel: (mark: import("../../picture/label-layout.js").LabelMark | null) => void } | null }} parts
- *   `backend`: the painter's, now
+ *     drawHoverLabel: (mark: import("../../picture/label-layout.js").LabelMark | null) => void } | null,
+ *   units?: () => Record<string, string> }} parts
+ *   `backend`: the painter's, now; `units`: the metrics' units now (w.units)
  * @returns {(key: import("../../data/ids.js").ItemKey | null, event: MouseEvent | null) => void}
  */
-export function createHover(view, { spreads, backend: backendNow }) {
+export function createHover(view, { spreads, backend: backendNow, units = () => ({}) }) {
   const { doc, chrome, camera, D } = view;
   /** @type {import("../../data/ids.js").ItemKey | null} the hovered item's key, while its tooltip shows */
   let hovered = null;
@@ -40,6 +42,7 @@ export function createHover(view, { spreads, backend: backendNow }) {
       colorWhy: scene.color.why,
       judged: judged(table, state),
       focus: focusTotals(table, state.focus === null ? -1 : table.rowOf(state.focus)),
+      units: units(),
     };
     // what a glyph stands for: sums of what adds up, the largest value of a ratio or maximum;
     // a collapsed node's sums beside its own inclusive values (the data's subtree totals)
@@ -52,8 +55,14 @@ export function createHover(view, { spreads, backend: backendNow }) {
               kind: m.kind,
               value: hiddenSum(stats, item, m.name),
               over: inclusiveOf(table, m, item),
+              unit: metricUnit(m, opts.units),
             }
-          : { name: `max ${m.name}`, kind: m.kind, value: hiddenMax(stats, item, m.name) },
+          : {
+              name: `max ${m.name}`,
+              kind: m.kind,
+              value: hiddenMax(stats, item, m.name),
+              unit: metricUnit(m, opts.units),
+            },
       );
     const content =
       item.kind === "node"
@@ -61,7 +70,13 @@ export function createHover(view, { spreads, backend: backendNow }) {
         : aggregateContent(doc, table, item, { count: hiddenNodes(stats, item), sums }, opts);
     chrome.tooltip.show(content, event, camera.size.width);
     if (table.reducer && item.kind !== "aggregate") {
-      spreads.attach(content, table.idOf(item.id), state.colorBy, () => hovered === key);
+      spreads.attach(
+        content,
+        table.idOf(item.id),
+        state.colorBy,
+        () => hovered === key,
+        opts.units[state.colorBy] ?? null,
+      );
     }
     backend?.drawHoverLabel(labelMark(table, stats, item, scene.marks[key], D));
   };
@@ -72,10 +87,11 @@ export function createHover(view, { spreads, backend: backendNow }) {
  * is selected: the last node selected, for data with several rows per node; `place` puts it in
  * its corner once shown.
  * @param {{ doc: Document, chrome: ReturnType<typeof import("../chrome.js").createChrome>,
- *   spreads: ReturnType<typeof import("./spreads.js").createSpreads>, place: () => void }} parts
+ *   spreads: ReturnType<typeof import("./spreads.js").createSpreads>, place: () => void,
+ *   units?: () => Record<string, string> }} parts `units`: the metrics' units now
  * @returns {(table: import("../../data/decode.js").Table | null, selection: import("../../data/ids.js").NodeId[], metric: string) => void}
  */
-export function createPin({ doc, chrome, spreads, place }) {
+export function createPin({ doc, chrome, spreads, place, units = () => ({}) }) {
   let shown = "";
   /** @type {WeakMap<object, number>} a number per table: new data (another reducer) pins afresh */
   const tables = new WeakMap();
@@ -97,7 +113,7 @@ export function createPin({ doc, chrome, spreads, place }) {
     spread
       .then((s) => {
         if (shown !== key) return;
-        chrome.setPinned(name, spreadContent(doc, s, metric));
+        chrome.setPinned(name, spreadContent(doc, s, metric, units()[metric] ?? null));
         place();
       })
       .catch(() => {

@@ -36,12 +36,13 @@ export function createSpreads(ask) {
      * Appends node `id`'s spread of `metric` to the tooltip `content` once Python answers, if
      * `current()` still says so.
      * @param {HTMLElement} content @param {import("../../data/ids.js").NodeId} id @param {string} metric @param {() => boolean} current
+     * @param {string | null} [unit] the rows' unit (w.units)
      */
-    attach(content, id, metric, current) {
+    attach(content, id, metric, current, unit = null) {
       spreads
         .of(id, metric)
         ?.then((s) => {
-          if (current() && content.isConnected) content.append(spreadContent(content.ownerDocument, s, metric));
+          if (current() && content.isConnected) content.append(spreadContent(content.ownerDocument, s, metric, unit));
         })
         .catch(() => {});
     },

@@ -1,8 +1,9 @@
 // Tooltip content for one node: built from text nodes only (names are untrusted text).
 
-import { formatValue } from "../../base/format.js";
+import { columnFormat, formatWith } from "../../base/format.js";
 import { judgedText } from "../../picture/judge.js";
 import { shareText, totals } from "../../picture/shares.js";
+import { metricUnit } from "../legend/view-legends.js";
 import { seriesContent } from "./sparkline.js";
 
 /** "60 profiles", "4 ranks", "8 rows (rank × thread)": what a node's values are over. */
@@ -19,9 +20,11 @@ const KIND_MARK = { exclusive: "exc", inclusive: "inc", other: "", ratio: "ratio
  * @param {import("../../data/decode.js").Table} table
  * @param {import("../../data/ids.js").Row} row the node's row
  * @param {{ colorBy: string, sizeBy: string, colorWhy?: (v: number) => string | null,
- *   focus?: Map<string, number> | null, judged?: import("../../picture/judge.js").Judged | null }} view
+ *   focus?: Map<string, number> | null, judged?: import("../../picture/judge.js").Judged | null,
+ *   units?: Record<string, string> }} view
  *   `focus`: each additive metric's total under the focused node, for the share of the focus;
- *   `judged`: the nodes too small to judge (judge.js)
+ *   `judged`: the nodes too small to judge (judge.js); `units`: the metrics' units (w.units): each
+ *   value printed with its unit and the SI prefix that fits it
  * @returns {HTMLElement}
  */
 export function tooltipContent(doc, table, row, view) {
@@ -54,7 +57,7 @@ export function tooltipContent(doc, table, row, view) {
     cell(doc, line, "th", m.name + (role ? ` (${role})` : ""));
     cell(doc, line, "td", KIND_MARK[m.kind] ?? "").className = "cct-kind";
     const v = m.values[row];
-    let text = formatValue(v);
+    let text = formatWith(metricUnit(m, view.units ?? {}))(v);
     if (m.name === view.colorBy && view.colorWhy) {
       const why = view.colorWhy(v);
       if (why && !Number.isNaN(v)) text += ` (${why})`;
@@ -136,7 +139,7 @@ const OVER_TOLERANCE = 0.001;
  * @param {import("../../data/decode.js").Table} table
  * @param {{ kind: string, id: import("../../data/ids.js").Row, hidden: import("../../data/ids.js").Row[], fold?: boolean }} item
  * @param {{ count: number, sums: { name: string, kind: string, value: number,
- *   over?: { name: string, value: number } | null }[] }} hidden rows named "Σ time" (what adds
+ *   over?: { name: string, value: number } | null, unit?: string | null }[] }} hidden rows named "Σ time" (what adds
  *   up) or "max imbalance" (a ratio or a maximum); `over`: a collapsed node's inclusive value of
  *   the same quantity, which the sum should not exceed
  * @param {Parameters<typeof tooltipContent>[3]} view
@@ -158,7 +161,7 @@ export function aggregateContent(doc, table, item, hidden, view) {
     const row = grid.appendChild(doc.createElement("tr"));
     cell(doc, row, "th", s.name);
     cell(doc, row, "td", KIND_MARK[/** @type {keyof typeof KIND_MARK} */ (s.kind)] ?? "").className = "cct-kind";
-    cell(doc, row, "td", formatValue(s.value)).className = "cct-value";
+    cell(doc, row, "td", formatWith(s.unit)(s.value)).className = "cct-value";
   }
   // a sum over the node's inclusive value: the profile counts some time in two nodes. Said, as
   // the analyst would otherwise take one of the two numbers for wrong
@@ -167,7 +170,7 @@ export function aggregateContent(doc, table, item, hidden, view) {
     const warn = box.appendChild(doc.createElement("div"));
     warn.className = "cct-tooltip-note";
     warn.textContent =
-      `${s.name} is more than this node's ${s.over.name} (${formatValue(s.over.value)}): the profile ` +
+      `${s.name} is more than this node's ${s.over.name} (${formatWith(s.unit)(s.over.value)}): the profile ` +
       "counts some of this time in two nodes (HPCToolkit: a procedure's, again in its loops and lines)";
   }
   const note = box.appendChild(doc.createElement("div"));
@@ -196,17 +199,22 @@ const STRIP = { width: 180, height: 26 };
 
 /**
  * "min … · mean … · max … (rank 3) · std …" and a strip of the sorted values as bars (text
- * nodes and SVG only).
- * @param {Document} doc @param {Spread} s @param {string} metric
+ * nodes and SVG only). The four numbers share one SI prefix, with the rows' `unit`: "min 0.345 ms
+ * · mean 1.2 ms · max 5.52 ms".
+ * @param {Document} doc @param {Spread} s @param {string} metric @param {string | null} [unit]
  */
-export function spreadContent(doc, s, metric) {
+export function spreadContent(doc, s, metric, unit = null) {
   const box = doc.createElement("div");
   box.className = "cct-tooltip-spread";
   const head = box.appendChild(doc.createElement("div"));
   head.className = "cct-tooltip-reducer";
   head.textContent = `${metric} over ${rowsOf(s.count, s.over)}`;
   const line = box.appendChild(doc.createElement("div"));
-  const f = (/** @type {number | null} */ v) => (v === null ? "–" : formatValue(v));
+  const column = columnFormat(
+    [s.min, s.mean, s.max, s.std].filter((v) => v !== null),
+    unit,
+  );
+  const f = (/** @type {number | null} */ v) => (v === null ? "–" : column(v));
   const where = s.atMax ? ` (${s.atMax})` : "";
   line.textContent = `min ${f(s.min)} · mean ${f(s.mean)} · max ${f(s.max)}${where} · std ${f(s.std)}`;
   const values = s.quantiles;

@@ -29,7 +29,7 @@ describe("legends", () => {
     const gradientId = node.querySelector("linearGradient").id;
     expect(bar.getAttribute("fill")).toBe(`url(#${gradientId})`);
     const ticks = [...node.querySelectorAll(".cct-legend-tick")].map((t) => t.textContent);
-    expect(ticks).toEqual(["2", "2k", ""]);
+    expect(ticks).toEqual(["2", "2000", ""]); // one prefix for both ends (base/format.js columnFormat)
   });
 
   test("log colour legend says so", () => {
@@ -61,7 +61,7 @@ describe("legends", () => {
     const radii = [...g.node().querySelectorAll("circle")].map((c) => Number(c.getAttribute("r")));
     expect(radii).toEqual([scale.radius(100), scale.radius(400), scale.radius(1600)]);
     const labels = [...g.node().querySelectorAll(".cct-legend-tick")].map((t) => t.textContent);
-    expect(labels).toEqual(["100", "400", "1.6k"]);
+    expect(labels).toEqual(["100", "400", "1600"]); // one prefix for all circles
   });
 });
 

@@ -50,7 +50,8 @@ TAKEN = ("nid", "name", "node")
 # LLNL's reader drops these columns (the node order) from its dataframe
 DROPPED = ("Node order", "aggregate.slot")
 INT64 = (-(2**63), 2**63)
-FLOATS = {float, type(None)}  # a column of these is float64 as it is
+# a column of these is float64 as it is (bool is not int here; LLNL converts to numpy scalars)
+NUMBERS = {float, int, type(None), np.float64, np.int64}
 KEPT = 20_000  # call paths of the largest tree whose shape is kept for the next file
 
 CallPath = str | tuple[str, ...]  # a record's call path: text (a root), or its regions
@@ -255,7 +256,9 @@ def _column(cells: list[Any]) -> np.ndarray | None:
     reader's dataframe column is numeric (every value a number, not a bool), else the values
     as objects. None where pandas would type it otherwise (an int beyond int64)."""
     kinds = set(map(type, cells))
-    if kinds <= FLOATS:  # the usual column (one look at each value's type): converted at once
+    if kinds <= NUMBERS:  # the usual column (one look at each value's type): converted at once
+        if int in kinds and not all(INT64[0] <= v < INT64[1] for v in cells if type(v) is int):
+            return None
         return np.array([np.nan if v is None else v for v in cells], dtype=np.float64)
     present = [v for v in cells if v is not None]
     numbers = (int, float, np.integer, np.floating)

@@ -121,3 +121,66 @@ def test_the_summary_renders_in_a_notebook_and_prints_as_markdown() -> None:
     out = cctviz.CCT(_gf(), color_by="time", size_by="time (inc)").describe()
     assert isinstance(out, str) and out._repr_markdown_() == str(out)
     assert str(out).startswith("## ")
+
+
+def test_values_are_told_with_their_unit_and_an_si_prefix() -> None:
+    """Issue 58: describe prints a value as the view does (``w.units``, one SI prefix), not as
+    ``.4g``; a metric without a unit as a number."""
+    w = cctviz.CCT(_gf(), color_by="time", size_by="time (inc)", units={"time": "ms"})
+    w.units = {**w.units, "time (inc)": "ms"}
+    out = w.describe()
+    assert f"**Hot path** (by {text('time (inc)')}): main 100 ms (100.0% of total)" in out
+    assert f"1. {text(HOSTILE)}: 70 ms (70.0% of total)" in out
+    w.units = {"time": "s", "time (inc)": "s"}
+    w.select("solve")
+    out = w.describe()
+    assert "main 100 s (100.0% of total)" in out and "**Selected** (1): solve 10 s (" in out
+    w.units = {"time": "us", "time (inc)": "ks"}  # µs; seconds never get a prefix above s
+    out = w.describe()
+    assert f"1. {text(HOSTILE)}: 70 µs (70.0% of total)" in out and "main 100000 s (" in out
+    w.units = {}
+    assert f"1. {text(HOSTILE)}: 70 (70.0% of total)" in w.describe()
+
+
+def test_a_real_databases_microseconds_are_told_in_seconds() -> None:
+    """The cpi database states µs (experiment.xml): about a second of time is told in seconds,
+    its unit and prefix from the data (read from the database folder given as the source)."""
+    from .conftest import load
+    from .profiles import data_root
+    from .test_adapter import _by_folder
+
+    folder = "hatchet/hpctoolkit-cpi-database"
+    w = cctviz.CCT(load(_by_folder(folder)), size_by="time (inc)", source=str(data_root(folder)))
+    assert w.units["time (inc)"] == "µs"
+    inc = float(w.table.metric("time (inc)").values.max())
+    assert 0.5e6 < inc < 2e6  # about a second, in microseconds
+    top = float(np.nanmax(w.table.metric("time").values))
+    assert 1e5 < top < 1e6  # a few hundred milliseconds, in microseconds
+    out = w.describe()
+    assert f"{text('<unknown procedure>')} {inc / 1e6:.3g} s (100.0% of total)" in out
+    assert (
+        f"1. {text('<unknown file>:0')} (in {text('<unknown procedure>')}): {top / 1e3:.3g} ms ("
+        in out
+    )
+    assert "µs" not in out and "e+" not in out
+
+
+def test_a_ratio_the_reducer_makes_has_no_unit_but_a_derived_metric_has_its_own() -> None:
+    """The imbalance (max ÷ mean) of a µs metric is a ratio: told without a unit, as the legend
+    does; a derived metric of kind ratio is told with the unit it was given."""
+    from .conftest import load
+    from .profiles import data_root
+    from .test_adapter import _by_folder
+
+    folder = "hatchet/hpctoolkit-cpi-database"
+    gf = load(_by_folder(folder))
+    w = cctviz.CCT(gf, source=str(data_root(folder)), reducer="imbalance")
+    assert w.units[w.color_by] == "µs" and w.table.metrics[w.color_by].kind == "ratio"
+    top = w.describe().split("**Top")[1].split("\n\n")[0]
+    assert "s (" not in top and "s\n" not in top and "µs" not in top
+    w.reducer = "mean"
+    w.derive("in ms", "`time` / 1000", unit="ms")  # kind ratio (the default), unit given
+    w.color_by = "in ms"
+    top = w.describe().split("**Top")[1]
+    biggest = float(np.nanmax(w.table.metric("in ms").values))
+    assert f"): {biggest:.3g} ms (" in top or f": {biggest:.3g} ms" in top

@@ -243,7 +243,7 @@ def test_describe_tells_no_node_the_view_greys_out_as_a_top_one(folder: str) -> 
     out = w.describe()
     top = out.split(f"**Top 5 by {text(w.color_by)}:**")[1].splitlines()[1:6]
     shown = [float(line.rsplit(": ", 1)[1]) for line in top]
-    np.testing.assert_allclose(shown, want, rtol=1e-3)
+    np.testing.assert_allclose(shown, want, rtol=5e-3)  # printed as the view does: 3 digits
     assert "too small to judge" in out
 
 

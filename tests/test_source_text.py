@@ -229,3 +229,29 @@ def test_hpctoolkit_v4_lines_name_their_file_in_both_distributions(tmp_path: Pat
     assert len(lines) == 3
     line_text = w.source_text(lines[0], context=0)
     assert line_text.line == int(w.table.name(lines[0]).rsplit(":", 1)[1])
+
+
+def test_call_sites_in_names_show_the_callees_inclusive_value(cpi_db: Path) -> None:
+    """Hatchet's XML reader names a call ``27:MPI_Init``: line 27 of the caller's file holds the
+    callee's inclusive value (as hpcviewer shows a call site), found from Hatchet's own tree."""
+    gf = load(_by_folder(CPI))
+    w = cctviz.CCT(gf, source=str(cpi_db))
+    main = _main(w)
+    text = w.source_text(main, context=45)  # lines 1..64: both of main's calls
+    shown = {text.first + k: v for k, v in enumerate(text.values) if v is not None}
+    (root,) = [n for n in gf.graph.roots if n.frame.get("name") == "<program root>"]
+    (main_node,) = [c for c in root.children if c.frame.get("name") == "main"]
+    inc = gf.dataframe.groupby(level="node")["time (inc)"].mean()
+    expected = {
+        int(str(c.frame.get("name")).split(":")[0]): float(inc[c]) for c in main_node.children
+    }
+    assert set(expected) == {27, 62} and expected[62] > 0
+    assert shown == pytest.approx(expected)  # colour metric "time": the call's inclusive value
+    w.color_by = "time (inc)"
+    assert w.source_text(main, context=45).values == text.values
+    listing = str(text)  # with the unit and one prefix for the column (the cpi times are µs)
+    assert " 0 s " in listing and f"{expected[62] / 1e6:.3g} s |" in listing.replace("  ", " ")
+    w.rank = 1  # one rank's calls
+    one = w.source_text(main, context=45)
+    rank_one = gf.dataframe.xs(1, level="rank")["time (inc)"]
+    assert one.values[62 - one.first] == pytest.approx(float(rank_one[main_node.children[1]]))

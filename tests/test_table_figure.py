@@ -73,7 +73,8 @@ def test_names_are_text_and_provenance_is_recorded(tmp_path: Path) -> None:
     assert record["table"]["columns"] == w.table_columns
     assert record["view_state"]["table_metrics"] == []
     heads = [el.text for el in root.iter(f"{SVG}text") if el.get("font-weight") == "600"]
-    assert "time (s)" in heads
+    # the unit once, in the header, the prefix the column's values fit (1 … 3 s: none)
+    assert "time [s]" in heads
 
 
 def test_pdf_is_vector_the_width_asked_for_with_metadata(gf: Any, tmp_path: Path) -> None:

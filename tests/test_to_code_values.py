@@ -297,3 +297,39 @@ def test_equal_siblings_with_equal_values_and_other_subtrees_are_told_apart() ->
     state = {"reducer": "mean", "color_by": "time", "collapsed": (), "focused": None}
     state |= {"visible_roots": None, "prune_range": (0.0, 0.0)}
     _check_any(_graphframe(p), "gf", lambda _strategy: dict(state))
+
+
+@pytest.mark.parametrize("focus", [False, True], ids=["whole", "focus"])
+@pytest.mark.parametrize(
+    "folder", ["hatchet/hpctoolkit-cpi-database", "hatchet/hpctoolkit-allgather-database"]
+)
+def test_to_code_of_one_rank_holds_that_ranks_values(folder: str, focus: bool) -> None:
+    """Issue 58: with ``w.rank`` chosen, the generated code keeps that rank's rows: run as a user
+    would, every node it builds holds the values the view shows of that rank (``node_frame``,
+    a derived metric included), which differ from every rank's."""
+    spec = next(p for p in PROFILES if p.id == f"{folder}:from_hpctoolkit")
+    data = load(spec)
+    w = cctviz.CCT(data, budget=None)
+    every = w.node_frame
+    ranks = sorted(set(data.dataframe.index.get_level_values("rank")))
+    assert len(ranks) > 1
+    w.rank = ranks[-1]
+    if focus:
+        _configure(w, roots=False)
+    code, built = _run(w, data)
+    assert f'xs({ranks[-1]!r}, level="rank", drop_level=False)' in code
+    assert set(built.dataframe.index.get_level_values("rank")) == {ranks[-1]}
+    assert_view_values(w, built)  # each drawn node, by call path, holds the rank's values
+    ids = _drawn(w)
+    columns = ["time", "time (inc)"]
+    assert not np.allclose(
+        every.loc[ids, columns].to_numpy(), w.node_frame.loc[ids, columns].to_numpy()
+    )  # one rank's values are not every rank's: a missing filter would be seen
+    w.derive("share", "`time` / `time (inc)`")
+    _, built = _run(w, data)
+    shares = built.dataframe.groupby(level="node")["share"].mean().to_numpy()
+    np.testing.assert_allclose(
+        np.sort(shares), np.sort(w.node_frame.loc[ids, "share"].to_numpy()), rtol=1e-9
+    )
+    w.rank = None
+    assert 'level="rank"' not in w.to_code()

@@ -180,7 +180,11 @@ def test_bundle_is_built_and_used() -> None:
 # (cctviz/units.json), its parser and the unit-aware formatter of legends, tooltips and panes.
 # Raised to 290/109 KB with the Source and Ranks tabs (issue 58.4-5, ~6.6 KB, 2.5 KB gzipped):
 # pane/source-view.js and pane/rank-strip.js.
-BUNDLE_BUDGET_MINIFIED = 290 * 1024
+# Raised to 292 KB minified (gzipped still 109 KB) for issue 58's front-end follow-ups (~3.1 KB,
+# 1.1 KB gzipped): the table pane's Columns menu (pane/column-chooser.js, w.table_metrics from the
+# page), its cells in their column's unit with one prefix (the unit in the header), and the
+# legends' keys wrapped within the stage.
+BUNDLE_BUDGET_MINIFIED = 292 * 1024
 BUNDLE_BUDGET_GZIPPED = 109 * 1024
 
 

@@ -21,6 +21,8 @@ import numpy as np
 
 from ..core.expression import Expr, ExpressionError, evaluate, names, parse
 from ..core.table import Metric, MetricKind, NodeTable, UnknownMetricError
+from ..core.units import UnitError
+from ..core.units import parse as parse_unit
 
 __all__ = [
     "KINDS",
@@ -51,10 +53,13 @@ class Definition:
     kind: str
     tree: Expr
     inputs: tuple[str, ...]
+    unit: str | None = None
+    """The unit the user gave (None: inferred, ``cctviz.analysis.derive_units``)."""
 
     def as_json(self) -> dict[str, str]:
         """The definition as the ``derived`` trait and saved state hold it."""
-        return {"expression": self.expression, "kind": self.kind}
+        unit = {} if self.unit is None else {"unit": self.unit}
+        return {"expression": self.expression, "kind": self.kind, **unit}
 
 
 def own_metrics(table: NodeTable) -> dict[str, Metric]:
@@ -68,9 +73,11 @@ def definition(
     kind: Any,
     known: Mapping[str, Metric],
     columns: Mapping[str, bool] | None = None,
+    unit: Any = None,
 ) -> Definition:
     """Check one definition against the metrics ``known`` (the table's own and those derived
-    before it); ``columns``: the dataframe's other columns (name → numeric), named in errors."""
+    before it); ``columns``: the dataframe's other columns (name → numeric), named in errors;
+    ``unit``: None or a unit the grammar reads (``cctviz.core.units``)."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a derived metric needs a name (non-empty text); got {name!r}")
     if name in known:
@@ -84,6 +91,11 @@ def definition(
             + ", ".join(map(repr, KINDS))
             + " ('ratio': no sums along the tree, no shares)"
         )
+    if unit is not None:
+        try:
+            parse_unit(unit)
+        except UnitError as error:
+            raise UnitError(f"derived metric {name!r}: {error}") from None
     tree = parse(expression)
     inputs = names(tree)
     if not inputs:
@@ -96,7 +108,8 @@ def definition(
     for n in inputs:
         if n.name not in known:
             raise _unknown(expression, n.name, n.at, known, columns or {})
-    return Definition(name, expression, kind, tree, tuple(dict.fromkeys(n.name for n in inputs)))
+    used = tuple(dict.fromkeys(n.name for n in inputs))
+    return Definition(name, expression, kind, tree, used, None if unit is None else unit.strip())
 
 
 class UnknownInputError(UnknownMetricError):
@@ -127,7 +140,8 @@ def check(
     value: Any, table: NodeTable, columns: Mapping[str, bool] | None = None
 ) -> dict[str, Definition]:
     """The ``derived`` trait's value, checked against ``table``'s own metrics: a mapping of name
-    → expression, or name → {"expression": ..., "kind": ...} (kind: ``ratio`` when left out)."""
+    → expression, or name → {"expression": ..., "kind": ..., "unit": ...} (kind: ``ratio`` when
+    left out; unit: inferred when left out)."""
     if not isinstance(value, Mapping):
         raise TypeError(
             "derived maps each derived metric's name to its expression, e.g. "
@@ -138,16 +152,17 @@ def check(
     out: dict[str, Definition] = {}
     for name, spec in value.items():
         if isinstance(spec, Mapping):
-            extra = sorted(set(spec) - {"expression", "kind"})
+            extra = sorted(set(spec) - {"expression", "kind", "unit"})
             if extra or "expression" not in spec:
                 raise ValueError(
-                    f"derived[{name!r}] holds 'expression' and, if not 'ratio', 'kind'; got "
-                    f"keys {sorted(spec)}"
+                    f"derived[{name!r}] holds 'expression' and, if not 'ratio', 'kind', and "
+                    f"optionally 'unit'; got keys {sorted(spec)}"
                 )
             expression, kind = spec["expression"], spec.get("kind", "ratio")
+            unit = spec.get("unit")
         else:
-            expression, kind = spec, "ratio"
-        d = definition(name, expression, kind, known, columns)
+            expression, kind, unit = spec, "ratio", None
+        d = definition(name, expression, kind, known, columns, unit)
         out[d.name] = d
         known[d.name] = _placeholder(d)
     return out
@@ -160,7 +175,9 @@ def parsed(value: Mapping[str, Mapping[str, str]]) -> dict[str, Definition]:
     for name, spec in value.items():
         tree = parse(spec["expression"])
         inputs = tuple(dict.fromkeys(n.name for n in names(tree)))
-        out[name] = Definition(name, spec["expression"], spec["kind"], tree, inputs)
+        out[name] = Definition(
+            name, spec["expression"], spec["kind"], tree, inputs, spec.get("unit")
+        )
     return out
 
 

@@ -5,7 +5,9 @@ the path as recorded), and a file read as text with a bound.
 What the readers record: Hatchet's HPCToolkit XML reader has ``file`` and ``line`` columns (a
 procedure's file and first line, a statement's line; ``./src/...`` names the database's copy,
 ``<unknown file>`` none); UMD's v4 reader also, and loops carry them in their frame; LLNL's v4
-reader only names its lines and loops ``line /path/cpi.c:62``. A procedure that records no file
+reader only names its lines and loops ``line /path/cpi.c:62``. A call site is in the callee's
+name (``27:MPI_Init``, Hatchet's XML reader): the line before the colon, in the caller's file
+(:func:`call_sites`). A procedure that records no file
 of its own takes that of its first statement. A file is only ever read, never run: text with
 undecodable bytes replaced, at most ``MAX_BYTES`` of it, and a file with NUL bytes is refused
 as not text. File names and text are text for the caller to show as text, never markup.
@@ -33,6 +35,7 @@ DATABASE_FILES = ("experiment.xml", "meta.db")
 STATEMENTS = frozenset({"S", "statement", "line"})
 """Node types of source lines (HPCToolkit statements; the v4 readers' lines)."""
 _NAMED = re.compile(r"^(?:line|loop)\s+(.+):(\d+)$")
+_CALL_SITE = re.compile(r"^(\d{1,9}):\S")
 
 
 class SourceError(ValueError):
@@ -114,6 +117,22 @@ def line_nodes(table: NodeTable, node: int) -> np.ndarray:
     if not kinds.any():
         return np.empty(0, dtype=np.int64)
     return np.flatnonzero((lex.owner == owner) & lex.part & kinds[table.type_code])
+
+
+def call_sites(table: NodeTable, node: int) -> list[tuple[int, int]]:
+    """The calls the procedure ``node`` belongs to makes, as ``(callee, line)``: its callees (the
+    children of it and of its loops and statements) whose name starts with the call site's line
+    and a colon (``27:MPI_Init``, as Hatchet's HPCToolkit XML reader names them); the line is
+    in the caller's file. A name such as ``<unknown file>:0`` (a statement) is none."""
+    lex = lexical(table)
+    owner = int(lex.owner[node])
+    callers = np.flatnonzero(lex.owner == owner)  # the procedure, its loops and statements
+    out: list[tuple[int, int]] = []
+    for i in np.flatnonzero(np.isin(table.parent, callers) & ~lex.part).tolist():
+        site = _CALL_SITE.match(table.name(i))
+        if site is not None and int(site.group(1)) > 0 and int(lex.owner[i]) != owner:
+            out.append((i, int(site.group(1))))
+    return out
 
 
 def is_database(folder: Path) -> bool:

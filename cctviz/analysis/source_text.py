@@ -12,10 +12,13 @@ from typing import Any
 import numpy as np
 
 from ..core.table import NodeTable
+from ..core.units import column_format
 from . import source_file
+from .lexical import lexical
 from .source_file import (
     SourceError,
     SourceNotFoundError,
+    call_sites,
     candidates,
     is_database,
     line_nodes,
@@ -51,16 +54,19 @@ class SourceText:
     metric: str
     truncated: bool
     """The file is larger than what is read (``source_file.MAX_BYTES``)."""
+    unit: str | None = None
+    """The unit of ``metric`` (``w.units``): the listing prints values with it and one prefix."""
 
     def __str__(self) -> str:
         """The lines numbered, the node's marked ``>``, with the measured values."""
         width = len(str(self.first + len(self.lines)))
+        shown_as = column_format([v for v in self.values if v is not None], self.unit)
         out = [f"{self.path} (node {self.node}: {self.name}; {self.metric} per line)"]
         for k, (text, value) in enumerate(zip(self.lines, self.values, strict=True)):
             number = self.first + k
             mark = ">" if number == self.line else " "
-            shown = "" if value is None else f"{value:.4g}"
-            out.append(f"{mark}{number:>{width}} {shown:>10} | {text}")
+            shown = "" if value is None else shown_as(value)
+            out.append(f"{mark}{number:>{width}} {shown:>12} | {text}")
         return "\n".join(out)
 
     def to_json(self) -> dict[str, Any]:
@@ -79,10 +85,17 @@ class SourceText:
 
 
 def line_values(
-    table: NodeTable, data: Any, node: int, file: str, values: np.ndarray
+    table: NodeTable,
+    data: Any,
+    node: int,
+    file: str,
+    values: np.ndarray,
+    inclusive: np.ndarray | None = None,
 ) -> dict[int, float]:
     """The value (of ``values``, one per node) of each line of ``file`` in the procedure of
-    ``node``: its statements on that line added up (NaN ones skipped; none: left out)."""
+    ``node``: its statements on that line and, as hpcviewer shows a call site, the value of
+    ``inclusive`` (default ``values``) of each callee called from that line (in the procedure's
+    file: ``source_file.call_sites``), added up (NaN ones skipped; none: left out)."""
     out: dict[int, float] = {}
     for i in line_nodes(table, node).tolist():
         where = recorded(table, data, i)
@@ -90,7 +103,25 @@ def line_values(
         if where is None or where.file != file or where.line is None or value != value:
             continue
         out[where.line] = out.get(where.line, 0.0) + value
+    caller = recorded(table, data, int(lexical(table).owner[node]))
+    if caller is None or caller.file != file:
+        return out
+    called = values if inclusive is None else inclusive
+    for callee, line in call_sites(table, node):
+        value = float(called[callee])
+        if value == value:
+            out[line] = out.get(line, 0.0) + value
     return out
+
+
+def _inclusive(table: NodeTable, metric: str) -> np.ndarray:
+    """The values a call site shows of ``metric``: its inclusive partner's for an exclusive
+    metric (a call's cost is all its callee costs), else its own."""
+    m = table.metric(metric)
+    partner = table.metrics.get(m.partner) if m.partner else None
+    if m.kind == "exclusive" and partner is not None and partner.kind == "inclusive":
+        return partner.values
+    return m.values
 
 
 def source_text(
@@ -102,10 +133,12 @@ def source_text(
     context: int = 5,
     databases: list[Path] | None = None,
     folders: list[Path] | None = None,
+    unit: str | None = None,
 ) -> SourceText:
     """The source of node ``node``: ``context`` lines before and after its line (see
     ``SourceText``). A ``SourceError`` when the profile records no file for it or the file is
-    not text; a ``SourceNotFoundError`` lists every path tried."""
+    not text; a ``SourceNotFoundError`` lists every path tried. ``unit``: ``metric``'s, for
+    the listing."""
     if not 0 <= node < table.size:
         raise SourceError(f"no node {node}: ids run from 0 to {table.size - 1}")
     if isinstance(context, bool) or not isinstance(context, int) or not 0 <= context <= MAX_CONTEXT:
@@ -138,7 +171,8 @@ def source_text(
     centre = at if at is not None else 1
     first = max(1, centre - context)
     last = min(len(lines), centre + context)
-    measured = line_values(table, data, node, where.file, table.metric(metric).values)
+    values = table.metric(metric).values
+    measured = line_values(table, data, node, where.file, values, _inclusive(table, metric))
     return SourceText(
         node=node,
         name=name,
@@ -151,4 +185,5 @@ def source_text(
         values=tuple(measured.get(n) for n in range(first, last + 1)),
         metric=metric,
         truncated=truncated,
+        unit=unit,
     )

@@ -3,18 +3,24 @@ are, the hot path, the nodes that cost most themselves, the most imbalanced node
 threads or profiles), the changes found along an ensemble's runs, what is selected — for
 notebooks, reports and tools that read text. Shares follow the one rule of ``payload.share_base``; a
 metric whose share means nothing is given as a value only. What the view greys out as too small to
-judge (``judge_below``, cctviz.core.judge) is never among the top nodes or the top imbalances."""
+judge (``judge_below``, cctviz.core.judge) is never among the top nodes or the top imbalances.
+Values print with their metric's unit and an SI prefix (``units``, the view's ``w.units``;
+``cctviz.core.units.format_value``): ``345 µs``, ``12.3k samples``; a metric without one as a
+number with a prefix (``12.3k``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..analysis.derive import RULE
 from ..core.judge import small_shares, too_small
 from ..core.markdown import text
 from ..core.table import Metric, NodeTable
+from ..core.units import UnitError, format_value
 from .payload import share_base
 
 HOT_PATH_SHARE = 0.05  # the hot path stops where the next node holds less than this share
@@ -23,6 +29,25 @@ TOP = 5
 
 def _value(v: float) -> str:
     return "—" if not np.isfinite(v) else f"{v:.4g}"
+
+
+def unit_of(metric: Metric, units: Mapping[str, str] | None) -> str | None:
+    """The unit of ``metric``'s values as the view prints them: its unit in ``units``, none for
+    a ratio the reducer made (the imbalance or std ÷ mean of a metric has no unit, whatever the
+    metric's is: the front end's ``metricUnit``); a derived metric's is its own (``w.derive``)."""
+    if metric.kind == "ratio" and metric.rule != RULE:
+        return None
+    return (units or {}).get(metric.name)
+
+
+def _valued(v: float, unit: str | None) -> str:
+    """``v`` with its unit and an SI prefix (``345 µs``; no unit: ``12.3k``)."""
+    if not np.isfinite(v):
+        return "—"
+    try:
+        return format_value(float(v), unit)
+    except UnitError:  # a unit given as text the grammar refuses: the number alone
+        return format_value(float(v))
 
 
 def _share(table: NodeTable, metric: Metric, i: int) -> str:
@@ -52,7 +77,7 @@ def _named(table: NodeTable, i: int) -> str:
     return f"{name} (in {text(table.name(p))})"
 
 
-def _steps(table: NodeTable, size: Metric, path: list[int]) -> str:
+def _steps(table: NodeTable, size: Metric, path: list[int], unit: str | None = None) -> str:
     """The hot path's steps; a run of steps holding the same value is shortened to its first and
     last names and how many levels it spans (one value, said once)."""
     runs: list[list[int]] = []
@@ -67,7 +92,8 @@ def _steps(table: NodeTable, size: Metric, path: list[int]) -> str:
         if len(run) > 3:
             names = [names[0], f"… ({len(run) - 2} levels) …", names[-1]]
         last = run[-1]
-        parts.append(f"{' → '.join(names)} {_value(size.values[last])}{_share(table, size, last)}")
+        value = _valued(size.values[last], unit)
+        parts.append(f"{' → '.join(names)} {value}{_share(table, size, last)}")
     return " → ".join(parts)
 
 
@@ -100,12 +126,15 @@ def describe(
     changes: tuple[str, pd.DataFrame, str] | None = None,
     title: str | None = None,
     judge_below: float = 0.01,
+    units: Mapping[str, str] | None = None,
 ) -> str:
     """Markdown: what the view's colour and size are, its hot path, the top nodes by colour,
     the most imbalanced nodes (``imbalance``: what the values are over, and max ÷ mean per
     node), the changes found (``changes``: the axis and ``regressions``' rows with ``node``),
-    what is selected. ``judge_below``: the view's; nodes it greys out are not told as top."""
+    what is selected. ``judge_below``: the view's; nodes it greys out are not told as top.
+    ``units``: metric name → unit (``w.units``): values print with it and an SI prefix."""
     color, size = table.metrics[color_by], table.metrics[size_by]
+    color_unit, size_unit = unit_of(color, units), unit_of(size, units)
     rows = " and ".join(f"{r}s" for r in table.reduced_over)  # none: one row per node
     over = f", {rows} combined by {reducer}" if reducer and rows else ""
     lines = [
@@ -116,7 +145,7 @@ def describe(
     ]
     path = hot_path(table, size)
     if path:
-        lines += [f"**Hot path** (by {text(size_by)}): {_steps(table, size, path)}.", ""]
+        lines += [f"**Hot path** (by {text(size_by)}): {_steps(table, size, path, size_unit)}.", ""]
     small = too_small(table, color_by, size_by, judge_below)
     ranked = np.nan_to_num(color.values, nan=-np.inf)
     if small is not None:  # grey in the view: not judged, so not among the top either
@@ -126,7 +155,8 @@ def describe(
         order = np.argsort(-np.nan_to_num(color.values, nan=-np.inf), kind="stable")[:TOP]
     lines.append(f"**Top {len(order)} by {text(color_by)}:**")
     lines += [
-        f"{k}. {_named(table, int(i))}: {_value(color.values[i])}{_share(table, color, int(i))}"
+        f"{k}. {_named(table, int(i))}: {_valued(color.values[i], color_unit)}"
+        f"{_share(table, color, int(i))}"
         for k, i in enumerate(order, 1)
     ]
     if small is not None and small.any():
@@ -140,7 +170,7 @@ def describe(
         lines += _changes(table, *changes)
     if selection:
         shown = ", ".join(
-            f"{_named(table, i)} {_value(color.values[i])}{_share(table, color, i)}"
+            f"{_named(table, i)} {_valued(color.values[i], color_unit)}{_share(table, color, i)}"
             for i in selection[:TOP]
         )
         more = f" and {len(selection) - TOP} more" if len(selection) > TOP else ""

@@ -18,17 +18,13 @@ from __future__ import annotations
 import difflib
 import pathlib
 import uuid
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets as t
 
-from ..adapters.pinned import format_units
-from ..adapters.units import effective as effective_units
 from ..core import progress
-from ..core.units import check as check_units
 from ..view.lod import DEFAULT_BUDGET
-from . import bundle, code
+from . import bundle, code, view_units
 from .derive import Derivations
 from .ensemble.parts import CLASSES as ENSEMBLE_PARTS
 from .ensemble.parts import NO_CHANGES, EnsembleParts, only_for_ensembles
@@ -44,6 +40,7 @@ from .source_pane import SourcePane
 from .static_picture import StaticPicture
 from .table_pane import TablePane
 from .traits import MetricTraitError
+from .view_units import path_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -143,7 +140,8 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                 progress.stage("choosing what to draw")
                 self._lod = self._level_of_detail(self._table)
                 self.source = source if source is not None else read_from or data_source(data)
-                kwargs["units"] = self._units_of(data, source or read_from, given_units)
+                path = path_of(source or read_from)
+                kwargs["units"] = view_units.first(self, data, path, given_units)
                 default_colour, default_size = self._default_metrics()
                 progress.stage("sending to the view")
                 super().__init__(
@@ -166,22 +164,6 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
                 self.close()
             raise
 
-    def _units_of(self, data: Any, path: Any, given: Any) -> dict[str, str]:
-        """The units the view starts with: the data's (``cctviz.adapters.units``; ``path``, the
-        file or folder it came from when the source names one), ``given`` over them."""
-        if given is not None and not isinstance(given, dict):
-            raise ValueError(f"units maps metric names to unit texts; got {given!r}")
-        columns = {str(c) for c in getattr(getattr(data, "dataframe", None), "columns", ())}
-        found = effective_units(
-            data,
-            [m for m in self._table.metrics if m not in columns],  # what cctviz derived
-            path=path if _is_path(path) else None,
-            pinned=format_units(data),
-            given=check_units(given or {}),
-        )
-        metrics, given = self._table.metrics, given or {}
-        return {name: unit for name, unit in found.items() if name in metrics or name in given}
-
     # -- data --------------------------------------------------------------------------------
     @property
     def data(self) -> Any:
@@ -192,13 +174,14 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
 
     @data.setter
     def data(self, data: Any) -> None:
-        data, _ = read_path(data)  # a profile file: cctviz.read
+        data, read_from = read_path(data)  # a profile file: cctviz.read
         try:
             with progress.work(f"reading the {type(data).__name__}", STAGES):
                 self._start_ensemble(None)  # nothing filters the old data while...
                 self.where = ""  # ...the filter goes: the new data is shown whole
                 self._start_ensemble(data)
                 self._swap(data)  # reducers.py
+                view_units.swap(self, data, path_of(read_from or data_source(data)))
                 self._first_panes()
         except BaseException:  # interrupted: the ensemble state of the data still shown
             self._start_ensemble(self._data)
@@ -287,14 +270,19 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         path), ``path`` = (function, callee, ...), every metric summed, ``contexts``, ``ids``."""
         return self._table_pane.callees(function, depth)
 
-    def derive(self, name: str, expression: str | None, kind: str = "ratio") -> None:
+    def derive(
+        self, name: str, expression: str | None, kind: str = "ratio", unit: str | None = None
+    ) -> None:
         """Add the metric ``name``, computed per node from the values shown (rows combined by the
         reducer; again when it changes) by ``expression``: ``+ - * /``, unary minus, parentheses
         and numbers over metric names in backquotes (``"`time` / `time (inc)`"``; a zero
         denominator gives NaN). ``kind``: ``"ratio"`` (no sums, no shares), ``"inclusive"``,
-        ``"exclusive"``, ``"max"`` or ``"other"``. ``expression=None`` removes it. Sets
+        ``"exclusive"``, ``"max"`` or ``"other"``. ``unit``: its unit (``"s"``, ``"B/s"``), in
+        ``w.units``; without one, inferred where obvious: a sum or difference of metrics of one
+        unit has it, a product with or division by a number keeps it, a ratio of one unit has
+        none (``cctviz.analysis.derive_units``). ``expression=None`` removes it. Sets
         ``w.derived`` (docs/derived-metrics.md)."""
-        self._deriver.derive(name, expression, kind)
+        self._deriver.derive(name, expression, kind, unit)
 
     @property
     def table_columns(self) -> list[str]:
@@ -400,14 +388,6 @@ def data_source(data: Any) -> str | None:
     if isinstance(mapping, dict) and mapping:
         return ", ".join(str(v) for v in mapping.values())
     return None
-
-
-def _is_path(value: Any) -> bool:
-    """``value`` names a file or folder that exists (a ``source=`` may be any text)."""
-    try:
-        return isinstance(value, str | Path) and Path(value).exists()
-    except (OSError, ValueError):  # too long, a NUL: text, not a path
-        return False
 
 
 def _check_keywords(kwargs: dict[str, Any]) -> None:

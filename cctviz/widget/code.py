@@ -25,7 +25,8 @@ def to_code(w: CCT, name: str = "gf") -> str:
     by Hatchet and its tree rebuilt over the kept nodes (Hatchet's squash would change values);
     a Thicket goes through its own ``query``, whose squash sums the rows of sibling nodes with
     equal frames: those are named in a comment and a warning. With every node visible it
-    filters nothing."""
+    filters nothing. With a rank chosen (``w.rank``), the code keeps that rank's rows (after
+    the filter, before the derived metrics), so it holds the values the view shows."""
     data = w.data
     table = w.table
     ids = drawn_ids(w)
@@ -41,9 +42,9 @@ def to_code(w: CCT, name: str = "gf") -> str:
     if w.prune_range is not None:
         lo, hi = w.prune_range
         notes.append(f"# pruned: {w.color_by!r} kept in [{lo!r}, {hi!r}] (and ancestors)")
-    derived = code_derived.lines(table, data, w._derivations, "view")
+    derived = [*_rank_lines(w.rank), *code_derived.lines(table, data, w._derivations, "view")]
     if len(ids) == table.size:
-        if derived:  # the derived columns go into a copy: {name} is left as it is
+        if derived:  # the derived columns (or one rank's rows) go into a copy: {name} stays
             whole = f"view = {name}.copy()  # every node is visible: nothing to filter"
             return "\n".join([*notes, whole, *derived, ""])
         return "\n".join([*notes, f"view = {name}  # every node is visible: nothing to filter", ""])
@@ -73,6 +74,17 @@ def to_code(w: CCT, name: str = "gf") -> str:
     keep = pinned.code_line(False, pin)
     code = [*_graphframe_code(name, visible, roots), *_pin_lines(name, keep), *derived]
     return "\n".join([*notes, *code, ""])
+
+
+def _rank_lines(rank: Any) -> list[str]:
+    """The lines that keep one rank's rows of ``view`` (``w.rank``; none when it is None)."""
+    if rank is None:
+        return []
+    return [
+        "",
+        f"# the view shows rank {rank!r} only (w.rank): its rows, the rank level kept",
+        f'view.dataframe = view.dataframe.xs({rank!r}, level="rank", drop_level=False)',
+    ]
 
 
 def _pin_lines(name: str, keep: str) -> list[str]:

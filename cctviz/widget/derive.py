@@ -15,17 +15,21 @@ from typing import Any
 import traitlets as t
 
 from ..analysis import derive
+from . import view_units
 from .owned import OwnedPart
 
 
 class Derivations(OwnedPart):
     """The derived metrics' part of a view (see the module's doc)."""
 
-    def derive(self, name: str, expression: str | None, kind: str = "ratio") -> None:
+    def derive(
+        self, name: str, expression: str | None, kind: str = "ratio", unit: str | None = None
+    ) -> None:
         """``CCT.derive``: add, replace or (``expression=None``) remove one definition."""
         current = dict(self.view.derived)
         if expression is not None:
-            current[name] = {"expression": expression, "kind": kind}
+            given = {} if unit is None else {"unit": unit}
+            current[name] = {"expression": expression, "kind": kind, **given}
         elif name not in current:
             listed = ", ".join(map(repr, current)) or "none"
             raise KeyError(f"no derived metric {name!r} to remove; derived metrics: {listed}")
@@ -79,4 +83,5 @@ class Derivations(OwnedPart):
                 view.color_by = colour
             if view.size_by not in view._table.metrics:
                 view.size_by = size
+            view_units.derived_again(view)
             view._payload = view._encode()

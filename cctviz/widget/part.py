@@ -166,6 +166,9 @@ class WidgetPart(bundle.PackedWidget):
             kept = {k: d for k, d in self._derivations.items() if k not in left_out}
             self._derivations = kept
             self.set_trait("derived", {k: d.as_json() for k, d in kept.items()})
+            units = self.units
+            if any(k in units for k in left_out):  # their units go with them
+                self.set_trait("units", {k: v for k, v in units.items() if k not in left_out})
 
     def _resolver(self) -> sel.Resolver:
         """Node ids of what ``select`` accepts, for the current table."""

@@ -144,6 +144,7 @@ class Scripting(WidgetPart):
                 if ensemble
                 else None,
                 judge_below=self.judge_below,
+                units=dict(self.units),
             )
         )
 

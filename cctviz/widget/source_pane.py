@@ -34,6 +34,7 @@ class SourcePane(OwnedPart):
             context=context,
             databases=self._databases(),
             folders=[Path(p).expanduser() for p in view.source_paths],
+            unit=view.units.get(view.color_by),
         )
 
     def _databases(self) -> list[Path]:

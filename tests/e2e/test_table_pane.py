@@ -228,3 +228,41 @@ def test_metric_columns_follow_table_metrics(open_notebook, page) -> None:
         " === n",
         arg=len(default) + 1,
     )
+
+
+def test_columns_menu_sets_table_metrics_and_headers_say_units(open_notebook, page) -> None:
+    notebook = open_notebook(
+        [
+            "import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'), "
+            "table_mode='contexts', units={'time (inc)': 'usec'})\n"
+            "w.derive('half', '`time (inc)` / 2')\nw"  # a metric no column shows at first
+        ]
+    )
+    view = page.locator(".cctviz").first
+    view.locator(".cct-pane-body .cct-pane-row").first.wait_for()
+    heads = view.locator(".cct-pane-columns [role=columnheader]")
+    # the unit once, in the header, with the prefix the column's values fit (usec: in seconds)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.cctviz .cct-pane-columns [role=columnheader]')]"
+        ".some(h => /^time \\(inc\\) \\[\\S*s\\]/.test(h.textContent))"
+    )
+    plain = [h for h in heads.all_inner_texts() if h.strip(" ▼▲") == "time"]
+    assert plain  # "time" has no unit given: its header says none
+    shown = notebook.python_json("w.table_columns")
+    # the Columns menu: the shown metrics checked; checking another sets w.table_metrics
+    view.locator(".cct-pane-chooser button").click()
+    items = view.locator(".cct-pane-chooser-item")
+    items.first.wait_for()
+    checked = [items.nth(i).locator("input").is_checked() for i in range(items.count())]
+    names = [n.strip() for n in items.all_inner_texts()]
+    assert [n for n, c in zip(names, checked, strict=True) if c] == [n for n in names if n in shown]
+    other = next(n for n, c in zip(names, checked, strict=True) if not c)
+    items.nth(names.index(other)).locator("input").press("Space")  # by keyboard
+    notebook.wait_python("list(w.table_metrics)", [*shown, other])
+    page.wait_for_function(
+        "n => document.querySelectorAll('.cctviz .cct-pane-columns [role=columnheader]').length"
+        " === n",
+        arg=len(shown) + 2,
+    )
+    page.keyboard.press("Escape")
+    shot(page, "pane-columns-units")

@@ -44,7 +44,7 @@
  * @property {string[]} source_paths folders searched for source files
  * @property {number} height pixels
  * @property {Record<string, string>} units metric name → unit
- * @property {Record<string, { expression: string, kind: string }>} derived derived metrics (w.derive):
+ * @property {Record<string, { expression: string, kind: string, unit?: string }>} derived derived metrics (w.derive):
  *   their values arrive in the payload as ordinary metrics; written by Python only
  * @property {string} where an Ensemble's profile filter (SQL); Python sets it
  * @property {string} strip_x @property {string} strip_y the profile strip's axes

@@ -1,6 +1,7 @@
 // The table pane bound to the model: which table shows (`table_mode`, `sandwich`), its rows from
 // Python (`rows` requests), picks that select in Python (`pick`), and the shared state going to
-// it (selection, search, focus, roots, colour and size metrics, table_metrics, reducer). Beside
+// it (selection, search, focus, roots, colour and size metrics, table_metrics, reducer, units);
+// the Columns menu sets table_metrics. Beside
 // the tree in wide cells, below it in narrow ones. Without a kernel (a restart, a notebook reopened from its saved
 // widget state) there are no rows to load: the pane says why and what brings them back.
 import { isDisconnected } from "./connection.js";
@@ -73,6 +74,7 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
       }
     },
     setRank: (rank) => save({ rank }),
+    setColumns: (names) => save({ table_metrics: names }),
     focus: (node) => save({ focused: node }),
     sandwich: (name) => save({ sandwich: name, table_mode: "sandwich" }),
     setMode: (mode) => save({ table_mode: mode }),
@@ -132,7 +134,10 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     if (isOpen()) pane.reload().then(selectionIn, report);
   };
   let tree = treeOf(model.get("_payload"));
+  const metricsIn = () => pane.setMetrics(metricsOf(model.get("_payload")));
+  const unitsIn = () => pane.setUnits(model.get("units") ?? {});
   function onPayload() {
+    metricsIn();
     const next = treeOf(model.get("_payload"));
     if (next === tree) return; // more nodes of the same tree (level of detail): the rows hold
     tree = next;
@@ -156,6 +161,7 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     ["change:rank", reload],
     ["change:_payload", onPayload],
     ["change:_strip", ensemble],
+    ["change:units", unitsIn],
   ];
   // after the change is sent: a change made here (model.set, then save_changes) must reach
   // Python before the rows it asks for
@@ -169,6 +175,8 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
     model.on(event, deferred[i]);
   });
   searchIn();
+  metricsIn();
+  unitsIn();
   ensemble();
   show();
 
@@ -199,6 +207,14 @@ export function bindPane({ model, body, client, create, changes, warn = (text) =
       pane.destroy();
     },
   };
+}
+
+/** The names of the metrics a payload holds (the Columns menu's). @param {unknown} payload @returns {string[]} */
+function metricsOf(payload) {
+  const metrics =
+    typeof payload === "object" && payload !== null ? /** @type {{ metrics?: unknown }} */ (payload).metrics : null;
+  if (!Array.isArray(metrics)) return [];
+  return metrics.flatMap((m) => (typeof m?.name === "string" ? [m.name] : []));
 }
 
 /** The name of the full tree a payload holds a table of. @param {unknown} payload */

@@ -152,6 +152,7 @@
  * @property {(node: number) => Promise<unknown>} fetchSource the Source tab: Python's `source`
  * @property {(node: number) => Promise<unknown>} fetchRanks the Ranks tab: Python's `ranks`
  * @property {(rank: number | null) => void} setRank the user clicked a rank (null: every rank)
+ * @property {(names: string[]) => void} [setColumns] the user chose the table's columns (table_metrics)
  */
 /**
  * What the glue uses of the table pane.
@@ -162,6 +163,8 @@
  * @property {(ids: number[], names: string[], paths: number[][]) => Promise<void>} setSelection
  * @property {(text: string, options: { regex: boolean, caseSensitive: boolean }) => void} setSearch
  * @property {(on: boolean) => void} setChanges whether the Changes tab shows (an ensemble)
+ * @property {(units: Record<string, string>) => void} setUnits the metrics' units (w.units)
+ * @property {(names: string[]) => void} setMetrics the metrics the Columns menu lists
  * @property {() => void} destroy
  */
 

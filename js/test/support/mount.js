@@ -85,6 +85,7 @@ export function mountPane(fetchRows, fetchChanges = async () => ({ metric: "t", 
     fetchSource: vi.fn(async () => null),
     fetchRanks: vi.fn(async () => null),
     setRank: vi.fn(),
+    setColumns: vi.fn(),
   };
   return { p: createTablePane(document.body, handlers), handlers };
 }

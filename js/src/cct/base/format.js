@@ -129,3 +129,22 @@ export function columnFormat(values, unit) {
   const e = fitExponent(values, u);
   return (v) => inPrefix(v, u, e);
 }
+
+/**
+ * A table column's values split for a narrow column: the unit once, for its header ("ms";
+ * "samples"; "" with no unit), and each value's number in the column's one prefix. With a known
+ * base the prefix goes on the unit ("ms" over "0.345", "5.52"); on a label or no unit it stays on
+ * each number ("12.3k" under "samples"), as `columnFormat` prints it.
+ * @param {Iterable<number>} values @param {Unit | string | null} [unit]
+ * @returns {{ unit: string, number: (v: number) => string }}
+ */
+export function columnParts(values, unit) {
+  const u = asUnit(unit);
+  const e = fitExponent(values, u);
+  if (!u || !u.si) return { unit: u ? u.text : "", number: (v) => inPrefix(v, null, e) };
+  const scale = u.scale;
+  return {
+    unit: `${PREFIX_OF.get(e) ?? ""}${u.per ? `${u.symbol}/${u.per}` : u.symbol}`,
+    number: (v) => (Number.isFinite(v) ? number((v * scale) / 10 ** e) : inPrefix(v, null, 0)),
+  };
+}

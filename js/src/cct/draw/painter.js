@@ -162,6 +162,8 @@ export function createPainter(view, { onBackend, dispatch, onSpread = null }) {
     if (!(w > 0 && h > 0)) return;
     camera.setSize(w, h);
     backend?.resize(w, h);
+    const pic = drawable();
+    if (pic) drawLegendsOf(pic); // the keys keep within the stage's new width
   }
   /** The picture's nodes, links and bands where its layout now puts them (levels spread anew). */
   function moved() {

@@ -7,7 +7,7 @@ import { displayText } from "../base/text.js";
 import { textWidth } from "../draw/labels/text-measure.js";
 import { figureStyle } from "../draw/legend/figure-style.js";
 import { SVG_NS } from "../draw/svg/overlay.js";
-import { shareText, valueText } from "../pane/cells.js";
+import { columnFormats, headerText, shareText, valueText } from "../pane/cells.js";
 import { shortenName } from "../picture/label-text.js";
 import { describeFigure } from "./figure.js";
 
@@ -28,7 +28,8 @@ import { describeFigure } from "./figure.js";
  * @property {string | null} [fontFamily]
  * @property {number | null} [fontSize] points
  * @property {string | null} [title] drawn above the table, and the SVG's title
- * @property {Record<string, string>} [units] metric name → unit, after the column's name
+ * @property {Record<string, string>} [units] metric name → unit: its values print in it, with one
+ *   SI prefix per column, the unit after the column's name ("time (inc) [ms]"), as in the pane
  * @property {Record<string, unknown> | null} [provenance] written as JSON into <metadata>
  */
 /** Longest name drawn, in characters (shortened as labels are; the metadata keep the rows). */
@@ -70,8 +71,12 @@ export function tableFigureSVG(doc, data, options = {}) {
   const indent = px; // per level of depth
   const units = options.units ?? {};
   const names = table.name.map((n) => shortenName(displayText(String(n)), NAME_CHARS));
-  const heads = table.columns.map((c) => displayText(units[c] ? `${c} (${units[c]})` : c));
-  const cells = table.columns.map((c, i) => table.values[i].map((v) => valueText(v, c)));
+  const formats = columnFormats(
+    table.columns.map((_, i) => [table.totals[i], ...table.values[i]]),
+    table.columns.map((c) => (Object.hasOwn(units, c) ? units[c] : null)),
+  );
+  const heads = table.columns.map((c, i) => displayText(headerText(c, formats[i])));
+  const cells = table.columns.map((_, i) => table.values[i].map((v) => valueText(v, formats[i])));
   const shares = table.columns.map((_, i) => table.values[i].map((v) => shareText(v, table.totals[i])));
   // widths: the name column, then per metric its values and (where it has them) its shares
   const nameWidth = Math.max(measure("name", true), ...names.map((n, r) => table.depth[r] * indent + measure(n)));

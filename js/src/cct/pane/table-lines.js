@@ -39,11 +39,12 @@ export function drawHeaders(into, names, sort, onSort, shared = []) {
 /**
  * One row's element, placed at line `index`.
  * @param {Document} doc @param {Row} row @param {number} index
- * @param {{ selected: boolean, match: boolean, count: boolean, columns?: string[], totals?: (number | null)[] }} how
- *   `count`: a contexts column; `columns`, `totals`: the value columns' metrics and totals (a share shows
- *   where a column has a total)
+ * @param {{ selected: boolean, match: boolean, count: boolean, formats?: import("./cells.js").ColumnFormat[],
+ *   totals?: (number | null)[] }} how
+ *   `count`: a contexts column; `formats`, `totals`: the value columns' formats (cells.js) and totals (a
+ *   share shows where a column has a total)
  */
-export function rowElement(doc, row, index, { selected, match, count, columns = [], totals = [] }) {
+export function rowElement(doc, row, index, { selected, match, count, formats = [], totals = [] }) {
   const el = doc.createElement("div");
   el.className = row.part ? "cct-pane-row cct-pane-part" : "cct-pane-row";
   el.classList.toggle("cct-row-selected", selected);
@@ -72,7 +73,7 @@ export function rowElement(doc, row, index, { selected, match, count, columns = 
   name.title = row.where && row.section === null ? `${title}\n${row.where}` : title;
   row.values.forEach((v, i) => {
     const cell = append(el, "div", { className: "cct-pane-cell cct-pane-num", attrs: { role: "gridcell" } });
-    append(cell, "span", { className: "cct-pane-value", text: valueText(v, columns[i] ?? "") });
+    append(cell, "span", { className: "cct-pane-value", text: valueText(v, formats[i]) });
     const share = shareText(v, totals[i] ?? null);
     if (!share) return;
     cell.append(doc.createTextNode(" ")); // read as "150 75 %", not "15075 %"

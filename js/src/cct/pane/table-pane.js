@@ -7,7 +7,9 @@
 // pick, a focus, a sandwich or a search is reported, and the shared state comes back in.
 import { append } from "../base/dom.js";
 import { matcher } from "../state/search.js";
+import { columnFormats, columnUnit, headerText } from "./cells.js";
 import { createChangesList } from "./changes-list.js";
+import { createColumnChooser } from "./column-chooser.js";
 import { createRankStrip } from "./rank-strip.js";
 import { bindRowInput } from "./row-input.js";
 import { createSourceView } from "./source-view.js";
@@ -37,6 +39,7 @@ import { findRow, firstSort, partOf, rowsFrom, visibleRows, windowOf } from "./t
  * @property {(node: number) => Promise<unknown>} fetchSource Python's source of a node (Source tab)
  * @property {(node: number) => Promise<unknown>} fetchRanks Python's values per rank of a node (Ranks tab)
  * @property {(rank: number | null) => void} setRank the user clicked a rank in the strip (null: every rank)
+ * @property {(names: string[]) => void} [setColumns] the user chose the value columns (Columns menu)
  */
 
 export { ROW_HEIGHT };
@@ -92,6 +95,9 @@ export function createTablePane(parent, handlers) {
     })
   );
   filter.addEventListener("input", () => handlers.search(filter.value));
+  const chooser = createColumnChooser(head, { choose: (names) => handlers.setColumns?.(names) });
+  /** @type {string[]} the metrics the Columns menu lists */
+  let metricNames = [];
   const close = append(head, "button", {
     text: "×",
     attrs: { type: "button", title: "Close the table", "aria-label": "Close the table" },
@@ -121,6 +127,10 @@ export function createTablePane(parent, handlers) {
   let roots = [];
   /** @type {Columns} */
   let columns = { names: [], totals: [], kinds: [] };
+  /** @type {import("./cells.js").ColumnFormat[]} how each value column prints (drawColumns) */
+  let formats = [];
+  /** @type {Record<string, string>} metric name → unit (w.units) */
+  let units = {};
   /** @type {Sort | null} null: the table's first sort (FIRST_SORT), once its columns are known */
   let sort = null;
   /** @type {Row[]} rows that show, in order */
@@ -218,7 +228,15 @@ export function createTablePane(parent, handlers) {
 
   function drawColumns() {
     const counted = mode !== "contexts";
-    const names = ["name", ...columns.names, ...(counted ? ["contexts"] : [])];
+    // one prefix per column, from its total and its top rows (rows opened below keep it)
+    formats = columnFormats(
+      columns.names.map((_, i) => [columns.totals[i], ...roots.map((r) => r.values[i])]),
+      columns.names.map((name, i) => columnUnit(name, columns.kinds[i], units)),
+    );
+    const heads = columns.names.map((name, i) => headerText(name, formats[i]));
+    chooser.element.hidden = !handlers.setColumns || mode === "changes" || OF_NODE.has(mode);
+    chooser.set(metricNames, columns.names);
+    const names = ["name", ...heads, ...(counted ? ["contexts"] : [])];
     const shared = columns.totals.map((t) => t !== null);
     const tracks = [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...(counted ? [COUNT_TRACK] : [])];
     element.style.setProperty("--cct-pane-tracks", ["minmax(0, 1fr)", ...tracks.map((t) => `${t}px`)].join(" "));
@@ -275,7 +293,7 @@ export function createTablePane(parent, handlers) {
       selected: isSelected(row),
       match: !!test && row.section === null && test(row.label),
       count: mode !== "contexts",
-      columns: columns.names,
+      formats,
       totals: columns.totals,
     });
 
@@ -373,6 +391,18 @@ export function createTablePane(parent, handlers) {
       test = made instanceof Error ? null : made;
       draw();
     },
+    /** The metrics' units (w.units): the value columns print in them. @param {Record<string, string>} map */
+    setUnits(map) {
+      units = { ...map };
+      draw();
+    },
+    /** The metrics the Columns menu lists. @param {string[]} names */
+    setMetrics(names) {
+      metricNames = [...names];
+      chooser.set(metricNames, columns.names);
+    },
+    /** The Columns menu (for tests and the console). */
+    chooser,
     /** Whether the data is an ensemble: the Changes tab shows. @param {boolean} on */
     setChanges(on) {
       /** @type {HTMLElement} */ (tabs.get("changes")).hidden = !on;

@@ -33,6 +33,27 @@ describe("tree-table figure", () => {
     expect(JSON.parse(root.querySelector("metadata > *:last-child").textContent)).toEqual({ generator: "cctviz" });
   });
 
+  test("a column's unit is in its header with the one prefix its values fit, as in the pane", () => {
+    const small = {
+      ...data,
+      values: [
+        [0.00552, 0.000345, null],
+        [1.5, 2, 3],
+      ],
+      totals: [0.00552, null],
+    };
+    const { svg } = tableFigureSVG(document, small, { units: { "time (inc)": "s" } });
+    const root = parse(svg);
+    const heads = [...root.querySelectorAll("text[font-weight='600']")].map((e) => e.textContent);
+    expect(heads).toEqual(["name", "time (inc) [µs]", "ratio"]);
+    expect(texts(root, "cct-table-value")).toEqual(["5520", "1.5", "345", "2", "–", "3"]);
+    // columns of one unit share the prefix that fits them all
+    const shared = tableFigureSVG(document, small, { units: { "time (inc)": "s", ratio: "s" } }).svg;
+    const both = [...parse(shared).querySelectorAll("text[font-weight='600']")].map((e) => e.textContent);
+    expect(both).toEqual(["name", "time (inc) [ms]", "ratio [ms]"]);
+    expect(texts(parse(shared), "cct-table-value")).toEqual(["5.52", "1500", "0.345", "2000", "–", "3000"]);
+  });
+
   test("units follow the column's name; a width keeps the table's proportions in its unit", () => {
     const { svg, width, height } = tableFigureSVG(document, data, {
       units: { "time (inc)": "s" },
@@ -42,7 +63,7 @@ describe("tree-table figure", () => {
     });
     const root = parse(svg);
     const heads = [...root.querySelectorAll("text[font-weight='600']")].map((e) => e.textContent);
-    expect(heads).toEqual(["Table 1", "name", "time (inc) (s)", "ratio"]);
+    expect(heads).toEqual(["Table 1", "name", "time (inc) [s]", "ratio"]);
     expect(root.getAttribute("width")).toBe("3.5in");
     expect(root.getAttribute("height")).toBe(heightAttr("3.5in", height / width));
     expect(heightAttr("8cm", 0.5)).toBe("4cm");

@@ -8,11 +8,17 @@ import { judged, judgedKey, SMALL_FILL } from "../../picture/judge.js";
 import { shortenName } from "../../picture/label-text.js";
 import { shapePath } from "../../picture/shapes.js";
 import { legendShare } from "../../picture/shares.js";
+import { textMeasure } from "../labels/text-measure.js";
 import { RING_COLORS } from "../svg/change-rings.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
+import { wrapText } from "./wrap-text.js";
 
 /** Height of the row of legends when they are on top (at legend scale 1). */
 export const LEGEND_BAND = 58;
+/** The legends' text size in pixels (draw.css .cct-legend), at legend scale 1. */
+export const LEGEND_PX = 11;
+/** What the grey nodes' key says (the whole rule in its hover text). */
+export const SMALL_KEY = "too small to judge";
 
 /**
  * The colour legends (one, or one per tree) and the size legend: a column on the left, or a
@@ -21,12 +27,15 @@ export const LEGEND_BAND = 58;
  * @param {{ legends: import("../../picture/scene.js").LegendEntry[], size: ReturnType<typeof import("../../picture/scales.js").sizeScale>,
  *   colorTitle: string, sizeTitle: string, onTop: boolean, scale: number, format?: (v: number) => string,
  *   presence?: [string, string] | null, small?: string | null, changes?: boolean,
- *   within?: string, colorUnit?: string | null, sizeUnit?: string | null }} spec
+ *   within?: string, colorUnit?: string | null, sizeUnit?: string | null, width?: number,
+ *   measure?: (text: string) => number }} spec
  *   `format`: how the colour legends' ends are written (a share of a total; else the values in
  *   `colorUnit`, and the size legend's in `sizeUnit`, with one SI prefix each); `presence`: what a
  *   compare view's square and hexagon mean ("only in before", "only in after"); `small`: what the
  *   grey nodes are (judge.js), or null when there are none; `changes`: the tree has change rings;
- *   `within`: the configurations they were looked for in ("": one)
+ *   `within`: the configurations they were looked for in ("": one); `width`: the stage's width
+ *   in pixels (0: not known), which the keys' text keeps within, on two lines where one does not
+ *   fit, measured by `measure` (default: in the legends' font, estimated where nothing measures)
  */
 export function drawLegends(
   layer,
@@ -44,9 +53,15 @@ export function drawLegends(
     small = null,
     changes = false,
     within = "",
+    width = 0,
+    measure,
   },
 ) {
   layer.selectAll("*").remove();
+  const node = layer.node();
+  const widthOf =
+    measure ??
+    (node ? textMeasure(node.ownerDocument, LEGEND_PX, legendFont(node)) : (/** @type {string} */ t) => t.length);
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
   let x = 12;
   let y = 16;
@@ -99,10 +114,26 @@ export function drawLegends(
       .attr("r", 5)
       .attr("fill", SMALL_FILL)
       .attr("stroke", "#444");
-    // short, to stay inside the legends' column (the whole rule in its hover text)
-    const label = g.append("text").attr("x", 16).attr("y", 10).text("too small to judge");
+    // short, to stay inside the legends' column (the whole rule in its hover text); in a row on
+    // top, on two lines (or cut) where the stage ends before it does
+    const room = width > 0 ? width / scale - x - 16 - 4 : Infinity;
+    const { lines } = wrapText(SMALL_KEY, Math.max(room, 1), widthOf, 2);
+    const label = g.append("text").attr("x", 16).attr("y", 10);
+    lines.forEach((line, i) => {
+      label
+        .append("tspan")
+        .attr("x", 16)
+        .attr("dy", i ? 13 : 0)
+        .text(line);
+    });
     label.append("title").text(`${small}: grey, not on the colour scale`);
   }
+}
+
+/** The font family the legends are drawn in on the page. @param {Element} node */
+function legendFont(node) {
+  const win = node.ownerDocument.defaultView;
+  return (win && win.getComputedStyle(node).fontFamily) || "sans-serif";
 }
 
 /**
@@ -150,13 +181,15 @@ function drawChangeKey(g, within) {
 const MAX_KIND_TITLE = { ratio: "ratio; glyphs: max", max: "glyphs: max" };
 
 /**
- * The unit of a metric's values in the view: its unit in `units` (w.units), none for a ratio (the
- * imbalance or std ÷ mean of a metric has no unit, whatever the metric's is).
+ * The unit of a metric's values in the view: its unit in `units` (w.units), none for a ratio the
+ * reducer made (the imbalance or std ÷ mean of a metric has no unit, whatever the metric's is); a
+ * derived metric (w.derive, rule "expression") keeps the unit Python gives it, ratio or not.
  * @param {import("../../data/decode.js").Metric} m @param {Record<string, string>} units
  * @returns {string | null}
  */
 export function metricUnit(m, units) {
-  return m.kind !== "ratio" && Object.hasOwn(units, m.name) ? units[m.name] : null;
+  const kept = m.kind !== "ratio" || m.rule === "expression";
+  return kept && Object.hasOwn(units, m.name) ? units[m.name] : null;
 }
 
 /** The unit a title names: the base ("usec" is s), or the text where it does not parse. @param {string} text */
@@ -217,6 +250,7 @@ export function viewLegends(view) {
       table.changes,
       metricUnit(colorMetric, units),
       metricUnit(sizeMetric, units),
+      view.camera.size.width,
     ];
     if (key.length === drawnFrom.length && key.every((v, i) => v === drawnFrom[i])) return;
     drawnFrom = key;
@@ -234,6 +268,7 @@ export function viewLegends(view) {
       within: table.changes?.within ?? "",
       colorUnit: metricUnit(colorMetric, units),
       sizeUnit: metricUnit(sizeMetric, units),
+      width: view.camera.size.width,
     });
   };
 }

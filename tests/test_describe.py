@@ -9,6 +9,7 @@ import numpy as np
 
 import cctviz
 from cctviz.core.markdown import text
+from cctviz.core.units import column_texts
 from cctviz.view.describe import hot_path
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -115,6 +116,13 @@ def test_describe_of_an_ensemble_tells_its_profiles_imbalance_and_changes(tmp_pa
     own = w.changes[w.changes["cause"] == "exclusive"].iloc[0]
     assert f"({len(w.changes)}): {text(w.table.name(int(own['node'])))}" in changes
     assert f"{own['change']:+.1%}" in changes and ", own)" in changes
+    # before → after in the unit of the metric the changes are of, one SI prefix for both
+    assert w.color_by not in w.units  # a synthetic store: no unit, the numbers alone
+    assert "({} → {}, own".format(*column_texts([own["before"], own["after"]])) in changes
+    w.units = {**w.units, w.color_by: "s"}
+    said = next(x for x in w.describe().splitlines() if x.startswith("**Changes** along"))
+    before, after = column_texts([own["before"], own["after"]], "s")
+    assert before.endswith(" s") and f"({before} → {after}, own" in said
 
 
 def test_the_summary_renders_in_a_notebook_and_prints_as_markdown() -> None:

@@ -9,7 +9,10 @@ import json
 import os
 import subprocess
 import sys
+import warnings
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -20,7 +23,7 @@ import cctviz
 from cctviz.adapters.derived import SUFFIX
 
 from .conftest import load
-from .profiles import CPI_IN_A_FRESH_PROCESS, REPO, distribution, readable
+from .profiles import CPI_IN_A_FRESH_PROCESS, REPO, data_root, distribution, readable
 
 LLNL = distribution() == "llnl"
 
@@ -270,3 +273,47 @@ def test_timestamps_and_process_ids_are_never_summed_and_never_the_default() -> 
     # PerfFlowAspect's durations nest: the tree says they are inclusive
     assert kinds.loc["dur", ["kind", "rule"]].tolist() == ["inclusive", "tree"]
     assert (w.color_by, w.size_by) == ("dur", "dur")
+
+
+class _Recording(Mapping[str, Any]):
+    """A metadata mapping that records the keys read (``*`` when it is walked whole)."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self._values, self.read = dict(values), set[str]()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self._values[key]
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return key in self._values
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.add("*")
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+@pytest.mark.parametrize("folder", ["thicket/mpi_scaling_cali", "thicket/rajaperf-quartz"])
+def test_decide_reads_no_metadata_key_outside_deciding_keys(folder: str) -> None:
+    """The store decides once for many files from their ``DECIDING_KEYS`` alone
+    (``caliper_rows``): ``decide`` must read no other metadata key, or files that differ only
+    there would get the first file's kinds."""
+    import hatchet as ht
+
+    from cctviz.adapters.node_metrics import DECIDING_KEYS, decide
+
+    path = sorted(data_root(folder).rglob("*.cali"))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gf = ht.GraphFrame.from_caliperreader(str(path))
+    full = _Recording({**gf.metadata, "cctviz.metric_kinds": '{"nid": "other"}'})
+    assert {"spot.metrics", "spot.timeseries.metrics"} & set(full._values)  # the keys are there
+    listed = (list(gf.exc_metrics), list(gf.inc_metrics))
+    decided = decide(gf.dataframe, listed, SimpleNamespace(metadata=full), None)
+    assert full.read and full.read <= set(DECIDING_KEYS), sorted(full.read - set(DECIDING_KEYS))
+    only = {k: full._values[k] for k in DECIDING_KEYS if k in full._values}
+    assert decide(gf.dataframe, listed, SimpleNamespace(metadata=only), None) == decided

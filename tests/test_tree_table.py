@@ -186,3 +186,18 @@ def test_table_frame_of_a_thicket_is_its_node_frame() -> None:
     assert sorted(frame.index) == list(range(v.table.size))
     columns = v.table_columns
     pd.testing.assert_frame_equal(frame[columns], v.node_frame.loc[frame.index, columns])
+
+
+def test_a_figure_is_of_the_tree_or_of_the_table(tmp_path: Any) -> None:
+    """One ``Figure`` for both (``w.save``'s tree, ``w.table_figure``'s table): ``what`` names
+    which, and the title a file gets when the options give none."""
+    from cctviz.figure import Figure
+    from cctviz.figure.render import figure_options
+
+    options = figure_options(width=100, height=100)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"/>'
+    assert Figure(svg, 3, options, {}).what == "tree"
+    written = Figure(svg, 3, options, {}, what="table").write(tmp_path / "t.svg")
+    assert written.read_text(encoding="utf-8").endswith(svg + "\n")
+    with pytest.raises(ValueError, match="a figure is of 'tree' or 'table'; got 'graph'"):
+        Figure(svg, 3, options, {}, what="graph")

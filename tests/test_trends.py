@@ -272,3 +272,21 @@ def test_runs_of_several_configurations_are_said(tmp_path: Path) -> None:
     assert varying(one.profiles, "launchdate") == {} and one.configuration == []
     said = one.report("time (inc)")  # one configuration, of 5 runs: too few to tell a change
     assert "configurations \\(" not in said and "(at most 5)" in said.replace("\\", "")
+
+
+def test_the_report_prints_before_and_after_in_the_metrics_unit(tmp_path: Path) -> None:
+    """Issue 58: before → after with the metric's unit and one SI prefix for both, not ``.4g``."""
+    ens, _ = _nightly(tmp_path, n_runs=120, n_nodes=60, n_changes=3, seed=4)
+    found = ens.regressions("time (inc)")
+    first = found[found["cause"] == "exclusive"].iloc[0]
+    assert 0.1 < first["before"] < 1 < first["after"]  # one prefix: ms for both
+    line = next(x for x in ens.report("time (inc)", units={"time (inc)": "s"}).split("\n")
+                if x.startswith("1. "))  # fmt: skip
+    before, after = (f"{round(v * 1000)} ms" for v in (first["before"], first["after"]))
+    assert f": {before} → {after} (" in line
+    plain = next(x for x in ens.report("time (inc)").split("\n") if x.startswith("1. "))
+    assert f": {first['before'] * 1000:.0f} → " not in plain and " ms" not in plain  # no unit
+    with pytest.raises(ValueError, match=r"units\['time \(inc\)'\]: unit 'KB' does not parse"):
+        ens.report("time (inc)", units={"time (inc)": "KB"})
+    with pytest.raises(TypeError, match="units is a mapping of metric name to unit"):
+        ens.report("time (inc)", units="s")  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ import json
 import re
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -117,8 +118,32 @@ def test_hpctoolkit_v4_units_from_meta_db() -> None:
     reader = "from_hpctoolkit_latest" if distribution() == "llnl" else "from_hpctoolkit"
     gf = _read(reader, db)
     assert discover(gf, db) == {"time": "s", "time (inc)": "s"}  # meta.db: "CPUTIME (sec)"
-    if distribution() == "llnl":  # its reader keeps file_path: found without being told
-        assert discover(gf) == {"time": "s", "time (inc)": "s"}
+    # without the database too: LLNL's reader keeps file_path; UMD's names time only
+    # "CPUTIME (sec)" (its GraphFrame is known by its relation and instruction columns)
+    assert discover(gf) == {"time": "s", "time (inc)": "s"}
+    assert cctviz.CCT(gf).units == {"time": "s", "time (inc)": "s"}
+
+
+def test_hpctoolkit_units_hatchet_keeps_in_its_column_names() -> None:
+    """A GraphFrame of Hatchet's XML reader passed alone: its time is in µs or in s alike (no
+    unit), but a metric Hatchet keeps under HPCToolkit's name states its SI unit."""
+    gf = _read("from_hpctoolkit", data_root("hatchet/hpctoolkit-cpi-database"))
+    frame = gf.dataframe
+    for name in ("REALTIME (usec) (E)", "REALTIME (usec):Sum (I)", "GXCOPY:H2D (B) (E)"):
+        frame[name] = frame["time"]
+    frame["PAPI_TOT_INS (inst) (E)"] = frame["time"]  # a label: it may be anything, left out
+    frame["IO (cycles) (E)"] = frame["time"]
+    assert discover(gf) == {
+        "REALTIME (usec) (E)": "µs",
+        "REALTIME (usec):Sum (I)": "µs",
+        "GXCOPY:H2D (B) (E)": "B",
+    }
+    # the same names on a frame no HPCToolkit reader made: nothing is read from them
+    other = SimpleNamespace(dataframe=frame.drop(columns=["nid", "module"]), metadata={})
+    assert discover(other) == {}
+    v4 = frame.assign(relation=0, instruction=0)  # UMD's v4 columns: time is CPUTIME (sec)
+    gf.dataframe = v4.rename(columns={"REALTIME (usec) (E)": "GPUOPS (sec) (inc)"})
+    assert discover(gf) == {"time": "s", "time (inc)": "s", "GPUOPS (sec) (inc)": "s"}
 
 
 def test_cprofile_times_are_seconds() -> None:

@@ -184,8 +184,10 @@ def test_bundle_is_built_and_used() -> None:
 # 1.1 KB gzipped): the table pane's Columns menu (pane/column-chooser.js, w.table_metrics from the
 # page), its cells in their column's unit with one prefix (the unit in the header), and the
 # legends' keys wrapped within the stage.
-BUNDLE_BUDGET_MINIFIED = 292 * 1024
-BUNDLE_BUDGET_GZIPPED = 109 * 1024
+# Raised to 296 KB (110 KB gzipped) for the Ranks tab's axes (pane/rank-axes.js: rank numbers,
+# a value axis in the unit, the mean's line, the order button; ~3 KB, 0.6 KB gzipped).
+BUNDLE_BUDGET_MINIFIED = 296 * 1024
+BUNDLE_BUDGET_GZIPPED = 110 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

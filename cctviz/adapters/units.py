@@ -11,7 +11,12 @@ grammar's own spelling (``cctviz.core.units.canonical``: ``usec`` → ``µs``).
 - HPCToolkit: the unit in each metric's name (``CPUTIME (usec)`` in ``experiment.xml``'s
   ``<MetricDB>``/``<Metric>``, ``CPUTIME (sec)`` in a v4 ``meta.db``), for the column Hatchet
   makes of it (``time``, ``time (inc)``); from the database folder given, or the ``file_path``
-  LLNL's v4 reader keeps in the metadata.
+  LLNL's v4 reader keeps in the metadata. Without either (a GraphFrame from Hatchet's
+  ``from_hpctoolkit`` passed alone), only what Hatchet's own names state: UMD Hatchet's v4
+  reader names ``time``/``time (inc)`` only ``CPUTIME (sec)`` (seconds); a metric Hatchet keeps
+  under HPCToolkit's name (``REALTIME (usec) (E)`` from XML, ``GPUOPS (sec) (inc)`` from v4)
+  has the SI unit in it. The XML readers' ``time`` is ``CPUTIME (usec)`` or ``CPUTIME (sec)``
+  alike: it has none.
 - cProfile and pyinstrument: seconds (the times ``pstats`` and pyinstrument write), known by the
   columns Hatchet's readers add (``numcalls``/``nativecalls``; ``is_application_code``).
 - TAU: microseconds (TAU's profile files), known by Hatchet's ``Calls``/``Subrs`` columns.
@@ -28,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.units import UnitError, canonical
+from ..core.units import UnitError, canonical, parse
 
 #: Caliper attributes whose unit its documentation gives (the last part of an aggregated name)
 CALIPER_SECONDS = ("time.duration", "time.inclusive.duration", "time.exclusive.duration")
@@ -40,6 +45,12 @@ XML_HEAD = 1 << 20  # experiment.xml lists its metrics before the calling contex
 _XML_METRIC = re.compile(r'<(?:MetricDB|Metric)\s[^>]*?\bn="([^"]{1,200})"')
 _HPCTK_NAME = re.compile(r"(?P<base>.+?) \((?P<unit>[^()]+)\)(?::\w+)? \((?P<ie>[IE])\)")
 _HPCTK_TIMES = ("CPUTIME",)  # what Hatchet's XML readers rename to time / time (inc)
+#: columns only Hatchet's HPCToolkit readers make: XML (both Hatchets), v4 (UMD ``hatchet``)
+HPCTK_XML_COLUMNS = frozenset({"nid", "type", "file", "line", "module"})
+HPCTK_V4_COLUMNS = frozenset({"relation", "instruction"})
+# a metric under HPCToolkit's own name: XML's "REALTIME (usec):Sum (E)", v4's "GPUOPS (sec) (inc)"
+_HPCTK_XML_COLUMN = re.compile(r"(?P<base>[^()]+?) \((?P<unit>[^()]+)\)(?::\w+)? \([IE]\)")
+_HPCTK_V4_COLUMN = re.compile(r"(?P<base>[^()]+?) \((?P<unit>[^()]+)\)(?: \(inc\))?")
 
 
 def discover(data: Any, path: str | Path | None = None) -> dict[str, str]:
@@ -53,6 +64,7 @@ def discover(data: Any, path: str | Path | None = None) -> dict[str, str]:
     if "cali.caliper.version" in metadata:
         found.update(_caliper_names(columns, str(metadata.get("spot.metrics", ""))))
     found.update(_signatures(set(columns)))
+    found.update(_hpctoolkit_columns(columns))
     for p in _paths(data, path, metadata):
         found.update(_from_path(p))
     out: dict[str, str] = {}
@@ -112,6 +124,33 @@ def _signatures(columns: set[str]) -> dict[str, str]:
     if {"Calls", "Subrs"} <= columns:
         return dict.fromkeys(times, "µs")
     return {}
+
+
+def _hpctoolkit_columns(columns: list[str]) -> dict[str, str]:
+    """Units a GraphFrame of Hatchet's HPCToolkit readers states in its own column names (no
+    database at hand). Only SI units (``usec``, ``sec``, ``B``): a label in parentheses may be
+    anything (``(inst)``, ``(mean)``), and no unit beats a wrong one."""
+    have = set(columns)
+    out: dict[str, str] = {}
+    if have >= HPCTK_V4_COLUMNS:
+        pattern = _HPCTK_V4_COLUMN
+        # UMD Hatchet's v4 reader renames exactly "CPUTIME (sec)" to time, time (inc)
+        out.update({c: "s" for c in ("time", "time (inc)") if c in have})
+    elif have >= HPCTK_XML_COLUMNS:
+        pattern = _HPCTK_XML_COLUMN
+    else:
+        return {}
+    for column in columns:
+        found = pattern.fullmatch(column)
+        if found is None:
+            continue
+        try:
+            si = parse(found["unit"]).si
+        except UnitError:
+            continue
+        if si:
+            out[column] = found["unit"]
+    return out
 
 
 def _from_path(path: Path) -> dict[str, str]:

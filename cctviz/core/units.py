@@ -239,3 +239,14 @@ def column_format(
     u = _as_unit(unit)
     e = fit(list(values), u)
     return lambda v: format_value(v, u, e)
+
+
+def column_texts(values: Iterable[float], unit: str | None = None) -> list[str]:
+    """``values`` printed as one column (:func:`column_format`: one prefix for all, ``12 ms →
+    15 ms``); a unit the grammar refuses prints them without one."""
+    numbers = [float(v) for v in values]
+    try:
+        printed = column_format(numbers, unit or None)
+    except UnitError:
+        printed = column_format(numbers)
+    return [printed(v) for v in numbers]

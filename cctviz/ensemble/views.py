@@ -6,7 +6,7 @@ GraphFrame, a small subset as a Thicket, the reduced tree as a GraphFrame. Each 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
@@ -117,15 +117,28 @@ class Views:
         *,
         fdr: float = 0.05,
         across: Sequence[str] = (),
+        units: Mapping[str, str] | None = None,
     ) -> str:
         """The changes ``regressions`` finds, as Markdown: largest first, each with its call path,
         its configuration, the run where it happened (with its metadata), before and after, what
         else changed (``environment``) and, for a metric that adds up, the share of its
-        configuration's median run total it is."""
+        configuration's median run total it is. ``units``: metric name → unit (as a view's
+        ``units=``, e.g. ``{"time (inc)": "s"}``): before and after print in ``metric``'s with
+        one SI prefix (``12.1 ms → 18.2 ms``); a unit that does not parse is a
+        ``cctviz.core.units.UnitError`` saying what is accepted."""
         from ..core.markdown import Markdown
+        from ..core.units import check
         from .analysis.report import report
 
-        return Markdown(report(self._ensemble, metric, by, min_change, top, fdr=fdr, across=across))
+        if units is not None and not isinstance(units, Mapping):
+            raise TypeError(
+                f"units is a mapping of metric name to unit, e.g. {{'time': 's'}}; got "
+                f"{type(units).__name__}"
+            )
+        given = check(units or {}, "units")
+        return Markdown(
+            report(self._ensemble, metric, by, min_change, top, fdr=fdr, across=across, units=given)
+        )
 
     def explain(self, change: Any, by: str | None = None) -> Any:
         """The compare view (``cctviz.compare``) of the run just before ``change`` (a row of

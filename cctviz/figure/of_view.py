@@ -31,22 +31,32 @@ def stages(path: str | pathlib.Path | None) -> tuple[str, ...]:
     return ("starting Chromium", "drawing the tree in Chromium", *rendering, *writing)
 
 
+TITLES = {"tree": "Calling context tree", "table": "Tree-table"}
+"""What a figure is (``Figure.what``) → its title when the options give none."""
+
 DEFAULT_WIDTH = 900  # when the widget was never drawn (headless): its default drawing size
 CONTROLS_HEIGHT = 90  # the widget's height less its drawing: toolbar and status line
 
 
 @dataclass(frozen=True)
 class Figure:
-    """A drawn figure: the SVG text, its node marks, its options and provenance record."""
+    """A drawn figure: the SVG text, the nodes it shows, its options and provenance record, and
+    ``what`` it is: ``"tree"`` (the view's tree, ``CCT.save``: ``nodes`` are its node marks) or
+    ``"table"`` (the tree-table, ``CCT.table_figure``: ``nodes`` are its rows)."""
 
     svg: str
     nodes: int
     options: render.FigureOptions
     provenance: dict[str, Any]
+    what: str = "tree"
+
+    def __post_init__(self) -> None:
+        if self.what not in TITLES:
+            raise ValueError(f"a figure is of {' or '.join(map(repr, TITLES))}; got {self.what!r}")
 
     def write(self, path: str | pathlib.Path) -> pathlib.Path:
         """Write it to ``path`` as SVG, PDF or PNG (by extension)."""
-        return render.write(path, self.svg, self.options, self.provenance)
+        return render.write(path, self.svg, self.options, self.provenance, TITLES[self.what])
 
     def png(self) -> bytes:
         """The figure as PNG bytes at its ``dpi`` (no provenance: a picture for the screen)."""

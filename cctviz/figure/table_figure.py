@@ -2,24 +2,22 @@
 with one column per metric and its share of the total where the metric adds up — a paper's
 table — as SVG, PDF or PNG. The page's bundle lays it out in headless Chromium (the text is
 measured there, and the cells say what the table pane's say); PDF and PNG are made, and the
-provenance written, as for the tree's figures (``render.write``)."""
+provenance written, as for the tree's figures: it is a ``Figure`` of ``what="table"``."""
 
 from __future__ import annotations
 
 import pathlib
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from ..core import progress
 from . import render
+from .of_view import Figure
 from .size import length
 
 TABLE_OPTIONS = ("width", "style", "font_family", "font_size", "title", "units", "dpi")
 """Options of a tree-table figure (``rows`` and ``metrics`` choose what it shows)."""
-
-WHAT = "Tree-table"
 
 
 def table_stages(path: str | pathlib.Path | None) -> tuple[str, ...]:
@@ -29,21 +27,7 @@ def table_stages(path: str | pathlib.Path | None) -> tuple[str, ...]:
     return ("starting Chromium", "laying out the table in Chromium", *rendering, "writing the file")
 
 
-@dataclass(frozen=True)
-class TableFigure:
-    """A drawn tree-table: the SVG text, its rows, options and provenance record."""
-
-    svg: str
-    rows: int
-    options: render.FigureOptions
-    provenance: dict[str, Any]
-
-    def write(self, path: str | pathlib.Path) -> pathlib.Path:
-        """Write it to ``path`` as SVG, PDF or PNG (by extension)."""
-        return render.write(path, self.svg, self.options, self.provenance, WHAT)
-
-
-def table_figure_of(frame: pd.DataFrame, record: dict[str, Any], **options: Any) -> TableFigure:
+def table_figure_of(frame: pd.DataFrame, record: dict[str, Any], **options: Any) -> Figure:
     """Draw ``frame`` (``CCT.table_frame``'s columns: ``depth``, ``name``, then the metrics, its
     ``attrs["totals"]`` what the shares divide by) with the view's provenance ``record``
     (``provenance.record``). Options: see ``TABLE_OPTIONS`` and ``CCT.table_figure``."""
@@ -92,7 +76,7 @@ def table_figure_of(frame: pd.DataFrame, record: dict[str, Any], **options: Any)
         title=checked.title,
         units=checked.units,
     )
-    return TableFigure(str(drawn["svg"]), len(frame), sized, record)
+    return Figure(str(drawn["svg"]), len(frame), sized, record, what="table")
 
 
 def _table_record(

@@ -20,15 +20,11 @@ from ..analysis.derive import RULE
 from ..core.judge import small_shares, too_small
 from ..core.markdown import text
 from ..core.table import Metric, NodeTable
-from ..core.units import UnitError, format_value
+from ..core.units import UnitError, column_texts, format_value
 from .payload import share_base
 
 HOT_PATH_SHARE = 0.05  # the hot path stops where the next node holds less than this share
 TOP = 5
-
-
-def _value(v: float) -> str:
-    return "—" if not np.isfinite(v) else f"{v:.4g}"
 
 
 def unit_of(metric: Metric, units: Mapping[str, str] | None) -> str | None:
@@ -123,14 +119,15 @@ def describe(
     selection: tuple[int, ...],
     reducer: str | None,
     imbalance: tuple[str, np.ndarray] | None = None,
-    changes: tuple[str, pd.DataFrame, str] | None = None,
+    changes: tuple[str, pd.DataFrame, str, str] | None = None,
     title: str | None = None,
     judge_below: float = 0.01,
     units: Mapping[str, str] | None = None,
 ) -> str:
     """Markdown: what the view's colour and size are, its hot path, the top nodes by colour,
     the most imbalanced nodes (``imbalance``: what the values are over, and max ÷ mean per
-    node), the changes found (``changes``: the axis and ``regressions``' rows with ``node``),
+    node), the changes found (``changes``: the axis, ``regressions``' rows with ``node``, the
+    configurations looked in, the metric they are of),
     what is selected. ``judge_below``: the view's; nodes it greys out are not told as top.
     ``units``: metric name → unit (``w.units``): values print with it and an SI prefix."""
     color, size = table.metrics[color_by], table.metrics[size_by]
@@ -167,7 +164,7 @@ def describe(
     if imbalance is not None:
         lines += _imbalance(table, size_by, color_by, *imbalance, judge_below=judge_below)
     if changes is not None:
-        lines += _changes(table, *changes)
+        lines += _changes(table, *changes, units=units)
     if selection:
         shown = ", ".join(
             f"{_named(table, i)} {_valued(color.values[i], color_unit)}{_share(table, color, i)}"
@@ -201,9 +198,17 @@ def _imbalance(
     return ["", f"{head}: {shown}."]
 
 
-def _changes(table: NodeTable, by: str, found: Any, within: str = "") -> list[str]:
+def _changes(
+    table: NodeTable,
+    by: str,
+    found: Any,
+    within: str = "",
+    basis: str = "",
+    units: Mapping[str, str] | None = None,
+) -> list[str]:
     """The changes found, own changes first, then the largest effect (as the Changes tab); in
-    which configurations (``within``) they were looked for."""
+    which configurations (``within``) they were looked for; before and after in the unit of
+    the metric they are of (``basis``) with one prefix."""
     head = f"**Changes** along {text(by)}" + (f" ({text(within)})" if within else "")
     if found is None or not len(found):
         return ["", f"{head}: none found."]
@@ -219,9 +224,10 @@ def _changes(table: NodeTable, by: str, found: Any, within: str = "") -> list[st
         in_config = " in " + ", ".join(f"{k} {v}" for k, v in config.items()) if config else ""
         environment = tuple(row.get("environment") or ())
         since = f", with {environment[0]}" if environment else ""
+        before, after = column_texts([row["before"], row["after"]], (units or {}).get(basis))
         items.append(
             f"{name} {row['change']:+.1%} at {text(at)}{text(in_config)} "
-            f"({_value(row['before'])} → {_value(row['after'])}, {cause}{text(since)})"
+            f"({before} → {after}, {cause}{text(since)})"
         )
     more = f" and {len(found) - TOP} more" if len(found) > TOP else ""
     return ["", f"{head} ({len(found)}): {'; '.join(items)}{more}."]

@@ -69,14 +69,14 @@ class Derivations(OwnedPart):
     def _derive_again(self, change: t.Bunch) -> None:
         view = self.view
         held = {name: d.as_json() for name, d in view._derivations.items()}
-        if change["new"] == held:
-            return  # set by `first` or by `_use`: the table holds them already
-        view._derivations = derive.parsed(change["new"])
-        view._use(view._data, view._table)
-        revealed = None if view._lod is None else view._lod.revealed
-        view._lod = view._level_of_detail(view._table)
-        if view._lod is not None and revealed is not None:
-            view._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
+
+        def computed() -> Any:  # the table, its derived metrics computed again by `_use`
+            view._derivations = derive.parsed(change["new"])
+            return view._table
+
+        # unchanged: set by `first` or by `_use` (the table holds them already)
+        if not view._values_again(held, change["new"], computed):
+            return
         with view.hold_sync(), view.hold_trait_notifications():
             colour, size = view._default_metrics()
             if view.color_by not in view._table.metrics:  # a derived metric removed

@@ -6,6 +6,7 @@ messages, answered by a ``reply`` with the request's id; message kinds from
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import traitlets as t
@@ -52,6 +53,19 @@ class LevelOfDetailBridge(WidgetPart):
             stacklevel=2,
         )
         return self.load_more(node, step)
+
+    def _values_again(self, held: Any, now: Any, build: Callable[[], NodeTable]) -> bool:
+        """Keep the table unless its inputs changed (``held``, what it was built with, equals
+        ``now``: False). Else use ``build()``'s, the same tree with other values (another
+        reducer, rank or derived metric), keeping the nodes the browser has loaded: True."""
+        if held == now:
+            return False
+        self._use(self._data, build())
+        revealed = None if self._lod is None else self._lod.revealed
+        self._lod = self._level_of_detail(self._table)
+        if self._lod is not None and revealed is not None:
+            self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
+        return True
 
     def _level_of_detail(self, table: NodeTable) -> LevelOfDetail | None:
         if self._budget is None or table.size <= self._budget:

@@ -126,28 +126,29 @@ class Reducers(LevelOfDetailBridge):
         ``CCT(gf, metric_kinds={...})`` overrides it."""
         return semantics.kinds_frame(self._table.metrics)
 
-    @t.observe("reducer", "size_reducer", "rank")
-    def _reduce_again(self, _change: t.Bunch) -> None:
-        rank = self.rank
-        if (self.reducer, self.size_reducer) == self._reduced_with and rank == self._rank_of_table:
-            return  # the first assignment, in __init__: the table is built with it already
-        defaults = (self.color_by, self.size_by) == self._default_metrics()
+    def _reduced_table(self) -> NodeTable:
+        """The data's table under the reducers and rank now; interrupted, the view keeps its
+        table and says the reducers it was built with."""
         previous, self._reduced_with = self._reduced_with, (self.reducer, self.size_reducer)
-        previous_rank, self._rank_of_table = self._rank_of_table, rank
+        previous_rank, self._rank_of_table = self._rank_of_table, self.rank
         try:
             with progress.work(f"combining rows by {self.reducer}", STAGES):
-                table = self._make_table(self._data)
-        except BaseException:  # interrupted: the view keeps its table, and says its reducers
+                return self._make_table(self._data)
+        except BaseException:
             self._reduced_with, self._rank_of_table = previous, previous_rank
             with self.hold_trait_notifications():
                 self.reducer, self.size_reducer = previous
                 self.rank = previous_rank
             raise
-        self._use(self._data, table)
-        revealed = None if self._lod is None else self._lod.revealed
-        self._lod = self._level_of_detail(self._table)
-        if self._lod is not None and revealed is not None:
-            self._lod.reveal(revealed.nonzero()[0])  # the same tree: keep what was loaded
+
+    @t.observe("reducer", "size_reducer", "rank")
+    def _reduce_again(self, _change: t.Bunch) -> None:
+        defaults = (self.color_by, self.size_by) == self._default_metrics()
+        held = (self._reduced_with, self._rank_of_table)
+        now = ((self.reducer, self.size_reducer), self.rank)
+        # unchanged: the first assignment, in __init__ (the table is built with it already)
+        if not self._values_again(held, now, self._reduced_table):
+            return
         # one message: the front end draws the new table with the metrics that name its columns
         with self.hold_sync(), self.hold_trait_notifications():
             colour, size = self._default_metrics()

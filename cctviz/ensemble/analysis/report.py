@@ -8,16 +8,13 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ...core.markdown import text
+from ...core.units import column_texts
 
 if TYPE_CHECKING:
     from ..ensemble import Ensemble
 
 KEEP = ("commit", "version", "compiler", "jobsize", "cluster", "user")  # metadata worth naming
 ADDITIVE = ("exclusive", "inclusive")  # kinds whose values add up to a run's total
-
-
-def _value(v: float) -> str:
-    return f"{v:.4g}"
 
 
 def _share(ens: Ensemble, metric: str, found: pd.DataFrame) -> Any:
@@ -47,7 +44,9 @@ def report(
 ) -> str:
     """Markdown: the changes found, largest first, with path, configuration, run (with its
     metadata), before → after, what else changed, and (for a metric that adds up) the share of the
-    configuration's median run total the change is; a note of the configurations looked in."""
+    configuration's median run total the change is; a note of the configurations looked in.
+    Before and after print in ``metric``'s unit (``options["units"]``: metric → unit) with one
+    SI prefix."""
     from . import configs
     from .changes import configuration, regressions
     from .trend import axis_text, check_axis
@@ -82,6 +81,7 @@ def report(
     shown = own.head(top)
     shares = _share(ens, metric, shown)
     named_columns = [c for c in KEEP if c not in columns]
+    unit = (options.get("units") or {}).get(metric)
     for i, row in enumerate(shown.itertuples()):
         meta = (
             profiles.loc[row.profile] if row.profile in profiles.index else pd.Series(dtype=object)
@@ -92,9 +92,10 @@ def report(
         config = f" in {text(configs.label(row.config))}" if row.config else ""
         since = f"; since {text('; '.join(row.environment))}" if row.environment else ""
         share = "" if shares is None else f"; {shares[i]:.1%} of its configuration's median run"
+        before, after = column_texts([row.before, row.after], unit)
         lines.append(
             f"{i + 1}. **{' → '.join(text(n) for n in row.path)}**{config}: "
-            f"{_value(row.before)} → {_value(row.after)} ({row.change:+.1%}) from {text(by)} "
+            f"{before} → {after} ({row.change:+.1%}) from {text(by)} "
             f"{text(axis_text(row.at))} (profile {text(row.profile)}"
             f"{', ' + named if named else ''}){since}{share}; score {row.score:.0f}, "
             f"q {row.q:.2g}."

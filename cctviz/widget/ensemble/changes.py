@@ -91,11 +91,11 @@ class Changes(OwnedPart):
         columns = tuple(configuration(self.view._data, by))
         return self.view.where, self._change_basis(), by, columns
 
-    def in_words(self) -> tuple[str, pd.DataFrame, str]:
+    def in_words(self) -> tuple[str, pd.DataFrame, str, str]:
         """What ``describe`` says of the changes: their axis, the changes, their
-        configurations."""
+        configurations, the metric they are of."""
         key = self._changes_key()
-        return key[2], self.changes, self._within(key)
+        return key[2], self.changes, self._within(key), key[1]
 
     def _within(self, key: tuple[str, str, str, tuple[str, ...]]) -> str:
         """The configurations the changes of ``key`` were looked for in, in words ('': one)."""

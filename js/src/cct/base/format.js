@@ -5,6 +5,7 @@
 //   formatWith(unit)(v)          one value, the prefix that fits it:       "345 µs", "5.52 ms"
 //   columnFormat(values, unit)   one prefix for all values of a column or legend (the one that
 //                                fits the largest magnitude): (v) => text  "0.345 ms", "5.52 ms"
+//   legendFormat(values, unit)   columnFormat without powers of ten, for legends: "<0.001 s", "52.6 s"
 //   fitExponent(values, unit)    that prefix as a power of ten (-3 for m)
 // Values are in the unit given: a unit with a prefix is rescaled to its base ("ms": 1500 prints
 // "1.5 s"); a label ("samples") is printed as given with k, M, … on the number ("12.3k samples").
@@ -128,6 +129,24 @@ export function columnFormat(values, unit) {
   const u = asUnit(unit);
   const e = fitExponent(values, u);
   return (v) => inPrefix(v, u, e);
+}
+
+/**
+ * A formatter of a legend's values (its ends, its ticks): one prefix for all of `values`, the
+ * one `columnFormat` fits to the larger end, and no value in powers of ten: a value that would
+ * print below 0.001 in that prefix says so ("<0.001 s" beside "52.6 s", not "4e−6 s"; 0 stays
+ * "0 s"), so both ends read in one unit at a glance.
+ * @param {Iterable<number>} values @param {Unit | string | null} [unit] @returns {(v: number) => string}
+ */
+export function legendFormat(values, unit) {
+  const u = asUnit(unit);
+  const e = fitExponent(values, u);
+  const least = 1e-3 * 10 ** e;
+  return (v) => {
+    if (!Number.isFinite(v) || v === 0 || Math.abs(v) * (u ? u.scale : 1) >= least) return inPrefix(v, u, e);
+    const edge = inPrefix(Math.sign(v) * (least / (u ? u.scale : 1)), u, e);
+    return v > 0 ? `<${edge}` : `>${edge}`;
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 // node that moved), so every row is in the page. Names are text, never HTML.
 import { append } from "../base/dom.js";
 import { formatValue } from "../base/format.js";
+import { latestOnly } from "../base/latest.js";
 import { displayText } from "../base/text.js";
 
 /**
@@ -59,7 +60,7 @@ export function createChangesList(parent, handlers) {
   let rows = [];
   /** @type {Set<number>} */
   let selected = new Set();
-  let generation = 0;
+  const latest = latestOnly();
 
   /** @param {ChangeRow} r */
   function rowElement(r) {
@@ -134,24 +135,25 @@ export function createChangesList(parent, handlers) {
     },
     /** Asks Python for the changes (it finds them the first time: this can take seconds). */
     async load() {
-      const mine = ++generation;
       list.replaceChildren();
       note.textContent = "Finding changes…";
-      try {
-        const reply = await handlers.fetch();
-        if (mine !== generation) return;
-        rows = changeOrder(reply.rows);
-        const of = `of ${displayText(reply.metric)} by ${displayText(reply.by)}`;
-        const found = rows.length
-          ? `${rows.length} change(s) ${of}: own changes first, then the largest in ${displayText(reply.metric)}`
-          : `No change ${of} (5 % or more)`;
-        // runs of several configurations: each change is of one (said, not hidden)
-        note.textContent = reply.caution ? `${found}. Note: ${reply.caution}.` : found;
-        list.replaceChildren();
-        for (const r of rows) rowElement(r);
-      } catch (error) {
-        if (mine === generation) note.textContent = error instanceof Error ? error.message : String(error);
-      }
+      await latest.run(
+        () => handlers.fetch(),
+        (reply) => {
+          rows = changeOrder(reply.rows);
+          const of = `of ${displayText(reply.metric)} by ${displayText(reply.by)}`;
+          const found = rows.length
+            ? `${rows.length} change(s) ${of}: own changes first, then the largest in ${displayText(reply.metric)}`
+            : `No change ${of} (5 % or more)`;
+          // runs of several configurations: each change is of one (said, not hidden)
+          note.textContent = reply.caution ? `${found}. Note: ${reply.caution}.` : found;
+          list.replaceChildren();
+          for (const r of rows) rowElement(r);
+        },
+        (error) => {
+          note.textContent = error instanceof Error ? error.message : String(error);
+        },
+      );
     },
     /** The tree's selection: its changes are marked. @param {number[]} ids */
     setSelection(ids) {
@@ -159,7 +161,7 @@ export function createChangesList(parent, handlers) {
       mark();
     },
     destroy() {
-      generation += 1;
+      latest.cancel();
       element.remove();
     },
   };

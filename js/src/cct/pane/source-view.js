@@ -5,6 +5,7 @@
 // source text are untrusted: set as text, never as HTML.
 import { append } from "../base/dom.js";
 import { formatValue } from "../base/format.js";
+import { latestOnly } from "../base/latest.js";
 import { displayText } from "../base/text.js";
 
 /**
@@ -57,7 +58,7 @@ export function createSourceView(parent, handlers) {
   element.hidden = true;
   const head = append(element, "div", { className: "cct-source-head" });
   const body = append(element, "div", { className: "cct-source-body", attrs: { role: "list", tabindex: "0" } });
-  let generation = 0;
+  const latest = latestOnly();
   /** @type {number | null} */
   let shownNode = null;
 
@@ -120,22 +121,22 @@ export function createSourceView(parent, handlers) {
     },
     /** The node whose source shows (null: none selected). @param {number | null} node */
     async load(node) {
-      generation += 1;
-      const mine = generation;
       shownNode = node;
       if (node === null) {
+        latest.cancel();
         say("Select a node in the tree to see its source.");
         return;
       }
       say("Loading the source…");
-      try {
-        const source = asSource(await handlers.fetchSource(node));
-        if (mine !== generation) return;
-        if (source instanceof Error) throw source;
-        render(source);
-      } catch (error) {
-        if (mine === generation) say(error instanceof Error ? error.message : String(error));
-      }
+      await latest.run(
+        () => handlers.fetchSource(node),
+        (answer) => {
+          const source = asSource(answer);
+          if (source instanceof Error) throw source;
+          render(source);
+        },
+        (error) => say(error instanceof Error ? error.message : String(error)),
+      );
     },
     /** The node shown now (for the pane and tests). */
     get node() {

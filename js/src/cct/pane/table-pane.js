@@ -116,7 +116,11 @@ export function createTablePane(parent, handlers) {
   });
   /** @type {HTMLElement} */ (tabs.get("changes")).hidden = true; // an ensemble's only
   const source = createSourceView(element, { fetchSource: handlers.fetchSource });
-  const strip = createRankStrip(element, { fetchRanks: handlers.fetchRanks, setRank: handlers.setRank });
+  const strip = createRankStrip(element, {
+    fetchRanks: handlers.fetchRanks,
+    setRank: handlers.setRank,
+    unitOf: (metric) => (Object.hasOwn(units, metric) ? units[metric] : null),
+  });
   /** @type {number | null} the first selected node (what the Source and Ranks tabs show) */
   let firstSelected = null;
 

@@ -1,8 +1,10 @@
 // The table pane's Source tab (js/src/cct/pane/source-view.js) and Ranks tab
 // (js/src/cct/pane/rank-strip.js) in jsdom, and both bound to the model (js/src/widget/pane.js):
 // the node's line marked, the measured lines' values in the gutter, names and text as text; the
-// rank strip sorted with outliers marked, a click on a rank setting `rank`.
+// rank strip in rank order or sorted, outliers marked, its axes (rank numbers, values in the
+// metric's unit, the mean's line), a click on a rank setting `rank`.
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { rankTickPositions, roundStep, valueAxis } from "../../../src/cct/pane/rank-axes.js";
 import { asRanks, barsOf, createRankStrip, MAX_BARS } from "../../../src/cct/pane/rank-strip.js";
 import { asSource, createSourceView } from "../../../src/cct/pane/source-view.js";
 import { createTablePane } from "../../../src/cct/pane/table-pane.js";
@@ -133,7 +135,14 @@ describe("the Ranks tab", () => {
     const setRank = vi.fn();
     const strip = createRankStrip(document.body, { fetchRanks: async () => ranks({ selected: 2 }), setRank });
     await strip.load(4);
-    const bars = /** @type {HTMLButtonElement[]} */ ([...strip.element.querySelectorAll(".cct-rank")]);
+    // in rank order at first (hpcviewer's and Cube's); the order button: largest first
+    const order = () => /** @type {HTMLButtonElement[]} */ ([...strip.element.querySelectorAll(".cct-rank")]);
+    expect(order().map((b) => b.dataset.rank)).toEqual(["0", "1", "2", "3", "4", "5"]);
+    const orderButton = /** @type {HTMLButtonElement} */ (strip.element.querySelector(".cct-ranks-head button"));
+    expect(orderButton.textContent).toBe("Order: by rank");
+    orderButton.click();
+    expect(orderButton.textContent).toBe("Order: largest first");
+    const bars = order();
     expect(bars.map((b) => b.dataset.rank)).toEqual(["5", "1", "2", "4", "0", "3"]);
     expect(bars.map((b) => b.classList.contains("cct-rank-outlier"))).toEqual([
       true,
@@ -159,12 +168,68 @@ describe("the Ranks tab", () => {
     expect(setRank).toHaveBeenLastCalledWith(1);
     bars[2].click(); // the rank shown: back to every rank
     expect(setRank).toHaveBeenLastCalledWith(null);
-    /** @type {HTMLButtonElement} */ (strip.element.querySelector(".cct-ranks-head button")).click();
+    /** @type {HTMLButtonElement} */ (strip.element.querySelectorAll(".cct-ranks-head button")[1]).click();
     expect(setRank).toHaveBeenCalledTimes(3);
     expect(setRank).toHaveBeenLastCalledWith(null);
     expect(strip.element.querySelector(".cct-ranks-about")?.textContent).toBe(
       "time per rank (threads added up) · 1 outlier(s) marked",
     );
+  });
+
+  test("the axes: rank numbers under bars that do not crowd, values in the unit, the mean's line", async () => {
+    // 64 ranks of 1.2 ms … 7.5 ms (w.units: "usec", values in µs), rank 63 the tree's
+    const n = 64;
+    const values = [...Array(n).keys()].map((i) => 1200 + 100 * i);
+    const strip = createRankStrip(document.body, {
+      fetchRanks: async () => ({
+        ...ranks(),
+        rank: [...Array(n).keys()],
+        values,
+        outliers: [],
+        count: n,
+        selected: 63,
+      }),
+      setRank: () => {},
+      unitOf: (metric) => (metric === "time" ? "usec" : null),
+    });
+    await strip.load(1);
+    const ticks = [...strip.element.querySelectorAll(".cct-rank-tick")];
+    const labelled = ticks.map((t) => Number(t.textContent));
+    // the first, round steps between, and the rank shown (the last) in bold; none crowding it
+    expect(labelled[0]).toBe(0);
+    expect(labelled.at(-1)).toBe(63);
+    expect(labelled.length).toBeGreaterThanOrEqual(3);
+    expect(labelled.length).toBeLessThan(20); // 600 px: not every one of 64
+    expect(labelled.slice(1, -1).every((r) => r % 5 === 0 || r % 2 === 0)).toBe(true);
+    for (const t of ticks) expect(t.parentElement?.getAttribute("data-rank")).toBe(t.textContent);
+    const step = labelled[1] - labelled[0];
+    expect(labelled.slice(1).every((r, i) => r - labelled[i] >= step)).toBe(true);
+    // the value axis: 3–4 round ticks in ms, the unit said once; each at its height
+    expect(strip.element.querySelector(".cct-ranks-unit")?.textContent).toBe("[ms]");
+    const yticks = [...strip.element.querySelectorAll(".cct-ranks-ytick")].map((t) => /** @type {HTMLElement} */ (t));
+    expect(yticks.map((t) => t.textContent)).toEqual(["0", "2", "4", "6"]);
+    expect(yticks.map((t) => Number.parseFloat(t.style.bottom).toFixed(2))).toEqual(
+      [0, 2000, 4000, 6000].map((v) => ((100 * v) / 7500).toFixed(2)),
+    );
+    // the mean's line at the mean (4.35 ms of a 7.5 ms axis), labelled in the unit
+    const mean = /** @type {HTMLElement} */ (strip.element.querySelector(".cct-ranks-mean"));
+    expect(Number(mean.dataset.value)).toBeCloseTo(4350);
+    expect(Number.parseFloat(mean.style.bottom)).toBeCloseTo((100 * 4350) / 7500);
+    expect(mean.textContent).toBe("mean 4.35 ms");
+    // the rank shown: its number and value said, its bar's label in the unit
+    expect(strip.element.querySelector(".cct-ranks-chosen")?.textContent).toBe(
+      "The tree shows rank 63: 7.5 ms. mean 4.35 ms · min 1.2 ms · max 7.5 ms",
+    );
+    expect(strip.element.querySelector('.cct-rank[data-rank="0"]')?.getAttribute("aria-label")).toBe("rank 0: 1.2 ms");
+  });
+
+  test("rank ticks: the kept one wins its neighbourhood; steps are round", () => {
+    expect([0.3, 1, 3, 7, 12, 40].map(roundStep)).toEqual([1, 1, 5, 10, 20, 50]);
+    const all = [...Array(10).keys()];
+    expect(rankTickPositions(all, 1000)).toEqual(all); // room for every label
+    expect(rankTickPositions([...Array(100).keys()], 500, 51)).toEqual([0, 10, 20, 30, 40, 51, 60, 70, 80, 90, 99]);
+    expect(rankTickPositions([], 100)).toEqual([]);
+    expect(valueAxis(52.6, "s")).toMatchObject({ unit: "s", ticks: [{ text: "0" }, { text: "20" }, { text: "40" }] });
   });
 
   test("a profile without ranks says so", async () => {

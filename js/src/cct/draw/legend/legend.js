@@ -1,7 +1,7 @@
 // Colour and size legends, drawn into an SVG group that does not zoom; figures lay the drawn
 // legends out again (figureLegends): titles whole, parts measured apart.
 
-import { columnFormat, formatValue } from "../../base/format.js";
+import { formatValue, legendFormat } from "../../base/format.js";
 import { characters, displayText } from "../../base/text.js";
 import { wrapText } from "./wrap-text.js";
 
@@ -78,10 +78,11 @@ function gradientBar(g, scale, { x = 0, y, width, height }) {
  * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string,
  *   unit?: string | null }} options
  *   `titleWidth`: pixels the title may take (a longer one is cut, whole in its tooltip);
- *   `format`: how the ends are written (default: the values in `unit`, one prefix for both ends)
+ *   `format`: how the ends are written (default: the values in `unit`, one prefix for both ends,
+ *   the larger's: base/format.js legendFormat)
  */
 export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format, unit = null }) {
-  format ??= columnFormat(scale.domain ?? [], unit);
+  format ??= legendFormat(scale.domain ?? [], unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-color-legend");
   const node = g.node();
@@ -108,7 +109,7 @@ const sizeValues = ({ max }) => (max > 0 ? [max / 16, max / 4, max] : [0]);
  *   values' (one prefix for all circles)
  */
 export function drawSizeLegend(g, scale, { title, titleWidth = Infinity, unit = null }) {
-  const format = columnFormat(sizeValues(scale), unit);
+  const format = legendFormat(sizeValues(scale), unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-size-legend");
   const node = g.node();

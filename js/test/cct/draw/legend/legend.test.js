@@ -32,6 +32,28 @@ describe("legends", () => {
     expect(ticks).toEqual(["2", "2000", ""]); // one prefix for both ends (base/format.js columnFormat)
   });
 
+  test("both ends share the larger end's prefix: a far smaller low end is no power of ten", () => {
+    const ends = (/** @type {number[]} */ values, /** @type {any} */ options) => {
+      const g = group();
+      drawColorLegend(g, colorScale(Float64Array.from(values), options), { title: "c", unit: "s" });
+      return [...g.node().querySelectorAll(".cct-legend-tick")].map((t) => t.textContent).slice(0, 2);
+    };
+    // the case seen on a real profile: 4 µs beside 52.6 s printed "4e−6 s"
+    expect(ends([4e-6, 3, 52.6], { type: "log" })).toEqual(["<0.001 s", "52.6 s"]);
+    expect(ends([4e-6, 3, 52.6])).toEqual(["<0.001 s", "52.6 s"]);
+    expect(ends([0, 52.6])).toEqual(["0 s", "52.6 s"]);
+    // in microseconds (w.units "usec"): one prefix, the larger end's
+    const g = group();
+    drawColorLegend(g, colorScale(Float64Array.from([0.002, 52_600])), { title: "c", unit: "usec" });
+    const ticks = [...g.node().querySelectorAll(".cct-legend-tick")].map((t) => t.textContent);
+    expect(ticks.slice(0, 2)).toEqual(["<0.001 ms", "52.6 ms"]);
+    // the size legend's circles too
+    const s = group();
+    drawSizeLegend(s, sizeScale(Float64Array.from([4e-6, 52.6])), { title: "size", unit: "s" });
+    const sizes = [...s.node().querySelectorAll(".cct-legend-tick")].map((t) => t.textContent);
+    expect(sizes.every((t) => t.endsWith(" s") && !/e/.test(t))).toBe(true);
+  });
+
   test("log colour legend says so", () => {
     const g = group();
     drawColorLegend(g, colorScale(Float64Array.from([1, 1000]), { type: "log" }), { title: "c" });

@@ -178,6 +178,14 @@ def synthetic(
             )
         )
         row("write", "write the store", write)
+    # the maintenance a nightly store gets (issue 56): its value files regrouped as few batches
+    compacted, done = timed(lambda: cctviz.Ensemble(where, create=False).compact())
+    row(
+        "compact",
+        f"`ens.compact()`: {done.files_before} value files → {done.files_after} "
+        f"({done.profiles:,} profiles moved)",
+        compacted,
+    )
     ens = cctviz.Ensemble(where, create=False)  # a fresh kernel's view of it
     if len(ens.profiles) != n_profiles or len(ens.nodes) != n_nodes:
         raise SystemExit(

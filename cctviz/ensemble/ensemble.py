@@ -187,6 +187,22 @@ class Ensemble(Views):
         shared.tree = None
         return report
 
+    def compact(self, *, rows: int = 1 << 24) -> Any:
+        """Rewrites the adds as few files (batches of about ``rows`` value rows, values sorted
+        by node), switched in one commit: a store fed by many adds answers a node's trend or a
+        filter sooner. Concurrent queries and adds are safe; ``repair()`` then drops the old
+        files (older versions cannot be read after that). Returns what it did."""
+        from .store.compact import compact
+        from .store.verify import check_writable
+
+        shared = self._shared
+        if shared.tables.pinned is not None:
+            raise StoreError(f"{self!r} is read only: compact cctviz.Ensemble({str(self.path)!r})")
+        check_writable(shared.tables)
+        done = compact(shared.tables, rows)
+        shared.tree = None
+        return done
+
     @classmethod
     def from_thicket(cls, tk: Any, path: str | os.PathLike[str], **kwargs: Any) -> Ensemble:
         """A store at ``path`` holding the profiles of Thicket ``tk`` (with its metadata)."""

@@ -116,14 +116,18 @@ def append(root: Path, table: str, df: pd.DataFrame, batch: str) -> None:
     step(f"after {table}")
 
 
-def _write(root: Path, table: str, data: pa.Table) -> None:
+def _write(root: Path, table: str, data: pa.Table, target_file_size: int | None = None) -> None:
     """One Delta commit appending ``data`` to ``table`` (made by the first), the table's schema
-    evolved first where ``data`` brings new columns."""
+    evolved first where ``data`` brings new columns (in files of ``target_file_size`` bytes:
+    Delta's default when None)."""
     from deltalake import WriterProperties, write_deltalake
     from deltalake.exceptions import CommitFailedError, DeltaError, SchemaMismatchError
 
     if not len(data):
         return
+    # one chunk: Delta's writer takes several chunks in parallel and writes them in any order
+    # (the values' sort by parent and node, and the profiles' order, would be lost)
+    data = data.combine_chunks()
     for attempt in range(RETRIES):
         try:
             made = tables_of(root, table)
@@ -136,6 +140,7 @@ def _write(root: Path, table: str, data: pa.Table) -> None:
                 partition_by=[BATCH],
                 mode="append",
                 schema_mode="merge",
+                target_file_size=target_file_size,
                 writer_properties=WriterProperties(
                     max_row_group_size=ROW_GROUP, compression="SNAPPY"
                 ),

@@ -192,6 +192,8 @@ class Tables:
             for name, table in tables.items():
                 every = () if table is None else listed(table)
                 parts[name] = tuple(p for p in every if p.batch in batches)
+            if self.pinned is not None:
+                gone(self.root, self.pinned, batches, parts)
             self._last = Snapshot(version, batches, parts, versions)
             return self._last
 
@@ -199,6 +201,17 @@ class Tables:
         """After a commit of this process: the next snapshot reads the logs again."""
         with self._lock:
             self._last = None
+
+
+def gone(root: Path, version: int, batches: frozenset[str], parts: dict[str, Any]) -> None:
+    """Raises when a batch of an old version has no file left (rewritten by ``compact``, then
+    dropped by ``repair``): that version cannot be read any more."""
+    held = {p.batch for name in ("values", "metrics") for p in parts.get(name, ())}
+    if batches - held:
+        raise StoreError(
+            f"version {version} of {root} cannot be read any more: its files were rewritten by "
+            "ens.compact() and then dropped by ens.repair(). Versions after that compaction read"
+        )
 
 
 def made(folder: Path) -> bool:

@@ -161,9 +161,17 @@ def repair(tables: Tables, grace: float) -> Verification:
     parts, dropped = before.parts, []
     now = pd.Timestamp.now("UTC")
 
+    newest: dict[str, float] = {}  # per batch, its newest file's time (a compaction's new
+    for row in parts.itertuples():  # batches are named for their oldest add's time)
+        try:
+            newest[row.batch] = max(newest.get(row.batch, 0.0), os.path.getmtime(row.file))
+        except OSError:
+            continue
+
     def old(batch: str) -> bool:
         made = batch_time(batch)
-        return made is None or (now - made).total_seconds() >= grace
+        written = time.time() - newest.get(batch, 0.0)
+        return (made is None or (now - made).total_seconds() >= grace) and written >= grace
 
     bad = set(parts.loc[parts["state"].str.startswith(("damaged", "missing")), "batch"])
     if bad:
@@ -172,7 +180,10 @@ def repair(tables: Tables, grace: float) -> Verification:
     stale = {b for b in parts.loc[parts["state"] == "uncommitted", "batch"] if old(b)} - bad
     if stale:
         _delete(tables, [t for t in TABLES if t != "profiles"], stale)
-        dropped.append(f"{len(stale)} uncommitted adds (files no query reads)")
+        dropped.append(
+            f"{len(stale)} uncommitted batches (files no query reads: of adds killed before "
+            "their commit, or rewritten by compact)"
+        )
     strays = parts[parts["state"] == "unlisted"]
     removed = 0
     for path in strays["file"]:

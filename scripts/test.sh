@@ -54,7 +54,7 @@ say "benchmark smoke run"
 
 say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 # (the store's fault tests kill and race processes that use no Hatchet: run once, below)
-.venv-llnl/bin/python -m pytest -m "not e2e and not faults" -p no:cacheprovider --durations=15
+.venv-llnl/bin/python -m pytest -m "not e2e and not faults and not once" -p no:cacheprovider --durations=15
 
 say "pytest with UMD hatchet (everything, end to end in JupyterLab included)"
 .venv/bin/python -m pytest -p no:cacheprovider --durations=30

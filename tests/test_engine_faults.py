@@ -39,6 +39,8 @@ from .profiles import mpi_scaling_files as _files
 from .tables import assert_frames_close
 
 distributed = pytest.importorskip("distributed")
+# Dask's and the store's failures, the same under either Hatchet: run once (see pyproject.toml)
+pytestmark = pytest.mark.once
 
 REDUCERS = ("mean", "std", "min", "max", "median", "p95", "imbalance", "sum", "count")
 REPO = Path(__file__).resolve().parents[1]

@@ -20,6 +20,8 @@ from cctviz.ensemble.analysis import segments as sg
 from cctviz.ensemble.analysis.configs import ConfigurationWarning, detect
 from cctviz.ensemble.synthetic import Change
 
+pytestmark = pytest.mark.once  # synthetic ensembles, no Hatchet: run once (see pyproject.toml)
+
 pytest.importorskip("duckdb")
 
 COMPILERS = ("gcc-12", "clang-16", "intel-2023", "nvhpc-24")

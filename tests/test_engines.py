@@ -45,8 +45,19 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[cctviz.Ensemb
     synthetic = cctviz.examples.ensemble(root / "synthetic", 30, 120, seed=5, outliers=0.01)
     require("thicket/mpi_scaling_cali")
     real = cctviz.Ensemble(root / "mpi")
-    real.add(sorted(data_root("thicket/mpi_scaling_cali").rglob("*.cali")), progress=False)
-    return [(synthetic, "jobsize >= 64"), (real, '"mpi.world.size" >= 64')]
+    files = sorted(data_root("thicket/mpi_scaling_cali").rglob("*.cali"))
+    real.add(files, progress=False)
+    # one add per file, then compacted into one batch of one file per table (ens.compact)
+    compacted = cctviz.Ensemble(root / "compacted")
+    for f in files:
+        compacted.add([f], progress=False, workers=1)
+    done = compacted.compact()
+    assert (done.adds, done.batches, done.files_after) == (len(files), 1, 1)
+    return [
+        (synthetic, "jobsize >= 64"),
+        (real, '"mpi.world.size" >= 64'),
+        (compacted, '"mpi.world.size" >= 64'),
+    ]
 
 
 def _inclusive(ens: cctviz.Ensemble) -> str:

@@ -57,6 +57,7 @@ def test_values_without_codes_and_colliding_codes_give_the_same_trends(
     clash = _store(tmp_path / "clash")
     monkeypatch.setattr(ids, "_MEMO", [])
     monkeypatch.setattr(ids, "code", lambda profile: 7)
+    monkeypatch.setattr(ids, "_codes", lambda given: np.full(len(given), 7, np.int64))
     fresh = cctviz.Ensemble(tmp_path / "clash", create=False)
     assert not fresh._engine().coded(fresh._engine().snap())  # type: ignore[attr-defined]
     pd.testing.assert_frame_equal(_trends(fresh), want)

@@ -48,12 +48,22 @@ def codes(ids: Iterable[object]) -> np.ndarray:
     missing = got.isna().to_numpy()
     if missing.any():
         new = pd.Index(index[missing]).unique()
-        fresh = pd.Series(np.fromiter((code(p) for p in new), np.int64, len(new)), index=new)
+        fresh = pd.Series(_codes(new), index=new)
         memo = fresh if len(memo) + len(fresh) > _MEMO_MAX else pd.concat([memo, fresh])
         _MEMO[:] = [memo]
         got = memo.reindex(index)
     out: np.ndarray = got.to_numpy(np.int64)
     return out
+
+
+def _codes(ids: Iterable[object]) -> np.ndarray:
+    """``code`` of each id, the digests joined and read as little-endian int64 at once (a
+    third sooner than one ``int.from_bytes`` per id: 10⁵ ids at a session's first trend)."""
+    blake2b = hashlib.blake2b
+    joined = b"".join(
+        blake2b(str(p).encode("utf-8", "surrogatepass"), digest_size=8).digest() for p in ids
+    )
+    return np.frombuffer(joined, dtype="<i8").astype(np.int64)
 
 
 def coded(table: pa.Table) -> pa.Table:

@@ -167,3 +167,26 @@ def test_a_thickets_rows_are_per_profile() -> None:
     pd.testing.assert_frame_equal(frame, _rows(tk, w.table.nodes[busiest], w.color_by))
     with pytest.raises(traitlets.TraitError, match=r"no ranks: the dataframe's index levels are"):
         w.rank = 0
+
+
+def test_the_rank_strip_of_a_derived_colour_shows_a_metric_with_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A derived metric is computed per node: the strip shows the size metric's ranks instead
+    (named in the reply), not an error; with no metric of rows left, the error names them."""
+    w = cctviz.CCT(load(_by_folder(CPI)))
+    w.derive("own share", "`time` / `time (inc)`")
+    w.color_by = "own share"
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append(content))
+    node = int(np.nanargmax(w.table.metrics["time"].values))
+    w._on_message(w, {"type": "ranks", "id": 1, "node": node}, [])
+    strip = sent[-1]["ranks"]
+    assert strip["metric"] == w.size_by == "time (inc)"
+    expected = w.ranks_of(node, "time (inc)").groupby("rank")["time (inc)"].sum()
+    np.testing.assert_allclose(strip["values"], expected.to_numpy())
+    w.size_by = "own share"
+    w.table_metrics = ["own share"]
+    w._on_message(w, {"type": "ranks", "id": 2, "node": node}, [])
+    assert sent[-1]["ok"] is False
+    assert "'own share' is derived by cctviz" in sent[-1]["error"] and "'time'" in sent[-1]["error"]

@@ -187,7 +187,7 @@ class Ensemble(Views):
         shared.tree = None
         return report
 
-    def compact(self, *, rows: int = 1 << 24) -> Any:
+    def compact(self, *, rows: int = 1 << 23) -> Any:
         """Rewrites the adds as few files (batches of about ``rows`` value rows, values sorted
         by node), switched in one commit: a store fed by many adds answers a node's trend or a
         filter sooner. Concurrent queries and adds are safe; ``repair()`` then drops the old

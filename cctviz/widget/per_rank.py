@@ -56,12 +56,22 @@ class PerRank(OwnedPart):
         except ValueError as error:
             raise t.TraitError(str(error)) from None
 
+    def strip_metric(self) -> str:
+        """The metric the rank strip shows: the colour metric where the dataframe has its rows,
+        else the first of the size metric and the table's columns that has them (a derived
+        metric, computed per node, has no value per rank); the colour metric (whose error says
+        which metrics have rows) where none has."""
+        view = self.view
+        columns = view._data.dataframe.columns
+        wanted = [view.color_by, view.size_by, *view.table_columns]
+        return next((m for m in wanted if m in columns), view.color_by)
+
     @handles("ranks")
     def _ranks_request(self, content: Message) -> dict[str, Any]:
         """The rank strip of one node: its value per rank (threads added up)."""
         node = node_of(content)
-        frame = self.ranks_of(node)
-        metric = self.view.color_by
+        metric = self.strip_metric()
+        frame = self.ranks_of(node, metric)
         if RANK not in frame.columns:
             levels = ", ".join(levels_beyond_node(self.view._data))
             raise ValueError(f"this profile has no ranks; its rows are per {levels}")

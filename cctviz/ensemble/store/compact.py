@@ -39,7 +39,9 @@ from .ids import CODE, coded
 from .store import BATCH, Part, Snapshot, StoreError, Tables
 from .summary import summaries
 
-ROWS = 1 << 24  # value rows per compacted batch (~16.8 M: one file of a few hundred MB)
+# value rows per compacted batch (~8.4 M: a file of ~250 MB). Compacting holds a batch about
+# three times over (read, sorted, written: ~0.4 KB a row, 3.2 GB at this size, 5.3 GB at twice it)
+ROWS = 1 << 23
 COPIED = ("nodes", "metrics")  # written once, with the first new batch
 FILE = 1 << 40  # no size limit per file: one file per table and batch
 MEMORY = "1GB"  # DuckDB's memory while it reads and sorts a batch's values
@@ -160,23 +162,6 @@ def write_chunk(
     """Writes the new batch ``chunk.batch``: its profiles' values (sorted by parent and key, with
     their summaries) and ranks, and with the first batch, the nodes and metrics of every add
     compacted."""
-    import duckdb
-
-    with tempfile.TemporaryDirectory(prefix="cctviz-compact-") as spill:
-        con = duckdb.connect(":memory:")
-        con.execute("SET enable_progress_bar = false")
-        # a batch's sort spills to disk beyond this: the kernel compacting stays within a few GB
-        con.execute(f"SET memory_limit = '{MEMORY}'")
-        con.execute(f"SET temp_directory = {_text(spill)}")
-        try:
-            _write_chunk(con, tables, snap, chunk, sources, first)
-        finally:
-            con.close()
-
-
-def _write_chunk(
-    con: Any, tables: Tables, snap: Snapshot, chunk: Chunk, sources: set[str], first: bool
-) -> None:
     old = set(chunk.old)
     for table in ("values", "ranks", *(COPIED if first else ())):
         of = sources if table in COPIED else old
@@ -184,19 +169,20 @@ def _write_chunk(
         schema = _schema(tables, table)
         if not parts or schema is None:
             continue
-        data = _read(con, parts, schema, chunk.ids if table not in COPIED else None, table)
+        data = _read(parts, schema, chunk.ids if table not in COPIED else None, table)
         if table == "values":
             if CODE not in data.column_names or data.column(CODE).null_count:  # older stores
                 data = coded(data)
             sums = summaries(data)
-            _write(
-                tables.root,
-                "sums",
-                sums.append_column(BATCH, pa.array([chunk.batch] * len(sums), pa.string())),
-            )
+            _write(tables.root, "sums", sums.append_column(BATCH, _repeat(chunk.batch, len(sums))))
         if len(data):
-            data = data.append_column(BATCH, pa.array([chunk.batch] * len(data), pa.string()))
+            data = data.append_column(BATCH, _repeat(chunk.batch, len(data)))
             _write(tables.root, table, data, target_file_size=FILE)
+        del data  # before the next table's read
+
+
+def _repeat(text: str, n: int) -> pa.Array:
+    return pa.repeat(pa.scalar(text, pa.string()), n)
 
 
 def _schema(tables: Tables, table: str) -> pa.Schema | None:
@@ -207,11 +193,28 @@ def _schema(tables: Tables, table: str) -> pa.Schema | None:
     return pa.schema([f for f in schema if f.name != BATCH])
 
 
-def _read(
+def _read(files: list[str], schema: pa.Schema, ids: list[str] | None, table: str) -> pa.Table:
+    """The rows of ``files`` (of the profiles ``ids``; None: all, each key once) in the table's
+    columns and types: values sorted by parent and key. DuckDB is closed before the rows are
+    written, its memory given back (a batch would otherwise be held once more)."""
+    import duckdb
+
+    with tempfile.TemporaryDirectory(prefix="cctviz-compact-") as spill:
+        con = duckdb.connect(":memory:")
+        try:
+            con.execute("SET enable_progress_bar = false")
+            # a batch's sort spills to disk beyond this: the compacting kernel stays small
+            con.execute(f"SET memory_limit = '{MEMORY}'")
+            con.execute(f"SET temp_directory = {_text(spill)}")
+            data = _query(con, files, schema, ids, table)
+        finally:
+            con.close()
+    return data
+
+
+def _query(
     con: Any, files: list[str], schema: pa.Schema, ids: list[str] | None, table: str
 ) -> pa.Table:
-    """The rows of ``files`` (of the profiles ``ids``; None: all, each key once) in the table's
-    columns and types: values sorted by parent and key."""
     listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
     source = f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
     have = {str(r[0]) for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
@@ -228,9 +231,10 @@ def _read(
     if table in COPIED:  # the first row of each node, or of each metric, as the store reads it
         unique = data.column("key" if table == "nodes" else "metric").to_pandas()
         data = data.take(pa.array(np.flatnonzero(~unique.duplicated().to_numpy()), pa.int64()))
+    # one chunk (Delta's writer would reorder several), in the table's types
     return pa.table(
         [data.column(f.name).cast(f.type) for f in schema], schema=pa.schema(list(schema))
-    )
+    ).combine_chunks()
 
 
 def _quote(name: str) -> str:

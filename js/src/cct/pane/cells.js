@@ -74,5 +74,7 @@ export function valueText(value, format = PLAIN) {
  */
 export function shareText(value, total) {
   if (value === null || !Number.isFinite(value) || total === null || !(total > 0)) return "";
-  return value === 0 ? "0 %" : percent(value, total);
+  if (value === 0) return "0 %";
+  // "< 0.01 %" fits the share's room in the cell; "0.0000026 %" would be cut to "…"
+  return Math.abs(value / total) < 1e-4 ? (value > 0 ? "< 0.01 %" : "> −0.01 %") : percent(value, total);
 }

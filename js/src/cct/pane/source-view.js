@@ -75,6 +75,8 @@ export function createSourceView(parent, handlers) {
     const where = source.line === null ? "" : `:${source.line}`;
     append(head, "span", { className: "cct-source-path", text: `${displayText(source.path)}${where}` });
     const measured = source.values.some((v) => v !== null);
+    // no value to show: the lines take the gutter's room (a narrow pane cuts them less)
+    body.classList.toggle("cct-source-unmeasured", !measured);
     append(head, "span", {
       className: "cct-source-about",
       text: measured ? ` · ${displayText(source.metric)} per line` : " · no line of it is measured",

@@ -23,7 +23,6 @@ export function drawHeaders(into, names, sort, onSort, shared = []) {
     const active = sort.column === column;
     const b = append(into, "button", {
       className: column >= 0 ? "cct-pane-cell cct-pane-num" : "cct-pane-cell",
-      text: `${name}${active ? (sort.descending ? " ▼" : " ▲") : ""}`,
       attrs: {
         type: "button",
         role: "columnheader",
@@ -31,8 +30,25 @@ export function drawHeaders(into, names, sort, onSort, shared = []) {
         "aria-sort": active ? (sort.descending ? "descending" : "ascending") : "none",
       },
     });
+    appendBreakable(b, `${name}${active ? (sort.descending ? " ▼" : " ▲") : ""}`);
     // numbers sort largest first, names A to Z
     b.addEventListener("click", () => onSort({ column, descending: active ? !sort.descending : column >= 0 }));
+  });
+}
+
+/** Where a metric's name may break besides its spaces: after the separators of Caliper's and
+ * HPCToolkit's names ("max#sum#time.duration", "mem.bytes.read/mrb.time", "PAPI_TOT_CYC"). */
+const BREAK_AFTER = /(?<=[#./_:])(?=[^\s])/;
+
+/**
+ * `text` into `el`, as text, with a line break opportunity (<wbr>) after each separator: a narrow
+ * column's header wraps "max#sum#" / "time.duration [s]", not "max#s" / "um#tim" / "e.durati".
+ * @param {HTMLElement} el @param {string} text
+ */
+export function appendBreakable(el, text) {
+  text.split(BREAK_AFTER).forEach((piece, i) => {
+    if (i > 0) el.append(el.ownerDocument.createElement("wbr"));
+    el.append(el.ownerDocument.createTextNode(piece));
   });
 }
 

@@ -78,27 +78,31 @@ export function createTablePane(parent, handlers) {
   const doc = parent.ownerDocument;
   const element = append(parent, "section", { className: "cct-pane", attrs: { "aria-label": "Table of the profile" } });
   element.hidden = true;
-  const head = append(element, "div", { className: "cct-pane-head", attrs: { role: "tablist" } });
+  const head = append(element, "div", { className: "cct-pane-head" });
+  // the tabs, then the tools (filter, Columns, close) as one group: a narrow pane wraps the group
+  // whole onto a row of its own, never the close button alone
+  const tabList = append(head, "div", { className: "cct-pane-tabs", attrs: { role: "tablist" } });
+  const tools = append(head, "div", { className: "cct-pane-tools" });
   /** @type {Map<PaneMode, HTMLButtonElement>} */
   const tabs = new Map();
   for (const [mode, text] of MODES) {
     const b = /** @type {HTMLButtonElement} */ (
-      append(head, "button", { text, attrs: { type: "button", role: "tab" } })
+      append(tabList, "button", { text, attrs: { type: "button", role: "tab" } })
     );
     b.addEventListener("click", () => handlers.setMode(mode));
     tabs.set(mode, b);
   }
   const filter = /** @type {HTMLInputElement} */ (
-    append(head, "input", {
+    append(tools, "input", {
       className: "cct-pane-filter",
       attrs: { type: "search", placeholder: "filter", "aria-label": "Filter by name (the tree's search)" },
     })
   );
   filter.addEventListener("input", () => handlers.search(filter.value));
-  const chooser = createColumnChooser(head, { choose: (names) => handlers.setColumns?.(names) });
+  const chooser = createColumnChooser(tools, { choose: (names) => handlers.setColumns?.(names) });
   /** @type {string[]} the metrics the Columns menu lists */
   let metricNames = [];
-  const close = append(head, "button", {
+  const close = append(tools, "button", {
     text: "×",
     attrs: { type: "button", title: "Close the table", "aria-label": "Close the table" },
   });
@@ -232,6 +236,9 @@ export function createTablePane(parent, handlers) {
 
   function drawColumns() {
     const counted = mode !== "contexts";
+    // the Source, Ranks and Changes tabs show no columns: the pane keeps the calling contexts'
+    // width there, so that the tree does not move when the tab changes
+    const widening = mode === "contexts" || mode === "changes" || OF_NODE.has(mode) ? [] : [COUNT_TRACK];
     // one prefix per column, from its total and its top rows (rows opened below keep it)
     formats = columnFormats(
       columns.names.map((_, i) => [columns.totals[i], ...roots.map((r) => r.values[i])]),
@@ -244,7 +251,8 @@ export function createTablePane(parent, handlers) {
     const shared = columns.totals.map((t) => t !== null);
     const tracks = [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...(counted ? [COUNT_TRACK] : [])];
     element.style.setProperty("--cct-pane-tracks", ["minmax(0, 1fr)", ...tracks.map((t) => `${t}px`)].join(" "));
-    const room = NAME_ROOM + tracks.reduce((a, t) => a + t, 0);
+    const room =
+      NAME_ROOM + [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...widening].reduce((a, t) => a + t, 0);
     element.style.minWidth = `${Math.max(300, room)}px`;
     element.style.maxWidth = `${Math.max(560, room)}px`;
     drawHeaders(

@@ -8,9 +8,11 @@ import {
   columnUnit,
   headerText,
   MISSING,
+  shareText,
   valueText,
 } from "../../../src/cct/pane/cells.js";
 import { createColumnChooser } from "../../../src/cct/pane/column-chooser.js";
+import { appendBreakable } from "../../../src/cct/pane/table-lines.js";
 import { createTablePane } from "../../../src/cct/pane/table-pane.js";
 import { createLodClient } from "../../../src/widget/lod-client.js";
 import { bindPane } from "../../../src/widget/pane.js";
@@ -84,6 +86,61 @@ describe("cells in their column's unit", () => {
     expect(values(p)).toEqual(["5520", "2.5", "345", "2.5"]);
     p.setUnits({});
     expect(heads(p)).toEqual(["name", "time (inc) ▼", "imbalance"]);
+  });
+});
+
+describe("a narrow pane stays readable", () => {
+  test("a long metric name breaks after its separators, its text whole", async () => {
+    const el = document.createElement("span");
+    appendBreakable(el, "max#sum#time.duration [s]");
+    expect(el.textContent).toBe("max#sum#time.duration [s]");
+    const pieces = [...el.childNodes].filter((n) => n.nodeName !== "WBR").map((n) => n.textContent);
+    expect(pieces).toEqual(["max#", "sum#", "time.", "duration [s]"]);
+    expect(el.querySelectorAll("wbr").length).toBe(3);
+    const markup = document.createElement("span");
+    appendBreakable(markup, "<b>mem.bytes</b>");
+    expect(markup.querySelector("b")).toBeNull(); // text, never markup
+    expect(markup.textContent).toBe("<b>mem.bytes</b>");
+    // in the pane: the headers carry the break opportunities, their text unchanged
+    const { p } = mountPane(async () => ({
+      ...reply(["main"], [3]),
+      columns: ["sum#inclusive#sum#time.duration", "imbalance"],
+    }));
+    await p.show("contexts", "");
+    const header = p.element.querySelectorAll(".cct-pane-columns [role=columnheader]")[1];
+    expect(header.textContent).toBe("sum#inclusive#sum#time.duration ▼");
+    expect(header.querySelectorAll("wbr").length).toBe(4);
+  });
+
+  test("a share too small to print in the cell's room says < 0.01 %", () => {
+    expect(shareText(0.00929, 363)).toBe("< 0.01 %");
+    expect(shareText(-0.00929, 363)).toBe("> −0.01 %");
+    expect(shareText(0.0367, 363)).toBe("0.010 %");
+    expect(shareText(0, 363)).toBe("0 %");
+    expect(shareText(181.5, 363)).toBe("50 %");
+  });
+
+  test("the tools (filter, Columns, close) are one group after the tabs, not among them", () => {
+    const { p } = mountPane(async () => reply(["main"], [3]));
+    const tabs = p.element.querySelector(".cct-pane-head > [role=tablist]");
+    const tools = p.element.querySelector(".cct-pane-head > .cct-pane-tools");
+    expect([...tabs.children].every((b) => b.getAttribute("role") === "tab")).toBe(true);
+    expect(tools.querySelector(".cct-pane-filter")).not.toBeNull();
+    expect(tools.querySelector("[aria-label='Close the table']")).not.toBeNull();
+    expect(tools.contains(p.chooser.button)).toBe(true);
+  });
+
+  test("the Source and Ranks tabs keep the calling contexts' width: the tree does not move", async () => {
+    const { p } = mountPane(async () => reply(["main"], [3]));
+    await p.show("contexts", "");
+    const contexts = p.element.style.minWidth;
+    expect(contexts).toBe("302px"); // the name's 140 px, a value with its share, a value
+    for (const mode of ["source", "ranks"]) {
+      await p.show(mode, "");
+      expect(p.element.style.minWidth).toBe(contexts);
+    }
+    await p.show("functions", "");
+    expect(p.element.style.minWidth).toBe("366px"); // and its contexts column
   });
 });
 

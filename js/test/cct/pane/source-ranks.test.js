@@ -3,6 +3,9 @@
 // the node's line marked, the measured lines' values in the gutter, names and text as text; the
 // rank strip in rank order or sorted, outliers marked, its axes (rank numbers, values in the
 // metric's unit, the mean's line), a click on a rank setting `rank`.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { rankTickPositions, roundStep, valueAxis } from "../../../src/cct/pane/rank-axes.js";
 import { asRanks, barsOf, createRankStrip, MAX_BARS } from "../../../src/cct/pane/rank-strip.js";
@@ -70,6 +73,26 @@ describe("the Source tab", () => {
     expect(lines[4].querySelector(".cct-source-text")?.textContent).toBe("\u2407}"); // BEL shown
     expect(/** @type {any} */ (globalThis).hacked).toBeUndefined();
     expect(view.element.querySelector(".cct-source-head")?.getAttribute("title")).toMatch(/src\/ copy/);
+  });
+
+  test("a file none of whose lines is measured shows no empty gutter of values", async () => {
+    const view = createSourceView(document.body, { fetchSource: async () => source() });
+    await view.load(7);
+    const body = /** @type {HTMLElement} */ (view.element.querySelector(".cct-source-body"));
+    expect(body.classList.contains("cct-source-unmeasured")).toBe(false);
+    view.show(true);
+    const values = [null, null, null, null, null];
+    const unmeasured = createSourceView(document.body, { fetchSource: async () => source({ values }) });
+    await unmeasured.load(8);
+    const second = /** @type {HTMLElement} */ (unmeasured.element.querySelector(".cct-source-body"));
+    expect(second.classList.contains("cct-source-unmeasured")).toBe(true);
+    expect(unmeasured.element.querySelector(".cct-source-head")?.textContent).toContain("no line of it is measured");
+    // the stylesheet hides that gutter there
+    const css = readFileSync(
+      resolve(dirname(fileURLToPath(import.meta.url)), "../../../src/cct/pane/pane.css"),
+      "utf8",
+    );
+    expect(css).toMatch(/\.cct-source-unmeasured \.cct-source-value \{\s*display: none;/);
   });
 
   test("a file not found says every path tried; no selection says how to choose", async () => {

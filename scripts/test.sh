@@ -32,7 +32,9 @@ rm -rf dist
 import glob, zipfile
 wheel = glob.glob("dist/cctviz-*.whl")[0]
 names = zipfile.ZipFile(wheel).namelist()
-for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-packed.js",
+# the bundle once: packed (widgets carry it, figures unpack it), not also plain
+assert "cctviz/widget/static/widget.js" not in names, f"{wheel} ships the bundle twice"
+for needed in ("cctviz/widget/static/widget-packed.js",
                "cctviz/widget/static/widget-packed.b64",
                "cctviz/widget/static/widget.css",
                "cctviz/examples/data/hatchet+hatchet-LICENSE",
@@ -41,7 +43,7 @@ for needed in ("cctviz/widget/static/widget.js", "cctviz/widget/static/widget-pa
                "cctviz/examples/data/formats/nsys-cloverleaf-cuda.sqlite",
                "cctviz/examples/data/hpcgroup+pipit-LICENSE"):
     assert needed in names, f"{needed} missing from {wheel}"
-print(f"{wheel}: bundle, example data and licence present")
+print(f"{wheel}: bundle (once), example data and licence present")
 PY
 
 say "benchmark smoke run"
@@ -58,3 +60,6 @@ say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model
 
 say "pytest with UMD hatchet (everything, end to end in JupyterLab included)"
 .venv/bin/python -m pytest -p no:cacheprovider --durations=30
+
+say "the documentation site, built strictly (the notebooks as the tests above executed them)"
+bash scripts/docs.sh

@@ -31,3 +31,13 @@ def test_help_of_cct_documents_every_argument() -> None:
     stars = {inspect.Parameter.VAR_KEYWORD: "**", inspect.Parameter.VAR_POSITIONAL: "*"}
     named = {stars.get(p.kind, "") + p.name for p in parameters if p.name != "self"}
     assert named - documented == set()
+
+
+def test_the_readme_is_short_and_its_links_lead_somewhere() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250  # the rest is the documentation site (docs/)
+    links = re.findall(r"\]\(([^)#]+)\)", text)
+    local = [link for link in links if "://" not in link]
+    assert len(local) >= 20  # the site's pages, the notebooks
+    missing = [link for link in local if not (README.parent / link).exists()]
+    assert not missing, missing

@@ -405,3 +405,23 @@ def test_a_large_add_is_written_in_parts_as_it_goes(
     metric = _metric(ens)
     pd.testing.assert_frame_equal(ens.reduce(metric), whole.reduce(metric))
     assert ens.add(files, progress=False) == 0
+
+
+def test_a_caliper_time_statistic_answers_to_either_hatchets_name(tmp_path: Path) -> None:
+    # LLNL Hatchet names Caliper's avg#inclusive#sum#time.duration "Avg time/rank" (the spot
+    # alias), UMD's keeps the attribute: a script written under one runs under the other
+    ens = cctviz.Ensemble(tmp_path / "s")
+    ens.add(_files(MPI), progress=False)
+    stored = [m for m in ens.metric_names if "time" in m.lower()]
+    pairs = [
+        ("Avg time/rank", "avg#inclusive#sum#time.duration"),
+        ("Total time", "sum#inclusive#sum#time.duration"),
+    ]
+    for alias, attribute in pairs:
+        assert (alias in stored) != (attribute in stored), stored  # one of them is stored
+        pd.testing.assert_frame_equal(ens.reduce(alias), ens.reduce(attribute))
+        pd.testing.assert_frame_equal(
+            ens.distribution("main", alias), ens.distribution("main", attribute)
+        )
+    with pytest.raises(KeyError, match=r"no metric 'Avg time/node' in the ensemble; metrics: "):
+        ens.reduce("Avg time/node")

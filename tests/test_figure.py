@@ -520,6 +520,7 @@ def test_save_right_after_setting_state_draws_the_new_state(tmp_path: Path) -> N
     w.collapsed = tuple(children[1:])
     w.focus(root)
     w.select([children[0]])
+    w.fold_to_fit = False  # every open node drawn, as the state says (no folds to fit the figure)
     out = w.save(tmp_path / "x.svg")
     tree = ET.parse(out).getroot()
     marks = node_marks(tree)
@@ -529,8 +530,21 @@ def test_save_right_after_setting_state_draws_the_new_state(tmp_path: Path) -> N
     assert glyphs == inner != set()
     record = json.loads(tree.find(f"{SVG}metadata/{PROVENANCE}").text)
     assert record["viewport"] == "fit"  # the zoom was of the old picture
-    # everything expanded: every node is drawn, not folds the figure makes of its own
+    # everything expanded: a column cannot tell 393 nodes' rows apart, so the figure folds the
+    # smallest subtrees (the selection's ancestors stay open) and says so in its title and record
     w.expand()
+    w.fold_to_fit = True
+    figure = cctviz.figure.figure_of(w.snapshot(), **PAPER)
+    shown = ET.fromstring(figure.svg)
+    assert figure.folded > w.table.size // 2 and len(node_marks(shown)) < w.table.size // 4
+    assert shown.find(f"{SVG}title").text.endswith(f"{figure.folded:,} open nodes folded to fit)")
+    assert figure.provenance["folded_to_fit"] == figure.folded
+    drawn = {int(m.get("data-id", -1)) for m in node_marks(shown)}
+    assert {children[0], root} <= drawn
+    saved = ET.parse(w.save(tmp_path / "folded.svg")).getroot()
+    assert json.loads(saved.find(f"{SVG}metadata/{PROVENANCE}").text)["folded_to_fit"] > 0
+    # with fold_to_fit off every open node is drawn, however many
+    w.fold_to_fit = False
     assert len(node_marks(ET.fromstring(w.to_svg(**PAPER)))) == drawn_count(w) == w.table.size
 
 

@@ -228,3 +228,15 @@ def test_deep_call_trees_and_entity_bombs_are_said(tmp_path: Path) -> None:
     laughs += b"]><cube><program>&" + b"a" * 10 + b";</program></cube>"
     with pytest.raises(FormatError, match="pycubexr could not read it"):
         cube.read(rewritten(tmp_path, {"anchor.xml": laughs}))
+
+
+def test_a_view_of_a_cube_with_papi_counters_opens_their_unit_left_out() -> None:
+    # Cube states a PAPI counter's unit as "#" (a count), which is no unit cctviz reads: the view
+    # opens, that metric without a unit, the others with theirs (it used to refuse the file)
+    import cctviz
+
+    w = cctviz.CCT(HERE / "kripke-p8.cubex")
+    assert '"#"' in str(w.data.metadata["cctviz.format_metrics"])  # Cube said it
+    assert w.units["time"] == "s" and w.units["bytes_sent"] == "B"
+    assert not any(name.startswith("PAPI_") for name in w.units)
+    assert any(name.startswith("PAPI_") for name in w.metrics)

@@ -1,12 +1,16 @@
-"""Every example notebook runs top to bottom on its bundled real data (no browser needed)."""
+"""Every example notebook runs top to bottom on its bundled real data (no browser needed). Each
+executed notebook is kept for the documentation site (scripts/docs_notebooks.py: the site shows
+them executed, without running them a second time)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -29,6 +33,12 @@ def test_notebook_runs(path: Path, tmp_path: Path) -> None:
         if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
     ]
     assert widgets, f"{path.name} shows no cctviz widget"
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from docs_notebooks import EXECUTED, save
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    save(notebook, EXECUTED / path.name)
 
 
 def test_there_are_notebooks() -> None:

@@ -77,11 +77,18 @@ def test_a_thickets_groups_by_process_count_compare_per_rank() -> None:
         assert 0.01 < efficiency[main] < 1  # not 4.6e-05 (a total over ranks, as strong scaling)
 
 
-def test_a_series_without_a_problem_size_asks_strong_or_weak() -> None:
+def test_labels_that_are_numbers_make_a_scaling_study_only_when_asked() -> None:
     gf = cctviz.examples.load("hpctoolkit-cpi")  # no metadata
     runs = [gf, gf.deepcopy(), gf.deepcopy()]
-    with pytest.raises(ValueError, match=r"scaling='strong'.*scaling='weak'.*scaling=None"):
-        cctviz.compare(runs, labels=[1, 2, 4])
+    # numbers as labels are names ("27", "512"): no study, no error, and the view says how to ask
+    for labels in ([1, 2, 4], ["27", "64", "512"]):
+        w = cctviz.compare(runs, labels=labels)
+        assert w.columns.efficiency is None and w.columns.scaling is None
+        assert "scaling='strong' or 'weak'" in w.columns.scaling_why
+        said = f"labels {', '.join(map(str, labels))} look like process counts"
+        assert said in w.columns.scaling_why
+    two = cctviz.compare(runs[:2], labels=("27", "512"))
+    assert two.columns.efficiency is None and two.color_by == two.columns.diff
     w = cctviz.compare(runs, labels=[1, 2, 4], scaling="strong")
     first, last, efficiency = _efficiency(w)
     ok = last > 0

@@ -185,6 +185,8 @@ def test_a_change_opens_the_difference_of_the_runs_around_it(tmp_path: Path) -> 
     after = runs[runs["launchdate"] >= change["at"]].head(5)["value"].median()
     assert w.table.metrics[w.color_by].values[node] == pytest.approx(after - before)
     assert w.labels[1].endswith("(median of 5)")
+    # coloured on the focused subtree's values: the change is dark, not pale beside a larger one
+    assert w.color_domain == "view"
     assert str(pd.Timestamp(change["at"]).date()) in w.color_by  # the runs are named by date
     with pytest.raises(ValueError, match=r"row of Ensemble\.regressions"):
         ens.explain({"path": ("main",)})

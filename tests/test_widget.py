@@ -186,8 +186,11 @@ def test_bundle_is_built_and_used() -> None:
 # legends' keys wrapped within the stage.
 # Raised to 296 KB (110 KB gzipped) for the Ranks tab's axes (pane/rank-axes.js: rank numbers,
 # a value axis in the unit, the mean's line, the order button; ~3 KB, 0.6 KB gzipped).
-BUNDLE_BUDGET_MINIFIED = 296 * 1024
-BUNDLE_BUDGET_GZIPPED = 110 * 1024
+# Raised to 298 KB (111 KB gzipped) for issue 59's rough edges (~1.4 KB, 0.5 KB gzipped): a
+# paper figure folds what the view has open to fit its size; a compare view labels its largest
+# differences with their values.
+BUNDLE_BUDGET_MINIFIED = 298 * 1024
+BUNDLE_BUDGET_GZIPPED = 111 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

@@ -232,4 +232,16 @@ def effective(
     """A view's units: what the data states (:func:`discover`), then what ``cctviz.read``
     pinned, then what the user gave (each wins over the ones before), spread to the metrics of
     ``names`` (those cctviz derived) named after them (:func:`spread`)."""
-    return spread({**discover(data, path), **(pinned or {}), **(given or {})}, names)
+    return spread({**discover(data, path), **_readable(pinned or {}), **(given or {})}, names)
+
+
+def _readable(units: Mapping[str, str]) -> dict[str, str]:
+    """The units a format states that cctviz can read (Cube's ``#`` for a count is none: its
+    metric is shown without a unit rather than refused; a unit the user gives is checked)."""
+    out = {}
+    for metric, unit in units.items():
+        try:
+            out[metric] = canonical(unit)
+        except UnitError:
+            continue
+    return out

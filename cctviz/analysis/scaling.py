@@ -172,15 +172,25 @@ def decide(
     runs: Sequence[Any], labels: Sequence[str], scaling: str | None
 ) -> tuple[str | None, list[float], str]:
     """(scaling, process counts, why) for a compare view's runs: ``scaling`` as asked ("strong",
-    "weak"), told by the metadata ("auto"), or (None, [], "") without an efficiency column (not a
-    scaling study, or ``scaling=None``). "auto" that the metadata cannot tell is an error that
-    asks for it."""
+    "weak"), told by the metadata ("auto"), or (None, [], why) without an efficiency column (not a
+    scaling study, or ``scaling=None``). Under "auto" only the metadata's process counts make a
+    scaling study; labels that are numbers are read as counts only when ``scaling`` is given.
+    "auto" with metadata counts that cannot tell strong from weak is an error that asks."""
     if scaling is not None and scaling not in ("auto", *SCALINGS):
         raise ValueError(f"scaling is 'auto', 'strong', 'weak' or None; got {scaling!r}")
     if scaling is None:
         return None, [], ""
     metas = [run_metadata(run) for run in runs]
     found = process_counts(metas, labels)
+    if found is not None and found[0] == "labels" and scaling == "auto":
+        # labels are names the user gave ("27", "512", "2024"): numbers among them are no sign
+        # of a scaling study; only metadata is, or an explicit scaling= that reads them
+        shown = ", ".join(f"{c:g}" for c in found[1])
+        why = (
+            f"labels {shown} look like process counts, but no metadata says so: "
+            "scaling='strong' or 'weak' adds a parallel-efficiency column"
+        )
+        return None, [], why
     if found is None:
         if scaling == "auto":
             return None, [], ""

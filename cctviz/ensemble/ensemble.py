@@ -153,6 +153,7 @@ class Ensemble(Views):
 
         check_writable(shared.tables)  # nothing is written into a store that does not verify
         found, unreadable = items(source, metadata)
+        before = len(shared.skipped)
         shared.skipped += unreadable
         known = shared.duck.hashes()
         todo = []
@@ -160,9 +161,12 @@ class Ensemble(Views):
             if item.content_hash not in known:
                 known.add(item.content_hash)
                 todo.append(item)
+        from ..core.extras import warn_skipped
         from .store.adding import add
 
-        return add(shared, todo, reducer, workers, progress, ranks)
+        added = add(shared, todo, reducer, workers, progress, ranks)
+        warn_skipped(s.reason for s in shared.skipped[before:])  # no Hatchet: said once
+        return added
 
     def verify(self, *, deep: bool = False) -> Any:
         """What the store holds and whether every file of it reads: a ``Verification`` (its
@@ -253,6 +257,14 @@ class Ensemble(Views):
     def _metric(self, metric: str) -> str:
         columns = self._shared.duck.value_columns()
         if metric not in columns:
+            # a Caliper time statistic by the name the other Hatchet gives it (LLNL's spot alias
+            # "Avg time/rank", UMD's attribute "avg#inclusive#sum#time.duration"): one script
+            # runs under both
+            other = SPOT_NAMES.get(metric) or next(
+                (a for a, n in SPOT_NAMES.items() if n == metric), None
+            )
+            if other in columns:
+                return str(other)
             raise KeyError(f"no metric {metric!r} in the ensemble; metrics: {', '.join(columns)}")
         return metric
 
@@ -320,6 +332,15 @@ class Ensemble(Views):
             else (np.zeros(bins, int), np.zeros(bins + 1))
         )
         return pd.DataFrame({"low": edges[:-1], "high": edges[1:], "count": counts})
+
+
+# Caliper's spot channel: the aliases of its time statistics, and the attributes they name
+SPOT_NAMES = {
+    "Min time/rank": "min#inclusive#sum#time.duration",
+    "Max time/rank": "max#inclusive#sum#time.duration",
+    "Avg time/rank": "avg#inclusive#sum#time.duration",
+    "Total time": "sum#inclusive#sum#time.duration",
+}
 
 
 def _quoted(text: str) -> str:

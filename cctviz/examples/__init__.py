@@ -11,6 +11,7 @@ import pathlib
 from typing import Any
 
 from ..adapters.serial import serial_readers
+from ..core.extras import hatchet as needs_hatchet
 
 DATA = pathlib.Path(__file__).parent / "data"
 READ = "cctviz.read"  # an example read by cctviz's own readers, not by Hatchet's
@@ -56,7 +57,7 @@ def runs(name: str = "lulesh-mpi-scaling") -> dict[int, Any]:
     if name not in RUNS:
         raise KeyError(f"no example runs {name!r}; available: {', '.join(RUNS)}")
     folder, reader_name, pattern = RUNS[name]
-    import hatchet
+    hatchet = needs_hatchet(f"reading the example runs {name!r}")
 
     reader = getattr(hatchet.GraphFrame, reader_name)
     files = sorted(DATA.joinpath(folder).glob(pattern), key=lambda p: int(p.name.split("_")[0]))
@@ -93,13 +94,7 @@ def load(name: str) -> Any:
         from ..adapters.formats.read import read
 
         return read(where)
-    try:
-        import hatchet
-    except ImportError as error:
-        raise ImportError(
-            "reading the example profiles needs Hatchet: pip install 'cctviz[umd]' "
-            "(UMD hatchet) or 'cctviz[llnl]' (LLNL llnl-hatchet)"
-        ) from error
+    hatchet = needs_hatchet(f"reading the example profile {name!r}")
     reader = getattr(hatchet.GraphFrame, EXAMPLES[name][1])
     with serial_readers():  # no forked pool: it can hang a kernel (see cctviz/adapters/serial.py)
         return reader(str(where))

@@ -40,8 +40,9 @@ CONTROLS_HEIGHT = 90  # the widget's height less its drawing: toolbar and status
 
 @dataclass(frozen=True)
 class Figure:
-    """A drawn figure: the SVG text, the nodes it shows, its options and provenance record, and
-    ``what`` it is: ``"tree"`` (the view's tree, ``CCT.save``: ``nodes`` are its node marks) or
+    """A drawn figure: the SVG text, the nodes it shows, its options and provenance record,
+    ``folded`` (open nodes folded to fit its size) and ``what`` it is: ``"tree"`` (the view's
+    tree, ``CCT.save``: ``nodes`` are its node marks) or
     ``"table"`` (the tree-table, ``CCT.table_figure``: ``nodes`` are its rows)."""
 
     svg: str
@@ -49,6 +50,8 @@ class Figure:
     options: render.FigureOptions
     provenance: dict[str, Any]
     what: str = "tree"
+    folded: int = 0
+    """Nodes the view had open that the figure folded to fit its size (0: it drew them all)."""
 
     def __post_init__(self) -> None:
         if self.what not in TITLES:
@@ -100,13 +103,15 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
     )
     record["viewport"] = transform or "fit"
     state = dict(view.renderer_state)
+    # the view's fold_to_fit off: the figure draws every open node, however many
+    fit = state.get("foldToFit") is not False
     if shown_w > 0:
         # A view drawn on screen has folded its first picture already and reported the folds
-        # (``w.collapsed``): the figure draws the collapse state as it is now, so that
-        # ``w.expand(); w.save(...)`` in one cell draws every node rather than folds of its own.
+        # (``w.collapsed``): the figure starts from the collapse state as it is now, and folds
+        # further only what its own size cannot draw legibly (``Figure.folded`` says how many).
         state["foldToFit"] = False
     # what the browser has: under level of detail the loaded nodes and their folds
-    svg, nodes = render.svg_of(
+    svg, nodes, folded = render.svg_of(
         view.payload,
         state,
         list(view.selection),
@@ -115,5 +120,10 @@ def figure_of(view: ViewSnapshot, **options: Any) -> Figure:
         transform=transform,
         trend=trend,
         trend_log=view.trend_log,
+        fit=fit,
     )
-    return Figure(svg, nodes, checked, record)
+    if folded:
+        # the view had more open than the figure's size draws legibly: it folded the smallest
+        # subtrees (the hot path and the selection's ancestors stay); the PDF and PNG say so too
+        record["folded_to_fit"] = folded
+    return Figure(svg, nodes, checked, record, folded=folded)

@@ -138,12 +138,16 @@ def svg_of(
     transform: dict[str, float] | None = None,
     trend: dict[str, Any] | None = None,
     trend_log: bool = False,
-) -> tuple[str, int]:
+    fit: bool = True,
+) -> tuple[str, int, int]:
     """The SVG text of the view of ``payload`` (cctviz.view.payload.encode; under level of detail
-    what the browser has), and how many node marks it holds. Ids in ``state`` and
-    ``selection`` are ids of the full tree. ``transform`` (x, y, k): the zoom and pan of a view
-    of the same size; None fits the whole tree. ``trend``: an ensemble view's trend pane, drawn
-    below the tree (``trend_log``: on log axes)."""
+    what the browser has), how many node marks it holds, and how many nodes ``state`` has open
+    that the figure folded to fit its size (0: none; the SVG's title and provenance say so).
+    Ids in ``state`` and ``selection`` are ids of the full tree. ``transform`` (x, y, k): the
+    zoom and pan of a view of the same size; None fits the whole tree. ``trend``: an ensemble
+    view's trend pane, drawn below the tree (``trend_log``: on log axes). ``fit``: a fitted
+    figure folds what is open further where its rows cannot be told apart (False: every open
+    node is drawn)."""
     payload = _b64(payload)
     js_options = {
         "width": options.width.px,
@@ -160,6 +164,7 @@ def svg_of(
         "transform": transform,
         "trend": trend,
         "trendLog": trend_log,
+        "fit": fit,
     }
 
     def draw(browser: Any) -> dict[str, Any]:
@@ -173,7 +178,7 @@ def svg_of(
         shared().run(lambda _: None)  # a job of its own: it shows as a stage of its own
     progress.stage("drawing the tree in Chromium")
     result = shared().run(draw)
-    return result["svg"], int(result["nodes"])
+    return result["svg"], int(result["nodes"]), int(result.get("folded", 0))
 
 
 def _page_html(svg: str, options: FigureOptions) -> str:

@@ -11,14 +11,17 @@ import anywidget
 import ipywidgets
 import traitlets
 
-STATIC = pathlib.Path(__file__).parent / "static"  # BUNDLE also draws figures: cctviz.figure.page
+STATIC = pathlib.Path(__file__).parent / "static"  # the bundle also draws figures: figure.page
+# the plain bundle: in a source checkout (``npm run build``, ``ANYWIDGET_HMR=1``), not in the
+# wheel, which ships the bundle once, packed (figures unpack it: cctviz.figure.page.script)
 BUNDLE = STATIC / "widget.js"
 PACKED = STATIC / "widget-packed.js"  # the module that unpacks PACKED_DATA (js/build.mjs)
 PACKED_DATA = STATIC / "widget-packed.b64"  # its key, a line break, BUNDLE gzipped in base64
 STYLES = STATIC / "widget.css"
 
 MISSING = (
-    f"the cctviz front-end bundle {BUNDLE} is missing. It is built when cctviz is installed "
+    f"the cctviz front-end bundle is missing from {STATIC} (neither widget.js nor "
+    "widget-packed.js with widget-packed.b64). It is built when cctviz is installed "
     "(`pip install .` runs npm); in a source checkout run `npm ci && npm run build`."
 )
 
@@ -108,6 +111,8 @@ class PackedWidget(anywidget.AnyWidget):
 
 
 def require() -> None:
-    """Raise a ``RuntimeError`` that says how to build the bundle if it is missing."""
-    if not BUNDLE.is_file():
+    """Raise a ``RuntimeError`` that says how to build the bundle if it is missing (the plain
+    bundle under hot reload, else either)."""
+    hot = os.environ.get("ANYWIDGET_HMR") == "1"
+    if not (BUNDLE.is_file() or (not hot and PACKED.is_file() and PACKED_DATA.is_file())):
         raise RuntimeError(MISSING)

@@ -94,6 +94,8 @@ class CCT(Scripting, Reducers, Figures, MessageRouter):
         ``units``, ``derived`` (metrics computed from others: ``CCT.derive``), ... (``help`` on
         ``cctviz.CCT.<name>`` says what each is).
 
+    Notes
+    -----
     Building the view of a big profile takes seconds: after one, the cell shows what it is doing
     (``cctviz.core.progress``); interrupting the kernel stops it and leaves no widget.
     """

@@ -122,6 +122,8 @@ def read(path: str | os.PathLike[str], format: str | None = None, **options: Any
         The format's own options (e.g. ``metric="time", unit="us"`` for folded stacks whose
         counts are microseconds).
 
+    Notes
+    -----
     Each metric's kind, partner and unit are pinned in ``gf.metadata["cctviz.format_metrics"]``
     (``cctviz.CCT(gf)`` reads them: rule ``format``); what was repaired in the file, and how
     many times, in ``gf.metadata["cctviz.repairs"]``.

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ...core.extras import hatchet
 from .treeorder import ROOT, depths, levels, preorder
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _graphframe(
     metadata: Mapping[str, Any] | None,
     dense: bool,
 ) -> Any:
-    import hatchet as ht
+    ht = hatchet("cctviz.read (it gives a Hatchet GraphFrame)")
 
     n = len(parent)
     depth = depths(parent)

@@ -7,6 +7,7 @@ know the widget, so ``Ensemble.explain`` shows an explanation with the viewer th
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,8 +32,10 @@ class Explanation:
 
 
 VIEWER: list[Callable[[Explanation], Any]] = []
-"""What shows an ``Explanation`` (the compare view): registered by
-``cctviz.widget.ensemble.explain``, which ``import cctviz`` imports; empty: no viewer."""
+"""What shows an ``Explanation`` (the compare view): registered by ``VIEWER_MODULE``, which
+``cctviz.widget`` imports and ``explain`` imports by name when none is registered yet (``import
+cctviz`` imports nothing: a script may reach the ensemble without the widget layer)."""
+VIEWER_MODULE = "cctviz.widget.ensemble.explain"
 
 
 WINDOW = 5  # runs each side of a change: the detector's shortest level (changes.MIN_SEGMENT)
@@ -75,6 +78,8 @@ def explanation(ens: Ensemble, change: Any, by: str | None) -> Explanation:
 def explain(ens: Ensemble, change: Any, by: str | None) -> Any:
     """The compare view of ``change``'s explanation, shown by the registered viewer."""
     found = explanation(ens, change, by)
+    if not VIEWER:
+        importlib.import_module(VIEWER_MODULE)  # the upper layer, by name: it registers itself
     if not VIEWER:
         raise RuntimeError(
             "no viewer of explanations: import cctviz (its widget layer shows them), or use "

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ...adapters.pinned import STORE_KEY
+from ...core.extras import hatchet
 from ..engine import reducers as red
 from ..store.keys import ROOT
 
@@ -87,6 +88,7 @@ def reduced(ens: Ensemble, reducers: tuple[str, ...]) -> Reduced:
 def build_graph(tree: pd.DataFrame) -> tuple[Any, dict[int, Any]]:
     """A Hatchet graph of ``tree`` (rows of ``Ensemble.nodes``, parents first): the graph and
     its Node by key."""
+    hatchet("showing an ensemble (cctviz.CCT(ens): its nodes are Hatchet nodes)")
     from hatchet.frame import Frame
     from hatchet.graph import Graph
     from hatchet.node import Node
@@ -112,7 +114,7 @@ def build_graph(tree: pd.DataFrame) -> tuple[Any, dict[int, Any]]:
 def to_graphframe(ens: Ensemble, reducer: str = "mean") -> Any:
     """A GraphFrame of ``ens`` (an Ensemble or sub-ensemble) with every measured metric reduced
     by ``reducer`` (mean, sum, min, max, median, pNN, std, imbalance) over its profiles."""
-    import hatchet as ht
+    ht = hatchet("ens.to_graphframe()")
 
     (reducer,) = red.check((reducer,))
     got = reduced(ens, (reducer,))

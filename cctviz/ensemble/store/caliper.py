@@ -49,17 +49,32 @@ LLNL_TYPES: dict[str, Any] = {
 
 
 def _flavour() -> str | None:
-    """``"llnl"`` or ``"umd"``: which of the checked readers is installed (None: neither)."""
+    """``"llnl"`` or ``"umd"``: which of the checked readers is installed (None: neither).
+    ``"own"``: no Hatchet at all but caliper-reader (the ``ensemble`` extra alone): the store
+    reads region profiles itself (``caliper_rows``: no GraphFrame), names as UMD's reader gives
+    them, call paths whose ancestors have no record of their own as LLNL's reader takes them
+    (caliper-reader 0.4 gives every call path so)."""
+    hatchet_found = False
     for dist, versions in CHECKED.items():
         try:
-            if metadata.version(dist) in versions:
-                from hatchet.readers.caliper_native_reader import CaliperNativeReader
-
-                llnl = "native" in inspect.signature(CaliperNativeReader.__init__).parameters
-                return "llnl" if llnl else "umd"
+            installed = metadata.version(dist)
         except metadata.PackageNotFoundError:
             continue
-    return None
+        try:
+            from hatchet.readers.caliper_native_reader import CaliperNativeReader
+        except ImportError:
+            continue  # installed but not importable: as if absent
+        hatchet_found = True
+        if installed in versions:
+            llnl = "native" in inspect.signature(CaliperNativeReader.__init__).parameters
+            return "llnl" if llnl else "umd"
+    if hatchet_found:
+        return None  # a Hatchet this module was not checked against: it reads every file
+    try:
+        import caliperreader  # noqa: F401
+    except ImportError:
+        return None
+    return "own"
 
 
 FLAVOUR = _flavour()

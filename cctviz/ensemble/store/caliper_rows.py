@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ...adapters.node_metrics import DECIDING_KEYS, Decided, decide, metric_values
+from . import caliper
 from .caliper import CTX, OLD_TO_NEW, Simple, aliased, metric_lists, record_rows
 from .keys import frame_text, tree_keys
 from .profile import ProfileRows, TreeNodes, tree_nodes, tree_rows
@@ -221,7 +222,7 @@ def build_tree(paths: tuple[CallPath, ...], llnl: bool) -> Tree | None:
         child, up = node, path[:-1]
         while up not in tree.index:  # ancestors met before their own records (if any)
             if not up:
-                if not llnl:
+                if not llnl and caliper.FLAVOUR != "own":  # (own: no Hatchet to mirror)
                     return None
                 tree.roots.append(child)  # LLNL's reader makes the topmost one a root
                 break

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...adapters.graphframe import is_graphframe
+from ...core.extras import SKIPPED, MissingHatchet, hatchet
 from . import other_formats
 from .profile import ProfileRows, graphframe_hash, profile_rows
 
@@ -190,7 +191,7 @@ def items(source: Any, metadata: Any = None) -> tuple[list[Item], list[Skipped]]
 
 def _thicket_items(tk: Any) -> list[Item]:
     """A Thicket's profiles, each as a GraphFrame on the Thicket's graph with its metadata."""
-    import hatchet as ht
+    ht = hatchet("adding a Thicket")
 
     df = tk.dataframe
     level = "profile" if "profile" in df.index.names else df.index.names[-1]
@@ -234,27 +235,27 @@ def read_item(item: Item, reducer: str, ranks: bool = False) -> ProfileRows | Sk
             reducer=reducer,
             ranks=ranks,
         )
+    except MissingHatchet:
+        return Skipped(item.source, SKIPPED)  # the install line: once per add (warn_skipped)
     except Exception as error:
         text = str(error).strip().splitlines()[-1:] or [""]
         return Skipped(item.source, f"{type(error).__name__}: {text[0][:300]}")
 
 
 def _read(path: Path, simple: Simple | None, reader: Reader | None = None) -> Any:
-    import hatchet as ht
-
     from ...adapters.serial import serial_readers
     from .caliper import graphframe
-
-    # the same GraphFrame as Hatchet's, ~6× sooner (None: Hatchet reads it)
-    quick = graphframe(simple) if simple is not None else None
-    if quick is not None:
-        return quick
 
     how = reader or _reader_of(path)
     if how is None:
         raise ValueError(f"no reader takes {path.name}; cctviz reads {ACCEPTED}")
     if how.name == other_formats.READER:
         return other_formats.read(path, how.format)
+    ht = hatchet(f"reading {path.name} (GraphFrame.{how.name})")
+    # the same GraphFrame as Hatchet's, ~6× sooner (None: Hatchet reads it)
+    quick = graphframe(simple) if simple is not None else None
+    if quick is not None:
+        return quick
     method = getattr(ht.GraphFrame, how.name, None)
     if how.name == "from_hpctoolkit_latest" and method is None:
         method = ht.GraphFrame.from_hpctoolkit  # UMD reads v4 databases with from_hpctoolkit

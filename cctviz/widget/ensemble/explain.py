@@ -22,8 +22,12 @@ def _path_ids(table: Any) -> dict[tuple[str, ...], int]:
 
 def explain_view(found: Explanation) -> Any:
     """A ``cctviz.Compare`` of ``found``'s two sides, with the changed node selected and focused
-    (a leaf: its caller, so that it shows among its siblings)."""
+    (a leaf: its caller, so that it shows among its siblings), coloured on the focused subtree's
+    domain; its label gives its difference (the compare view labels its largest ones)."""
     w = compare([found.before, found.after], labels=list(found.labels))
+    # the colours span what is drawn (the focused subtree), not the whole tree: the changed node
+    # is a change of its neighbourhood, drawn dark, not pale beside a larger one elsewhere
+    w.color_domain = "view"
     node = _path_ids(w.table).get(found.path)
     if node is not None:
         w.select([node])

@@ -86,7 +86,11 @@ export function createPainter(view, { onBackend, dispatch, onSpread = null }) {
   const drawLegendsOf = (/** @type {Picture} */ pic) => backend && legendsOf(backend.legendLayer, pic, units);
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
   const markList = ({ scene }) => scene.list;
-  const labels = createPainterLabels(view, { backend: () => backend, matched: () => shown.matched() });
+  const labels = createPainterLabels(view, {
+    backend: () => backend,
+    matched: () => shown.matched(),
+    units: () => units,
+  });
   const updateLabels = () => labels.update();
   const shown = createPainterMarks(view, { backend: () => backend, pin, labels, dispatch });
 

@@ -41,6 +41,8 @@ const LEFT_COLUMN = 170;
  * @property {unknown} [trend] an ensemble view's trend pane (Python's `_trend`), drawn below the
  *   tree in the figure's height
  * @property {boolean} [trendLog] its log axes
+ * @property {boolean} [fit] a fitted figure folds what is open further where its rows cannot be
+ *   told apart (default true; false: the view's `fold_to_fit` is off, every open node is drawn)
  */
 /** The least height of the tree in a figure with a trend pane. */
 const MIN_TREE = 160;
@@ -52,7 +54,8 @@ const MIN_TREE = 160;
  * @param {import("../data/decode.js").Table} table
  * @param {Partial<import("../view/renderer.js").ViewState>} state
  * @param {FigureOptions} asked
- * @returns {{ svg: string, nodes: number }} the SVG text, and how many node marks it holds
+ * @returns {{ svg: string, nodes: number, folded: number }} the SVG text, how many node marks it
+ *   holds, and how many nodes the state has open that it folded to fit (see `draw`)
  */
 export function figureSVG(table, state, asked) {
   const steps = figureSteps(table, state, asked);
@@ -70,7 +73,7 @@ export function figureSVG(table, state, asked) {
  * @param {import("../data/decode.js").Table} table
  * @param {Partial<import("../view/renderer.js").ViewState>} state
  * @param {FigureOptions} asked
- * @returns {Generator<void, { svg: string, nodes: number }, void>}
+ * @returns {Generator<void, { svg: string, nodes: number, folded: number }, void>}
  */
 export function* figureSteps(table, state, asked) {
   const { width } = asked;
@@ -97,15 +100,18 @@ export function* figureSteps(table, state, asked) {
   let scale = (onTop ? GUESS_BAND / LEGEND_BAND : 1.5) * (style.fontPx / 11);
   let drawn = view;
   let drawing = draw(table, drawn, options, style, scale);
+  let folded = drawing.folded;
   try {
     for (let pass = 1; pass < 3; pass++) {
       const wrong = drawing.legends - drawing.keptOut;
       if (!(wrong > 0.5 || (onTop && wrong < -6))) break;
       yield;
       if (pass === 2) drawn = { ...view, collapsed: drawing.renderer.state.collapsed, foldToFit: false };
+      const kept = drawn === view ? 0 : folded; // a third drawing keeps the second's folds
       scale *= drawing.legends / drawing.keptOut;
       drawing.destroy();
       drawing = draw(table, drawn, options, style, scale);
+      folded = kept + drawing.folded;
     }
     yield;
     const { renderer } = drawing;
@@ -119,9 +125,9 @@ export function* figureSteps(table, state, asked) {
       box.height += trendFigureHeight(trend, box.width, style);
     }
     frame(svg, box, style, asked);
-    describe(svg, table, options);
+    describe(svg, table, options, folded);
     const nodes = svg.querySelectorAll(".cct-node").length;
-    return { svg: new XMLSerializer().serializeToString(svg), nodes };
+    return { svg: new XMLSerializer().serializeToString(svg), nodes, folded };
   } finally {
     drawing.destroy();
   }
@@ -135,8 +141,10 @@ export function* figureSteps(table, state, asked) {
  * @param {FigureOptions} options @param {FigureStyle} style
  * @param {number} legendScale the renderer keeps the legends' room as its legend band (on top) or
  *   column (on the left) times this; the legends it draws are replaced here
- * @returns {{ renderer: ReturnType<typeof createRenderer>, legends: number, keptOut: number, destroy: () => void }}
- *   `legends`: the height the legends take; `keptOut`: the height labels keep clear of
+ * @returns {{ renderer: ReturnType<typeof createRenderer>, legends: number, keptOut: number, folded: number, destroy: () => void }}
+ *   `legends`: the height the legends take; `keptOut`: the height labels keep clear of; `folded`:
+ *   the nodes open in `view` folded away to fit (a fitted figure of a view opened wider than its
+ *   size draws legibly: the smallest subtrees fold, the hot path and the selection's ancestors stay)
  */
 function draw(table, view, options, style, legendScale) {
   const { width, height } = options;
@@ -192,6 +200,8 @@ function draw(table, view, options, style, legendScale) {
     renderer.setUnits(options.units ?? {});
     renderer.setData(table, view);
     renderer.setSelection(options.selection ?? []);
+    // a zoomed view shows the frame the user chose; a fitted one folds to fit the figure
+    const folded = options.transform || options.fit === false ? 0 : renderer.foldToRoom(options.selection ?? []);
     if (options.transform) renderer.setTransform(options.transform);
     const svg = renderer.svg;
     const layer = /** @type {SVGGElement} */ (svg.querySelector(".cct-legends"));
@@ -215,7 +225,7 @@ function draw(table, view, options, style, legendScale) {
     }
     // the room the renderer keeps (painter.js): the band on top, a column as tall as 1 to 6 colour legends
     const units = onTop ? LEGEND_BAND : 16 + 46 * Math.min(6, colours) + 50;
-    return { renderer, legends, keptOut: units * legendScale, destroy };
+    return { renderer, legends, keptOut: units * legendScale, folded, destroy };
   } catch (error) {
     destroy();
     throw error;
@@ -283,11 +293,13 @@ function frame(svg, box, s, options) {
  * <title> and <metadata> of the tree's figure.
  * @param {SVGSVGElement} svg
  * @param {import("../data/decode.js").Table} table
- * @param {FigureOptions} options
+ * @param {FigureOptions} options @param {number} folded nodes open in the view folded to fit
  */
-function describe(svg, table, options) {
-  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes)`;
-  describeFigure(svg, title, options.provenance ?? {});
+function describe(svg, table, options, folded) {
+  const note = folded > 0 ? `; ${folded.toLocaleString("en-US")} open nodes folded to fit` : "";
+  const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes${note})`;
+  const provenance = { ...(options.provenance ?? {}), ...(folded > 0 ? { folded_to_fit: folded } : {}) };
+  describeFigure(svg, title, provenance);
 }
 
 /**

@@ -48,9 +48,10 @@ function minorRoots(tops, sizeOf, small) {
 /**
  * @param {{ items: ViewItem[] }} tree the items drawn now, in pre-order
  * @param {(item: ViewItem) => number} sizeOf the size metric of a node item (NaN: unknown, folds first)
- * @param {{ rows: number, levels: number, hotToo?: boolean, minor?: Set<number> }} room how many leaf
- *   rows and depth levels fit; `hotToo`: fold the hot path too, from its end up, where folding the
- *   rest is not enough; `minor`: the keys of roots to fold first (a small figure's small roots)
+ * @param {{ rows: number, levels: number, hotToo?: boolean, minor?: Set<number>, keep?: Set<number> }} room
+ *   how many leaf rows and depth levels fit; `hotToo`: fold the hot path too, from its end up, where
+ *   folding the rest is not enough; `minor`: the keys of roots to fold first (a small figure's small
+ *   roots); `keep`: rows (items' `id`) never folded (the ancestors of what a figure must show)
  * @returns {import("../data/ids.js").Row[]} the rows (items' `id`) of the nodes to collapse, smallest first
  *
  * The hot path — from the largest root, the largest child, repeatedly — stays open within the
@@ -59,7 +60,7 @@ function minorRoots(tops, sizeOf, small) {
  * the rows get closer than `rowPx` (the labels that collide are left out) — or, with `hotToo` (a
  * small figure, where marks would overlap), folds the hot path below its top as well.
  */
-export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = new Set() }) {
+export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = new Set(), keep = new Set() }) {
   const { items } = tree;
   const n = items.length;
   // typed arrays over item indices, not Maps and a list per item: at 10^5 items this runs in a
@@ -113,7 +114,7 @@ export function foldToFit(tree, sizeOf, { rows, levels, hotToo = false, minor = 
   // the live view keeps the folds inside folds: opening an outer one (a search step to a match in
   // it) then opens one level, not the whole subtree; a figure draws only the outer ones
   const ids = () => out.filter((i) => folded[i] && !(hotToo && insideFold(i))).map((i) => items[i].id);
-  const foldable = (/** @type {number} */ i) => items[i].kind === "node" && childCount[i] > 0;
+  const foldable = (/** @type {number} */ i) => items[i].kind === "node" && childCount[i] > 0 && !keep.has(items[i].id);
   /** the size of each item: |value|, -Infinity for an unknown one */
   const size = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -199,9 +200,10 @@ export function roomFor(room, { rowPx, levelPx }) {
  * roots are one band) and HEAD_PX above the first.
  * @param {import("./picture.js").Picture} picture
  * @param {{ width: number, height: number }} free @param {string} sizeBy
+ * @param {Iterable<NodeId>} [shown] full-tree ids whose ancestors stay open (a figure's selection)
  * @returns {import("../data/ids.js").NodeId[]} full-tree ids
  */
-export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
+export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy, shown = []) {
   const { items } = tree;
   const parents = new Set(items.map((it) => it.parentKey));
   const tops = items.filter((it) => it.parentKey === -1);
@@ -213,7 +215,14 @@ export function foldsOfPicture({ table, stats, tree, sizes }, free, sizeBy) {
   const bands = tops.length > 1 ? bandCount(small) : 0;
   const height = Math.max(sizes.minRowPx, free.height - bandRoom(bands, free.height).total);
   const room = roomFor({ width: free.width, height }, { rowPx: sizes.minRowPx, levelPx: sizes.minLevelWidth });
-  const rows = foldToFit(tree, sizeOf, { ...room, hotToo: sizes.foldHotPath, minor });
+  /** @type {Set<number>} */
+  const keep = new Set();
+  for (const id of shown) {
+    const row = table.rowOf(id);
+    if (row < 0) continue;
+    for (let p = table.parent[row]; p >= 0; p = table.parent[p]) keep.add(p);
+  }
+  const rows = foldToFit(tree, sizeOf, { ...room, hotToo: sizes.foldHotPath, minor, keep });
   return rows.map((row) => table.idOf(row));
 }
 

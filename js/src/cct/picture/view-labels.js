@@ -1,6 +1,6 @@
 // The labels of a view: every drawn node in the picture is a candidate, where the eye goes first —
-// selected and searched nodes, then the nodes the colour singles out (its extremes), the hot path,
-// then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
+// selected and searched nodes, then the nodes the colour singles out (its extremes; of a difference
+// the few largest either way), the hot path, then the largest marks — and label-layout.js places those that fit. Pure: the view in, label
 // marks (with their screen offsets) out.
 import { range } from "d3-array";
 import { kthLargest } from "../base/kth-largest.js";
@@ -12,6 +12,8 @@ import { focusTotals, shareBase, totals } from "./shares.js";
 
 /** @typedef {import("./view-tree.js").ViewItem} ViewItem */
 const MAX_OBSTACLES = 20_000;
+/** A colour through 0 (a compare view's difference) names this many of its largest |values|. */
+export const DIFFERENCES_NAMED = 3;
 /** @type {WeakMap<NodeMark[], { tree: object, hot: Map<number, number>, parent: Uint8Array }>} */
 const memo = new WeakMap();
 /** @typedef {import("./scene.js").NodeMark} NodeMark */
@@ -63,12 +65,14 @@ export const viewLabels = (view) => runAll(viewLabelSteps(view));
  *   sizes: { rMin: number, labelPx: number, maxLabelCandidates: number }, measure: (text: string) => number,
  *   keepOut?: { x0: number, y0: number, x1: number, y1: number }[],
  *   bands?: ReturnType<typeof import("./bands.js").bandHeaders>, share?: { metric: string, focus: number },
- *   first?: Set<number>, colorBy?: string }} view
+ *   first?: Set<number>, colorBy?: string, valueText?: (item: ViewItem) => string }} view
  *   `keepOut`: screen boxes no label may cover (the legends); `bands`: the headers of the bands
  *   of several roots, placed first (a root named by its header gets no label of its own);
  *   `share`: labels end with the node's share of `metric`'s total (of the `focus` row's, if not -1);
  *   `first`: item keys labelled before all others (selected and searched nodes); `colorBy`: the
- *   colour metric, whose largest value drawn (and most negative one) is labelled next
+ *   colour metric, whose largest value drawn (and most negative one; on a scale through 0 the
+ *   DIFFERENCES_NAMED largest |values|) is labelled next; `valueText`: the text that ends the labels
+ *   of those and of `first`'s nodes (a compare view's difference, in its unit), "" for none
  * @returns {Generator<void, import("./label-layout.js").LabelMark[], void>}
  */
 export function* viewLabelSteps(view) {
@@ -176,7 +180,9 @@ export function* viewLabelSteps(view) {
     x: p.x,
     y: p.y,
     r: m.r,
-    text: labelMark(table, stats, it, m, sizes).text + shareOf(it),
+    text:
+      labelMark(table, stats, it, m, sizes).text +
+      (tier(it.key) < 2 && view.valueText ? view.valueText(it) : shareOf(it)),
     leaf: !parent[it.key],
     first: tier(it.key) < 2,
     hot: tier(it.key) < 3,
@@ -217,12 +223,15 @@ export function* viewLabelSteps(view) {
  * @param {(j: number) => NodeMark} markAt
  * @returns {Set<number>}
  */
-function colorExtremes(table, colorBy, drawn, itemAt, markAt) {
+export function colorExtremes(table, colorBy, drawn, itemAt, markAt) {
   const values = metricByName(table, colorBy ?? "")?.values;
   let hi = Number.NEGATIVE_INFINITY;
   let hiKey = -1;
   let lo = 0;
   let loKey = -1;
+  /** the DIFFERENCES_NAMED largest |values| so far, largest first: [|v|, key] */
+  /** @type {[number, number][]} */
+  const most = [];
   for (let ix = 0; ix < drawn.length; ix++) {
     const it = itemAt(drawn[ix]);
     const v = values?.[it.id] ?? Number.NaN;
@@ -235,8 +244,16 @@ function colorExtremes(table, colorBy, drawn, itemAt, markAt) {
       lo = v;
       loKey = it.key;
     }
+    const a = Math.abs(v);
+    if (a > 0 && (most.length < DIFFERENCES_NAMED || a > most[most.length - 1][0])) {
+      most.push([a, it.key]);
+      most.sort((x, y) => y[0] - x[0]);
+      most.length = Math.min(most.length, DIFFERENCES_NAMED);
+    }
   }
-  return new Set([hiKey, loKey]);
+  // a scale through 0 (values either side: a difference) names its few largest changes either way
+  const through0 = loKey >= 0 && hi > 0;
+  return new Set([hiKey, loKey, ...(through0 ? most.map(([, key]) => key) : [])]);
 }
 
 /**

@@ -26,6 +26,7 @@ import * as edits from "../state/tree-edits.js";
  * @property {(anchor?: NodeId | null) => void} rebuild the picture of the view state now, drawn
  * @property {(w: number, h: number) => void} resizeTo a new size
  * @property {() => void} foldFirstPicture folds a first picture to fit
+ * @property {(shown: Iterable<NodeId>) => number} foldToRoom folds what is open to fit (a figure's)
  * @property {() => void} refreshToolbar
  */
 
@@ -148,6 +149,13 @@ export function createApi(view, r) {
       commands.dispatch(commandOf(name, value));
     },
     dispatch: commands.dispatch,
+    /**
+     * Folds what is open further until the picture fits its room at readable spacing (smallest
+     * subtrees by the size metric first; the hot path and the ancestors of `shown` stay open), as
+     * a figure does with a view the user opened wide; returns how many drawn nodes it folded away.
+     * @param {Iterable<NodeId>} [shown] full-tree ids
+     */
+    foldToRoom: (shown = []) => r.foldToRoom(shown),
     /** The drawing backend in use: "svg" or "canvas". */
     get backend() {
       return painter.backend?.kind ?? "svg";

@@ -14,7 +14,7 @@ import { View } from "../draw/view.js";
 import { createCamera } from "../input/camera.js";
 import { createGestures } from "../input/gestures.js";
 import { createToolbar } from "../input/toolbar.js";
-import { foldsOfPicture } from "../picture/fit.js";
+import { foldsOfPicture, roomFor } from "../picture/fit.js";
 import { DEFAULT_SIZES } from "../picture/sizes.js";
 import { createCommands } from "../state/commands.js";
 import { createStore } from "../state/store.js";
@@ -135,6 +135,27 @@ export function createRenderer(container, options = {}) {
     view.fitted = new Set(ids);
     change({ collapsed: ids });
   }
+  /**
+   * Folds what is open now further, until the picture fits the room at readable spacing (a
+   * figure of a view the user opened wide), keeping the ancestors of `shown` open; returns how
+   * many drawn nodes it folded away (0: it fitted).
+   * @param {Iterable<NodeId>} shown
+   */
+  function foldToRoom(shown) {
+    const pic = view.current();
+    if (!pic || !view.table) return 0;
+    // only rows that cannot be told apart fold: a deep chain that fits its rows stays as it is
+    const parents = new Set(pic.tree.items.map((it) => it.parentKey));
+    const leaves = pic.tree.items.filter((it) => !parents.has(it.key)).length;
+    if (leaves <= roomFor(camera.room(), { rowPx: D.minRowPx, levelPx: D.minLevelWidth }).rows) return 0;
+    const nodes = () => (view.current()?.tree.items ?? []).filter((it) => it.kind === "node").length;
+    const before = new Set(view.state.collapsed);
+    const more = foldsOfPicture(pic, camera.room(), view.state.sizeBy, shown).filter((id) => !before.has(id));
+    if (!more.length) return 0;
+    const drawn = nodes();
+    apply({ collapsed: [...before, ...more] }, { source: "python" });
+    return drawn - nodes();
+  }
   function showFitNote() {
     const { shown, table, fitted } = view;
     const tree = shown?.tree;
@@ -221,6 +242,7 @@ export function createRenderer(container, options = {}) {
     rebuild,
     resizeTo,
     foldFirstPicture,
+    foldToRoom,
     refreshToolbar,
   });
   return flushedFirst(api, later.flush, immediate);

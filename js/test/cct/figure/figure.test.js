@@ -52,14 +52,37 @@ describe("figureSVG", () => {
   });
 
   test("draws every node with the SVG backend, even past the canvas threshold", () => {
-    const { svg, nodes } = figureSVG(
+    // (a zoomed view's frame, as the user chose it: no folding to fit the figure)
+    const { svg, nodes, folded } = figureSVG(
       decodeTable(randomTree(4500)),
       { ...STATE, backend: "canvas", foldToFit: false },
-      { width: 900, height: 600 },
+      { width: 900, height: 600, transform: { x: 0, y: 0, k: 1 } },
     );
     expect(nodes).toBe(4500);
+    expect(folded).toBe(0);
     expect(parse(svg).querySelectorAll("circle.cct-node, path.cct-node")).toHaveLength(4500);
   }, 30_000); // 4,500 SVG nodes in jsdom: 2 s alone, over 5 s on a loaded 2-core machine
+
+  test("a fitted figure of a view opened wide folds to fit its size, keeps the selection in sight and says so", () => {
+    const table = decodeTable(randomTree(800));
+    const deep = table.size - 1; // a node far down the tree: its ancestors stay open
+    const column = { width: 336, height: 250, style: /** @type {const} */ ("paper"), selection: [deep] };
+    const { svg, nodes, folded } = figureSVG(table, { ...STATE, foldToFit: false }, column);
+    // 800 open nodes in a column: most fold away (the marks drawn are nodes and folds' glyphs)
+    expect(folded).toBeGreaterThan(400);
+    expect(nodes).toBeLessThan(120);
+    const doc = parse(svg);
+    const drawn = new Set([...doc.querySelectorAll(".cct-node")].map((n) => Number(n.getAttribute("data-id"))));
+    for (let p = table.parent[table.rowOf(deep)]; p >= 0; p = table.parent[p])
+      expect(drawn.has(table.idOf(p))).toBe(true);
+    expect(doc.querySelector("title")?.textContent).toMatch(/open nodes folded to fit\)$/);
+    const record = JSON.parse(doc.getElementsByTagNameNS(PROVENANCE_NS, "provenance")[0].textContent ?? "{}");
+    expect(record.folded_to_fit).toBe(folded);
+    // a view that fits its figure folds nothing and says nothing
+    const small = figureSVG(decodeTable(smallTree()), { ...STATE, foldToFit: false }, { width: 800, height: 500 });
+    expect(small.folded).toBe(0);
+    expect(parse(small.svg).querySelector("title")?.textContent).not.toMatch(/folded/);
+  }, 30_000);
 
   test("keeps the view state: collapsed subtrees, focus, selection and search marks", () => {
     const table = decodeTable(smallTree());

@@ -80,6 +80,38 @@ describe("a compare view", () => {
     expect(container.querySelector(".cct-tooltip-series")).toBeNull();
   });
 
+  test("the largest differences either way are labelled, each with its difference in the unit", () => {
+    // main with eight children, all the same size: the hot path is main → c0; c5 grew most, c2
+    // and c7 shrank most; only the hot path and the largest marks would be labelled otherwise
+    const diff = [0.5, 0.01, 0.02, -3, 0.03, 0.04, 8.56, 0.05, -2];
+    const spec = payload({
+      parent: [-1, 0, 0, 0, 0, 0, 0, 0, 0],
+      names: ["main", ...Array.from({ length: 8 }, (_, i) => `c${i}`)],
+      metrics: { diff, larger: [90, 10, 10, 10, 10, 10, 10, 10, 10] },
+      kinds: { diff: "inclusive", larger: "inclusive" },
+    });
+    const table = decodeTable({
+      ...spec,
+      series: [
+        ["27", "larger"],
+        ["512", "diff"],
+      ],
+    });
+    const container = document.body.appendChild(document.createElement("div"));
+    const renderer = newRenderer(container, { width: 900, height: 500, layout: { firstLabelsLaterAbove: Infinity } });
+    renderer.setUnits({ diff: "s" });
+    renderer.setState(STATE);
+    renderer.setData(table);
+    const labels = [...container.querySelectorAll(".cct-label")].map((t) => t.textContent);
+    expect(labels).toEqual(expect.arrayContaining(["c5 +8.56 s", "c2 −3 s", "c7 −2 s"]));
+    // the small differences are no finding: their labels, if any, carry no value
+    expect(labels.filter((t) => /[+−]\d/.test(t))).toHaveLength(3);
+    // a view that is no compare view keeps its labels' shares
+    const plain = decodeTable(spec);
+    renderer.setData(plain);
+    expect([...container.querySelectorAll(".cct-label")].some((t) => /[+−]\d/.test(t.textContent ?? ""))).toBe(false);
+  });
+
   test("a figure keys the two glyphs with the other glyphs, once", () => {
     const { svg } = figureSVG(decodeTable(compared()), STATE, { width: 600, height: 400 });
     const doc = new DOMParser().parseFromString(svg, "image/svg+xml");

@@ -2,7 +2,9 @@
 // small view and after the frame that shows the nodes in a big one, in slices of ~D.sliceMs a
 // task; a move meanwhile begins them again, and a new structure's wait for its camera. The
 // pinned spread is placed among them. The painter owns the backend they are drawn on.
+import { formatWith } from "../../base/format.js";
 import { runAll } from "../../base/steps.js";
+import { metricByName } from "../../data/decode.js";
 import { NO_KEY } from "../../data/ids.js";
 import { bandHeaders } from "../../picture/bands.js";
 import { placeSelection } from "../../picture/hidden-selection.js";
@@ -18,10 +20,11 @@ import { textMeasure } from "./text-measure.js";
 
 /**
  * @param {import("../view.js").View} view the view whose picture is labelled, on its screen
- * @param {{ backend: () => Backend | null, matched: () => NodeId[] }} parts
- *   `backend`: the painter's, now; `matched`: the search's matches (labelled first, with the selection)
+ * @param {{ backend: () => Backend | null, matched: () => NodeId[], units?: () => Record<string, string> }} parts
+ *   `backend`: the painter's, now; `matched`: the search's matches (labelled first, with the selection);
+ *   `units`: metric name → unit (a compare view's labelled differences are written in it)
  */
-export function createPainterLabels(view, { backend, matched }) {
+export function createPainterLabels(view, { backend, matched, units = () => ({}) }) {
   const { doc, D, camera, chrome, store } = view;
   const state = () => store.view;
   /** The marks of the picture's items, in tree order. @param {Picture} pic */
@@ -155,6 +158,7 @@ export function createPainterLabels(view, { backend, matched }) {
       share,
       first,
       colorBy,
+      valueText: differenceText(table, colorBy, units()[colorBy] ?? null),
     });
     b.drawLabels(labels);
     pending(false);
@@ -231,5 +235,24 @@ export function createPainterLabels(view, { backend, matched }) {
     updateUnlessAsked() {
       if (!labelsAsked) updateLabels();
     },
+  };
+}
+
+/**
+ * A compare view's labelled nodes (selected, the largest differences) end with their value of the
+ * colour metric, signed, in its unit: "MPI_Allreduce +8.56 s" says what the colour found.
+ * Other views: none (their labels end with a share).
+ * @param {import("../../data/decode.js").Table} table @param {string} colorBy
+ * @param {string | null} unit
+ * @returns {((item: import("../../picture/view-tree.js").ViewItem) => string) | undefined}
+ */
+export function differenceText(table, colorBy, unit) {
+  const metric = table.series?.length ? metricByName(table, colorBy) : null;
+  if (!metric) return undefined;
+  const format = formatWith(unit);
+  return (item) => {
+    const v = item.kind === "node" ? metric.values[item.id] : Number.NaN;
+    if (!Number.isFinite(v)) return "";
+    return ` ${v > 0 ? "+" : ""}${format(v)}`;
   };
 }

@@ -33,6 +33,14 @@ def test_notebook_runs(path: Path, tmp_path: Path) -> None:
         if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
     ]
     assert widgets, f"{path.name} shows no cctviz widget"
+    # no warning (a Dask worker's log line, a deprecation) in what a reader of the site sees
+    noise = [
+        "".join(o.get("text", ""))[:200]
+        for c in notebook.cells
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "stream" and o.get("name") == "stderr"
+    ]
+    assert not noise, f"{path.name} prints on stderr: {noise}"
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         from docs_notebooks import EXECUTED, save

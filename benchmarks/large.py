@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import synthetic  # noqa: E402
 
 import cctviz  # noqa: E402
+from cctviz.view.lod import DEFAULT_BUDGET  # noqa: E402
 
 REAL = ["hatchet/hpctoolkit-allgather-database", "hatchet/caliper-sw4-cuda-activity-profile-cali"]
 DRAWN_TIMEOUT_MS = 300_000
@@ -163,7 +164,7 @@ def main() -> None:
                 )
                 cases.append((spec.folder.split("/")[-1], spec.load(), build))
 
-    print(f"budget {cctviz.view.lod.DEFAULT_BUDGET:,} nodes\n")
+    print(f"budget {DEFAULT_BUDGET:,} nodes\n")
     head = f"{'tree':>28} | {'nodes':>9} | {'CCT(gf)':>8} | {'÷ walk':>6} | {'bytes sent':>11}"
     head += f" | {'table kept':>10} | {'peak extra':>10} | {'ratio':>5} | {'dataframe':>9}"
     print(head)

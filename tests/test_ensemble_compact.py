@@ -6,11 +6,9 @@ compacting while another adds, leaves the store answering as before."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,6 +19,7 @@ import pytest
 import cctviz
 from cctviz.ensemble.store.store import StoreError
 
+from .fresh import started
 from .profiles import data_root, mpi_scaling_files, require
 
 pytestmark = pytest.mark.faults  # the store's own mechanics: run once (under UMD Hatchet)
@@ -189,13 +188,7 @@ else:
 
 
 def _child(store: Path, start: float, *files: Path, **env: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(store), str(start), *map(str, files)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **env},
-    )
+    return started(CHILD, store, start, *files, **env)
 
 
 KILLS = [

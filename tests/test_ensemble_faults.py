@@ -5,7 +5,6 @@ after it, and adding again gives a clean store's numbers (issue 53)."""
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import signal
@@ -20,6 +19,7 @@ import pytest
 
 import cctviz
 
+from .fresh import started
 from .profiles import inclusive_metric as _metric
 from .profiles import mpi_scaling_files as _files
 
@@ -77,13 +77,7 @@ def _equal(a: pd.DataFrame, b: pd.DataFrame) -> bool:
 
 
 def _child(store: Path, files: list[Path], start: float, **env: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(store), str(start), *map(str, files)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **env},
-    )
+    return started(CHILD, store, start, *files, **env)
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,12 @@ that in a fresh venv)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from .fresh import run_json
 from .profiles import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,16 +49,8 @@ sys.meta_path.insert(0, Refuse())
 
 def _run(code: str) -> dict:
     """``code`` run in a fresh interpreter from the checkout; it prints one JSON object."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    got: dict = run_json(textwrap.dedent(code), ROOT)
+    return got
 
 
 def test_import_cctviz_loads_no_heavy_module() -> None:

@@ -3,8 +3,6 @@ figures unpack when the plain ``widget.js`` of a source checkout is absent."""
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 import zipfile
@@ -13,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from cctviz.figure import page
+
+from .fresh import run_json
 
 ROOT = Path(__file__).resolve().parents[1]
 PIP_WHEEL = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
@@ -47,18 +47,7 @@ gf = cctviz.examples.load("hpctoolkit-cpi")
 cctviz.export(gf, {str(figure)!r}, width=600, height=400)
 print(json.dumps({{"file": cctviz.__file__, "plain": page.FIGURE.is_file()}}))
 """
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    got = json.loads(done.stdout.strip().splitlines()[-1])
+    got = run_json(code, tmp_path, PYTHONPATH=str(tmp_path / "site"))
     assert Path(got["file"]).is_relative_to(tmp_path / "site"), got
     assert got["plain"] is False
     svg = figure.read_text()

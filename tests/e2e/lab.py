@@ -269,8 +269,11 @@ def pick_metric(view: Any, picker: str, metric: str) -> None:
     options.and_(view.locator(f'[data-value="{metric}"]')).click()
 
 
-def downloads_svg(page: Any, view: Any) -> None:
-    """The toolbar's SVG button of ``view`` (a locator) downloads the figure of the view."""
+def downloads_svg_and_png(page: Any, view: Any) -> None:
+    """The toolbar's SVG and PNG buttons of ``view`` (a locator) download the figure of the view
+    (an SVG of its marks) and its picture (a PNG at twice the stage's size)."""
+    from PIL import Image
+
     more_controls(view)
     with page.expect_download(timeout=15_000) as download:
         view.get_by_role("button", name="Save the view as an SVG file").click()
@@ -278,6 +281,14 @@ def downloads_svg(page: Any, view: Any) -> None:
     path = download.value.path()
     text = Path(path).read_text(encoding="utf-8")
     assert "<svg" in text[:300] and "cct-node" in text
+    more_controls(view)
+    with page.expect_download(timeout=15_000) as download:
+        view.get_by_role("button", name="Save the view as a PNG file").click()
+    assert download.value.suggested_filename == "cctviz.png"
+    stage = view.locator(".cct-stage").bounding_box()
+    with Image.open(download.value.path()) as image:
+        assert image.format == "PNG"
+        assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)
 
 
 def launch_browser(playwright: Any) -> Any:

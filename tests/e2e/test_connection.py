@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .lab import NotebookPage, downloads_svg, page_position
+from .lab import NotebookPage, downloads_svg_and_png, page_position
 from .test_static_picture import save
 
 pytestmark = pytest.mark.e2e
@@ -76,7 +76,7 @@ def _local_gestures_work(page: Any) -> None:
     more = view.get_by_role("button", name="More controls")
     if more.is_visible():  # a narrow toolbar (the table beside the tree) keeps it in its menu
         more.click()
-    downloads_svg(page, view)
+    downloads_svg_and_png(page, view)
 
 
 def test_a_restart_disconnects_the_view_and_a_new_run_brings_it_back(open_notebook, page) -> None:

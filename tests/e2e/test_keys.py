@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .lab import PICTURE_ROW, downloads_svg, page_position
+from .lab import PICTURE_ROW, downloads_svg_and_png, page_position
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +83,7 @@ def test_notebook_7_draws_shares_state_and_keeps_its_keys_out(open_notebook, pag
     assert _cells(page) == cells and _active(page) == active
     # Enter collapsed the node under the tree's cursor (in Python too), not edited a cell
     notebook.wait_python("len(w.collapsed)", 1)
-    downloads_svg(page, view)
+    downloads_svg_and_png(page, view)
     # Python → view
     notebook.execute("w.expand(); w.select('PMPI_Finalize')")
     page.wait_for_function(

@@ -1,6 +1,7 @@
 """End to end in marimo (``marimo run``, headless Chromium): the widget draws through marimo's
 anywidget support, a click reaches Python and re-runs the cells that depend on the widget, and
-panning or zooming does not (the view's size and zoom are messages, not state)."""
+panning or zooming does not (the view's size and zoom are messages, not state); the tree's keys
+work, a selection made in Python shows in the view, and the downloads work."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .lab import downloads_svg, serving
+from .lab import downloads_svg_and_png, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +30,15 @@ def _():
     w = cctviz.CCT(cctviz.examples.load("hpctoolkit-cpi"))
     view = mo.ui.anywidget(w)
     view
-    return (view,)
+    return (mo, view, w)
+
+
+@app.cell
+def _(mo, w):
+    # Python → view: a button whose handler selects a node in the kernel
+    button = mo.ui.button(label="select PMPI_Init", on_click=lambda _: w.select("PMPI_Init"))
+    button
+    return
 
 
 @app.cell
@@ -108,7 +117,17 @@ def test_marimo_reruns_on_a_click_not_on_a_pan_or_zoom(marimo_app: Any, page: An
     node.click()
     page.get_by_text("selected: 1").wait_for()
     assert _runs(runs) > before
-    downloads_svg(page, view)
+    # the tree's keys: Escape clears the selection, in Python too (the dependent cell sees it)
+    page.keyboard.press("Escape")
+    page.get_by_text("selected: 0").wait_for()
+    assert view.locator(".cct-nodes .cct-node.cct-selected").count() == 0
+    # Python → view: the button's handler selects in the kernel, the view shows it
+    page.get_by_role("button", name="select PMPI_Init").click()
+    selected = view.locator(".cct-nodes .cct-node.cct-selected")
+    selected.first.wait_for()
+    assert selected.count() == 1
+    assert (selected.first.get_attribute("aria-label") or "").startswith("PMPI_Init")
+    downloads_svg_and_png(page, view)
 
 
 def test_marimo_dark_mode_darkens_the_view(tmp_path: Path, page: Any) -> None:

@@ -1,4 +1,5 @@
-"""End to end in JupyterLab: the view follows JupyterLab's theme, also when it is switched live."""
+"""End to end in JupyterLab and Notebook 7 (whose theme is JupyterLab's): the view follows the
+host's theme, also when it is switched live."""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ def _luminance(css: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def test_the_view_follows_a_live_theme_switch(open_notebook, page) -> None:
-    open_notebook(CELLS)
+@pytest.mark.parametrize("notebook7", [False, True], ids=["lab", "notebook7"])
+def test_the_view_follows_a_live_theme_switch(open_notebook, page, notebook7) -> None:
+    open_notebook(CELLS, notebook7=notebook7)
     view = page.locator(".cctviz").first
     view.locator(".cct-nodes .cct-node").first.wait_for()
     view.locator(".cct-label").first.wait_for()  # a first picture's labels may follow its frame

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .lab import downloads_svg, serving, shot
+from .lab import downloads_svg_and_png, serving, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -63,7 +63,7 @@ def test_voila_shares_the_selection_both_ways(voila_app: str, page: Any) -> None
         "() => [...document.querySelectorAll('.widget-label')]"
         ".some((el) => el.textContent.trim() === 'selected:')"
     )
-    downloads_svg(page, view)
+    downloads_svg_and_png(page, view)
 
 
 def test_after_arrow_keys_the_view_still_follows_a_resize(voila_app: str, page: Any) -> None:

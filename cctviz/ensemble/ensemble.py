@@ -191,9 +191,10 @@ class Ensemble(Views):
         shared.tree = None
         return report
 
-    def compact(self, *, rows: int = 1 << 23) -> Any:
+    def compact(self, *, rows: int | None = None) -> Any:
         """Rewrites the adds as few files (batches of about ``rows`` value rows, values sorted
-        by node), switched in one commit: a store fed by many adds answers a node's trend or a
+        by node; by default 8,388,608, about 3 GB of memory while one is written), switched in
+        one commit: a store fed by many adds answers a node's trend or a
         filter sooner. Concurrent queries and adds are safe; ``repair()`` then drops the old
         files (older versions cannot be read after that). Returns what it did."""
         from .store.compact import compact
@@ -203,7 +204,7 @@ class Ensemble(Views):
         if shared.tables.pinned is not None:
             raise StoreError(f"{self!r} is read only: compact cctviz.Ensemble({str(self.path)!r})")
         check_writable(shared.tables)
-        done = compact(shared.tables, rows)
+        done = compact(shared.tables) if rows is None else compact(shared.tables, rows)
         shared.tree = None
         return done
 

@@ -9,18 +9,20 @@ import { append } from "../base/dom.js";
 import { matcher } from "../state/search.js";
 import { columnFormats, columnUnit, headerText } from "./cells.js";
 import { createChangesList } from "./changes-list.js";
-import { createColumnChooser } from "./column-chooser.js";
+import { createPaneHead } from "./pane-head.js";
 import { createRankStrip } from "./rank-strip.js";
 import { bindRowInput } from "./row-input.js";
 import { createSourceView } from "./source-view.js";
+import { createTableBody } from "./table-body.js";
+import { layoutColumns } from "./table-layout.js";
 import { drawHeaders, ROW_HEIGHT, rowElement } from "./table-lines.js";
-import { findRow, firstSort, partOf, rowsFrom, visibleRows, windowOf } from "./table-rows.js";
+import { findRow, firstSort, partOf, rowsFrom, visibleRows } from "./table-rows.js";
 
 /** @typedef {import("./table-rows.js").Row} Row */
 /** @typedef {import("./table-rows.js").RowMode} RowMode */
 /** @typedef {import("./table-rows.js").Columns} Columns */
 /** @typedef {import("./table-rows.js").Sort} Sort */
-/** @typedef {"off" | "contexts" | "functions" | "callers" | "sandwich" | "changes" | "source" | "ranks"} PaneMode */
+/** @typedef {import("./pane-head.js").PaneMode} PaneMode */
 /**
  * @typedef {{ mode: RowMode, node?: number | null, path?: string[], part?: number, itself?: boolean }} RowsRequest
  *   `part`: how many of the path's last names are loops or lines of its function
@@ -44,15 +46,6 @@ import { findRow, firstSort, partOf, rowsFrom, visibleRows, windowOf } from "./t
 
 export { ROW_HEIGHT };
 
-const MODES = /** @type {const} */ ([
-  ["contexts", "Calling contexts"],
-  ["functions", "Functions"],
-  ["callers", "Callers (bottom-up)"],
-  ["sandwich", "Caller/callee"],
-  ["changes", "Changes"],
-  ["source", "Source"],
-  ["ranks", "Ranks"],
-]);
 /** Which kind of column sorts each table at first: inclusive for trees of contexts, exclusive for lists. */
 const FIRST_SORT = /** @type {const} */ ({
   contexts: "inclusive",
@@ -64,12 +57,6 @@ const FIRST_SORT = /** @type {const} */ ({
   ranks: "exclusive",
   off: "inclusive",
 });
-/** Widths in pixels of a value column, of one that shows shares too, of the contexts column,
- * and the least the name column keeps: the pane widens with its columns. */
-const VALUE_TRACK = 62;
-const SHARE_TRACK = 100;
-const COUNT_TRACK = 64;
-const NAME_ROOM = 140;
 /** The tabs that show the selected node, not rows. */
 const OF_NODE = new Set(["source", "ranks"]);
 
@@ -78,47 +65,37 @@ export function createTablePane(parent, handlers) {
   const doc = parent.ownerDocument;
   const element = append(parent, "section", { className: "cct-pane", attrs: { "aria-label": "Table of the profile" } });
   element.hidden = true;
-  const head = append(element, "div", { className: "cct-pane-head" });
-  // the tabs, then the tools (filter, Columns, close) as one group: a narrow pane wraps the group
-  // whole onto a row of its own, never the close button alone
-  const tabList = append(head, "div", { className: "cct-pane-tabs", attrs: { role: "tablist" } });
-  const tools = append(head, "div", { className: "cct-pane-tools" });
-  /** @type {Map<PaneMode, HTMLButtonElement>} */
-  const tabs = new Map();
-  for (const [mode, text] of MODES) {
-    const b = /** @type {HTMLButtonElement} */ (
-      append(tabList, "button", { text, attrs: { type: "button", role: "tab" } })
-    );
-    b.addEventListener("click", () => handlers.setMode(mode));
-    tabs.set(mode, b);
-  }
-  const filter = /** @type {HTMLInputElement} */ (
-    append(tools, "input", {
-      className: "cct-pane-filter",
-      attrs: { type: "search", placeholder: "filter", "aria-label": "Filter by name (the tree's search)" },
-    })
-  );
-  filter.addEventListener("input", () => handlers.search(filter.value));
-  const chooser = createColumnChooser(tools, { choose: (names) => handlers.setColumns?.(names) });
+  const { filter, chooser, ...tabs } = createPaneHead(element, {
+    setMode: handlers.setMode,
+    search: handlers.search,
+    choose: (names) => handlers.setColumns?.(names),
+  });
   /** @type {string[]} the metrics the Columns menu lists */
   let metricNames = [];
-  const close = append(tools, "button", {
-    text: "×",
-    attrs: { type: "button", title: "Close the table", "aria-label": "Close the table" },
-  });
-  close.addEventListener("click", () => handlers.setMode("off"));
   const note = append(element, "div", { className: "cct-pane-note" });
   const columnsRow = append(element, "div", { className: "cct-pane-row cct-pane-columns", attrs: { role: "row" } });
-  const body = append(element, "div", {
-    className: "cct-pane-body",
-    attrs: { role: "treegrid", tabindex: "0", "aria-label": "Rows" },
+  // (what a row looks like and whether it is marked: isSelected and test, below)
+  const matches = (/** @type {Row} */ row) => !!test && row.section === null && test(row.label);
+  const rows = createTableBody(element, {
+    line: (row, index) =>
+      rowElement(doc, row, index, {
+        selected: isSelected(row),
+        match: matches(row),
+        count: mode !== "contexts",
+        formats,
+        totals: columns.totals,
+      }),
+    mark: (el, row) => {
+      el.classList.toggle("cct-row-selected", isSelected(row));
+      el.classList.toggle("cct-row-match", matches(row));
+    },
   });
-  const spacer = append(body, "div", { className: "cct-pane-spacer" });
+
   const changes = createChangesList(element, {
     ...handlers.changes,
     pick: (node, add) => handlers.pick({ mode: "contexts", node, path: [], add }),
   });
-  /** @type {HTMLElement} */ (tabs.get("changes")).hidden = true; // an ensemble's only
+  tabs.showTab("changes", false); // an ensemble's only
   const source = createSourceView(element, { fetchSource: handlers.fetchSource });
   const strip = createRankStrip(element, {
     fetchRanks: handlers.fetchRanks,
@@ -141,8 +118,6 @@ export function createTablePane(parent, handlers) {
   let units = {};
   /** @type {Sort | null} null: the table's first sort (FIRST_SORT), once its columns are known */
   let sort = null;
-  /** @type {Row[]} rows that show, in order */
-  let shown = [];
   let generation = 0;
   let pickedKey = "";
   /** @type {Set<number>} */
@@ -151,7 +126,6 @@ export function createTablePane(parent, handlers) {
   let selectedNames = new Set();
   /** @type {((name: string) => boolean) | null} */
   let test = null;
-  let frame = 0;
 
   /** @param {string} text */
   const say = (text) => {
@@ -174,12 +148,11 @@ export function createTablePane(parent, handlers) {
   const reload = async () => {
     generation += 1;
     roots = [];
-    shown = [];
     draw();
     changes.show(mode === "changes");
     source.show(mode === "source");
     strip.show(mode === "ranks");
-    columnsRow.hidden = body.hidden = mode === "changes" || OF_NODE.has(mode);
+    columnsRow.hidden = rows.body.hidden = mode === "changes" || OF_NODE.has(mode);
     if (mode === "off") return;
     if (mode === "changes") return changes.load();
     if (mode === "source") return source.load(firstSelected);
@@ -236,9 +209,6 @@ export function createTablePane(parent, handlers) {
 
   function drawColumns() {
     const counted = mode !== "contexts";
-    // the Source, Ranks and Changes tabs show no columns: the pane keeps the calling contexts'
-    // width there, so that the tree does not move when the tab changes
-    const widening = mode === "contexts" || mode === "changes" || OF_NODE.has(mode) ? [] : [COUNT_TRACK];
     // one prefix per column, from its total and its top rows (rows opened below keep it)
     formats = columnFormats(
       columns.names.map((_, i) => [columns.totals[i], ...roots.map((r) => r.values[i])]),
@@ -249,12 +219,9 @@ export function createTablePane(parent, handlers) {
     chooser.set(metricNames, columns.names);
     const names = ["name", ...heads, ...(counted ? ["contexts"] : [])];
     const shared = columns.totals.map((t) => t !== null);
-    const tracks = [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...(counted ? [COUNT_TRACK] : [])];
-    element.style.setProperty("--cct-pane-tracks", ["minmax(0, 1fr)", ...tracks.map((t) => `${t}px`)].join(" "));
-    const room =
-      NAME_ROOM + [...shared.map((s) => (s ? SHARE_TRACK : VALUE_TRACK)), ...widening].reduce((a, t) => a + t, 0);
-    element.style.minWidth = `${Math.max(300, room)}px`;
-    element.style.maxWidth = `${Math.max(560, room)}px`;
+    // the Source, Ranks and Changes tabs show no columns: the pane keeps the calling contexts'
+    // width there, so that the tree does not move when the tab changes
+    layoutColumns(element, shared, counted, counted && mode !== "changes" && !OF_NODE.has(mode));
     drawHeaders(
       columnsRow,
       names,
@@ -274,43 +241,13 @@ export function createTablePane(parent, handlers) {
     (row.depth === 0 && row.section === null && row.node < 0 && selectedNames.has(row.label) && pickedKey === "");
 
   function draw() {
-    for (const [m, b] of tabs) b.setAttribute("aria-selected", String(m === mode));
+    tabs.select(mode);
     drawColumns();
-    shown = sorted();
-    spacer.style.height = `${shown.length * ROW_HEIGHT}px`;
-    paint();
+    rows.show(sorted());
   }
 
-  function paint() {
-    const [start, end] = windowOf(body.scrollTop, body.clientHeight || 480, ROW_HEIGHT, shown.length);
-    const lines = [];
-    for (let i = start; i < end; i += 1) lines.push(line(shown[i], i));
-    spacer.replaceChildren(...lines);
-  }
-
-  /** Marks the drawn rows again (selection, search) without replacing them: a double click
-   * spans a selection's round trip to Python, and must land on the row it began on. */
-  function refresh() {
-    for (const el of /** @type {HTMLElement[]} */ ([...spacer.children])) {
-      const row = shown[Number(el.dataset.index)];
-      if (!row) continue;
-      el.classList.toggle("cct-row-selected", isSelected(row));
-      el.classList.toggle("cct-row-match", !!test && row.section === null && test(row.label));
-    }
-  }
-
-  /** @param {Row} row @param {number} index */
-  const line = (row, index) =>
-    rowElement(doc, row, index, {
-      selected: isSelected(row),
-      match: !!test && row.section === null && test(row.label),
-      count: mode !== "contexts",
-      formats,
-      totals: columns.totals,
-    });
-
-  bindRowInput(body, {
-    shown: () => shown,
+  bindRowInput(rows.body, {
+    shown: () => rows.shown,
     picked: {
       get key() {
         return pickedKey;
@@ -321,32 +258,19 @@ export function createTablePane(parent, handlers) {
     },
     handlers,
     toggle: (row, open) => toggle(row, open).catch((e) => say(String(e))),
-    refresh,
-    scrollTo,
+    refresh: rows.refresh,
+    scrollTo: rows.scrollTo,
   });
-  body.addEventListener("scroll", () => {
-    cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(paint);
-  });
-
-  /** Scrolls row `index` into view. @param {number} index */
-  function scrollTo(index) {
-    const top = index * ROW_HEIGHT;
-    const height = body.clientHeight || 480;
-    if (top < body.scrollTop || top + ROW_HEIGHT > body.scrollTop + height)
-      body.scrollTop = Math.max(0, top - height / 3);
-    paint();
-  }
 
   return {
     element,
     /** The rows that show now, top to bottom (for tests and the console). */
     get rows() {
-      return shown;
+      return rows.shown;
     },
     /** The rows that are in the page now. */
     get drawn() {
-      return spacer.childElementCount;
+      return rows.drawn;
     },
     /**
      * Shows a table (or hides the pane: "off"), for the sandwich of `of`.
@@ -383,15 +307,14 @@ export function createTablePane(parent, handlers) {
       }
       changes.setSelection(ids);
       if (!ids.some((id) => findRow(roots, `contexts:${id}`)?.key === pickedKey)) pickedKey = "";
-      refresh();
+      rows.refresh();
       if (mode !== "contexts" || !paths.length) return;
       for (const id of paths[0].slice(0, -1)) {
         const row = findRow(roots, `contexts:${id}`);
         if (row && !row.open) await toggle(row, true);
       }
-      const at = shown.findIndex((r) => r.node === paths[0].at(-1));
-      const [start, end] = windowOf(body.scrollTop, body.clientHeight || 480, ROW_HEIGHT, shown.length, 0);
-      if (at >= 0 && (at < start || at >= end)) scrollTo(at);
+      const at = rows.shown.findIndex((r) => r.node === paths[0].at(-1));
+      if (at >= 0 && !rows.inView(at)) rows.scrollTo(at);
     },
     /**
      * The tree's search: the filter box shows it; the flat tables keep matching rows only.
@@ -417,7 +340,7 @@ export function createTablePane(parent, handlers) {
     chooser,
     /** Whether the data is an ensemble: the Changes tab shows. @param {boolean} on */
     setChanges(on) {
-      /** @type {HTMLElement} */ (tabs.get("changes")).hidden = !on;
+      tabs.showTab("changes", on);
     },
     /** The Changes tab's list (for tests and the console). */
     changes,
@@ -426,7 +349,7 @@ export function createTablePane(parent, handlers) {
     strip,
     destroy() {
       generation += 1;
-      cancelAnimationFrame(frame);
+      rows.destroy();
       element.remove();
     },
   };

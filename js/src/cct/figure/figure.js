@@ -12,10 +12,10 @@ import { SVG_NS } from "../draw/svg/overlay.js";
 import { asTrend } from "../trend/trend-data.js";
 import { drawTrendFigure, trendFigureHeight } from "../trend/trend-figure.js";
 import { createRenderer } from "../view/renderer.js";
+import { describeFigure } from "./figure-metadata.js";
 
-const RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-const DC_NS = "http://purl.org/dc/elements/1.1/";
-export const PROVENANCE_NS = "https://github.com/cctviz/cctviz#provenance";
+export { PROVENANCE_NS } from "./figure-metadata.js";
+
 /** Narrower figures get their legends in a row above the tree rather than in a left column. */
 const LEGENDS_ON_TOP_BELOW = 600;
 /** A first guess of the legend band on top (at 11 px text): title, circles, values and a key line. */
@@ -300,32 +300,4 @@ function describe(svg, table, options, folded) {
   const title = options.title ?? `Calling context tree (${table.size.toLocaleString("en-US")} nodes${note})`;
   const provenance = { ...(options.provenance ?? {}), ...(folded > 0 ? { folded_to_fit: folded } : {}) };
   describeFigure(svg, title, provenance);
-}
-
-/**
- * <title> and <metadata>: Dublin Core for generic tools, and cctviz's provenance as JSON (the
- * tree's figures and the tree-table's).
- * @param {SVGSVGElement} svg @param {string} title @param {Record<string, unknown>} provenance
- */
-export function describeFigure(svg, title, provenance) {
-  const doc = svg.ownerDocument;
-  /** @param {string} ns @param {string} name @param {string | null} [text] */
-  const el = (ns, name, text = null) => {
-    const node = doc.createElementNS(ns, name);
-    if (text !== null) node.textContent = text; // text, never markup: names are untrusted
-    return node;
-  };
-  const metadata = el(SVG_NS, "metadata");
-  const rdf = metadata.appendChild(el(RDF_NS, "rdf:RDF"));
-  const about = rdf.appendChild(el(RDF_NS, "rdf:Description"));
-  about.appendChild(el(DC_NS, "dc:title", title));
-  about.appendChild(el(DC_NS, "dc:format", "image/svg+xml"));
-  if (provenance.generator) about.appendChild(el(DC_NS, "dc:creator", String(provenance.generator)));
-  if (provenance.created) about.appendChild(el(DC_NS, "dc:date", String(provenance.created)));
-  if (provenance.source) about.appendChild(el(DC_NS, "dc:source", String(provenance.source)));
-  const record = el(PROVENANCE_NS, "cctviz:provenance", JSON.stringify(provenance));
-  record.setAttribute("format", "application/json");
-  metadata.appendChild(record);
-  svg.insertBefore(metadata, svg.firstChild);
-  svg.insertBefore(el(SVG_NS, "title", title), svg.firstChild);
 }

@@ -9,7 +9,7 @@ import { figureStyle } from "../draw/legend/figure-style.js";
 import { SVG_NS } from "../draw/svg/overlay.js";
 import { columnFormats, headerText, shareText, valueText } from "../pane/cells.js";
 import { shortenName } from "../picture/label-text.js";
-import { describeFigure } from "./figure.js";
+import { describeFigure } from "./figure-metadata.js";
 
 /**
  * Rows as Python sends them (cctviz/figure/table_figure.py).

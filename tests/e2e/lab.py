@@ -291,6 +291,19 @@ def downloads_svg_and_png(page: Any, view: Any) -> None:
         assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)
 
 
+def brush_strip(page: Any, view: Any) -> tuple[dict[str, float], float]:
+    """A flat drag with the mouse over the middle of ``view``'s profile strip: a range of its x
+    axis (launch dates, by default). Returns the plot's box and the drag's height."""
+    plot = view.locator(".cct-profiles-plot").bounding_box()
+    y = plot["y"] + plot["height"] * 0.5
+    page.mouse.move(plot["x"] + plot["width"] * 0.40, y)
+    page.mouse.down()
+    page.mouse.move(plot["x"] + plot["width"] * 0.55, y + 1, steps=4)
+    page.mouse.move(plot["x"] + plot["width"] * 0.72, y + 1, steps=4)
+    page.mouse.up()
+    return plot, y
+
+
 def launch_browser(playwright: Any) -> Any:
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")

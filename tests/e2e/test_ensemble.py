@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from .lab import ENSEMBLE_CELL, WITH_MODEL, page_position, shot
+from .lab import ENSEMBLE_CELL, WITH_MODEL, brush_strip, page_position, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -46,13 +46,7 @@ def test_brushing_the_profile_strip_reduces_the_tree_again(open_notebook, page) 
     shot(page, "ensemble-strip")
 
     # a flat drag over the middle of the plot brushes a range of launch dates
-    plot = view.locator(".cct-profiles-plot").bounding_box()
-    y = plot["y"] + plot["height"] * 0.5
-    page.mouse.move(plot["x"] + plot["width"] * 0.40, y)
-    page.mouse.down()
-    page.mouse.move(plot["x"] + plot["width"] * 0.55, y + 1, steps=4)
-    page.mouse.move(plot["x"] + plot["width"] * 0.72, y + 1, steps=4)
-    page.mouse.up()
+    plot, y = brush_strip(page, view)
     # the brush's condition, and the tree reduced again over the profiles passing it (the
     # kernel may answer between the two)
     notebook.wait_python(

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from .classic import ClassicNotebook
-from .lab import Lab, NotebookPage, serving, shot
+from .lab import Lab, NotebookPage, brush_strip, serving, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -135,17 +135,6 @@ def marimo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         yield url, state
 
 
-def _brush(page: Any, view: Any) -> None:
-    """A flat drag over the middle of the strip's plot: a range of launch dates."""
-    plot = view.locator(".cct-profiles-plot").bounding_box()
-    y = plot["y"] + plot["height"] * 0.5
-    page.mouse.move(plot["x"] + plot["width"] * 0.40, y)
-    page.mouse.down()
-    page.mouse.move(plot["x"] + plot["width"] * 0.55, y + 1, steps=4)
-    page.mouse.move(plot["x"] + plot["width"] * 0.72, y + 1, steps=4)
-    page.mouse.up()
-
-
 def _count_becomes(view: Any, selector: str, count: int, timeout_s: float = 30) -> None:
     """Locators reach into marimo's shadow root, where document queries do not: poll a count."""
     deadline = time.monotonic() + timeout_s
@@ -166,7 +155,7 @@ def _strip_brush_and_trend(page: Any, kernel: KernelState, host: str) -> None:
     view.locator(f".cct-trend-node[data-id='{root}']").wait_for()
 
     # the brush: where in the kernel, the tree reduced over exactly the profiles it covers
-    _brush(page, view)
+    brush_strip(page, view)  # a range of launch dates
     brushed = kernel.wait(
         lambda s: (
             s["where"].startswith('"launchdate" BETWEEN')

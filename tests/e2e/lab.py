@@ -291,6 +291,12 @@ def downloads_svg_and_png(page: Any, view: Any) -> None:
         assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)
 
 
+def luminance(css: str) -> float:
+    """The luminance (0–255) of a CSS ``rgb(…)``/``rgba(…)`` colour."""
+    r, g, b = (float(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
 def brush_strip(page: Any, view: Any) -> tuple[dict[str, float], float]:
     """A flat drag with the mouse over the middle of ``view``'s profile strip: a range of its x
     axis (launch dates, by default). Returns the plot's box and the drag's height."""

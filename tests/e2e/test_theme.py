@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from .lab import luminance
+
 pytestmark = pytest.mark.e2e
 
 CELLS = ["import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw"]
@@ -27,11 +29,6 @@ def _theme(page: Any, name: str) -> None:
     )
 
 
-def _luminance(css: str) -> float:
-    r, g, b = (float(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 @pytest.mark.parametrize("notebook7", [False, True], ids=["lab", "notebook7"])
 def test_the_view_follows_a_live_theme_switch(open_notebook, page, notebook7) -> None:
     open_notebook(CELLS, notebook7=notebook7)
@@ -39,7 +36,7 @@ def test_the_view_follows_a_live_theme_switch(open_notebook, page, notebook7) ->
     view.locator(".cct-nodes .cct-node").first.wait_for()
     view.locator(".cct-label").first.wait_for()  # a first picture's labels may follow its frame
     light_background, light_label = view.evaluate(COLOURS)
-    assert _luminance(light_background) > 200 and _luminance(light_label) < 100
+    assert luminance(light_background) > 200 and luminance(light_label) < 100
     try:
         _theme(page, "JupyterLab Dark")
         view.evaluate(
@@ -52,11 +49,11 @@ def test_the_view_follows_a_live_theme_switch(open_notebook, page, notebook7) ->
         )
         dark_background, dark_label = view.evaluate(COLOURS)
         # the view takes JupyterLab Dark's colours: a dark panel, light labels
-        assert _luminance(dark_background) < 60 and _luminance(dark_label) > 150
+        assert luminance(dark_background) < 60 and luminance(dark_label) > 150
         page_background = page.evaluate(
             "() => getComputedStyle(document.querySelector('.jp-Notebook')).backgroundColor"
         )
-        assert abs(_luminance(dark_background) - _luminance(page_background)) < 40
+        assert abs(luminance(dark_background) - luminance(page_background)) < 40
     finally:  # the server is shared: leave its theme as it was
         _theme(page, "JupyterLab Light")
     back_background, _ = view.evaluate(COLOURS)

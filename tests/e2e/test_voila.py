@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .lab import downloads_svg_and_png, serving, shot
+from .lab import downloads_svg_and_png, luminance, serving, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -98,3 +98,28 @@ def test_after_arrow_keys_the_view_still_follows_a_resize(voila_app: str, page: 
     shot(page, "voila-arrow-keys-then-narrower")
     assert after["width"] >= 600, after  # above narrowBelow: the legends stay on the left
     assert after["out"] == 0, after
+
+
+def test_voila_dark_theme_darkens_the_view(tmp_path: Path, page: Any) -> None:
+    """``voila --theme=dark`` (JupyterLab's dark theme): the view takes its colours."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import cctviz\nw = cctviz.CCT(cctviz.examples.load('hpctoolkit-cpi'))\nw"
+    )]  # fmt: skip
+    nbformat.write(nb, tmp_path / "app.ipynb")
+    cmd = [sys.executable, "-m", "voila", "app.ipynb", "--no-browser", "--port={port}",
+           "--Voila.ip=127.0.0.1", "--theme=dark"]  # fmt: skip
+    with serving(cmd, tmp_path) as url:
+        page.goto(url)
+        view = page.locator(".cctviz").first
+        view.locator(".cct-nodes .cct-node").first.wait_for(timeout=60_000)
+        view.locator(".cct-label").first.wait_for()
+        background, label, page_background = view.evaluate(
+            "el => [getComputedStyle(el).backgroundColor,"
+            " getComputedStyle(el.querySelector('.cct-label')).fill,"
+            " getComputedStyle(document.body).backgroundColor]"
+        )
+    assert luminance(background) < 60 and luminance(label) > 150, (background, label)
+    assert abs(luminance(background) - luminance(page_background)) < 40

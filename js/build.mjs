@@ -53,7 +53,11 @@ function pack() {
   // can (Uint8Array.fromBase64: Chromium 140+, Firefox 133+, Safari 18.2+; 10 ms less on a
   // fresh page), else by a loop (~30x faster than Uint8Array.from). A view's bundle is its own
   // or the FrontEnd model's; the FrontEnd model (no _front_end) unpacks it before the views'
-  // models are made; evaluating the bundle and making the view are two tasks. (These notes are
+  // models are made; evaluating the bundle and making the view are two tasks. A view's model
+  // does not wait for the bundle in `initialize`: anywidget gives a model 2 s from its creation
+  // to initialise, then drops every message Python sends it ("[anywidget] Failed to initialize
+  // model."); unpacking and importing the bundle on a busy page took longer (issue 59), so the
+  // bundle's own `initialize` runs once it is there, before any view renders. (These notes are
   // here, not in the loader: a page keeps the loader's source once per widget.)
   const key = `cctviz-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`;
   const loader = `// cctviz: unpacks the _bundle trait (gzip, base64), imports it once per page
@@ -95,10 +99,10 @@ const load = (model) => {
   return bundles.get(key);
 };
 export default {
-  async initialize(context) {
+  initialize(context) {
     const loading = load(context.model);
     if (context.model.get("_front_end") === undefined) return void loading.catch(() => {});
-    return (await loading).initialize?.(context);
+    loading.then((bundle) => bundle.initialize?.(context), () => {});
   },
   async render(context) {
     const bundle = await load(context.model);

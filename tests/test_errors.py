@@ -144,7 +144,7 @@ def test_unknown_example_name() -> None:
         ("collapsed", (1, 77), r"node id 77 is out of range"),
         ("visible_roots", (1,), r"node 1 is not a root; the roots are 0"),
         ("palette", "jet", r"expected any of \['auto', 'viridis'"),
-        ("legend", "each", r"expected any of \['shared', 'per-root'\]"),
+        ("legend", "each", r"expected any of \['auto', 'shared', 'per-root'\]"),
     ],
 )
 def test_bad_view_state(gf, trait, value, message) -> None:

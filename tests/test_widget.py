@@ -189,8 +189,12 @@ def test_bundle_is_built_and_used() -> None:
 # Raised to 298 KB (111 KB gzipped) for issue 59's rough edges (~1.4 KB, 0.5 KB gzipped): a
 # paper figure folds what the view has open to fit its size; a compare view labels its largest
 # differences with their values.
-BUNDLE_BUDGET_MINIFIED = 298 * 1024
-BUNDLE_BUDGET_GZIPPED = 111 * 1024
+# Raised to 301 KB (112 KB gzipped) for issue 59's last rough edges (~2 KB, 0.6 KB gzipped):
+# legend titles and run keys wrapped whole; a colour scale per tree when trees are far apart in
+# scale; a view whose model anywidget gave up on (a busy page) finds it out and recovers; the
+# table pane and figures in smaller modules (each module's wrapper costs a little).
+BUNDLE_BUDGET_MINIFIED = 301 * 1024
+BUNDLE_BUDGET_GZIPPED = 112 * 1024
 
 
 def test_bundle_stays_within_its_budget() -> None:

@@ -40,7 +40,7 @@ import unitsJson from "../../cctviz/units.json";
  * @property {string} sizeBy
  * @property {"linear" | "log"} colorScale
  * @property {string} palette
- * @property {"shared" | "per-root"} legend
+ * @property {"auto" | "shared" | "per-root"} legend
  * @property {"tree" | "view" | [number, number]} colorDomain
  * @property {"auto" | "svg" | "canvas"} backend
  * @property {NodeId[]} collapsed

@@ -40,6 +40,8 @@ const PROBE_EVENT = "cctviz:probe";
  * @property {boolean} live false once the kernel is gone (a send failed, or ipywidgets says so)
  * @property {CCTModel} model the model, whose `send` and `save_changes` do nothing while not live
  *   and never throw
+ * @property {Promise<WidgetModel | null>} found the ipywidgets model behind the proxy, once found
+ *   (null where there is none: marimo); deafness.js reads it
  * @property {() => void} dispose
  */
 
@@ -65,7 +67,8 @@ export function watchConnection(model, onChange) {
   const on = /** @type {Listen} */ (/** @type {unknown} */ (model.on));
   const off = /** @type {Listen} */ (/** @type {unknown} */ (model.off));
   on(LIVE_EVENT, onLive);
-  findModel(model, on, off).then((found) => {
+  const found = findModel(model, on, off);
+  found.then((found) => {
     if (disposed || !found) return;
     inner = found;
     onLive();
@@ -104,6 +107,7 @@ export function watchConnection(model, onChange) {
       return live;
     },
     model: guarded,
+    found,
     dispose() {
       disposed = true;
       off(LIVE_EVENT, onLive);

@@ -9,6 +9,7 @@
 import { bindTraits, traitWriter, viewState } from "./binding.js";
 import { bindChanges, ringsAdded } from "./changes.js";
 import { watchConnection } from "./connection.js";
+import { DEAF_NOTE, watchDeafness } from "./deafness.js";
 import { download } from "./download.js";
 import { createConnectionNote, createErrorReport } from "./errors.js";
 import { keepKeys } from "./keys.js";
@@ -19,7 +20,7 @@ import { rememberZoom, replacedZoomOf, watchRemoval } from "./replacement.js";
 import { afterFrame, createSaves } from "./saves.js";
 import { createScreenReport } from "./screen.js";
 import { bindSearch } from "./search.js";
-import { createSnapshots, markStatic } from "./snapshot.js";
+import { createSnapshots, followedByPicture, markStatic } from "./snapshot.js";
 import { bindStrip } from "./strip.js";
 import { watchTheme } from "./theme.js";
 import { bindTrend } from "./trend.js";
@@ -123,6 +124,19 @@ function renderView(deps, model, el) {
     if (connection.live && el.dataset.cctStatic) snapshots.schedule();
   };
   const unmark = markStatic(model, el, changed);
+  // a model anywidget gave up on missed Python's messages: the view hides its picture's note
+  // itself, draws the picture, and gets its messages back (deafness.js)
+  watchDeafness(connection.found, {
+    deaf() {
+      if (disposed || el.dataset.cctStatic || !followedByPicture(el)) return;
+      el.dataset.cctStatic = "follows";
+      changed();
+    },
+    recovered: () => {
+      if (!disposed && started) onData(); // the whole state again, with what the view missed
+    },
+    lost: () => disposed || errors.report(new Error(DEAF_NOTE), "trait"),
+  }).catch(() => {});
   const toTraits = traitWriter(model, changed, saves.save);
   // the tree and the table pane side by side (or the pane below, in narrow cells)
   const body = el.ownerDocument.createElement("div");

@@ -151,6 +151,23 @@ export function markStatic(model, el, follows) {
   return () => model.off("change:_static_follows", mark);
 }
 
+/**
+ * Whether the output right after the view's, in a notebook's output area (JupyterLab, Notebook 7,
+ * nbclassic), is the view's static picture: the note Python shows until the view's first picture
+ * (its text starts "cctviz: "), or the HTML of ours. What a view that missed `_static_follows`
+ * (deafness.js) marks itself by, so the stylesheet hides that output all the same.
+ * @param {HTMLElement} el
+ */
+export function followedByPicture(el) {
+  const row = el.parentElement?.matches(".jp-OutputArea-output, .output_subarea")
+    ? el.parentElement.parentElement
+    : null;
+  const next = row?.nextElementSibling;
+  if (!next) return false;
+  const text = next.querySelector('.jp-OutputArea-output[data-mime-type="text/plain"], .output_text');
+  return Boolean(next.querySelector(".cctviz-static") || text?.textContent?.startsWith("cctviz: "));
+}
+
 /** A promise of the page's next idle moment (at most `timeout` ms away; a task where there is no
  * requestIdleCallback). @param {number} timeout @returns {Promise<void>} */
 function idleMoment(timeout) {

@@ -82,7 +82,7 @@ describe("Python → renderer", () => {
 
   test("a value the renderer shows already is not set again", () => {
     const { model, renderer, changed } = bound();
-    model.python("legend", "shared"); // the default, shown already
+    model.python("legend", "auto"); // the default, shown already
     model.python("collapsed", []);
     expect(renderer.callsOf("setState")).toEqual([]);
     expect(changed).not.toHaveBeenCalled();

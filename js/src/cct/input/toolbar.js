@@ -117,7 +117,11 @@ export function createToolbar(parent, dispatch, { downloads = false } = {}) {
     reducers,
     reducers.map((r) => (r === "imbalance" ? "max ÷ mean" : r)),
   );
-  options(legendSelect, ["shared", "per-root"], ["one for all trees", "one per tree"]);
+  options(
+    legendSelect,
+    ["auto", "shared", "per-root"],
+    ["one per tree if far apart", "one for all trees", "one per tree"],
+  );
   const shareSelect = select(styleGroup, "legend ends", (v) =>
     dispatch({ type: "set", state: { legendShare: /** @type {ViewState["legendShare"]} */ (v) } }),
   );

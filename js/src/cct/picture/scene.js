@@ -214,8 +214,38 @@ function colorOf(colors, item, value) {
   return colors.of(item.kind === "aggregate" && item.id < 0 ? -1 : item.id).color(value);
 }
 
+/** How far apart (a ratio) the trees' largest colour values are for `legend: "auto"` to give each
+ * tree its own scale: three orders of magnitude, where a shared linear scale colours the smaller
+ * tree's nodes all alike (RAJAPerf's `Base_Seq` ≈ 2e3 beside `RAJAPerf` ≈ 1.9e12). */
+export const FAR_APART = 1000;
+/** Nodes a tree needs to count for `FAR_APART` (the tiny one-node roots MPI programs have beside
+ * main do not make a view's legends one per tree). */
+const MIN_TREE = 3;
+
 /**
- * Colour scales: one for everything, or one per tree ("per-root"). The domain spans every node
+ * Whether the trees' largest absolute colour values are more than `FAR_APART` times apart (trees
+ * of fewer than `MIN_TREE` nodes, with no value, or none but zeros, left out).
+ * @param {Map<number, number[]>} byRoot root row → its rows
+ * @param {(rows: number[]) => Float64Array} valuesOf
+ */
+function farApart(byRoot, valuesOf) {
+  if (byRoot.size < 2) return false;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  for (const rowsOfRoot of byRoot.values()) {
+    if (rowsOfRoot.length < MIN_TREE) continue; // a lone MPI_Finalized has no structure to colour
+    let top = 0;
+    for (const v of valuesOf(rowsOfRoot)) if (Math.abs(v) > top) top = Math.abs(v);
+    if (!(top > 0) || !Number.isFinite(top)) continue;
+    lo = Math.min(lo, top);
+    hi = Math.max(hi, top);
+  }
+  return hi > FAR_APART * lo;
+}
+
+/**
+ * Colour scales: one for everything, or one per tree ("per-root"; "auto": when the trees' values
+ * are far apart, see `FAR_APART`). The domain spans every node
  * of the tree ("tree": colours keep their meaning across collapse, focus and prune), the nodes
  * drawn now ("view"), or the given [low, high].
  * @param {Table} table @param {Stats} stats @param {ViewTree} tree @param {ViewState} view
@@ -238,10 +268,11 @@ function colorScales(table, stats, tree, view, values, small) {
     for (let i = 0; i < list.length; i++) out[i] = small?.[list[i]] ? Number.NaN : values[list[i]];
     return out;
   };
-  if (view.legend !== "per-root") {
+  const shared = () => {
     const s = colorScale(valuesOf(rows), opts);
     return { shared: s, of: (/** @type {number} */ _row) => s, list: [{ tree: null, scale: s }] };
-  }
+  };
+  if (view.legend === "shared") return shared();
   /** @type {Map<number, number[]>} */
   const byRoot = new Map();
   for (const row of rows) {
@@ -250,6 +281,7 @@ function colorScales(table, stats, tree, view, values, small) {
     if (list) list.push(row);
     else byRoot.set(r, [row]);
   }
+  if (view.legend === "auto" && (view.colorScale === "log" || !farApart(byRoot, valuesOf))) return shared();
   const list = [...byRoot].map(([r, rowsOfRoot]) => ({ rootRow: r, scale: colorScale(valuesOf(rowsOfRoot), opts) }));
   const of = new Map(list.map((e) => [e.rootRow, e.scale]));
   const fallback = list[0]?.scale ?? colorScale(new Float64Array(0), opts);

@@ -9,6 +9,12 @@ import { holdsText } from "../svg/svg-backend.js";
 /** @typedef {import("../svg/overlay.js").Layer} Layer */
 /** @typedef {import("../../data/ids.js").ItemKey} ItemKey */
 
+/** Screen pixels a ring's centre line lies outside its mark, by kind: the selection's ring is
+ * drawn around the disc (half its 3 px stroke), not over it, so the node keeps its colour. */
+const OUTSIDE = { "cct-selected": 1.5 };
+/** @param {Element} el a ring @returns {number} */
+const outside = (el) => (el.classList.contains("cct-selected") ? OUTSIDE["cct-selected"] : 0);
+
 /**
  * @param {ReturnType<typeof import("../svg/overlay.js").createOverlay>} overlay
  * @param {{ doc: Document, markOf: (key: number) => NodeMark | undefined, zoom: () => number }} parts
@@ -58,7 +64,9 @@ export function createCanvasRings(overlay, { doc, markOf, zoom }) {
       .attr("aria-selected", className === "cct-selected" ? "true" : null)
       .attr("cx", (m) => m.x)
       .attr("cy", (m) => m.y)
-      .attr("r", (m) => m.r / k)
+      .attr("r", function (m) {
+        return (m.r + outside(/** @type {Element} */ (this))) / k;
+      })
       .attr("fill", "none");
   }
 
@@ -93,7 +101,9 @@ export function createCanvasRings(overlay, { doc, markOf, zoom }) {
     rescale(k) {
       for (const layer of layers) {
         layer.attr("stroke-width", 0.75 / k).style("--cct-stroke", `${1 / k}px`);
-        layer.selectAll("circle").attr("r", (/** @type {any} */ m) => m.r / k);
+        layer.selectAll("circle").attr("r", function (/** @type {any} */ m) {
+          return (m.r + outside(/** @type {Element} */ (this))) / k;
+        });
       }
     },
     /** @param {Iterable<number>} ids mark keys */

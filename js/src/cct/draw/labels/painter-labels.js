@@ -31,6 +31,8 @@ export function createPainterLabels(view, { backend, matched, units = () => ({})
   const markList = ({ scene }) => scene.list;
   /** The height of the change rings' key under the legends (labels keep out of it). */
   const keys = () => (view.shown?.table.changes?.cause.some((c) => c > 0) ? 50 : 0);
+  /** Where the legends drawn end (drawLegends' `data-bottom`; 0: none drawn yet). */
+  const legendsBottom = () => Number(backend()?.legendLayer.attr("data-bottom")) || 0;
   /** a move of the camera is under way (between its start and end) */
   let gliding = false;
   /** a rebuild draws: labels wait for its camera; whether they were asked for since */
@@ -134,7 +136,8 @@ export function createPainterLabels(view, { backend, matched, units = () => ({})
           x0: 0,
           y0: 0,
           x1: D.legendRoom - 6,
-          y1: (66 + 46 * Math.min(6, scene.legends.length) + keys()) * D.legendScale,
+          // as drawn (titles and run keys wrapped on several lines), or as they usually are
+          y1: Math.max(66 + 46 * Math.min(6, scene.legends.length) + keys(), legendsBottom()) * D.legendScale,
         };
     const keepOut = [legends];
     const { marks } = scene;

@@ -215,7 +215,8 @@ export function inlineStyles(svg, s, k, boxes) {
   all(".cct-node.cct-no-size", { "stroke-dasharray": `${0.6 / k} ${1.4 / k}` });
   all(".cct-node.cct-aggregate", { "stroke-dasharray": `${2 / k}` });
   // later rules win, as in cct/draw/draw.css
-  all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(4) });
+  // outside the mark: its fill is painted over the stroke's inner half (paint-order, set live)
+  all(".cct-node.cct-selected", { stroke: s.selected, "stroke-width": w(6), "paint-order": "stroke" });
   all(".cct-node.cct-holds-selected", {
     stroke: s.selected,
     "stroke-width": w(4),

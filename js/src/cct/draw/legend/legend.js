@@ -34,18 +34,38 @@ export function kindOnce(title) {
   return without.includes(`(${said[1].slice(0, 3)}`) ? without : title;
 }
 
+/** A legend title's line height in pixels (11 px bold text). */
+export const TITLE_LINE = 13;
+
 /**
- * A legend's title, cut at its end to `maxPx` (the whole title in a tooltip).
+ * A legend's title: on one line cut at its end to `maxPx`, or, given `measure`, wrapped at spaces
+ * and separators on up to `maxLines` lines of `maxPx` (wrap-text.js); the whole title in a
+ * tooltip when any of it is cut.
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {string} whole @param {number} maxPx
+ * @param {{ measure?: (text: string) => number, maxLines?: number }} [wrap]
+ * @returns {number} the lines drawn
  */
-function legendTitle(g, whole, maxPx) {
+function legendTitle(g, whole, maxPx, { measure, maxLines = 1 } = {}) {
   const title = displayText(kindOnce(whole));
+  if (measure && maxLines > 1 && Number.isFinite(maxPx)) {
+    const { lines, cut, gaps } = wrapText(title, maxPx, measure, maxLines);
+    const el = g.append("text").attr("class", "cct-legend-title").attr("x", 0).attr("y", 0);
+    lines.forEach((line, i) => {
+      el.append("tspan")
+        .attr("x", 0)
+        .attr("dy", i ? TITLE_LINE : null)
+        .text(line + gaps[i]); // the space it broke at: the text reads whole (copied, read aloud)
+    });
+    if (cut) el.append("title").text(title);
+    return lines.length;
+  }
   const max = Math.max(4, Math.floor(maxPx / TITLE_CHAR_PX));
   const points = characters(title);
   const shown = points.length <= max ? title : `${points.slice(0, max - 1).join("")}…`;
   const el = text(g, "cct-legend-title", 0, 0, shown);
   if (shown !== title) el.append("title").text(title);
+  return 1;
 }
 
 /**
@@ -76,27 +96,34 @@ function gradientBar(g, scale, { x = 0, y, width, height }) {
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {import("../../picture/scales.js").ColorScale} scale
  * @param {{ title: string, width?: number, titleWidth?: number, format?: (v: number) => string,
- *   unit?: string | null }} options
- *   `titleWidth`: pixels the title may take (a longer one is cut, whole in its tooltip);
+ *   unit?: string | null, measure?: (text: string) => number, titleLines?: number }} options
+ *   `titleWidth`: pixels the title's lines may take (a longer one is wrapped on up to `titleLines`
+ *   lines measured by `measure`, else cut: whole in its tooltip);
  *   `format`: how the ends are written (default: the values in `unit`, one prefix for both ends,
  *   the larger's: base/format.js legendFormat)
+ * @returns {number} pixels the title's extra lines push the bar down
  */
-export function drawColorLegend(g, scale, { title, width = 160, titleWidth = Infinity, format, unit = null }) {
+export function drawColorLegend(
+  g,
+  scale,
+  { title, width = 160, titleWidth = Infinity, format, unit = null, measure, titleLines = 1 },
+) {
   format ??= legendFormat(scale.domain ?? [], unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-color-legend");
   const node = g.node();
   if (node) specs.set(node, { kind: "color", title: kindOnce(title), scale, format });
-  legendTitle(g, title, titleWidth);
+  const below = (legendTitle(g, title, titleWidth, { measure, maxLines: titleLines }) - 1) * TITLE_LINE;
   if (!scale.domain) {
-    text(g, "cct-legend-note", 0, 16, "no values to colour");
-    return;
+    text(g, "cct-legend-note", 0, below + 16, "no values to colour");
+    return below;
   }
-  gradientBar(g, scale, { y: 6, width, height: 10 });
+  gradientBar(g, scale, { y: below + 6, width, height: 10 });
   const [lo, hi] = scale.domain;
-  text(g, "cct-legend-tick", 0, 28, format(lo));
-  text(g, "cct-legend-tick", width, 28, format(hi), "end");
-  text(g, "cct-legend-tick", width / 2, 28, scale.type === "log" ? "log" : "", "middle");
+  text(g, "cct-legend-tick", 0, below + 28, format(lo));
+  text(g, "cct-legend-tick", width, below + 28, format(hi), "end");
+  text(g, "cct-legend-tick", width / 2, below + 28, scale.type === "log" ? "log" : "", "middle");
+  return below;
 }
 
 /** The values a size legend shows: a sixteenth, a quarter and all of the maximum. @param {{ max: number }} scale */
@@ -105,16 +132,18 @@ const sizeValues = ({ max }) => (max > 0 ? [max / 16, max / 4, max] : [0]);
 /**
  * @param {import("d3-selection").Selection<SVGGElement, unknown, null, undefined>} g
  * @param {ReturnType<typeof import("../../picture/scales.js").sizeScale>} scale
- * @param {{ title: string, titleWidth?: number, unit?: string | null }} options `unit`: the
- *   values' (one prefix for all circles)
+ * @param {{ title: string, titleWidth?: number, unit?: string | null, measure?: (text: string) => number,
+ *   titleLines?: number }} options `unit`: the values' (one prefix for all circles); the title as
+ *   drawColorLegend's
+ * @returns {number} pixels the title's extra lines push the circles down
  */
-export function drawSizeLegend(g, scale, { title, titleWidth = Infinity, unit = null }) {
+export function drawSizeLegend(g, scale, { title, titleWidth = Infinity, unit = null, measure, titleLines = 1 }) {
   const format = legendFormat(sizeValues(scale), unit);
   g.selectAll("*").remove();
   g.attr("class", "cct-legend cct-size-legend");
   const node = g.node();
   if (node) specs.set(node, { kind: "size", title: kindOnce(title), scale, format });
-  legendTitle(g, title, titleWidth);
+  const below = (legendTitle(g, title, titleWidth, { measure, maxLines: titleLines }) - 1) * TITLE_LINE;
   let x = 0;
   for (const v of sizeValues(scale)) {
     const r = scale.radius(v);
@@ -122,11 +151,12 @@ export function drawSizeLegend(g, scale, { title, titleWidth = Infinity, unit = 
     g.append("circle")
       .attr("class", "cct-legend-circle")
       .attr("cx", cx)
-      .attr("cy", 8 + scale.rMax)
+      .attr("cy", below + 8 + scale.rMax)
       .attr("r", r);
-    text(g, "cct-legend-tick", cx, 8 + 2 * scale.rMax + 12, format(v), "middle");
+    text(g, "cct-legend-tick", cx, below + 8 + 2 * scale.rMax + 12, format(v), "middle");
     x += Math.max(2 * r, 36) + 14;
   }
+  return below;
 }
 
 // ---- figures ----------------------------------------------------------------------------------
@@ -158,7 +188,7 @@ export function figureLegends(layer, o) {
   const node = layer.node();
   const drawn = [...(node?.children ?? [])].flatMap((el) => specs.get(el) ?? []);
   layer.selectAll("*").remove();
-  layer.attr("transform", null);
+  layer.attr("transform", null).attr("data-bottom", null); // the live view's end: not this one
   const pad = o.compact ? 3 : 8;
   const gap = 14;
   const room = o.width - 2 * pad;

@@ -6,17 +6,19 @@ import { parseUnit, unitTitle } from "../../base/units.js";
 import { metricByName } from "../../data/decode.js";
 import { judged, judgedKey, SMALL_FILL } from "../../picture/judge.js";
 import { shortenName } from "../../picture/label-text.js";
-import { shapePath } from "../../picture/shapes.js";
 import { legendShare } from "../../picture/shares.js";
 import { textMeasure } from "../labels/text-measure.js";
 import { RING_COLORS } from "../svg/change-rings.js";
 import { drawColorLegend, drawSizeLegend } from "./legend.js";
+import { drawPresenceKey } from "./presence-key.js";
 import { wrapText } from "./wrap-text.js";
 
 /** Height of the row of legends when they are on top (at legend scale 1). */
 export const LEGEND_BAND = 58;
 /** The legends' text size in pixels (draw.css .cct-legend), at legend scale 1. */
 export const LEGEND_PX = 11;
+/** Lines a legend title may take in the column on the left (a longer one is cut, whole on hover). */
+export const TITLE_LINES = 8;
 /** What the grey nodes' key says (the whole rule in its hover text). */
 export const SMALL_KEY = "too small to judge";
 
@@ -36,6 +38,8 @@ export const SMALL_KEY = "too small to judge";
  *   `within`: the configurations they were looked for in ("": one); `width`: the stage's width
  *   in pixels (0: not known), which the keys' text keeps within, on two lines where one does not
  *   fit, measured by `measure` (default: in the legends' font, estimated where nothing measures)
+ * @returns {number} where the legends end, from the layer's top (legend scale 1); also the
+ *   layer's `data-bottom`
  */
 export function drawLegends(
   layer,
@@ -63,49 +67,55 @@ export function drawLegends(
     measure ??
     (node ? textMeasure(node.ownerDocument, LEGEND_PX, legendFont(node)) : (/** @type {string} */ t) => t.length);
   layer.attr("transform", scale === 1 ? null : `scale(${scale})`);
+  // in the column, titles and run keys are wrapped whole (a compare view's run keys are long:
+  // "launchdate 2025-06-11 … 2025-06-18 (median of 5)"); in the row on top, cut (whole on hover)
+  const bold = (/** @type {string} */ t) => widthOf(t) * 1.05; // titles are bold
+  const wrap = onTop ? {} : { measure: bold, titleLines: TITLE_LINES };
   let x = 12;
   let y = 16;
+  /** the last block's extra height: lines its title or keys took beyond the first */
+  let extra = 0;
   const next = (/** @type {number} */ dy) => {
     if (onTop) x += 150;
-    else y += dy;
+    else y += dy + extra;
+    extra = 0;
   };
   for (const { tree, scale: colors } of legends.slice(0, onTop ? 2 : 6)) {
     const g = layer.append("g").attr("transform", `translate(${x}, ${y})`);
     const prefix = tree === null ? "" : `${shortenName(tree, 14)}: `;
-    drawColorLegend(g, colors, {
+    extra = drawColorLegend(g, colors, {
       title: `${prefix}colour: ${colorTitle}`,
       width: onTop ? 120 : 160,
       titleWidth: onTop ? 140 : 176,
       format,
       unit: colorUnit,
+      ...wrap,
     });
     next(46);
   }
   const s = layer.append("g").attr("transform", `translate(${x}, ${y})`);
-  drawSizeLegend(s, size, { title: `size: ${sizeTitle}`, titleWidth: onTop ? 140 : 176, unit: sizeUnit });
+  extra = drawSizeLegend(s, size, {
+    title: `size: ${sizeTitle}`,
+    titleWidth: onTop ? 140 : 176,
+    unit: sizeUnit,
+    ...wrap,
+  });
+  let height = 50 + extra; // the last block's, from its top
   if (presence) {
     next(50);
-    const key = layer.append("g").attr("class", "cct-presence-key").attr("transform", `translate(${x}, ${y})`);
-    presence.forEach((run, i) => {
-      const cy = 6 + 16 * i;
-      key
-        .append("path")
-        .attr("class", "cct-key-glyph")
-        .attr("fill", "none")
-        .attr("d", shapePath(i ? "hexagon" : "square", 6, cy, 5));
-      key
-        .append("text")
-        .attr("x", 16)
-        .attr("y", cy + 4)
-        .text(shortenName(run, 40));
-    });
+    const key = layer.append("g").attr("transform", `translate(${x}, ${y})`);
+    const cy = drawPresenceKey(key, presence, onTop, widthOf);
+    extra = cy - 6 - 32;
+    height = cy - 2;
   }
   if (changes) {
     next(presence ? 34 : 50);
     drawChangeKey(layer.append("g").attr("transform", `translate(${x}, ${y})`), within);
+    height = within ? 66 : 50;
   }
   if (small) {
     next(changes ? (within ? 66 : 50) : presence ? 34 : 50);
+    height = 30;
     const g = layer.append("g").attr("class", "cct-small-key").attr("transform", `translate(${x}, ${y})`);
     g.append("circle")
       .attr("class", "cct-key-glyph")
@@ -128,6 +138,9 @@ export function drawLegends(
     });
     label.append("title").text(`${small}: grey, not on the colour scale`);
   }
+  const bottom = onTop ? LEGEND_BAND : y + height;
+  layer.attr("data-bottom", bottom); // where the legends end (labels keep out of them)
+  return bottom;
 }
 
 /** The font family the legends are drawn in on the page. @param {Element} node */

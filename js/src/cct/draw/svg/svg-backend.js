@@ -138,12 +138,16 @@ export function createSvgBackend(container, { labelPx }) {
       for (const el of nodeGroup.querySelectorAll(".cct-selected")) {
         el.classList.remove("cct-selected");
         el.setAttribute("aria-selected", "false");
+        el.removeAttribute("paint-order");
       }
       for (const id of ids) {
         const el = elements[id];
         if (!el) continue;
         el.classList.add("cct-selected");
         el.setAttribute("aria-selected", "true");
+        // the ring around the mark, not over it: its fill (the node's colour) is painted over the
+        // inner half of the wide stroke, so a small selected node keeps its colour
+        el.setAttribute("paint-order", "stroke");
         /** @type {Node} */ (el.parentNode).appendChild(el); // draw on top
       }
     },

@@ -286,6 +286,18 @@ describe("canvas backend", () => {
     expect(rings.sort()).toEqual(["1", "4"]);
   });
 
+  test("the selection's ring circles the mark, outside it, so the node keeps its colour", () => {
+    const { container, renderer } = mount(smallTree(), { backend: "canvas" });
+    renderer.setSelection([3]);
+    pointerAt(container, renderer, 3); // the hover ring: on the mark's edge
+    const ring = container.querySelector('circle.cct-ring.cct-selected[data-id="3"]');
+    const hovered = container.querySelector('circle.cct-ring.cct-hovered[data-id="3"]');
+    expect(ring.getAttribute("fill")).toBe("none");
+    // rings are drawn in the zoomed content: 0.75 / k is their layer's stroke width
+    const k = 0.75 / Number(ring.parentElement.getAttribute("stroke-width"));
+    expect((Number(ring.getAttribute("r")) - Number(hovered.getAttribute("r"))) * k).toBeCloseTo(1.5, 6);
+  });
+
   test("switching backend keeps the selection", () => {
     const { container, renderer } = mount(smallTree());
     renderer.setSelection([3]);

@@ -13,7 +13,7 @@ export CCTVIZ_REQUIRE_SHARED=1
 export CI="${CI:-1}"
 bash scripts/setup.sh --tests
 
-say() { printf '\n== %s\n' "$*"; }
+say() { printf '\n== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }  # with the time since the start
 
 say "JS: lint, types, unit tests (vitest + jsdom)"
 npm run --silent lint
@@ -54,30 +54,13 @@ say "benchmark smoke run"
 .venv/bin/python benchmarks/engines.py --smoke
 .venv/bin/python benchmarks/formats.py --quick
 
-# The two pytest runs go side by side (the end-to-end tests mostly wait on a browser and a
-# kernel, which leaves a core to the LLNL run): ~6 minutes less than one after the other.
-say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model), in the background"
+say "pytest with LLNL llnl-hatchet + llnl-thicket (adapter, errors, widget model)"
 # (the store's fault tests kill and race processes that use no Hatchet: run once, below)
-llnl_log="$(mktemp)"
-.venv-llnl/bin/python -m pytest -m "not e2e and not faults and not once" -p no:cacheprovider \
-  --durations=15 >"$llnl_log" 2>&1 &
-llnl_pid=$!
-trap 'kill "$llnl_pid" 2>/dev/null || true' EXIT  # an interrupted run leaves no pytest behind
+.venv-llnl/bin/python -m pytest -m "not e2e and not faults and not once" -p no:cacheprovider --durations=15
 
 say "pytest with UMD hatchet (everything, end to end in JupyterLab and the other hosts included)"
-umd_status=0
-.venv/bin/python -m pytest -p no:cacheprovider --durations=30 || umd_status=$?
-
-llnl_status=0
-wait "$llnl_pid" || llnl_status=$?
-trap - EXIT
-say "pytest with LLNL llnl-hatchet + llnl-thicket: its output"
-cat "$llnl_log"
-rm -f "$llnl_log"
-if [ "$umd_status" != 0 ] || [ "$llnl_status" != 0 ]; then
-  echo "pytest failed: UMD exit $umd_status, LLNL exit $llnl_status (5: no tests collected)" >&2
-  exit 1
-fi
+.venv/bin/python -m pytest -p no:cacheprovider --durations=30
 
 say "the documentation site, built strictly (the notebooks as the tests above executed them)"
 bash scripts/docs.sh
+say "done"

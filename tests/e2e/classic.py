@@ -6,17 +6,35 @@ from __future__ import annotations
 
 from .lab import KERNEL_IDLE_TIMEOUT_MS, NotebookPage
 
-# runs code on the page's kernel; resolves to its stdout, rejects with its error
+# runs code on the page's kernel; resolves to its stdout once the kernel is idle again (its
+# shell reply can come before the output on iopub), rejects with its error
 _EXECUTE_JS = """(code) => new Promise((resolve, reject) => {
   let out = '';
+  let error = null;
+  let replied = false;
+  let idle = false;
+  const done = () => {
+    if (!replied || !idle) return;
+    if (error) reject(new Error(error));
+    else resolve(out);
+  };
   Jupyter.notebook.kernel.execute(code, {
-    iopub: { output: (msg) => {
-      if (msg.header.msg_type === 'stream') out += msg.content.text;
-      if (msg.header.msg_type === 'error') reject(new Error(msg.content.ename + ': '
-        + msg.content.evalue));
+    iopub: {
+      output: (msg) => {
+        if (msg.header.msg_type === 'stream') out += msg.content.text;
+        if (msg.header.msg_type === 'error') error = msg.content.ename + ': ' + msg.content.evalue;
+      },
+      status: (msg) => {
+        if (msg.content.execution_state !== 'idle') return;
+        idle = true;
+        done();
+      },
+    },
+    shell: { reply: (msg) => {
+      if (msg.content.status !== 'ok') error ??= msg.content.ename + ': ' + msg.content.evalue;
+      replied = true;
+      done();
     } },
-    shell: { reply: (msg) => msg.content.status === 'ok' ? resolve(out) : reject(
-      new Error(msg.content.ename + ': ' + msg.content.evalue)) },
   }, { silent: false, store_history: false });
 })"""
 
@@ -26,8 +44,11 @@ class ClassicNotebook(NotebookPage):
 
     def open(self) -> ClassicNotebook:
         self.page.goto(f"{self.lab.url}/nbclassic/notebooks/{self.name}")
+        # the kernel connected and the widgets extension's manager made: cells run before it
+        # (it loads after the page, later on a busy machine) open widget models nobody receives
         self.page.wait_for_function(
-            "() => window.Jupyter?.notebook?.kernel?.is_connected()",
+            """() => window.Jupyter?.notebook?.kernel?.is_connected()
+              && Jupyter.notebook.kernel.widget_manager !== undefined""",
             timeout=KERNEL_IDLE_TIMEOUT_MS,
         )
         return self

@@ -53,13 +53,24 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture
-def open_notebook(lab: Lab, page: Any, request: pytest.FixtureRequest):
+def notebook_kernels(lab: Lab) -> Iterator[list[str]]:
+    """The notebooks a test opened, whose kernels end with the test (after its page closed and
+    a failing test's screenshot was taken: ``open_notebook`` asks for this before ``page``)."""
+    opened: list[str] = []
+    yield opened
+    for name in opened:
+        lab.shut_down(name)
+
+
+@pytest.fixture
+def open_notebook(lab: Lab, notebook_kernels: list[str], page: Any, request: pytest.FixtureRequest):
     """Write a notebook of the given cells, open it, run it; return the NotebookPage."""
 
     def _open(cells: list[str], *, notebook7: bool = False) -> NotebookPage:
         name = lab.write_notebook(
             f"{request.node.name}.ipynb".replace("[", "-").replace("]", ""), cells
         )
+        notebook_kernels.append(name)
         notebook = NotebookPage(page, lab, name, notebook7=notebook7).open()
         notebook.run_all()
         return notebook

@@ -98,6 +98,7 @@ def test_click_selects_and_the_kernel_reads_it(open_notebook, page) -> None:
 def test_setting_color_by_in_a_cell_recolours(open_notebook, page) -> None:
     notebook = open_notebook(SMALL)
     view = widget(page)
+    view.locator("circle.cct-node").first.wait_for()  # drawn (a busy machine draws later)
     fills = view.locator("circle.cct-node").evaluate_all(
         "els => els.map(e => e.getAttribute('fill'))"
     )

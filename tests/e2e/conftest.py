@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .lab import Lab, NotebookPage, launch_browser, running_lab
+from .lab import Lab, NotebookPage, launch_browser, running_lab, views_drawn
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -73,6 +73,7 @@ def open_notebook(lab: Lab, notebook_kernels: list[str], page: Any, request: pyt
         notebook_kernels.append(name)
         notebook = NotebookPage(page, lab, name, notebook7=notebook7).open()
         notebook.run_all()
+        views_drawn(page)
         return notebook
 
     return _open

@@ -304,6 +304,23 @@ def downloads_svg_and_png(page: Any, view: Any) -> None:
         assert image.size == (round(stage["width"]) * 2, round(stage["height"]) * 2)
 
 
+def views_drawn(page: Any, timeout_ms: int = 15_000) -> None:
+    """Wait until every view on the page drew its first picture (or says why it cannot): the
+    kernel is idle before the page has drawn what it sent. A page without a view waits
+    ``timeout_ms`` and goes on (what a test expects of it, it checks itself)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            """() => {
+              const views = [...document.querySelectorAll('.cctviz')];
+              return views.length > 0 && views.every(
+                (v) => v.querySelector('.cct-node, canvas.cct-canvas, .cct-error'));
+            }""",
+            timeout=timeout_ms,
+        )
+
+
 def luminance(css: str) -> float:
     """The luminance (0–255) of a CSS ``rgb(…)``/``rgba(…)`` colour."""
     r, g, b = (float(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
